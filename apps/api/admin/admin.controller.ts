@@ -1,0 +1,79 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
+import { ApiError } from '../common/api-error';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
+import { UuidParam } from '../common/uuid-param';
+import { AdminOnly } from '../auth/access.decorators';
+import { ApiKeyService } from '../auth/api-key.service';
+import { CreateApiKeyRequest, RollApiKeyRequest } from './dto/create-api-key.dto';
+import { CreateOrgRequest } from './dto/create-org.dto';
+import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
+
+/** Operators' management of organisations and their API keys, with the admin token. */
+@ApiTags('management')
+@ApiBearerAuth('admin')
+@AdminOnly()
+@Controller('admin/v1')
+export class AdminController {
+  constructor(
+    private readonly orgs: OrganizationRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly apiKeys: ApiKeyService,
+  ) {}
+
+  @Post('orgs')
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createOrg', summary: 'Create an organisation' })
+  @ApiErrors(400, 401)
+  async createOrg(@Body() body: CreateOrgRequest) {
+    return toOrgView(await this.orgs.create(body.name));
+  }
+
+  @Get('orgs')
+  @ApiOperation({ operationId: 'listOrgs', summary: 'List organisations, newest first' })
+  @ApiErrors(400, 401)
+  async listOrgs(@Query() query: PageQuery) {
+    return toListResponse(await this.orgs.list(toPageRequest(query)), toOrgView);
+  }
+
+  @Post('orgs/:org_id/api-keys')
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the secret is in this response only' })
+  @ApiErrors(400, 401, 404)
+  async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest) {
+    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.invalidRequest('expires_at must be in the future');
+    const issued = await this.apiKeys.issue(orgId, body.name, body.scopes, expiresAt);
+    return toIssuedApiKeyView(issued.apiKey, issued.secret);
+  }
+
+  @Get('orgs/:org_id/api-keys')
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List an organisation's API keys (no secrets)" })
+  @ApiErrors(400, 401, 404)
+  async listApiKeys(@UuidParam('org_id') orgId: string, @Query() query: PageQuery) {
+    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    return toListResponse(await this.keys.listForOrg(orgId, toPageRequest(query)), toApiKeyView);
+  }
+
+  @Delete('api-keys/:key_id')
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key at once' })
+  @ApiErrors(400, 401, 404)
+  async revokeApiKey(@UuidParam('key_id') keyId: string) {
+    const key = await this.keys.revoke(keyId);
+    if (!key) throw ApiError.notFound('no such API key');
+    return toApiKeyView(key);
+  }
+
+  @Post('api-keys/:key_id/roll')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'rollApiKey', summary: 'Issue a new secret; the old one works for a grace period' })
+  @ApiErrors(400, 401, 404)
+  async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest) {
+    const rolled = await this.apiKeys.roll(keyId, body.grace_seconds);
+    if (!rolled) throw ApiError.notFound('no such active API key');
+    return toIssuedApiKeyView(rolled.apiKey, rolled.secret);
+  }
+}

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { SCOPES, type Scope } from '@pylon/contracts';
+
+export class CreateApiKeyRequest {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'backend' })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @ApiProperty({ type: [String], enum: SCOPES, example: ['runs:create', 'runs:read'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(SCOPES.length)
+  @IsIn(SCOPES, { each: true })
+  scopes!: Scope[];
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'The key stops working at this time.' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string;
+}
+
+export class RollApiKeyRequest {
+  @ApiPropertyOptional({ minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps working (default from configuration).' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2_592_000)
+  grace_seconds?: number;
+}
+
+export class ApiKeyView {
+  @ApiProperty({ format: 'uuid' }) key_id!: string;
+  @ApiProperty({ format: 'uuid' }) org_id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [String] }) scopes!: string[];
+  @ApiProperty({ description: 'The beginning of the key, to recognise it.' }) hint!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revoked_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the secret before the last roll still works.' })
+  previous_secret_expires_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class IssuedApiKeyView extends ApiKeyView {
+  @ApiProperty({ description: 'The secret API key. Shown only in this response; store it now.' })
+  api_key!: string;
+}

@@ -1,0 +1,74 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AgentRunRepository } from '@pylon/db';
+import { toListResponse, toPageRequest } from '../common/pagination.dto';
+import { UuidParam } from '../common/uuid-param';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { AgentRunsService } from './agent-runs.service';
+import {
+  AgentRunCreated,
+  AgentRunList,
+  AgentRunView,
+  CreateAgentRunRequest,
+  ListAgentRunsQuery,
+} from './dto/agent-run.dto';
+import { readIdempotencyKey } from './idempotency';
+import { toAgentRunCreated, toAgentRunView } from './views';
+
+@ApiTags('agent runs')
+@ApiBearerAuth('apiKey')
+@Controller('api/v1/agent-runs')
+export class AgentRunsController {
+  constructor(
+    private readonly service: AgentRunsService,
+    private readonly runs: AgentRunRepository,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequireScope('runs:create')
+  @ApiOperation({ operationId: 'createAgentRun', summary: 'Create a run of an agent version' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key and body return the same run; same key with another body is 409.' })
+  @ApiOkResponse({ type: AgentRunCreated })
+  @ApiErrors(400, 401, 403, 409)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateAgentRunRequest,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+  ): Promise<AgentRunCreated> {
+    assertOwnOrg(principal, body.org_id);
+    const run = await this.service.create(principal, body, readIdempotencyKey(idempotencyKeyHeader));
+    return toAgentRunCreated(run);
+  }
+
+  @Get()
+  @RequireScope('runs:read')
+  @ApiOperation({ operationId: 'listAgentRuns', summary: 'List runs, newest first, optionally by status' })
+  @ApiOkResponse({ type: AgentRunList })
+  @ApiErrors(400, 401, 403)
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentRunsQuery): Promise<AgentRunList> {
+    if (query.org_id) assertOwnOrg(principal, query.org_id);
+    return toListResponse(await this.runs.list(principal.orgId, query.status, toPageRequest(query)), toAgentRunView);
+  }
+
+  @Get(':runId')
+  @RequireScope('runs:read')
+  @ApiOperation({ operationId: 'getAgentRun', summary: 'Get a run' })
+  @ApiOkResponse({ type: AgentRunView })
+  @ApiErrors(400, 401, 403, 404)
+  async get(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {
+    return toAgentRunView(await this.service.get(principal, runId));
+  }
+
+  @Post(':runId/cancel')
+  @HttpCode(202)
+  @RequireScope('runs:create')
+  @ApiOperation({ operationId: 'cancelAgentRun', summary: 'Stop a queued or running run; it ends failed with error "cancelled"' })
+  @ApiAcceptedResponse({ type: AgentRunView })
+  @ApiErrors(400, 401, 403, 404, 409)
+  async cancel(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {
+    return toAgentRunView(await this.service.cancel(principal, runId));
+  }
+}

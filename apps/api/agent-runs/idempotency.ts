@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../common/api-error';
+
+/** An `Idempotency-Key` header: 1–255 visible ASCII characters, or absent. */
+export function readIdempotencyKey(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^[\x21-\x7e]{1,255}$/.test(value)) {
+    throw ApiError.invalidRequest('Idempotency-Key must be 1-255 visible ASCII characters');
+  }
+  return value;
+}
+
+/** A stable fingerprint of a request body, to tell a retry from a different request under the same key. */
+export function fingerprint(fields: Record<string, string>): string {
+  const canonical = JSON.stringify(Object.keys(fields).sort().map((key) => [key, fields[key]]));
+  return createHash('sha256').update(canonical).digest('hex');
+}

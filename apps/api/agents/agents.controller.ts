@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AgentRepository } from '@pylon/db';
+import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
+import { UuidParam } from '../common/uuid-param';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { AgentsService } from './agents.service';
+import { CreateAgentRequest, CreateAgentVersionRequest, ListAgentsQuery } from './dto/agent.dto';
+import { toAgentVersionView, toAgentView } from './views';
+
+/** Agents and their immutable versions, for an organisation's own keys with `agents:manage`. */
+@ApiTags('management')
+@ApiBearerAuth('apiKey')
+@RequireScope('agents:manage')
+@Controller('api/v1')
+export class AgentsController {
+  constructor(
+    private readonly service: AgentsService,
+    private readonly agents: AgentRepository,
+  ) {}
+
+  @Post('agents')
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
+  @ApiErrors(400, 401, 403)
+  async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest) {
+    assertOwnOrg(principal, body.org_id);
+    return toAgentView(await this.agents.createAgent(principal.orgId, body.name));
+  }
+
+  @Get('agents')
+  @ApiOperation({ operationId: 'listAgents', summary: 'List agents, newest first' })
+  @ApiErrors(400, 401, 403)
+  async listAgents(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentsQuery) {
+    if (query.org_id) assertOwnOrg(principal, query.org_id);
+    return toListResponse(await this.agents.listAgents(principal.orgId, toPageRequest(query)), toAgentView);
+  }
+
+  @Get('agents/:agent_id')
+  @ApiOperation({ operationId: 'getAgent', summary: 'Get an agent' })
+  @ApiErrors(400, 401, 403, 404)
+  async getAgent(@CurrentPrincipal() principal: Principal, @UuidParam('agent_id') agentId: string) {
+    return toAgentView(await this.service.getAgent(principal.orgId, agentId));
+  }
+
+  @Post('agents/:agent_id/versions')
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createAgentVersion', summary: 'Create an immutable agent version' })
+  @ApiErrors(400, 401, 403, 404)
+  async createVersion(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('agent_id') agentId: string,
+    @Body() body: CreateAgentVersionRequest,
+  ) {
+    return toAgentVersionView(await this.service.createVersion(principal.orgId, agentId, body));
+  }
+
+  @Get('agents/:agent_id/versions')
+  @ApiOperation({ operationId: 'listAgentVersions', summary: "List an agent's versions, newest first" })
+  @ApiErrors(400, 401, 403, 404)
+  async listVersions(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('agent_id') agentId: string,
+    @Query() query: PageQuery,
+  ) {
+    await this.service.getAgent(principal.orgId, agentId);
+    const page = await this.agents.listVersions(principal.orgId, agentId, toPageRequest(query));
+    return toListResponse(page, toAgentVersionView);
+  }
+
+  @Get('agent-versions/:agent_version_id')
+  @ApiOperation({ operationId: 'getAgentVersion', summary: 'Get an agent version' })
+  @ApiErrors(400, 401, 403, 404)
+  async getVersion(@CurrentPrincipal() principal: Principal, @UuidParam('agent_version_id') versionId: string) {
+    return toAgentVersionView(await this.service.getVersion(principal.orgId, versionId));
+  }
+}

@@ -1,0 +1,74 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { PageQuery } from '../../common/pagination.dto';
+
+export class CreateAgentRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  org_id!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Support assistant' })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+}
+
+export class AgentView {
+  @ApiProperty({ format: 'uuid' }) agent_id!: string;
+  @ApiProperty({ format: 'uuid' }) org_id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class CreateAgentVersionRequest {
+  @ApiProperty({ description: '`provider/model`: `openai/<model>` or `local/extractive`, `local/echo`', example: 'local/extractive' })
+  @IsString()
+  @Matches(/^[a-z][a-z0-9-]*\/\S{1,200}$/, { message: 'model must look like provider/model' })
+  model!: string;
+
+  @ApiProperty({ maxLength: 32_000 })
+  @IsString()
+  @MaxLength(32_000)
+  instructions!: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(2)
+  temperature?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 128_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(128_000)
+  max_output_tokens?: number;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'A run of this version that takes longer ends failed.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  run_timeout_seconds?: number;
+}
+
+export class AgentVersionView {
+  @ApiProperty({ format: 'uuid' }) agent_version_id!: string;
+  @ApiProperty({ format: 'uuid' }) agent_id!: string;
+  @ApiProperty({ format: 'uuid' }) org_id!: string;
+  @ApiProperty({ description: '1 for the first version of an agent, then 2, 3…' }) version!: number;
+  @ApiProperty() model!: string;
+  @ApiProperty() instructions!: string;
+  @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) max_output_tokens!: number | null;
+  @ApiProperty() run_timeout_seconds!: number;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class ListAgentsQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
+  @IsOptional()
+  @IsUUID()
+  org_id?: string;
+}

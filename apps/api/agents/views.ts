@@ -1,0 +1,21 @@
+import type { Agent, AgentVersion } from '@pylon/db';
+import type { AgentVersionView, AgentView } from './dto/agent.dto';
+
+export function toAgentView(agent: Agent): AgentView {
+  return { agent_id: agent.id, org_id: agent.orgId, name: agent.name, created_at: agent.createdAt.toISOString() };
+}
+
+export function toAgentVersionView(version: AgentVersion): AgentVersionView {
+  return {
+    agent_version_id: version.id,
+    agent_id: version.agentId,
+    org_id: version.orgId,
+    version: version.version,
+    model: version.model,
+    instructions: version.instructions,
+    temperature: version.temperature,
+    max_output_tokens: version.maxOutputTokens,
+    run_timeout_seconds: version.runTimeoutSeconds,
+    created_at: version.createdAt.toISOString(),
+  };
+}

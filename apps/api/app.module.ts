@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { ConfigModule, PylonConfig } from '@pylon/config';
+import { DbModule } from '@pylon/db';
+import { TemporalClientModule } from '@pylon/temporal';
+import { AdminModule } from './admin/admin.module';
+import { AgentRunsModule } from './agent-runs/agent-runs.module';
+import { AgentsModule } from './agents/agents.module';
+import { AuthModule } from './auth/auth.module';
+import { ErrorFilter } from './common/error.filter';
+import { HealthController } from './health/health.controller';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({
+      inject: [PylonConfig],
+      useFactory: (config: PylonConfig) => ({
+        pinoHttp: {
+          level: config.logLevel,
+          genReqId: (request, response) => {
+            const incoming = request.headers['x-request-id'];
+            const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+            response.setHeader('x-request-id', id);
+            return id;
+          },
+          redact: ['req.headers.authorization', 'req.headers.cookie'],
+          autoLogging: { ignore: (request) => request.url === '/healthz' || request.url === '/readyz' },
+        },
+      }),
+    }),
+    DbModule,
+    TemporalClientModule,
+    AuthModule,
+    AdminModule,
+    AgentsModule,
+    AgentRunsModule,
+  ],
+  controllers: [HealthController],
+  providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],
+})
+export class AppModule {}

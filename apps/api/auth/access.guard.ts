@@ -1,0 +1,50 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ErrorCode } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { ApiError } from '../common/api-error';
+import { ACCESS_RULE, type AccessRule } from './access.decorators';
+import { ApiKeyService } from './api-key.service';
+import { bearerToken } from './bearer-token';
+import type { AuthenticatedRequest } from './principal';
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * Every route declares its access rule; a route without one is refused (deny by default).
+ * Unknown routes never reach this guard and answer 404.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeyService,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!rule) throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
+    if (rule.kind === 'public') return true;
+
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = bearerToken(request.headers.authorization);
+    if (rule.kind === 'admin') {
+      const adminToken = this.config.adminToken;
+      if (!adminToken || !timingSafeEqual(sha256(adminToken), sha256(token))) {
+        throw new ApiError(ErrorCode.InvalidApiKey, 'not the admin token');
+      }
+      return true;
+    }
+    const principal = await this.apiKeys.authenticate(token);
+    this.apiKeys.authorize(principal, rule.scope);
+    request.principal = principal;
+    return true;
+  }
+}

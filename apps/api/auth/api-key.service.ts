@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { ApiKey, ApiKeyRepository } from '@pylon/db';
+import { ApiError } from '../common/api-error';
+import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
+import type { Principal } from './principal';
+
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  /** The plaintext key, shown to its owner once and never stored. */
+  secret: string;
+}
+
+/** Issues, verifies, rolls and revokes organisation API keys. */
+@Injectable()
+export class ApiKeyService {
+  private readonly logger = new Logger(ApiKeyService.name);
+  /** Key ids touched recently by this process, so `last_used_at` is written at most once per debounce window. */
+  private readonly recentlyTouched = new Map<string, number>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async issue(orgId: string, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
+    const secret = generateApiKey();
+    const apiKey = await this.keys.insert(
+      Object.assign(new ApiKey(), {
+        id: randomUUID(),
+        orgId,
+        name,
+        lookupId: secret.lookupId,
+        secretHash: secret.hash,
+        previousSecretHash: null,
+        previousSecretExpiresAt: null,
+        scopes: [...new Set(scopes)],
+        hint: secret.hint,
+        expiresAt,
+        revokedAt: null,
+        lastUsedAt: null,
+        createdAt: new Date(),
+      }),
+    );
+    return { apiKey, secret: secret.key };
+  }
+
+  /** Issues a new secret for the same key; the old secret keeps working for `graceSeconds`. */
+  async roll(keyId: string, graceSeconds = this.config.apiKeyRollGraceSeconds): Promise<IssuedApiKey | null> {
+    const existing = await this.keys.findById(keyId);
+    if (!existing || existing.revokedAt) return null;
+    const secret = generateApiKey(existing.lookupId);
+    const apiKey = await this.keys.roll(keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000));
+    return apiKey ? { apiKey, secret: secret.key } : null;
+  }
+
+  /** The principal of a presented key, or 401 `invalid_api_key` for unknown, malformed, revoked or expired keys. */
+  async authenticate(presented: string): Promise<Principal> {
+    const parsed = parseApiKey(presented);
+    const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
+    if (!key || !this.secretMatches(key, hashApiKey(presented))) {
+      throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
+    }
+    const now = Date.now();
+    if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
+    this.touch(key.id, now);
+    return { orgId: key.orgId, keyId: key.id, scopes: key.scopes };
+  }
+
+  authorize(principal: Principal, scope: Scope): void {
+    if (!grantsScope(principal.scopes, scope)) {
+      throw new ApiError(ErrorCode.InsufficientScope, `this API key lacks the ${scope} scope`);
+    }
+  }
+
+  private secretMatches(key: ApiKey, presentedHash: string): boolean {
+    const current = hashesMatch(key.secretHash, presentedHash);
+    const previous =
+      !!key.previousSecretHash &&
+      !!key.previousSecretExpiresAt &&
+      key.previousSecretExpiresAt.getTime() > Date.now() &&
+      hashesMatch(key.previousSecretHash, presentedHash);
+    return current || previous;
+  }
+
+  private touch(keyId: string, now: number): void {
+    const debounceMs = this.config.apiKeyLastUsedDebounceSeconds * 1000;
+    const last = this.recentlyTouched.get(keyId);
+    if (last !== undefined && now - last < debounceMs) return;
+    this.recentlyTouched.set(keyId, now);
+    if (this.recentlyTouched.size > 10_000) this.recentlyTouched.clear();
+    this.keys
+      .touchLastUsed(keyId, this.config.apiKeyLastUsedDebounceSeconds)
+      .catch((error: unknown) => this.logger.warn({ err: error }, `could not record last use of key ${keyId}`));
+  }
+}

@@ -1,0 +1,11 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccessGuard } from './access.guard';
+import { ApiKeyService } from './api-key.service';
+
+@Global()
+@Module({
+  providers: [ApiKeyService, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [ApiKeyService],
+})
+export class AuthModule {}

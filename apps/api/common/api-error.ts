@@ -1,0 +1,27 @@
+import { ErrorCode } from '@pylon/contracts';
+
+/**
+ * A failure the client should see as `{"error": code}`. `detail` is a human-readable reason,
+ * sent only in the `Error-Detail` response header, never in the body.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+  ) {
+    super(detail ?? code);
+    this.name = 'ApiError';
+  }
+
+  static invalidRequest(detail: string): ApiError {
+    return new ApiError(ErrorCode.InvalidRequest, detail);
+  }
+
+  static notFound(detail: string): ApiError {
+    return new ApiError(ErrorCode.NotFound, detail);
+  }
+
+  static insufficientScope(detail: string): ApiError {
+    return new ApiError(ErrorCode.InsufficientScope, detail);
+  }
+}

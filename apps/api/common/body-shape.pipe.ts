@@ -1,0 +1,15 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { UnparsableBody } from './body-parsing';
+
+/** A request body must be one JSON object; anything else is `invalid_request` before field validation. */
+@Injectable()
+export class BodyShapePipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type !== 'body') return value;
+    if (value instanceof UnparsableBody) throw ApiError.invalidRequest(value.reason);
+    if (value === undefined || value === null) throw ApiError.invalidRequest('a JSON object body is required');
+    if (typeof value !== 'object' || Array.isArray(value)) throw ApiError.invalidRequest('the body must be a JSON object');
+    return value;
+  }
+}

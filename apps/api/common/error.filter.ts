@@ -1,0 +1,45 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '@pylon/contracts';
+import { InvalidCursorError } from '@pylon/db';
+import { ApiError } from './api-error';
+import { codeOfFastifyError, statusOf } from './error-status';
+
+/**
+ * The one place an error becomes a response: exactly `{"error": "<code>"}` with its status.
+ * Anything unexpected is a 500 `internal_error`, logged with the request id; no stack reaches the client.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { code, detail } = this.classify(exception);
+    if (code === ErrorCode.InternalError || code === ErrorCode.OrchestratorUnavailable) {
+      this.logger.error(
+        { err: exception, requestId: request.id, method: request.method, url: request.url },
+        `request ${request.id} failed: ${code}`,
+      );
+    }
+    if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
+    void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send({ error: code });
+  }
+
+  private classify(exception: unknown): { code: ErrorCode; detail?: string } {
+    if (exception instanceof ApiError) return { code: exception.code, detail: exception.detail };
+    if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = codeOfFastifyError(undefined, status);
+      return code ? { code, detail: status === 404 ? 'no such route' : exception.message } : { code: ErrorCode.InternalError };
+    }
+    const fastify = exception as { code?: string; statusCode?: number; message?: string };
+    const code = typeof fastify?.code === 'string' || typeof fastify?.statusCode === 'number'
+      ? codeOfFastifyError(fastify.code, fastify.statusCode)
+      : undefined;
+    return code ? { code, detail: fastify.message } : { code: ErrorCode.InternalError };
+  }
+}

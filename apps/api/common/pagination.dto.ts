@@ -1,0 +1,34 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '@pylon/db';
+
+export class PageQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export function toPageRequest(query: PageQuery): PageRequest {
+  return { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor };
+}
+
+/** The list envelope of every paginated endpoint. */
+export interface ListResponse<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+export function toListResponse<E, T>(page: Page<E>, view: (item: E) => T): ListResponse<T> {
+  return { data: page.items.map(view), next_cursor: page.nextCursor };
+}

@@ -1,0 +1,10 @@
+import { Param, ParseUUIDPipe } from '@nestjs/common';
+import { ApiError } from './api-error';
+
+/** A path parameter that must be a UUID; anything else is 400 `invalid_request`. */
+export function UuidParam(name: string): ParameterDecorator {
+  return Param(
+    name,
+    new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalidRequest(`${name} must be a UUID`) }),
+  );
+}

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { PylonConfig, loadConfig } from '@pylon/config';
+import { AppModule } from './app.module';
+import { registerBodyParsers } from './common/body-parsing';
+import { BodyShapePipe } from './common/body-shape.pipe';
+import { createValidationPipe } from './common/validation.pipe';
+import { publishOpenApi } from './openapi/openapi';
+
+/** Builds the HTTP application: Fastify, strict JSON bodies, validation, errors and OpenAPI. */
+export async function createApp(): Promise<NestFastifyApplication> {
+  const config = loadConfig();
+  config.requireAdminToken();
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
+  app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
+  app.enableShutdownHooks();
+  publishOpenApi(app);
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+
+type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
+
+/** Request bodies, and the seed resources whose fields the spec fixes exactly, allow no other properties. */
+const CLOSED_SCHEMA = /(Request|^AgentRunView|^AgentRunCreated|^ErrorBody)$/;
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Pylon API')
+    .setDescription(
+      'Agent runs, knowledge search and video generation behind one REST API. ' +
+        'Every error answers `{"error": "<code>"}`; a human-readable reason may come in the `Error-Detail` header.',
+    )
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An organisation API key `pyl_…`' }, 'apiKey')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator admin token (ADMIN_TOKEN)' }, 'admin')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  document.openapi = '3.0.3';
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {}) as Array<[string, Schema]>) {
+    if (CLOSED_SCHEMA.test(name) && schema.type === 'object') schema.additionalProperties = false;
+  }
+  return document;
+}
+
+/** `GET /integration/openapi.json` and Swagger UI at `/docs`. */
+export function publishOpenApi(app: INestApplication): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'integration/openapi.json',
+    yamlDocumentUrl: 'integration/openapi.yaml',
+  });
+  return document;
+}

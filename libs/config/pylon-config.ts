@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { DEFAULT_TASK_QUEUE } from '@pylon/contracts';
+import { ConfigError } from './config-error';
+import { readBoolean, readEnum, readHostPort, readInt, readOptionalString, readString, readUrl } from './readers';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The whole configuration, validated once at start-up. Secrets are kept off `toJSON`
+ * so that logging the config never prints them.
+ */
+export class PylonConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly adminToken: string | undefined;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly temporalAddress: string;
+  readonly temporalNamespace: string;
+  readonly temporalTaskQueue: string;
+  readonly temporalUiUrl: string | undefined;
+  readonly openaiApiKey: string | undefined;
+  readonly openaiBaseUrl: string | undefined;
+  readonly llmTimeoutMs: number;
+  readonly defaultRunTimeoutSeconds: number;
+  readonly maxRunTimeoutSeconds: number;
+  readonly bodyLimitBytes: number;
+  readonly maxRunInputChars: number;
+  readonly apiKeyLastUsedDebounceSeconds: number;
+  readonly apiKeyRollGraceSeconds: number;
+  readonly dbPoolSize: number;
+  readonly trustProxy: boolean;
+
+  constructor(env: Record<string, string | undefined>) {
+    this.port = readInt(env, 'PORT', 3000, 0, 65535);
+    this.host = readString(env, 'HOST', '127.0.0.1');
+    this.logLevel = readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
+    this.adminToken = readOptionalString(env, 'ADMIN_TOKEN');
+    if (this.adminToken !== undefined && this.adminToken.length < 16) {
+      throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+    }
+    this.databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+    this.dataDir = resolve(readString(env, 'DATA_DIR', '.data'));
+    this.temporalAddress = readHostPort(env, 'TEMPORAL_ADDRESS', 'localhost:7233');
+    this.temporalNamespace = readString(env, 'TEMPORAL_NAMESPACE', 'default');
+    this.temporalTaskQueue = readString(env, 'TEMPORAL_TASK_QUEUE', DEFAULT_TASK_QUEUE);
+    this.temporalUiUrl = readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:']);
+    this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
+    this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
+    this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
+    this.defaultRunTimeoutSeconds = readInt(env, 'RUN_TIMEOUT_SECONDS', 600, 1, 86_400);
+    this.maxRunTimeoutSeconds = readInt(env, 'MAX_RUN_TIMEOUT_SECONDS', 3_600, 1, 86_400);
+    this.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 104_857_600);
+    this.maxRunInputChars = readInt(env, 'MAX_RUN_INPUT_CHARS', 100_000, 1, 10_000_000);
+    this.apiKeyLastUsedDebounceSeconds = readInt(env, 'API_KEY_LAST_USED_DEBOUNCE_SECONDS', 60, 0, 86_400);
+    this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);
+    this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
+    this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
+  }
+
+  /** The database URL, or a start-up error naming the setting when a process needs one. */
+  requireDatabaseUrl(): string {
+    if (!this.databaseUrl) {
+      throw new ConfigError('DATABASE_URL', 'is required (run `npm start` for the embedded database)');
+    }
+    return this.databaseUrl;
+  }
+
+  requireAdminToken(): string {
+    if (!this.adminToken) throw new ConfigError('ADMIN_TOKEN', 'is required to serve the admin API');
+    return this.adminToken;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { adminToken, openaiApiKey, databaseUrl, ...rest } = this;
+    return {
+      ...rest,
+      adminToken: adminToken ? '[set]' : undefined,
+      openaiApiKey: openaiApiKey ? '[set]' : undefined,
+      databaseUrl: databaseUrl?.replace(/\/\/[^@/]*@/, '//***@'),
+    };
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): PylonConfig {
+  return new PylonConfig(env);
+}

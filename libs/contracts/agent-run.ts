@@ -1,0 +1,39 @@
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export function isRunStatus(value: unknown): value is RunStatus {
+  return typeof value === 'string' && (RUN_STATUSES as readonly string[]).includes(value);
+}
+
+/** The error a run carries when it was cancelled through the API. */
+export const RUN_CANCELLED_ERROR = 'cancelled';
+
+/** What the API hands the agent-run workflow; the workflow reloads everything else by id. */
+export interface AgentRunWorkflowInput {
+  runId: string;
+  orgId: string;
+}
+
+/** What the `markRunRunning` activity tells the workflow about the run it is about to execute. */
+export interface AgentRunPlan {
+  /** false when the run already reached a final status (e.g. a replayed or duplicate execution). */
+  executable: boolean;
+  runTimeoutSeconds: number;
+}
+
+export interface AgentRunOutcome {
+  status: Extract<RunStatus, 'succeeded' | 'failed'>;
+  error?: string;
+}
+
+/** Activities of the agent-run workflow. Workflows import this interface as a type only. */
+export interface AgentRunActivities {
+  markRunRunning(input: AgentRunWorkflowInput): Promise<AgentRunPlan>;
+  generateRunOutput(input: AgentRunWorkflowInput): Promise<string>;
+  markRunSucceeded(input: AgentRunWorkflowInput & { output: string }): Promise<void>;
+  markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<void>;
+}
+
+/** Error type names thrown by activities that must not be retried. */
+export const NON_RETRYABLE_LLM_ERROR = 'LlmRequestRejected';
+export const RUN_NOT_FOUND_ERROR = 'RunNotFound';

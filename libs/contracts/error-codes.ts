@@ -1,0 +1,16 @@
+/**
+ * The `error` codes of the wire contract: `{"error": "<code>"}`.
+ * The HTTP status of each lives in one place, the API's exception filter.
+ */
+export enum ErrorCode {
+  InvalidRequest = 'invalid_request',
+  MissingApiKey = 'missing_api_key',
+  InvalidApiKey = 'invalid_api_key',
+  InsufficientScope = 'insufficient_scope',
+  NotFound = 'not_found',
+  IdempotencyKeyReused = 'idempotency_key_reused',
+  RunNotCancellable = 'run_not_cancellable',
+  PayloadTooLarge = 'payload_too_large',
+  OrchestratorUnavailable = 'orchestrator_unavailable',
+  InternalError = 'internal_error',
+}

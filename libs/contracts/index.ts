@@ -1,0 +1,5 @@
+export * from './scopes';
+export * from './error-codes';
+export * from './agent-run';
+export * from './temporal-names';
+export * from './api-key-format';

@@ -1,0 +1,23 @@
+/** Every scope an API key can carry. `*` grants all of them. */
+export const SCOPES = [
+  '*',
+  'runs:create',
+  'runs:read',
+  'kb:read',
+  'kb:write',
+  'video:create',
+  'video:read',
+  'webhooks:manage',
+  'agents:manage',
+  'tokens:read',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
+}
+
+export function grantsScope(granted: readonly string[], required: Scope): boolean {
+  return granted.includes('*') || granted.includes(required);
+}

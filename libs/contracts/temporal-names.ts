@@ -1,0 +1,16 @@
+/** Names shared by the API (which starts workflows), the worker (which hosts them) and the workflows. */
+export const DEFAULT_TASK_QUEUE = 'pylon';
+
+export const WORKFLOW_TYPES = {
+  agentRun: 'agentRunWorkflow',
+} as const;
+
+export function agentRunWorkflowId(runId: string): string {
+  return `agent-run:${runId}`;
+}
+
+/** Custom search attributes an operator filters on in the Temporal UI, e.g. `OrgId = "…"`. */
+export const SEARCH_ATTRIBUTES = {
+  orgId: 'OrgId',
+  resourceId: 'ResourceId',
+} as const;

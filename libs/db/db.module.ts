@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PylonConfig } from '@pylon/config';
+import { createDataSource } from './data-source';
+import { AgentRepository } from './repositories/agent.repository';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { ApiKeyRepository } from './repositories/api-key.repository';
+import { OrganizationRepository } from './repositories/organization.repository';
+
+const REPOSITORIES = [OrganizationRepository, ApiKeyRepository, AgentRepository, AgentRunRepository];
+
+/** The database connection and the repositories, the only code that touches SQL. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [PylonConfig],
+      useFactory: (config: PylonConfig) => ({
+        type: 'postgres',
+        url: config.requireDatabaseUrl(),
+        poolSize: config.dbPoolSize,
+      }),
+      dataSourceFactory: async (options) => {
+        const { url, poolSize } = options as { url: string; poolSize: number };
+        return createDataSource({ url, poolSize, applicationName: process.title }).initialize();
+      },
+    }),
+  ],
+  providers: REPOSITORIES,
+  exports: REPOSITORIES,
+})
+export class DbModule {}

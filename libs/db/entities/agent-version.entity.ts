@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/** Immutable once created: a database trigger refuses every UPDATE. */
+@Entity({ name: 'agent_versions' })
+export class AgentVersion {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid', { name: 'agent_id' })
+  agentId!: string;
+
+  @Column('uuid', { name: 'org_id' })
+  orgId!: string;
+
+  @Column('integer')
+  version!: number;
+
+  /** `provider/model`, e.g. `openai/gpt-4o-mini` or `local/extractive`. */
+  @Column('text')
+  model!: string;
+
+  @Column('text')
+  instructions!: string;
+
+  @Column('double precision', { nullable: true })
+  temperature!: number | null;
+
+  @Column('integer', { name: 'max_output_tokens', nullable: true })
+  maxOutputTokens!: number | null;
+
+  @Column('integer', { name: 'run_timeout_seconds' })
+  runTimeoutSeconds!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,14 @@
+export { Agent, AgentRun, AgentVersion, ApiKey, Organization, ENTITIES } from './entities';
+export { createDataSource, runMigrations } from './data-source';
+export { DbModule } from './db.module';
+export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
+export { AgentRunRepository, type NewAgentRun } from './repositories/agent-run.repository';
+export { ApiKeyRepository } from './repositories/api-key.repository';
+export { OrganizationRepository } from './repositories/organization.repository';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  InvalidCursorError,
+  type Page,
+  type PageRequest,
+} from './pagination';

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RunStatus } from '@pylon/contracts';
+import { AgentRun } from '../entities';
+import { Page, PageRequest, paginate } from '../pagination';
+
+export type NewAgentRun = Pick<
+  AgentRun,
+  'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'
+>;
+
+/** `updated_at` moves forward with every change, even two changes within one clock tick. */
+const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
+
+/**
+ * The run projection. Transitions are conditional updates, so a retried activity never
+ * duplicates or regresses a run: queued → running → succeeded | failed, and final is final.
+ */
+@Injectable()
+export class AgentRunRepository {
+  constructor(private readonly db: DataSource) {}
+
+  private get runs() {
+    return this.db.getRepository(AgentRun);
+  }
+
+  /** Inserts a queued run; false when a run with that id or idempotency key already exists. */
+  async insertQueued(run: NewAgentRun): Promise<boolean> {
+    const inserted = (await this.db.query(
+      `INSERT INTO agent_runs
+         (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt],
+    )) as unknown[];
+    return inserted.length > 0;
+  }
+
+  findById(orgId: string, runId: string): Promise<AgentRun | null> {
+    return this.runs.findOneBy({ id: runId, orgId });
+  }
+
+  findByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<AgentRun | null> {
+    return this.runs.findOneBy({ orgId, idempotencyKey });
+  }
+
+  list(orgId: string, status: RunStatus | undefined, page: PageRequest): Promise<Page<AgentRun>> {
+    const query = this.runs.createQueryBuilder('run').where('run.org_id = :orgId', { orgId });
+    if (status) query.andWhere('run.status = :status', { status });
+    return paginate(query, page);
+  }
+
+  /** Removes a run whose workflow could not be started, so nothing is left queued forever. */
+  async deleteQueued(orgId: string, runId: string): Promise<void> {
+    await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);
+  }
+
+  /** queued → running. Returns the run as it is afterwards, or null when it does not exist. */
+  async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
+    await this.db.query(
+      `UPDATE agent_runs SET status = 'running', ${TOUCH} WHERE id = $1 AND org_id = $2 AND status = 'queued'`,
+      [runId, orgId],
+    );
+    return this.findById(orgId, runId);
+  }
+
+  async markSucceeded(orgId: string, runId: string, output: string): Promise<void> {
+    await this.db.query(
+      `UPDATE agent_runs SET status = 'succeeded', output = $3, error = NULL, ${TOUCH}
+        WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')`,
+      [runId, orgId, output],
+    );
+  }
+
+  async markFailed(orgId: string, runId: string, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE agent_runs SET status = 'failed', output = NULL, error = $3, ${TOUCH}
+        WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')`,
+      [runId, orgId, error],
+    );
+  }
+}

@@ -1,0 +1,15 @@
+/** The provider refused the request itself (4xx): retrying cannot help. */
+export class LlmRequestRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LlmRequestRejectedError';
+  }
+}
+
+/** Rate limits, 5xx, timeouts and network failures: worth retrying with backoff. */
+export class LlmUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LlmUnavailableError';
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { LlmRequestRejectedError } from './llm-errors';
+import type { LlmProvider, LlmRequest } from './llm-provider';
+import { parseModelId } from './model-id';
+import { LocalLlmProvider } from './providers/local.provider';
+import { OpenAiLlmProvider } from './providers/openai.provider';
+
+/** Routes a `provider/model` id to its provider. */
+@Injectable()
+export class LlmService {
+  private readonly providers: ReadonlyMap<string, LlmProvider>;
+
+  constructor(local: LocalLlmProvider, openai: OpenAiLlmProvider) {
+    this.providers = new Map<string, LlmProvider>([local, openai].map((provider) => [provider.name, provider]));
+  }
+
+  /** Whether a version may be created with this model id. */
+  isSupported(modelId: string): boolean {
+    const parsed = parseModelId(modelId);
+    return !!parsed && !!this.providers.get(parsed.provider)?.supportsModel(parsed.model);
+  }
+
+  generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<string> {
+    const parsed = parseModelId(modelId);
+    const provider = parsed && this.providers.get(parsed.provider);
+    if (!parsed || !provider || !provider.supportsModel(parsed.model)) {
+      throw new LlmRequestRejectedError(`model ${modelId} is not available`);
+    }
+    return provider.generate({ ...request, model: parsed.model });
+  }
+}

@@ -1,0 +1,3 @@
+export { TemporalClientModule } from './temporal-client.module';
+export { pylonSearchAttributes, ORG_ID_KEY, RESOURCE_ID_KEY } from './search-attributes';
+export { registerSearchAttributes } from './register-search-attributes';

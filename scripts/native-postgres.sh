@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Starts a native PostgreSQL with pgvector from the PyPI wheel `pgserver` (installed if missing),
+# for running the test suite against a real server. Usage:
+#   scripts/native-postgres.sh start <data-dir> <port>   # prints the DATABASE_URL
+#   scripts/native-postgres.sh stop <data-dir>
+# PostgreSQL refuses to run as root, so as root the server runs as the unprivileged user `pylonpg`.
+set -euo pipefail
+action=${1:?start|stop}
+data_dir=${2:?data dir}
+port=${3:-55432}
+
+python3 -c 'import pgserver' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pgserver >&2
+install=$(python3 -c 'import os, pgserver; print(os.path.join(os.path.dirname(pgserver.__file__), "pginstall"))' 2>/dev/null)
+if [ "$(id -u)" = 0 ]; then
+  # The wheel lives under root's home, which the unprivileged server user cannot read: use a copy.
+  # Its binaries find their libraries at ../../../pgserver.libs, so copy both side by side.
+  if [ ! -x /opt/pylon-pgserver/pgserver/pginstall/bin/postgres ]; then
+    rm -rf /opt/pylon-pgserver && mkdir -p /opt/pylon-pgserver/pgserver
+    cp -a "$install" /opt/pylon-pgserver/pgserver/pginstall
+    cp -a "$install/../../pgserver.libs" /opt/pylon-pgserver/pgserver.libs
+    chmod -R a+rX /opt/pylon-pgserver
+  fi
+  install=/opt/pylon-pgserver/pgserver/pginstall
+fi
+bin="$install/bin"
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then su -s /bin/sh pylonpg -c "$*"; else sh -c "$*"; fi
+}
+
+case "$action" in
+  start)
+    if [ "$(id -u)" = 0 ] && ! id pylonpg >/dev/null 2>&1; then useradd --system --no-create-home pylonpg; fi
+    mkdir -p "$data_dir"
+    [ "$(id -u)" = 0 ] && chown -R pylonpg "$data_dir"
+    chmod 700 "$data_dir"
+    if [ ! -f "$data_dir/PG_VERSION" ]; then
+      as_owner "'$bin/initdb' -D '$data_dir' -U postgres --auth=trust -E UTF8 >/dev/null"
+    fi
+    as_owner "'$bin/pg_ctl' -D '$data_dir' -l '$data_dir/server.log' -o \"-p $port -k '$data_dir' -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off\" -w start >/dev/null"
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  stop)
+    as_owner "'$bin/pg_ctl' -D '$data_dir' -m fast -w stop >/dev/null" || true
+    ;;
+  *) echo "unknown action $action" >&2; exit 2 ;;
+esac

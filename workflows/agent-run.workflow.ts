@@ -1,0 +1,55 @@
+import { CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  NON_RETRYABLE_LLM_ERROR,
+  RUN_CANCELLED_ERROR,
+  RUN_NOT_FOUND_ERROR,
+  type AgentRunActivities,
+  type AgentRunOutcome,
+  type AgentRunWorkflowInput,
+} from '@pylon/contracts';
+import { describeFailure } from './failure-reason';
+
+/** Projection writes are small database updates: retry them until the database is back. */
+const projection = proxyActivities<AgentRunActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] },
+});
+
+/** LLM calls: bounded per attempt, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
+const llm = proxyActivities<AgentRunActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 6,
+    nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR],
+  },
+});
+
+/**
+ * An agent run: mark it running, ask the model within the version's run timeout,
+ * then record the output, or a readable error. A cancelled run ends `failed` with `cancelled`.
+ */
+export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
+  const plan = await projection.markRunRunning(run);
+  if (!plan.executable) return { status: 'failed', error: 'run had already finished' };
+
+  try {
+    const output = await CancellationScope.withTimeout(plan.runTimeoutSeconds * 1000, () =>
+      llm.generateRunOutput(run),
+    );
+    await projection.markRunSucceeded({ ...run, output });
+    return { status: 'succeeded' };
+  } catch (failure) {
+    const cancelledByCaller = CancellationScope.current().consideredCancelled;
+    const error = cancelledByCaller
+      ? RUN_CANCELLED_ERROR
+      : isCancellation(failure)
+        ? `run timed out after ${plan.runTimeoutSeconds} seconds`
+        : describeFailure(failure);
+    await CancellationScope.nonCancellable(() => projection.markRunFailed({ ...run, error }));
+    if (cancelledByCaller) throw failure;
+    return { status: 'failed', error };
+  }
+}

@@ -1,0 +1,2 @@
+/** Every workflow the worker hosts. Workflow code imports only @temporalio/workflow and @pylon/contracts. */
+export { agentRunWorkflow } from './agent-run.workflow';
