@@ -15,17 +15,20 @@ const projection = proxyActivities<AgentRunActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] },
 });
 
-/** LLM calls: bounded per attempt, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
-const llm = proxyActivities<AgentRunActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: {
-    initialInterval: '2 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 6,
-    nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR],
-  },
-});
+/** LLM calls: bounded per attempt, heartbeating, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
+function llmActivities(heartbeatTimeoutSeconds: number) {
+  return proxyActivities<AgentRunActivities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: heartbeatTimeoutSeconds * 1000,
+    retry: {
+      initialInterval: '2 seconds',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      maximumAttempts: 6,
+      nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR],
+    },
+  });
+}
 
 /**
  * An agent run: mark it running, ask the model within the version's run timeout,
@@ -35,6 +38,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
   const plan = await projection.markRunRunning(run);
   if (!plan.executable) return { status: 'failed', error: 'run had already finished' };
 
+  const llm = llmActivities(plan.heartbeatTimeoutSeconds);
   try {
     const output = await CancellationScope.withTimeout(plan.runTimeoutSeconds * 1000, () =>
       llm.generateRunOutput(run),

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { PylonConfig } from '@pylon/config';
 import { registerSearchAttributes } from '@pylon/temporal';
 import { buildActivities } from './activities';
@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   process.title = 'pylon-worker';
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   const config = app.get(PylonConfig);
+  Runtime.install({ logger: new DefaultLogger(temporalLogLevel(config.logLevel)) });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
@@ -26,6 +27,21 @@ async function main(): Promise<void> {
   } finally {
     await connection.close();
     await app.close();
+  }
+}
+
+function temporalLogLevel(level: PylonConfig['logLevel']): LogLevel {
+  switch (level) {
+    case 'trace':
+      return 'TRACE';
+    case 'debug':
+      return 'DEBUG';
+    case 'info':
+      return 'INFO';
+    case 'warn':
+      return 'WARN';
+    default:
+      return 'ERROR';
   }
 }
 

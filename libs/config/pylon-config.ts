@@ -23,6 +23,7 @@ export class PylonConfig {
   readonly openaiApiKey: string | undefined;
   readonly openaiBaseUrl: string | undefined;
   readonly llmTimeoutMs: number;
+  readonly llmHeartbeatTimeoutSeconds: number;
   readonly defaultRunTimeoutSeconds: number;
   readonly maxRunTimeoutSeconds: number;
   readonly bodyLimitBytes: number;
@@ -49,6 +50,7 @@ export class PylonConfig {
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
+    this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 30, 1, 600);
     this.defaultRunTimeoutSeconds = readInt(env, 'RUN_TIMEOUT_SECONDS', 600, 1, 86_400);
     this.maxRunTimeoutSeconds = readInt(env, 'MAX_RUN_TIMEOUT_SECONDS', 3_600, 1, 86_400);
     this.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 104_857_600);

@@ -19,6 +19,8 @@ export interface AgentRunPlan {
   /** false when the run already reached a final status (e.g. a replayed or duplicate execution). */
   executable: boolean;
   runTimeoutSeconds: number;
+  /** A worker that dies mid-call is noticed after this long, and the call retried elsewhere. */
+  heartbeatTimeoutSeconds: number;
 }
 
 export interface AgentRunOutcome {

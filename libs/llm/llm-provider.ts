@@ -6,6 +6,8 @@ export interface LlmRequest {
   input: string;
   temperature: number | null;
   maxOutputTokens: number | null;
+  /** Aborted when the run is cancelled or times out. */
+  signal?: AbortSignal;
 }
 
 export interface LlmProvider {

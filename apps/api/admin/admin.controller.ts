@@ -4,7 +4,7 @@ import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
 import { ApiKeyService } from '../auth/api-key.service';
 import { CreateApiKeyRequest, RollApiKeyRequest } from './dto/create-api-key.dto';
@@ -41,6 +41,7 @@ export class AdminController {
   @Post('orgs/:org_id/api-keys')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the secret is in this response only' })
+  @ApiUuidParam('org_id')
   @ApiErrors(400, 401, 404)
   async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest) {
     if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
@@ -52,6 +53,7 @@ export class AdminController {
 
   @Get('orgs/:org_id/api-keys')
   @ApiOperation({ operationId: 'listApiKeys', summary: "List an organisation's API keys (no secrets)" })
+  @ApiUuidParam('org_id')
   @ApiErrors(400, 401, 404)
   async listApiKeys(@UuidParam('org_id') orgId: string, @Query() query: PageQuery) {
     if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
@@ -60,6 +62,7 @@ export class AdminController {
 
   @Delete('api-keys/:key_id')
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key at once' })
+  @ApiUuidParam('key_id')
   @ApiErrors(400, 401, 404)
   async revokeApiKey(@UuidParam('key_id') keyId: string) {
     const key = await this.keys.revoke(keyId);
@@ -70,6 +73,7 @@ export class AdminController {
   @Post('api-keys/:key_id/roll')
   @HttpCode(200)
   @ApiOperation({ operationId: 'rollApiKey', summary: 'Issue a new secret; the old one works for a grace period' })
+  @ApiUuidParam('key_id')
   @ApiErrors(400, 401, 404)
   async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest) {
     const rolled = await this.apiKeys.roll(keyId, body.grace_seconds);

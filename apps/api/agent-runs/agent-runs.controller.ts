@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/c
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentRunRepository } from '@pylon/db';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
@@ -56,6 +56,7 @@ export class AgentRunsController {
   @Get(':runId')
   @RequireScope('runs:read')
   @ApiOperation({ operationId: 'getAgentRun', summary: 'Get a run' })
+  @ApiUuidParam('runId')
   @ApiOkResponse({ type: AgentRunView })
   @ApiErrors(400, 401, 403, 404)
   async get(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {
@@ -66,6 +67,7 @@ export class AgentRunsController {
   @HttpCode(202)
   @RequireScope('runs:create')
   @ApiOperation({ operationId: 'cancelAgentRun', summary: 'Stop a queued or running run; it ends failed with error "cancelled"' })
+  @ApiUuidParam('runId')
   @ApiAcceptedResponse({ type: AgentRunView })
   @ApiErrors(400, 401, 403, 404, 409)
   async cancel(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentRepository } from '@pylon/db';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
-import { UuidParam } from '../common/uuid-param';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
@@ -40,6 +40,7 @@ export class AgentsController {
 
   @Get('agents/:agent_id')
   @ApiOperation({ operationId: 'getAgent', summary: 'Get an agent' })
+  @ApiUuidParam('agent_id')
   @ApiErrors(400, 401, 403, 404)
   async getAgent(@CurrentPrincipal() principal: Principal, @UuidParam('agent_id') agentId: string) {
     return toAgentView(await this.service.getAgent(principal.orgId, agentId));
@@ -48,6 +49,7 @@ export class AgentsController {
   @Post('agents/:agent_id/versions')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createAgentVersion', summary: 'Create an immutable agent version' })
+  @ApiUuidParam('agent_id')
   @ApiErrors(400, 401, 403, 404)
   async createVersion(
     @CurrentPrincipal() principal: Principal,
@@ -59,6 +61,7 @@ export class AgentsController {
 
   @Get('agents/:agent_id/versions')
   @ApiOperation({ operationId: 'listAgentVersions', summary: "List an agent's versions, newest first" })
+  @ApiUuidParam('agent_id')
   @ApiErrors(400, 401, 403, 404)
   async listVersions(
     @CurrentPrincipal() principal: Principal,
@@ -72,6 +75,7 @@ export class AgentsController {
 
   @Get('agent-versions/:agent_version_id')
   @ApiOperation({ operationId: 'getAgentVersion', summary: 'Get an agent version' })
+  @ApiUuidParam('agent_version_id')
   @ApiErrors(400, 401, 403, 404)
   async getVersion(@CurrentPrincipal() principal: Principal, @UuidParam('agent_version_id') versionId: string) {
     return toAgentVersionView(await this.service.getVersion(principal.orgId, versionId));

@@ -1,4 +1,5 @@
 import { Param, ParseUUIDPipe } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import { ApiError } from './api-error';
 
 /** A path parameter that must be a UUID; anything else is 400 `invalid_request`. */
@@ -7,4 +8,9 @@ export function UuidParam(name: string): ParameterDecorator {
     name,
     new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalidRequest(`${name} must be a UUID`) }),
   );
+}
+
+/** Documents a UUID path parameter in OpenAPI. */
+export function ApiUuidParam(name: string): MethodDecorator {
+  return ApiParam({ name, required: true, schema: { type: 'string', format: 'uuid' } });
 }

@@ -35,7 +35,7 @@ export class OpenAiLlmProvider implements LlmProvider {
         ],
         ...(request.temperature !== null ? { temperature: request.temperature } : {}),
         ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
-      });
+      }, { signal: request.signal });
       const text = completion.choices[0]?.message?.content;
       if (typeof text !== 'string') throw new LlmUnavailableError('OpenAI returned no message content');
       return text;

@@ -1,0 +1,119 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { SEARCH_ATTRIBUTES } from '@pylon/contracts';
+
+/** The Temporal CLI is built from the Go module proxy (later tags carry a replace directive go install refuses). */
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+export const TEMPORAL_CLI_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'pylon', 'bin', 'temporal');
+
+function onPath(command: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() || undefined : undefined;
+}
+
+/** TEMPORAL_CLI, then the cache, then PATH; otherwise builds it once with `go install` into the cache. */
+export function findOrBuildTemporalCli(log: (line: string) => void = console.log): string {
+  const configured = process.env.TEMPORAL_CLI;
+  if (configured) {
+    if (!existsSync(configured)) throw new Error(`TEMPORAL_CLI points at ${configured}, which does not exist`);
+    return configured;
+  }
+  if (existsSync(TEMPORAL_CLI_CACHE)) return TEMPORAL_CLI_CACHE;
+  const installed = onPath('temporal');
+  if (installed) return installed;
+  if (!onPath('go')) {
+    throw new Error('The Temporal CLI was not found and Go is not installed to build it: install Go, or set TEMPORAL_CLI');
+  }
+  log(`Building the Temporal CLI (${TEMPORAL_CLI_MODULE}) into ${dirname(TEMPORAL_CLI_CACHE)}; this happens once and takes a few minutes…`);
+  mkdirSync(dirname(TEMPORAL_CLI_CACHE), { recursive: true });
+  const build = spawnSync('go', ['install', TEMPORAL_CLI_MODULE], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GOBIN: dirname(TEMPORAL_CLI_CACHE), GOFLAGS: '-mod=mod' },
+  });
+  if (build.status !== 0 || !existsSync(TEMPORAL_CLI_CACHE)) throw new Error('Building the Temporal CLI failed (see above)');
+  return TEMPORAL_CLI_CACHE;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the Temporal dev server exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => (socket.destroy(), resolve(false)));
+      socket.connect(port, '127.0.0.1');
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the Temporal dev server did not open port ${port} within ${timeoutMs} ms`);
+}
+
+export interface DevServerOptions {
+  /** gRPC port; 0 picks a free one. */
+  port?: number;
+  /** UI port; omit for a headless server. */
+  uiPort?: number;
+  /** Persist to this SQLite file; omit for in-memory. */
+  dbFile?: string;
+  log?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | undefined;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev` with Pylon's search attributes registered. */
+export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const cli = findOrBuildTemporalCli(options.log);
+  const port = options.port || (await freePort());
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  else args.push('--headless');
+  if (options.dbFile) {
+    mkdirSync(dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const name of Object.values(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=Keyword`);
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  try {
+    await waitForPort(port, 60_000, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    address: `127.0.0.1:${port}`,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }),
+  };
+}

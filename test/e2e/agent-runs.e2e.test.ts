@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { agentRunWorkflowId } from '@pylon/contracts';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
+import { Stack } from '../support/stack';
+import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
+
+const RUN_FIELDS = ['agent_version_id', 'created_at', 'error', 'input', 'org_id', 'output', 'run_id', 'status', 'updated_at'];
+
+describe('agent runs end to end', () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let fake: FakeOpenAi;
+  let temporal: Client;
+
+  const create = (fields: Partial<{ agent_version_id: string; input: string }> = {}, headers: Record<string, string> = {}) =>
+    http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      headers,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'What is Pylon?', ...fields },
+    });
+
+  before(async () => {
+    fake = await FakeOpenAi.start();
+    stack = await Stack.start({ env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: fake.baseUrl } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    temporal = new Client({ connection: await Connection.connect({ address: testInfra().temporalAddress }) });
+  });
+  after(async () => {
+    await stack?.stop();
+    await fake?.stop();
+    await temporal?.connection.close();
+  });
+
+  it('create answers exactly {run_id, status, created_at}; the run goes queued → running → succeeded', async () => {
+    const created = await create();
+    assert.equal(created.status, 200);
+    assert.deepEqual(Object.keys(created.body).sort(), ['created_at', 'run_id', 'status']);
+    assert.equal(created.body.status, 'queued');
+    assert.equal(new Date(created.body.created_at).toISOString(), created.body.created_at);
+
+    const { run, seen } = await waitForRun(http, tenant.key, created.body.run_id);
+    assert.deepEqual(Object.keys(run).sort(), RUN_FIELDS);
+    assert.equal(run.status, 'succeeded');
+    assert.match(run.output, /local\/extractive: offline extractive answerer, not a language model/);
+    assert.equal(run.error, null);
+    assert.equal(run.org_id, tenant.orgId);
+    assert.equal(run.agent_version_id, tenant.versionId);
+    assert.equal(run.input, 'What is Pylon?');
+    assert.equal(run.created_at, created.body.created_at);
+    assert.ok(new Date(run.updated_at) > new Date(run.created_at), 'updated_at moved');
+    assert.equal(seen[seen.length - 1], 'succeeded');
+    for (const status of seen) assert.ok(['queued', 'running', 'succeeded'].includes(status));
+  });
+
+  it("the run's workflow is agent-run:<run_id>, findable by OrgId and ResourceId", async () => {
+    const created = await create();
+    await waitForRun(http, tenant.key, created.body.run_id);
+    const description = await temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id)).describe();
+    assert.equal(description.status.name, 'COMPLETED');
+    assert.equal(description.type, 'agentRunWorkflow');
+    const deadline = Date.now() + 15_000;
+    let found: string[] = [];
+    while (Date.now() < deadline && found.length === 0) {
+      found = [];
+      for await (const workflow of temporal.workflow.list({ query: `OrgId = "${tenant.orgId}" AND ResourceId = "${created.body.run_id}"` })) {
+        found.push(workflow.workflowId);
+      }
+      if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.deepEqual(found, [agentRunWorkflowId(created.body.run_id)]);
+  });
+
+  it('Idempotency-Key: the same key and body give the same run; another body gives 409', async () => {
+    const headers = { 'idempotency-key': `idem-${Date.now()}` };
+    const first = await create({}, headers);
+    const again = await create({}, headers);
+    assert.equal(first.status, 200);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.run_id, first.body.run_id);
+    const other = await create({ input: 'something else' }, headers);
+    assert.equal(other.status, 409);
+    assert.deepEqual(other.body, { error: 'idempotency_key_reused' });
+    const raceKey = `race-${Date.now()}`;
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => create({ input: 'race' }, { 'idempotency-key': raceKey })));
+    assert.deepEqual([...new Set(concurrent.map((response) => response.status))], [200]);
+    assert.equal(new Set(concurrent.map((response) => response.body.run_id)).size, 1);
+  });
+
+  it('lists runs newest first with a cursor, filtered by status', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await create({ input: `list ${i}` })).body.run_id);
+    for (const id of ids) await waitForRun(http, tenant.key, id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await http.get(`/api/v1/agent-runs?limit=2&status=succeeded${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.key });
+      assert.equal(page.status, 200);
+      assert.ok(page.body.data.length <= 2);
+      for (const run of page.body.data) {
+        assert.equal(run.status, 'succeeded');
+        assert.deepEqual(Object.keys(run).sort(), RUN_FIELDS);
+        seen.push(run.run_id);
+      }
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    assert.equal(new Set(seen).size, seen.length, 'no run twice across pages');
+    for (const id of ids) assert.ok(seen.includes(id));
+    assert.deepEqual(seen.slice(0, 3), [...ids].reverse(), 'newest first');
+  });
+
+  it('openai/<model>: calls the configured OpenAI-compatible server with the instructions and input', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', instructions: 'Be terse.', temperature: 0.2, max_output_tokens: 50 });
+    fake.enqueue({ content: 'Pylon is a backend for AI products.' });
+    const created = await create({ agent_version_id: versionId, input: 'Define Pylon' });
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id);
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.output, 'Pylon is a backend for AI products.');
+    const sent = fake.requests[fake.requests.length - 1]!.body;
+    assert.equal(sent.model, 'gpt-4o-mini');
+    assert.deepEqual(sent.messages, [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'Define Pylon' },
+    ]);
+    assert.equal(sent.temperature, 0.2);
+    assert.equal(sent.max_completion_tokens, 50);
+  });
+
+  it('openai: 429 and 500 are retried with backoff, then the run succeeds', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    const before = fake.requests.length;
+    fake.enqueue({ status: 429 }, { status: 500 }, { content: 'third time lucky' });
+    const created = await create({ agent_version_id: versionId });
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id, 60_000);
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.output, 'third time lucky');
+    assert.equal(fake.requests.length - before, 3);
+  });
+
+  it('openai: a 400 is not retried; the run fails with a readable error', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/no-such-model' });
+    const before = fake.requests.length;
+    fake.enqueue({ status: 400, errorMessage: 'The model `no-such-model` does not exist' });
+    const created = await create({ agent_version_id: versionId });
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id);
+    assert.equal(run.status, 'failed');
+    assert.equal(run.output, null);
+    assert.match(run.error, /OpenAI answered 400: .*no-such-model/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(fake.requests.length - before, 1);
+  });
+
+  it('a run longer than its version timeout ends failed', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow', run_timeout_seconds: 2 });
+    fake.enqueue({ delayMs: 8_000, content: 'too late' });
+    const created = await create({ agent_version_id: versionId });
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id, 20_000);
+    assert.equal(run.status, 'failed');
+    assert.equal(run.error, 'run timed out after 2 seconds');
+    assert.equal(run.output, null);
+  });
+
+  it('cancel stops the workflow and leaves the run failed with error "cancelled"', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow' });
+    fake.enqueue({ delayMs: 10_000, content: 'never seen' });
+    const created = await create({ agent_version_id: versionId });
+    const deadline = Date.now() + 10_000;
+    while ((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key })).body.status !== 'running') {
+      assert.ok(Date.now() < deadline, 'run never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const cancelled = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
+    assert.equal(cancelled.status, 202);
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id, 10_000);
+    assert.equal(run.status, 'failed');
+    assert.equal(run.error, 'cancelled');
+    const description = await temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id)).describe();
+    assert.equal(description.status.name, 'CANCELLED');
+    const again = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
+    assert.equal(again.status, 409);
+    assert.deepEqual(again.body, { error: 'run_not_cancellable' });
+  });
+});

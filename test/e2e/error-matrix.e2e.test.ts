@@ -1,0 +1,248 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Scope } from '@pylon/contracts';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createKey, createTenant, waitForRun, type Tenant } from '../support/tenant';
+import { testInfra } from '../support/infra';
+
+/** The error matrix of spec 4.1, 4.2 and 7: every status with its exact body, scope by scope, org by org. */
+describe('agent runs: errors, scopes and the org boundary', () => {
+  let stack: Stack;
+  let http: Http;
+  let a: Tenant;
+  let b: Tenant;
+  let runOfB: string;
+  const keysOfA: Partial<Record<Scope, string>> = {};
+
+  const createBody = () => ({ org_id: a.orgId, agent_version_id: a.versionId, input: 'hello' });
+  const expectError = (response: { status: number; body: unknown; headers: Headers }, status: number, code: string) => {
+    assert.equal(response.status, status, JSON.stringify(response.body));
+    assert.deepEqual(response.body, { error: code });
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+  };
+
+  before(async () => {
+    stack = await Stack.start();
+    http = new Http(stack.url);
+    [a, b] = await Promise.all([createTenant(http), createTenant(http)]);
+    for (const scope of ['runs:create', 'runs:read', 'kb:read', 'agents:manage'] as Scope[]) {
+      keysOfA[scope] = await createKey(http, a.orgId, [scope]);
+    }
+    const run = await http.post('/api/v1/agent-runs', { token: b.key, body: { org_id: b.orgId, agent_version_id: b.versionId, input: 'b' } });
+    assert.equal(run.status, 200);
+    runOfB = run.body.run_id;
+  });
+  after(async () => stack?.stop());
+
+  describe('401', () => {
+    it('no Authorization header → missing_api_key, on create and on get', async () => {
+      expectError(await http.post('/api/v1/agent-runs', { body: createBody() }), 401, 'missing_api_key');
+      expectError(await http.get(`/api/v1/agent-runs/${randomUUID()}`), 401, 'missing_api_key');
+    });
+
+    it('authentication comes before body validation: no key and a malformed body is still 401', async () => {
+      expectError(await http.post('/api/v1/agent-runs', { rawBody: '{oops', headers: { 'content-type': 'application/json' } }), 401, 'missing_api_key');
+    });
+
+    for (const [label, header] of [
+      ['an unknown key', 'Bearer pyl_000000000000000000000000000000000000000000000000'],
+      ['a key with a wrong checksum', undefined],
+      ['a non-Bearer scheme', 'Basic dXNlcjpwYXNz'],
+      ['Bearer with no token', 'Bearer '],
+      ['a key without the prefix', 'Bearer abc'],
+    ] as const) {
+      it(`${label} → invalid_api_key`, async () => {
+        const value = header ?? `Bearer ${a.key.slice(0, -1)}${a.key.endsWith('A') ? 'B' : 'A'}`;
+        expectError(await http.post('/api/v1/agent-runs', { headers: { authorization: value }, body: createBody() }), 401, 'invalid_api_key');
+        expectError(await http.get(`/api/v1/agent-runs/${randomUUID()}`, { headers: { authorization: value } }), 401, 'invalid_api_key');
+      });
+    }
+
+    it('a revoked key → invalid_api_key, at once', async () => {
+      const issued = await http.post(`/admin/v1/orgs/${a.orgId}/api-keys`, { token: testInfra().adminToken, body: { name: 'r', scopes: ['*'] } });
+      const key = issued.body.api_key as string;
+      assert.equal((await http.get(`/api/v1/agent-runs?limit=1`, { token: key })).status, 200);
+      const revoked = await http.delete(`/admin/v1/api-keys/${issued.body.key_id}`, { token: testInfra().adminToken });
+      assert.equal(revoked.status, 200);
+      assert.ok(revoked.body.revoked_at);
+      expectError(await http.get(`/api/v1/agent-runs?limit=1`, { token: key }), 401, 'invalid_api_key');
+    });
+
+    it('an expired key → invalid_api_key', async () => {
+      const key = await createKey(http, a.orgId, ['*'], { expires_at: new Date(Date.now() + 1500).toISOString() });
+      assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: key })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      expectError(await http.get('/api/v1/agent-runs?limit=1', { token: key }), 401, 'invalid_api_key');
+    });
+
+    it('a rolled key: the new secret works and the old one keeps working for the grace period', async () => {
+      const issued = await http.post(`/admin/v1/orgs/${a.orgId}/api-keys`, { token: testInfra().adminToken, body: { name: 'roll', scopes: ['runs:read'] } });
+      const oldKey = issued.body.api_key as string;
+      const rolled = await http.post(`/admin/v1/api-keys/${issued.body.key_id}/roll`, { token: testInfra().adminToken, body: { grace_seconds: 2 } });
+      assert.equal(rolled.status, 200, rolled.text);
+      const newKey = rolled.body.api_key as string;
+      assert.notEqual(newKey, oldKey);
+      assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
+      assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: oldKey })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expectError(await http.get('/api/v1/agent-runs?limit=1', { token: oldKey }), 401, 'invalid_api_key');
+      assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
+    });
+
+    it('the admin API refuses organisation keys, and org routes refuse the admin token', async () => {
+      expectError(await http.post('/admin/v1/orgs', { token: a.key, body: { name: 'x' } }), 401, 'invalid_api_key');
+      expectError(await http.post('/admin/v1/orgs', { body: { name: 'x' } }), 401, 'missing_api_key');
+      expectError(await http.get(`/api/v1/agent-runs/${runOfB}`, { token: testInfra().adminToken }), 401, 'invalid_api_key');
+    });
+  });
+
+  describe('403', () => {
+    it('create needs runs:create: every other scope → insufficient_scope', async () => {
+      for (const scope of ['runs:read', 'kb:read', 'agents:manage'] as Scope[]) {
+        expectError(await http.post('/api/v1/agent-runs', { token: keysOfA[scope], body: createBody() }), 403, 'insufficient_scope');
+      }
+      assert.equal((await http.post('/api/v1/agent-runs', { token: keysOfA['runs:create'], body: createBody() })).status, 200);
+    });
+
+    it('get needs runs:read: every other scope → insufficient_scope', async () => {
+      const created = await http.post('/api/v1/agent-runs', { token: a.key, body: createBody() });
+      for (const scope of ['runs:create', 'kb:read', 'agents:manage'] as Scope[]) {
+        expectError(await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: keysOfA[scope] }), 403, 'insufficient_scope');
+      }
+      assert.equal((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: keysOfA['runs:read'] })).status, 200);
+    });
+
+    it("an org_id of another organisation → insufficient_scope, and nothing is created in it", async () => {
+      const before = await http.get(`/api/v1/agent-runs?limit=100`, { token: b.key });
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, body: { org_id: b.orgId, agent_version_id: b.versionId, input: 'x' } }),
+        403,
+        'insufficient_scope',
+      );
+      const afterList = await http.get(`/api/v1/agent-runs?limit=100`, { token: b.key });
+      assert.equal(afterList.body.data.length, before.body.data.length);
+    });
+
+    it('agents:manage routes refuse keys without it, and another org', async () => {
+      expectError(await http.post('/api/v1/agents', { token: keysOfA['runs:create'], body: { org_id: a.orgId, name: 'n' } }), 403, 'insufficient_scope');
+      expectError(await http.post('/api/v1/agents', { token: a.key, body: { org_id: b.orgId, name: 'n' } }), 403, 'insufficient_scope');
+    });
+  });
+
+  describe('404', () => {
+    it("a run of another organisation is not_found, never forbidden", async () => {
+      expectError(await http.get(`/api/v1/agent-runs/${runOfB}`, { token: a.key }), 404, 'not_found');
+      assert.equal((await http.get(`/api/v1/agent-runs/${runOfB}`, { token: b.key })).status, 200);
+    });
+
+    it('an unknown run → not_found', async () => {
+      expectError(await http.get(`/api/v1/agent-runs/${randomUUID()}`, { token: a.key }), 404, 'not_found');
+    });
+
+    it('an unknown route → not_found, with or without a key', async () => {
+      expectError(await http.get('/api/v1/nope', { token: a.key }), 404, 'not_found');
+      expectError(await http.get('/nope'), 404, 'not_found');
+      expectError(await http.request('PUT', '/api/v1/agent-runs', { token: a.key, body: {} }), 404, 'not_found');
+    });
+
+    it("another org's agent and agent version are not_found", async () => {
+      expectError(await http.get(`/api/v1/agents/${b.agentId}`, { token: a.key }), 404, 'not_found');
+      expectError(await http.get(`/api/v1/agent-versions/${b.versionId}`, { token: a.key }), 404, 'not_found');
+      expectError(await http.post(`/api/v1/agents/${b.agentId}/versions`, { token: a.key, body: { model: 'local/echo', instructions: 'x' } }), 404, 'not_found');
+    });
+  });
+
+  describe('400 invalid_request', () => {
+    const invalidBodies: Array<[string, unknown]> = [
+      ['an empty object', {}],
+      ['org_id missing', { agent_version_id: randomUUID(), input: 'x' }],
+      ['agent_version_id missing', { org_id: '$org', input: 'x' }],
+      ['input missing', { org_id: '$org', agent_version_id: '$version' }],
+      ['an extra property', { org_id: '$org', agent_version_id: '$version', input: 'x', model: 'gpt' }],
+      ['input a number', { org_id: '$org', agent_version_id: '$version', input: 42 }],
+      ['input null', { org_id: '$org', agent_version_id: '$version', input: null }],
+      ['input an object', { org_id: '$org', agent_version_id: '$version', input: { text: 'x' } }],
+      ['input empty', { org_id: '$org', agent_version_id: '$version', input: '' }],
+      ['org_id not a uuid', { org_id: 'acme', agent_version_id: '$version', input: 'x' }],
+      ['org_id a number', { org_id: 7, agent_version_id: '$version', input: 'x' }],
+      ['agent_version_id not a uuid', { org_id: '$org', agent_version_id: 'v1', input: 'x' }],
+      ['a JSON array', [{ org_id: '$org', agent_version_id: '$version', input: 'x' }]],
+      ['a JSON string', 'hello'],
+      ['JSON null', null],
+    ];
+    for (const [label, template] of invalidBodies) {
+      it(`create with ${label}`, async () => {
+        const body = JSON.parse(JSON.stringify(template).replaceAll('$org', a.orgId).replaceAll('$version', a.versionId));
+        expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+      });
+    }
+
+    it('create with malformed JSON, an empty body, no body, or another content type', async () => {
+      const json = { 'content-type': 'application/json' };
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: '{"org_id": ', headers: json }), 400, 'invalid_request');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: '', headers: json }), 400, 'invalid_request');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key }), 400, 'invalid_request');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: 'input=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'invalid_request');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(createBody()), headers: { 'content-type': 'text/plain' } }), 400, 'invalid_request');
+    });
+
+    it('create with an agent version that does not exist, or belongs to another org', async () => {
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: randomUUID() } }), 400, 'invalid_request');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: b.versionId } }), 400, 'invalid_request');
+    });
+
+    it('get with a runId that is not a uuid', async () => {
+      for (const id of ['123', 'not-a-uuid', `${randomUUID()}x`, "1'%20OR%20'1'='1"]) {
+        expectError(await http.get(`/api/v1/agent-runs/${id}`, { token: a.key }), 400, 'invalid_request');
+      }
+    });
+
+    it('list with bad query parameters', async () => {
+      for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'status=done', 'cursor=garbage', 'org_id=nope', 'unknown=1']) {
+        expectError(await http.get(`/api/v1/agent-runs?${query}`, { token: a.key }), 400, 'invalid_request');
+      }
+    });
+
+    it('a bad Idempotency-Key header', async () => {
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: createBody(), headers: { 'idempotency-key': 'x'.repeat(300) } }), 400, 'invalid_request');
+    });
+
+    it('agent versions: unknown provider or model, out-of-range numbers, extra properties', async () => {
+      for (const body of [
+        { model: 'nope/model', instructions: 'x' },
+        { model: 'local/gpt-9', instructions: 'x' },
+        { model: 'gpt-4o', instructions: 'x' },
+        { model: 'local/echo', instructions: 'x', temperature: 3 },
+        { model: 'local/echo', instructions: 'x', temperature: '0.5' },
+        { model: 'local/echo', instructions: 'x', max_output_tokens: 0 },
+        { model: 'local/echo', instructions: 'x', run_timeout_seconds: 1.5 },
+        { model: 'local/echo', instructions: 'x', version: 7 },
+        { model: 'local/echo' },
+      ]) {
+        expectError(await http.post(`/api/v1/agents/${a.agentId}/versions`, { token: a.key, body }), 400, 'invalid_request');
+      }
+    });
+  });
+
+  describe('413', () => {
+    it('a body over the limit → payload_too_large', async () => {
+      const response = await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), input: 'x'.repeat(2 * 1024 * 1024) } });
+      expectError(response, 413, 'payload_too_large');
+    });
+  });
+
+  it('every error body is exactly {"error": code} and carries no stack', async () => {
+    const response = await http.post('/api/v1/agent-runs', { token: a.key, rawBody: '{', headers: { 'content-type': 'application/json' } });
+    assert.equal(response.text, '{"error":"invalid_request"}');
+    assert.ok(response.headers.get('error-detail'));
+  });
+
+  it('the server is still healthy after all of the above, and a normal run succeeds', async () => {
+    const created = await http.post('/api/v1/agent-runs', { token: a.key, body: createBody() });
+    assert.equal(created.status, 200);
+    const { run } = await waitForRun(http, a.key, created.body.run_id);
+    assert.equal(run.status, 'succeeded');
+  });
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createTenant, waitForRun, type Tenant } from '../support/tenant';
+
+describe('OpenAPI document', () => {
+  let stack: Stack;
+  let http: Http;
+  let document: any;
+  let tenant: Tenant;
+  let ajv: Ajv;
+
+  const assertMatches = (schemaName: string, value: unknown) => {
+    const validate = ajv.getSchema(`openapi#/components/schemas/${schemaName}`);
+    assert.ok(validate, `schema ${schemaName} exists`);
+    assert.ok(validate(value), `${schemaName}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(value)}`);
+  };
+
+  before(async () => {
+    stack = await Stack.start();
+    http = new Http(stack.url);
+    const response = await http.get('/integration/openapi.json');
+    assert.equal(response.status, 200);
+    document = response.body;
+    tenant = await createTenant(http);
+    ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, 'openapi');
+  });
+  after(async () => stack?.stop());
+
+  it('is a valid OpenAPI 3.0 document, version 1.0.0', async () => {
+    await SwaggerParser.validate(structuredClone(document));
+    assert.match(document.openapi, /^3\.0\./);
+    assert.equal(document.info.version, '1.0.0');
+  });
+
+  it('names the seed operations and their error responses', () => {
+    const create = document.paths['/api/v1/agent-runs'].post;
+    const get = document.paths['/api/v1/agent-runs/{runId}'].get;
+    assert.equal(create.operationId, 'createAgentRun');
+    assert.equal(get.operationId, 'getAgentRun');
+    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '500']);
+    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '500']);
+    for (const status of ['400', '401', '403', '500']) {
+      assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
+    }
+    assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
+  });
+
+  it('declares bearer authentication and closes every request body to unknown properties', () => {
+    assert.equal(document.components.securitySchemes.apiKey.scheme, 'bearer');
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const ref = operation.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
+        if (!ref) continue;
+        const schema = document.components.schemas[ref.split('/').pop()!];
+        assert.equal(schema.additionalProperties, false, `${method.toUpperCase()} ${path} body`);
+      }
+    }
+    const body = document.components.schemas.CreateAgentRunRequest;
+    assert.deepEqual([...body.required].sort(), ['agent_version_id', 'input', 'org_id']);
+    assert.deepEqual(Object.keys(body.properties).sort(), ['agent_version_id', 'input', 'org_id']);
+  });
+
+  it('live responses match their schemas', async () => {
+    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'schema' } });
+    assertMatches('AgentRunCreated', created.body);
+    const queued = await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key });
+    assertMatches('AgentRunView', queued.body);
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id);
+    assertMatches('AgentRunView', run);
+    assertMatches('AgentRunList', (await http.get('/api/v1/agent-runs', { token: tenant.key })).body);
+    for (const response of [
+      await http.get(`/api/v1/agent-runs/${created.body.run_id}`),
+      await http.post('/api/v1/agent-runs', { token: tenant.key, body: {} }),
+      await http.get('/api/v1/agent-runs/00000000-0000-4000-8000-000000000000', { token: tenant.key }),
+    ]) {
+      assertMatches('ErrorBody', response.body);
+    }
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const response = await fetch(`${stack.url}/docs`);
+    assert.equal(response.status, 200);
+    assert.match(await response.text(), /swagger/i);
+  });
+});

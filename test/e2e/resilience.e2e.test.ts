@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { agentRunWorkflowId } from '@pylon/contracts';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
+import { Stack } from '../support/stack';
+import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
+
+describe('resilience', () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let fake: FakeOpenAi;
+  let temporal: Client;
+
+  before(async () => {
+    fake = await FakeOpenAi.start();
+    stack = await Stack.start({ env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: fake.baseUrl } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    temporal = new Client({ connection: await Connection.connect({ address: testInfra().temporalAddress }) });
+  });
+  after(async () => {
+    await stack?.stop();
+    await fake?.stop();
+    await temporal?.connection.close();
+  });
+
+  it('a worker SIGKILLed in the middle of a run: after a restart the run finishes once, with one output', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    const before = fake.requests.length;
+    fake.enqueue({ delayMs: 30_000, content: 'from the dead worker' }, { content: 'from the restarted worker' });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'survive a crash' },
+    });
+    assert.equal(created.status, 200);
+    const deadline = Date.now() + 15_000;
+    while (fake.requests.length === before) {
+      assert.ok(Date.now() < deadline, 'the LLM call never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await stack.worker.kill();
+    assert.equal((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key })).body.status, 'running');
+    await stack.startWorker();
+
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id, 60_000);
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.output, 'from the restarted worker');
+    const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
+    assert.deepEqual(await handle.result(), { status: 'succeeded' });
+    let completions = 0;
+    for await (const event of (await handle.fetchHistory()).events ?? []) {
+      if (event.workflowExecutionCompletedEventAttributes) completions++;
+    }
+    assert.equal(completions, 1);
+  });
+
+  it('the API SIGKILLed while runs are being created: every acknowledged run finishes, retries lose nothing', async () => {
+    const total = 40;
+    const keys = Array.from({ length: total }, (_, i) => `crash-${Date.now()}-${i}`);
+    const body = (i: number) => ({ org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `in flight ${i}` });
+    const attempts = keys.map((key, i) =>
+      http.post('/api/v1/agent-runs', { token: tenant.key, body: body(i), headers: { 'idempotency-key': key } }).catch(() => null),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await stack.api.kill();
+    const answered = await Promise.all(attempts);
+    await stack.startApi();
+
+    const runIds: string[] = [];
+    for (let i = 0; i < total; i++) {
+      const earlier = answered[i];
+      const retried = await http.post('/api/v1/agent-runs', { token: tenant.key, body: body(i), headers: { 'idempotency-key': keys[i]! } });
+      assert.equal(retried.status, 200, retried.text);
+      if (earlier?.status === 200) assert.equal(retried.body.run_id, earlier.body.run_id, 'a retry returns the acknowledged run');
+      runIds.push(retried.body.run_id);
+    }
+    assert.equal(new Set(runIds).size, total);
+    for (const runId of runIds) {
+      const { run } = await waitForRun(http, tenant.key, runId, 60_000);
+      assert.equal(run.status, 'succeeded');
+    }
+    const acknowledged = answered.filter((response) => response?.status === 200).length;
+    console.log(`# ${acknowledged} of ${total} creates were acknowledged before the API died; all ${total} runs succeeded`);
+  });
+
+  it('200 concurrent creates all succeed and all runs reach succeeded', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        http.post('/api/v1/agent-runs', {
+          token: tenant.key,
+          body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `concurrent ${i}` },
+        }),
+      ),
+    );
+    assert.deepEqual([...new Set(responses.map((response) => response.status))], [200]);
+    const ids = responses.map((response) => response.body.run_id as string);
+    assert.equal(new Set(ids).size, 200);
+    const deadline = Date.now() + 180_000;
+    let pending = new Set(ids);
+    while (pending.size > 0) {
+      assert.ok(Date.now() < deadline, `${pending.size} runs not finished`);
+      const still = new Set<string>();
+      let cursor: string | null = null;
+      do {
+        const page: any = await http.get(`/api/v1/agent-runs?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.key });
+        for (const run of page.body.data) {
+          if (!pending.has(run.run_id)) continue;
+          assert.notEqual(run.status, 'failed', run.error);
+          if (run.status !== 'succeeded') still.add(run.run_id);
+        }
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      pending = still;
+      if (pending.size) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
+});

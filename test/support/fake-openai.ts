@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeReply {
+  status?: number;
+  delayMs?: number;
+  content?: string;
+  errorMessage?: string;
+}
+
+/**
+ * An OpenAI-compatible Chat Completions server on loopback: the network edge the real provider
+ * would cross. Replies are taken from a queue, then from the default.
+ */
+export class FakeOpenAi {
+  readonly requests: Array<{ body: any; at: number }> = [];
+  private readonly queue: FakeReply[] = [];
+  defaultReply: FakeReply = { content: 'fake completion' };
+  private server!: Server;
+  baseUrl!: string;
+
+  static async start(): Promise<FakeOpenAi> {
+    const fake = new FakeOpenAi();
+    fake.server = createServer((request, response) => void fake.handle(request, response));
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
+    return fake;
+  }
+
+  enqueue(...replies: FakeReply[]): void {
+    this.queue.push(...replies);
+  }
+
+  private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+      response.writeHead(404).end();
+      return;
+    }
+    const body = JSON.parse(raw);
+    this.requests.push({ body, at: Date.now() });
+    const reply = this.queue.shift() ?? this.defaultReply;
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (response.destroyed) return;
+    const status = reply.status ?? 200;
+    response.writeHead(status, { 'content-type': 'application/json' });
+    if (status !== 200) {
+      response.end(JSON.stringify({ error: { message: reply.errorMessage ?? `fake error ${status}`, type: 'fake', code: null } }));
+      return;
+    }
+    response.end(
+      JSON.stringify({
+        id: `chatcmpl-${this.requests.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? 'fake completion' } }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

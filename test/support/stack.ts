@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@pylon/temporal';
+import { testInfra } from './infra';
+
+const DIST = join(__dirname, '..', '..');
+const LOG_DIR = mkdtempSync(join(tmpdir(), 'pylon-test-logs-'));
+
+export class AppProcess {
+  private exited: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+    readonly logFile: string,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  log(): string {
+    return readFileSync(this.logFile, 'utf8');
+  }
+
+  /** SIGKILL: the process gets no chance to clean up, as in a crash. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+function launch(name: string, script: string, env: Record<string, string>): AppProcess {
+  const logFile = join(LOG_DIR, `${name}-${randomBytes(3).toString('hex')}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, [join(DIST, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  return new AppProcess(name, child, logFile);
+}
+
+async function waitFor(what: string, process: AppProcess, ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!process.running) throw new Error(`${what} exited while starting:\n${process.log()}`);
+    if (await ready().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${process.log()}`);
+}
+
+export interface StackOptions {
+  /** Extra environment for both processes, e.g. OPENAI_BASE_URL of a fake provider. */
+  env?: Record<string, string>;
+}
+
+/** An API and a worker of their own, on a task queue of their own, against the test infrastructure. */
+export class Stack {
+  api!: AppProcess;
+  worker!: AppProcess;
+  url!: string;
+  readonly env: Record<string, string>;
+
+  constructor(options: StackOptions = {}) {
+    const infra = testInfra();
+    this.env = {
+      DATABASE_URL: infra.databaseUrl,
+      TEMPORAL_ADDRESS: infra.temporalAddress,
+      ADMIN_TOKEN: infra.adminToken,
+      TEMPORAL_TASK_QUEUE: `pylon-test-${randomBytes(4).toString('hex')}`,
+      LLM_HEARTBEAT_TIMEOUT_SECONDS: '3',
+      ...options.env,
+    };
+  }
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = new Stack(options);
+    await Promise.all([stack.startApi(), stack.startWorker()]);
+    return stack;
+  }
+
+  async startApi(): Promise<void> {
+    const port = this.url ? Number(new URL(this.url).port) : await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    this.api = launch('api', 'apps/api/main.js', { ...this.env, PORT: String(port), HOST: '127.0.0.1' });
+    await waitFor('the API', this.api, async () => (await fetch(`${this.url}/readyz`)).ok);
+  }
+
+  async startWorker(): Promise<void> {
+    this.worker = launch('worker', 'apps/worker/main.js', this.env);
+    await waitFor('the worker', this.worker, async () => this.worker.log().includes('polling task queue'));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.api?.stop(), this.worker?.stop()]);
+  }
+}
