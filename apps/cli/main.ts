@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@pylon/config';
+import { ADMIN_TOKEN_FILE } from '../embedded/embedded-files';
+
+const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
+
+  npm run pylon -- org create --name <name>
+  npm run pylon -- org list
+  npm run pylon -- key create --org <org_id> --scopes runs:create,runs:read [--name <name>] [--expires-at <ISO time>]
+  npm run pylon -- key list --org <org_id>
+  npm run pylon -- key revoke <key_id>
+  npm run pylon -- key roll <key_id> [--grace-seconds <n>]
+
+The server is PYLON_URL (default http://127.0.0.1:$PORT), the admin token ADMIN_TOKEN
+(default: the one the embedded mode saved under DATA_DIR).`;
+
+interface Connection {
+  url: string;
+  token: string;
+}
+
+function connection(): Connection {
+  const config = loadConfig();
+  const saved = join(config.dataDir, ADMIN_TOKEN_FILE);
+  const token = config.adminToken ?? (existsSync(saved) ? readFileSync(saved, 'utf8').trim() : undefined);
+  if (!token) throw new Error(`no admin token: set ADMIN_TOKEN (or start the embedded mode, which saves one in ${saved})`);
+  return { url: process.env.PYLON_URL ?? `http://127.0.0.1:${config.port}`, token };
+}
+
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const { url, token } = connection();
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  }).catch((error: Error) => {
+    throw new Error(`cannot reach Pylon at ${url} (${error.message}); is it running?`);
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    const detail = response.headers.get('error-detail');
+    throw new Error(`${method} ${path} → ${response.status} ${text}${detail ? ` (${detail})` : ''}`);
+  }
+  return text ? JSON.parse(text) : undefined;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new Error(`missing --${flag}\n\n${USAGE}`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+      'grace-seconds': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [resource, action, id] = positionals;
+  const command = `${resource ?? ''} ${action ?? ''}`.trim();
+  if (values.help || !resource) return console.log(USAGE);
+
+  switch (command) {
+    case 'org create': {
+      const org = await call('POST', '/admin/v1/orgs', { name: required(values.name, 'name') });
+      return console.log(`Created organisation ${org.name}\n  org_id: ${org.org_id}`);
+    }
+    case 'org list': {
+      const page = await call('GET', '/admin/v1/orgs?limit=100');
+      for (const org of page.data) console.log(`${org.org_id}  ${org.created_at}  ${org.name}`);
+      return;
+    }
+    case 'key create': {
+      const key = await call('POST', `/admin/v1/orgs/${required(values.org, 'org')}/api-keys`, {
+        name: values.name ?? 'cli',
+        scopes: required(values.scopes, 'scopes').split(',').map((scope) => scope.trim()).filter(Boolean),
+        ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
+      });
+      console.log(`Created API key ${key.key_id} with scopes ${key.scopes.join(', ')}`);
+      console.log(`\n  ${key.api_key}\n\nThis is the only time the key is shown. Store it now.`);
+      return;
+    }
+    case 'key list': {
+      const page = await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/api-keys?limit=100`);
+      for (const key of page.data) {
+        const state = key.revoked_at ? 'revoked' : key.expires_at && new Date(key.expires_at) < new Date() ? 'expired' : 'active';
+        console.log(`${key.key_id}  ${key.hint}  ${state}  [${key.scopes.join(',')}]  last used ${key.last_used_at ?? 'never'}  ${key.name}`);
+      }
+      return;
+    }
+    case 'key revoke': {
+      const key = await call('DELETE', `/admin/v1/api-keys/${required(id, '<key_id>')}`);
+      return console.log(`Revoked ${key.key_id} at ${key.revoked_at}`);
+    }
+    case 'key roll': {
+      const grace = values['grace-seconds'];
+      const key = await call('POST', `/admin/v1/api-keys/${required(id, '<key_id>')}/roll`, grace ? { grace_seconds: Number(grace) } : {});
+      console.log(`Rolled ${key.key_id}; the previous secret works until ${key.previous_secret_expires_at}`);
+      console.log(`\n  ${key.api_key}\n\nThis is the only time the new key is shown. Store it now.`);
+      return;
+    }
+    default:
+      throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

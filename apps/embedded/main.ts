@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '@pylon/config';
+import { runMigrations } from '@pylon/db';
+import { startTemporalDevServer, type DevServer } from '@pylon/temporal';
+import { resolveAdminToken } from './admin-token';
+import { ensureDemoTenant } from './demo-tenant';
+import { POSTGRES_DIR, TEMPORAL_DB_FILE } from './embedded-files';
+import { SupervisedProcess } from './supervisor';
+
+const DIST = join(__dirname, '..', '..');
+
+async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(`${url}/readyz`).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the API at ${url} was not ready within ${timeoutMs / 1000}s`);
+}
+
+/**
+ * `npm start`: the whole stack on one machine. An embedded PostgreSQL (PGlite with pgvector) and a
+ * Temporal dev server unless DATABASE_URL / TEMPORAL_ADDRESS point at real ones; then migrations,
+ * the worker and the API as supervised processes. Everything persists under DATA_DIR.
+ */
+async function main(): Promise<void> {
+  process.title = 'pylon';
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const shutdown = async (code: number) => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const { PgliteServer } = await import('@pylon/pglite-server');
+      const postgres = await PgliteServer.start({ dataDir: join(config.dataDir, POSTGRES_DIR) });
+      stops.push(() => postgres.stop());
+      databaseUrl = postgres.url;
+      console.log(`Embedded PostgreSQL (PGlite + pgvector) at ${databaseUrl}, data in ${join(config.dataDir, POSTGRES_DIR)}`);
+    }
+    const applied = await runMigrations(databaseUrl);
+    if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+
+    let temporalAddress = config.temporalAddress;
+    let temporalUi = config.temporalUiUrl;
+    if (!process.env.TEMPORAL_ADDRESS) {
+      const grpcPort = Number(process.env.TEMPORAL_PORT ?? 7233);
+      const temporal: DevServer = await startTemporalDevServer({
+        port: grpcPort,
+        uiPort: Number(process.env.TEMPORAL_UI_PORT ?? grpcPort + 1000),
+        dbFile: join(config.dataDir, TEMPORAL_DB_FILE),
+      });
+      stops.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+      temporalUi = temporal.uiUrl;
+      console.log(`Temporal dev server at ${temporalAddress}`);
+    }
+
+    const admin = resolveAdminToken(config.adminToken, config.dataDir);
+    const env = {
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      ADMIN_TOKEN: admin.token,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // PGlite is one session shared by every client: keep each process's pool small.
+      DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? (config.databaseUrl ? '10' : '4'),
+    };
+    const worker = new SupervisedProcess('worker', join(DIST, 'apps/worker/main.js'), env);
+    const api = new SupervisedProcess('api', join(DIST, 'apps/api/main.js'), env);
+    stops.push(() => worker.stop(), () => api.stop());
+    worker.start();
+    api.start();
+
+    const apiUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+    await waitUntilReady(apiUrl, 120_000);
+    const demo = await ensureDemoTenant(apiUrl, admin.token, config.dataDir);
+
+    console.log(`
+Pylon is running.
+  API           ${apiUrl}
+  API docs      ${apiUrl}/docs   (OpenAPI: ${apiUrl}/integration/openapi.json)
+  Temporal UI   ${temporalUi ?? '(your Temporal server’s UI)'}
+  Data          ${config.dataDir}
+${admin.generated ? `\n  Admin token (generated, saved in ${config.dataDir}; shown once):\n    ${admin.token}\n` : ''}${
+      demo.apiKey
+        ? `
+Demo organisation, agent version and API key (the key is shown only this once):
+  export PYLON_URL=${apiUrl}
+  export ORG_ID=${demo.orgId}
+  export AGENT_VERSION_ID=${demo.agentVersionId}
+  export PYLON_API_KEY=${demo.apiKey}
+`
+        : `
+Demo organisation ${demo.orgId}, agent version ${demo.agentVersionId}.
+(Its API key was shown on first start; make another with: npm run pylon -- key create --org ${demo.orgId} --scopes '*')
+`
+    }
+Stop with Ctrl-C.`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    await shutdown(1);
+  }
+}
+
+void main();

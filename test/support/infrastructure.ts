@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { runMigrations } from '@pylon/db';
+import { findOrBuildTemporalCli, startTemporalDevServer } from '@pylon/temporal';
+
+export interface Infrastructure {
+  databaseUrl: string;
+  databaseLabel: string;
+  temporalAddress: string;
+  temporalCli: string;
+  /** Environment for the processes that use this infrastructure (tests, benchmarks, the app). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pylon_test_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * A PostgreSQL with pgvector — the embedded PGlite, or a fresh database on the server at DATABASE_URL —
+ * migrated, and a Temporal dev server: what `npm test` and `npm run bench` run against.
+ */
+export async function startInfrastructure(): Promise<Infrastructure> {
+  let database: { url: string; label: string; stop: () => Promise<void> };
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshDatabase(process.env.DATABASE_URL);
+    database = { url: fresh.url, label: `PostgreSQL at ${new URL(fresh.url).host} (fresh database)`, stop: fresh.drop };
+  } else {
+    const { PgliteServer } = await import('@pylon/pglite-server');
+    const pglite = await PgliteServer.start({});
+    database = { url: pglite.url, label: 'embedded PGlite (in memory)', stop: () => pglite.stop() };
+  }
+  await runMigrations(database.url);
+  const temporalCli = findOrBuildTemporalCli();
+  const temporal = await startTemporalDevServer();
+  return {
+    databaseUrl: database.url,
+    databaseLabel: database.label,
+    temporalAddress: temporal.address,
+    temporalCli,
+    env: {
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_CLI: temporalCli,
+      ADMIN_TOKEN: `test-admin-${randomBytes(12).toString('hex')}`,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      PYLON_TEST_INFRA: '1',
+    },
+    stop: async () => {
+      await temporal.stop();
+      await database.stop();
+    },
+  };
+}
