@@ -1,0 +1,235 @@
+import type { Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+import { guardCopyFromStdin } from './copy-guard';
+import {
+  Frame,
+  FrontendFramer,
+  MessageType,
+  TxStatus,
+  errorResponse,
+  lastReadyStatus,
+  parseMessage,
+  queryMessage,
+  syncMessage,
+} from './protocol';
+import type { Release, SessionLock } from './session-lock';
+import { StatementNamespace } from './statement-names';
+
+export interface SessionContext {
+  readonly db: Pick<PGlite, 'execProtocolRaw'>;
+  readonly lock: SessionLock;
+  /** 0 disables the timeout. */
+  readonly idleInTransactionTimeoutMs: number;
+  warn(message: string, error?: unknown): void;
+}
+
+/** Messages after which the session holds unnamed statement/portal state until a Sync. */
+const EXTENDED_PROTOCOL = new Set<number>([
+  MessageType.Parse,
+  MessageType.Bind,
+  MessageType.Describe,
+  MessageType.Execute,
+  MessageType.Close,
+  MessageType.Flush,
+]);
+
+const ENCRYPTION_REFUSED = Buffer.from('N');
+const FAREWELL_GRACE_MS = 1_000;
+
+/**
+ * One client connection. Its messages run one at a time, in order, while it owns the PGlite
+ * session; it owns the session from its first message until a ReadyForQuery reports the
+ * session idle (outside a transaction), like PgBouncer's transaction pooling.
+ */
+export class ClientSession {
+  /** Settles once the client is gone and the session it may have held is clean and released. */
+  readonly done: Promise<void>;
+  private resolveDone: () => void = () => undefined;
+  private readonly framer = new FrontendFramer();
+  private readonly statements: StatementNamespace;
+  private readonly queue: Frame[] = [];
+  private release: Release | undefined;
+  private status: number = TxStatus.Idle;
+  private midExtended = false;
+  private running = false;
+  private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: Socket,
+    id: number,
+    private readonly context: SessionContext,
+  ) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.statements = new StatementNamespace(`c${id}_`);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+  }
+
+  /** Drops the connection; the session is cleaned up after any message already running. */
+  close(farewell?: Buffer): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    this.clearIdleTimer();
+    if (farewell && this.socket.writable) {
+      this.socket.end(farewell);
+      setTimeout(() => this.socket.destroy(), FAREWELL_GRACE_MS).unref();
+    } else {
+      this.socket.destroy();
+    }
+    this.pump();
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.closed) return;
+    try {
+      for (const frame of this.framer.push(chunk)) this.queue.push(frame);
+    } catch (error) {
+      this.context.warn('closing a client after a protocol violation', error);
+      this.close();
+      return;
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.running) return;
+    this.running = true;
+    this.clearIdleTimer();
+    void this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      const frame = this.queue.shift();
+      if (!frame) {
+        this.running = false;
+        this.armIdleTimer();
+        return;
+      }
+      try {
+        await this.handle(frame);
+      } catch (error) {
+        this.context.warn('closing a client after a failed message', error);
+        this.close();
+      }
+    }
+    // Once closed, `running` stays true so that nothing runs after the clean-up.
+    await this.cleanUp();
+    this.resolveDone();
+  }
+
+  private async handle(frame: Frame): Promise<void> {
+    switch (frame.kind) {
+      case 'ssl-request':
+      case 'gssenc-request':
+        this.socket.write(ENCRYPTION_REFUSED);
+        return;
+      case 'cancel-request':
+        // Postgres closes cancel connections too; there is no backend per client to cancel.
+        this.close();
+        return;
+      case 'startup':
+        return this.execute(frame.data, false);
+      case 'message':
+        return this.handleMessage(frame.type, frame.data);
+    }
+  }
+
+  private async handleMessage(type: number, data: Buffer): Promise<void> {
+    switch (type) {
+      case MessageType.Terminate:
+        this.close();
+        return;
+      case MessageType.CopyData:
+      case MessageType.CopyDone:
+      case MessageType.CopyFail:
+        // COPY FROM STDIN never starts (see copy-guard); Postgres ignores these outside COPY too.
+        return;
+      default:
+        return this.execute(guardCopyFromStdin(this.statements.rewrite(data)), EXTENDED_PROTOCOL.has(type));
+    }
+  }
+
+  private async execute(message: Buffer, extended: boolean): Promise<void> {
+    if (!this.release) {
+      this.release = await this.context.lock.acquire();
+      if (this.closed) return;
+    }
+    if (extended) this.midExtended = true;
+    const { output, status } = await this.exec(message);
+    if (output.length > 0 && !this.socket.destroyed) this.socket.write(output);
+    if (status === TxStatus.Idle) this.releaseSession();
+  }
+
+  private async exec(message: Buffer): Promise<{ output: Buffer; status: number | undefined }> {
+    // Copy: the startup reply is a view into PGlite's reusable output buffer.
+    const output = Buffer.from(await this.context.db.execProtocolRaw(message));
+    const status = lastReadyStatus(output);
+    if (status !== undefined) {
+      this.status = status;
+      this.midExtended = false;
+    }
+    return { output, status };
+  }
+
+  private async cleanUp(): Promise<void> {
+    const closes = this.statements.closeAll();
+    if (!this.release && closes.length === 0) return;
+    try {
+      this.release ??= await this.context.lock.acquire();
+      if (this.midExtended) {
+        // A bare Sync would commit the implicit transaction of an Execute; Postgres aborts it on
+        // disconnect. A failing Parse makes the Sync roll it back (or leaves status 'E').
+        await this.exec(parseMessage('pglite_server_client_disconnected'));
+        await this.exec(syncMessage());
+      }
+      if (this.status !== TxStatus.Idle) await this.exec(queryMessage('ROLLBACK'));
+      if (closes.length > 0) {
+        for (const close of closes) await this.exec(close);
+        await this.exec(syncMessage());
+      }
+    } catch (error) {
+      this.context.warn('could not reset the session after a client left', error);
+    } finally {
+      this.releaseSession();
+    }
+  }
+
+  private releaseSession(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  private armIdleTimer(): void {
+    const timeout = this.context.idleInTransactionTimeoutMs;
+    if (!this.release || this.closed || timeout <= 0) return;
+    this.idleTimer = setTimeout(() => this.onIdleTimeout(), timeout);
+    this.idleTimer.unref();
+  }
+
+  private onIdleTimeout(): void {
+    this.idleTimer = undefined;
+    // Holding the session is harmless while nobody else needs it.
+    if (this.context.lock.waiting === 0) {
+      this.armIdleTimer();
+      return;
+    }
+    this.close(
+      errorResponse(
+        'FATAL',
+        '25P03',
+        'terminating connection due to idle-in-transaction timeout: another client was waiting for the PGlite session',
+      ),
+    );
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}

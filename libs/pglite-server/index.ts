@@ -1,0 +1,2 @@
+export { PgliteServer } from './pglite-server';
+export type { PgliteServerOptions } from './pglite-server';
