@@ -62,10 +62,22 @@ describe('resilience', () => {
     const total = 40;
     const keys = Array.from({ length: total }, (_, i) => `crash-${Date.now()}-${i}`);
     const body = (i: number) => ({ org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `in flight ${i}` });
-    const attempts = keys.map((key, i) =>
-      http.post('/api/v1/agent-runs', { token: tenant.key, body: body(i), headers: { 'idempotency-key': key } }).catch(() => null),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    let acknowledgedSoFar = 0;
+    const attempts: Array<Promise<{ status: number; body: any } | null>> = [];
+    for (let i = 0; i < total && stack.api.running; i++) {
+      attempts.push(
+        http
+          .post('/api/v1/agent-runs', { token: tenant.key, body: body(i), headers: { 'idempotency-key': keys[i]! } })
+          .then((response) => {
+            if (response.status === 200) acknowledgedSoFar++;
+            return response;
+          })
+          .catch(() => null),
+      );
+      // Kill once some runs are acknowledged, while later ones are still in flight.
+      if (acknowledgedSoFar >= 8) await stack.api.kill();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await stack.api.kill();
     const answered = await Promise.all(attempts);
     await stack.startApi();
@@ -79,6 +91,7 @@ describe('resilience', () => {
       runIds.push(retried.body.run_id);
     }
     assert.equal(new Set(runIds).size, total);
+    assert.ok(answered.some((response) => response?.status === 200), 'some runs were acknowledged before the crash');
     for (const runId of runIds) {
       const { run } = await waitForRun(http, tenant.key, runId, 60_000);
       assert.equal(run.status, 'succeeded');
