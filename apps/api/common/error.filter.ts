@@ -20,8 +20,8 @@ export class ErrorFilter implements ExceptionFilter {
     const { code, detail } = this.classify(exception);
     if (code === ErrorCode.InternalError || code === ErrorCode.OrchestratorUnavailable) {
       this.logger.error(
-        { err: exception, requestId: request.id, method: request.method, url: request.url },
-        `request ${request.id} failed: ${code}`,
+        { err: exception, requestId: reply.getHeader('x-request-id'), method: request.method, url: request.url },
+        `request ${String(reply.getHeader('x-request-id'))} failed: ${code}`,
       );
     }
     if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));

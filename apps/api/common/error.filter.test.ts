@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { ErrorCode } from '@pylon/contracts';
+import { ApiError } from './api-error';
+import { ErrorFilter } from './error.filter';
+
+function respond(exception: unknown): { status: number; body: unknown; headers: Record<string, string> } {
+  const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
+  const reply = {
+    getHeader: (name: string) => (name === 'x-request-id' ? 'req-123' : undefined),
+    header(name: string, value: string) {
+      sent.headers[name.toLowerCase()] = value;
+      return reply;
+    },
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    send(body: unknown) {
+      sent.body = body;
+      return reply;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getRequest: () => ({ method: 'GET', url: '/x' }), getResponse: () => reply }),
+  } as unknown as ArgumentsHost;
+  new ErrorFilter().catch(exception, host);
+  return sent;
+}
+
+describe('ErrorFilter', () => {
+  it('maps typed errors to their status with exactly {"error": code}, the reason in Error-Detail', () => {
+    const sent = respond(new ApiError(ErrorCode.InsufficientScope, 'lacks runs:create'));
+    assert.equal(sent.status, 403);
+    assert.deepEqual(sent.body, { error: 'insufficient_scope' });
+    assert.equal(sent.headers['error-detail'], 'lacks runs:create');
+  });
+
+  it('turns anything unexpected into a 500 internal_error without leaking the message or stack', () => {
+    const sent = respond(new TypeError('Cannot read properties of undefined (secret internals)'));
+    assert.equal(sent.status, 500);
+    assert.deepEqual(sent.body, { error: 'internal_error' });
+    assert.equal(sent.headers['error-detail'], undefined);
+  });
+
+  it("maps Fastify's own errors: body too large → 413, unknown route → 404", () => {
+    assert.deepEqual(respond(Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })).body, { error: 'payload_too_large' });
+    assert.equal(respond(new NotFoundException()).status, 404);
+    assert.deepEqual(respond(new NotFoundException()).body, { error: 'not_found' });
+  });
+});
