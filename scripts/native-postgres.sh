@@ -32,7 +32,10 @@ case "$action" in
   start)
     if [ "$(id -u)" = 0 ] && ! id pylonpg >/dev/null 2>&1; then useradd --system --no-create-home pylonpg; fi
     mkdir -p "$data_dir"
-    [ "$(id -u)" = 0 ] && chown -R pylonpg "$data_dir"
+    if [ "$(id -u)" = 0 ]; then
+      chown -R pylonpg "$data_dir"
+      chmod o+x "$(dirname "$data_dir")"   # mktemp -d folders are 700: let the server user through
+    fi
     chmod 700 "$data_dir"
     if [ ! -f "$data_dir/PG_VERSION" ]; then
       as_owner "'$bin/initdb' -D '$data_dir' -U postgres --auth=trust -E UTF8 >/dev/null"

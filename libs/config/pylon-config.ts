@@ -31,6 +31,16 @@ export class PylonConfig {
   readonly apiKeyLastUsedDebounceSeconds: number;
   readonly apiKeyRollGraceSeconds: number;
   readonly dbPoolSize: number;
+  readonly embeddingProvider: 'local' | 'openai';
+  readonly embeddingModel: string;
+  readonly embeddingDimensions: number;
+  readonly embeddingBatchSize: number;
+  readonly embeddingTimeoutMs: number;
+  readonly queryEmbeddingCacheSize: number;
+  readonly kbChunkSize: number;
+  readonly kbChunkOverlap: number;
+  readonly kbMaxDocumentChars: number;
+  readonly kbExactSearchMaxChunks: number;
   readonly trustProxy: boolean;
 
   constructor(env: Record<string, string | undefined>) {
@@ -59,6 +69,19 @@ export class PylonConfig {
     this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
+    this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');
+    this.embeddingModel = readString(env, 'EMBEDDING_MODEL', 'text-embedding-3-small');
+    this.embeddingDimensions = readInt(env, 'EMBEDDING_DIMENSIONS', 384, 16, 4096);
+    this.embeddingBatchSize = readInt(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 2048);
+    this.embeddingTimeoutMs = readInt(env, 'EMBEDDING_TIMEOUT_MS', 30_000, 100, 600_000);
+    this.queryEmbeddingCacheSize = readInt(env, 'QUERY_EMBEDDING_CACHE_SIZE', 1_000, 0, 1_000_000);
+    this.kbChunkSize = readInt(env, 'KB_CHUNK_SIZE', 1_000, 100, 20_000);
+    this.kbChunkOverlap = readInt(env, 'KB_CHUNK_OVERLAP', 150, 0, 10_000);
+    if (this.kbChunkOverlap >= this.kbChunkSize / 2) {
+      throw new ConfigError('KB_CHUNK_OVERLAP', `must be less than half of KB_CHUNK_SIZE (${this.kbChunkSize})`);
+    }
+    this.kbMaxDocumentChars = readInt(env, 'KB_MAX_DOCUMENT_CHARS', 500_000, 1, 10_000_000);
+    this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 20_000, 0, 10_000_000);
   }
 
   /** The database URL, or a start-up error naming the setting when a process needs one. */
