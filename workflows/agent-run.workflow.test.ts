@@ -34,7 +34,8 @@ describe('agentRunWorkflow', () => {
       workflowsPath: require.resolve('./index'),
       activities: {
         markRunRunning: record('markRunRunning', activities.markRunRunning ?? (async () => ({ executable: true, runTimeoutSeconds: 30, heartbeatTimeoutSeconds: 5 }))),
-        generateRunOutput: record('generateRunOutput', activities.generateRunOutput ?? (async () => 'hello')),
+        generateTurn: record('generateTurn', activities.generateTurn ?? (async () => ({ kind: 'answer' as const, text: 'hello' }))),
+        runTool: record('runTool', activities.runTool ?? (async () => 'tool result')),
         markRunSucceeded: record('markRunSucceeded', activities.markRunSucceeded ?? (async () => undefined)),
         markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => undefined)),
       },
@@ -55,29 +56,29 @@ describe('agentRunWorkflow', () => {
     let recorded: unknown;
     const { outcome, calls } = await run({ markRunSucceeded: async (input) => void (recorded = input.output) });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['markRunRunning', 'generateRunOutput', 'markRunSucceeded']);
+    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunSucceeded']);
     assert.equal(recorded, 'hello');
   });
 
   it('a rejected LLM request is not retried and fails the run with its message', async () => {
     let error: unknown;
     const { outcome, calls } = await run({
-      generateRunOutput: async () => {
+      generateTurn: async () => {
         throw ApplicationFailure.nonRetryable('OpenAI answered 400: bad model', NON_RETRYABLE_LLM_ERROR);
       },
       markRunFailed: async (input) => void (error = input.error),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'OpenAI answered 400: bad model' });
-    assert.deepEqual(calls, ['markRunRunning', 'generateRunOutput', 'markRunFailed']);
+    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunFailed']);
     assert.equal(error, 'OpenAI answered 400: bad model');
   });
 
   it('a transient LLM failure is retried', async () => {
     let attempts = 0;
     const { outcome } = await run({
-      generateRunOutput: async () => {
+      generateTurn: async () => {
         if (++attempts < 2) throw ApplicationFailure.retryable('OpenAI answered 503', 'LlmUnavailableError');
-        return 'second try';
+        return { kind: 'answer', text: 'second try' };
       },
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
@@ -88,7 +89,7 @@ describe('agentRunWorkflow', () => {
     let error: unknown;
     const { outcome } = await run({
       markRunRunning: async () => ({ executable: true, runTimeoutSeconds: 1, heartbeatTimeoutSeconds: 5 }),
-      generateRunOutput: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 4_000)),
+      generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
       markRunFailed: async (input) => void (error = input.error),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'run timed out after 1 seconds' });
@@ -99,7 +100,7 @@ describe('agentRunWorkflow', () => {
     let error: unknown;
     const { outcome, calls } = await run(
       {
-        generateRunOutput: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 4_000)),
+        generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
         markRunFailed: async (input) => void (error = input.error),
       },
       { cancelAfterMs: 500 },
@@ -107,6 +108,35 @@ describe('agentRunWorkflow', () => {
     assert.ok(outcome instanceof WorkflowFailedError && outcome.cause instanceof CancelledFailure, String(outcome));
     assert.equal(error, 'cancelled');
     assert.ok(calls.includes('markRunFailed'));
+  });
+
+  it('runs the tools the model calls, feeding their results back, until it answers', async () => {
+    let recorded: unknown;
+    const seenTranscripts: unknown[] = [];
+    const { outcome, calls } = await run({
+      generateTurn: async (input) => {
+        seenTranscripts.push(structuredClone(input.transcript));
+        return input.transcript.length === 0
+          ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] }
+          : { kind: 'answer', text: `answer from ${input.transcript[1]!.role === 'tool' ? input.transcript[1]!.content : '?'}` };
+      },
+      runTool: async (input) => `hits for ${JSON.parse(input.call.arguments).query}`,
+      markRunSucceeded: async (input) => void (recorded = input.output),
+    });
+    assert.deepEqual(outcome, { status: 'succeeded' });
+    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'runTool', 'generateTurn', 'markRunSucceeded']);
+    assert.equal(recorded, 'answer from hits for pylon');
+    assert.deepEqual(seenTranscripts[1], [
+      { role: 'assistant', toolCalls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] },
+      { role: 'tool', toolCallId: 'c1', content: 'hits for pylon' },
+    ]);
+  });
+
+  it('a model that never stops calling tools fails the run', async () => {
+    const { outcome } = await run({
+      generateTurn: async () => ({ kind: 'tool_calls', calls: [{ id: 'again', name: 'knowledge_search', arguments: '{}' }] }),
+    });
+    assert.deepEqual(outcome, { status: 'failed', error: 'the agent called tools 6 times without answering' });
   });
 
   it('a run that already finished is not executed again', async () => {

@@ -1,17 +1,19 @@
-import { CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import {
+  MAX_AGENT_TURNS,
   NON_RETRYABLE_LLM_ERROR,
   RUN_CANCELLED_ERROR,
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
   type AgentRunOutcome,
   type AgentRunWorkflowInput,
+  type TranscriptEntry,
 } from '@pylon/contracts';
 import { describeFailure } from './failure-reason';
 
-/** Projection writes are small database updates: retry them until the database is back. */
-const projection = proxyActivities<AgentRunActivities>({
-  startToCloseTimeout: '15 seconds',
+/** Projection writes and tools are small database work: retry them until the database is back. */
+const local = proxyActivities<AgentRunActivities>({
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] },
 });
 
@@ -31,19 +33,29 @@ function llmActivities(heartbeatTimeoutSeconds: number) {
 }
 
 /**
- * An agent run: mark it running, ask the model within the version's run timeout,
- * then record the output, or a readable error. A cancelled run ends `failed` with `cancelled`.
+ * An agent run: mark it running; let the model take turns, running the tools it calls (each an
+ * activity) until it answers, all within the version's run timeout; then record the output, or a
+ * readable error. A cancelled run ends `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
-  const plan = await projection.markRunRunning(run);
+  const plan = await local.markRunRunning(run);
   if (!plan.executable) return { status: 'failed', error: 'run had already finished' };
-
   const llm = llmActivities(plan.heartbeatTimeoutSeconds);
+
   try {
-    const output = await CancellationScope.withTimeout(plan.runTimeoutSeconds * 1000, () =>
-      llm.generateRunOutput(run),
-    );
-    await projection.markRunSucceeded({ ...run, output });
+    const output = await CancellationScope.withTimeout(plan.runTimeoutSeconds * 1000, async () => {
+      const transcript: TranscriptEntry[] = [];
+      for (let turn = 0; turn < MAX_AGENT_TURNS; turn++) {
+        const reply = await llm.generateTurn({ ...run, transcript });
+        if (reply.kind === 'answer') return reply.text;
+        transcript.push({ role: 'assistant', toolCalls: reply.calls, ...(reply.content ? { content: reply.content } : {}) });
+        for (const call of reply.calls) {
+          transcript.push({ role: 'tool', toolCallId: call.id, content: await local.runTool({ ...run, call }) });
+        }
+      }
+      throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
+    });
+    await local.markRunSucceeded({ ...run, output });
     return { status: 'succeeded' };
   } catch (failure) {
     const cancelledByCaller = CancellationScope.current().consideredCancelled;
@@ -52,7 +64,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       : isCancellation(failure)
         ? `run timed out after ${plan.runTimeoutSeconds} seconds`
         : describeFailure(failure);
-    await CancellationScope.nonCancellable(() => projection.markRunFailed({ ...run, error }));
+    await CancellationScope.nonCancellable(() => local.markRunFailed({ ...run, error }));
     if (cancelledByCaller) throw failure;
     return { status: 'failed', error };
   }

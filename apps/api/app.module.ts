@@ -11,6 +11,7 @@ import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
 import { HealthController } from './health/health.controller';
+import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -39,6 +40,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
     AdminModule,
     AgentsModule,
     AgentRunsModule,
+    KnowledgeApiModule,
   ],
   controllers: [HealthController],
   providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],

@@ -32,6 +32,7 @@ export async function ensureDemoTenant(baseUrl: string, adminToken: string, data
   const version = await call(baseUrl, key.api_key, 'POST', `/api/v1/agents/${agent.agent_id}/versions`, {
     model: 'local/extractive',
     instructions: 'Answer from the organisation knowledge base.',
+    tools: [{ type: 'knowledge_search', match_count: 6 }],
   });
   const demo: DemoTenant = { orgId: org.org_id, agentId: agent.agent_id, agentVersionId: version.agent_version_id, keyId: key.key_id };
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });

@@ -30,6 +30,7 @@ export class PylonConfig {
   readonly maxRunInputChars: number;
   readonly apiKeyLastUsedDebounceSeconds: number;
   readonly apiKeyRollGraceSeconds: number;
+  readonly apiKeyCacheSeconds: number;
   readonly dbPoolSize: number;
   readonly embeddingProvider: 'local' | 'openai';
   readonly embeddingModel: string;
@@ -67,6 +68,7 @@ export class PylonConfig {
     this.maxRunInputChars = readInt(env, 'MAX_RUN_INPUT_CHARS', 100_000, 1, 10_000_000);
     this.apiKeyLastUsedDebounceSeconds = readInt(env, 'API_KEY_LAST_USED_DEBOUNCE_SECONDS', 60, 0, 86_400);
     this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);
+    this.apiKeyCacheSeconds = readInt(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300);
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
     this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');

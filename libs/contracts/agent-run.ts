@@ -1,3 +1,5 @@
+import type { LlmTurn, ToolCall, TranscriptEntry } from './agent-tools';
+
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -31,7 +33,10 @@ export interface AgentRunOutcome {
 /** Activities of the agent-run workflow. Workflows import this interface as a type only. */
 export interface AgentRunActivities {
   markRunRunning(input: AgentRunWorkflowInput): Promise<AgentRunPlan>;
-  generateRunOutput(input: AgentRunWorkflowInput): Promise<string>;
+  /** One model turn over the run's input and the transcript so far: an answer, or tool calls. */
+  generateTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn>;
+  /** Runs one tool call of the model and returns its result as text for the model. */
+  runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   markRunSucceeded(input: AgentRunWorkflowInput & { output: string }): Promise<void>;
   markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<void>;
 }

@@ -12,5 +12,6 @@ export enum ErrorCode {
   RunNotCancellable = 'run_not_cancellable',
   PayloadTooLarge = 'payload_too_large',
   OrchestratorUnavailable = 'orchestrator_unavailable',
+  EmbeddingUnavailable = 'embedding_unavailable',
   InternalError = 'internal_error',
 }

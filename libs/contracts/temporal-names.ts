@@ -3,10 +3,15 @@ export const DEFAULT_TASK_QUEUE = 'pylon';
 
 export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
+  knowledgeIngest: 'knowledgeIngestWorkflow',
 } as const;
 
 export function agentRunWorkflowId(runId: string): string {
   return `agent-run:${runId}`;
+}
+
+export function knowledgeIngestWorkflowId(docId: string): string {
+  return `kb-ingest:${docId}`;
 }
 
 /** Custom search attributes an operator filters on in the Temporal UI, e.g. `OrgId = "…"`. */

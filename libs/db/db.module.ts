@@ -6,8 +6,19 @@ import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
+import { EventRepository } from './repositories/event.repository';
+import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 
-const REPOSITORIES = [OrganizationRepository, ApiKeyRepository, AgentRepository, AgentRunRepository];
+const REPOSITORIES = [
+  OrganizationRepository,
+  ApiKeyRepository,
+  AgentRepository,
+  AgentRunRepository,
+  KnowledgeDocumentRepository,
+  KnowledgeChunkRepository,
+  EventRepository,
+];
 
 /** The database connection and the repositories, the only code that touches SQL. */
 @Global()

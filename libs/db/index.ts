@@ -1,4 +1,4 @@
-export { Agent, AgentRun, AgentVersion, ApiKey, Organization, ENTITIES } from './entities';
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, ENTITIES } from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
@@ -12,3 +12,6 @@ export {
   type Page,
   type PageRequest,
 } from './pagination';
+export { EventRepository } from './repositories/event.repository';
+export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory } from './repositories/knowledge-document.repository';
+export { KnowledgeChunkRepository, type ChunkMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';

@@ -1,5 +1,6 @@
 export { LlmModule } from './llm.module';
 export { LlmService } from './llm.service';
 export { LlmRequestRejectedError, LlmUnavailableError } from './llm-errors';
-export type { LlmProvider, LlmRequest } from './llm-provider';
+export type { LlmProvider, LlmRequest, ToolSpec } from './llm-provider';
+export { toolSpecs } from './tools';
 export { parseModelId, type ModelId } from './model-id';

@@ -1,3 +1,12 @@
+import type { LlmTurn, TranscriptEntry } from '@pylon/contracts';
+
+/** A tool the model may call, described as a JSON-schema function. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
 export interface LlmRequest {
   orgId: string;
   /** The model name after the provider prefix, e.g. `gpt-4o-mini` for `openai/gpt-4o-mini`. */
@@ -6,6 +15,9 @@ export interface LlmRequest {
   input: string;
   temperature: number | null;
   maxOutputTokens: number | null;
+  tools: ToolSpec[];
+  /** The model's earlier tool calls in this run and their results. */
+  transcript: TranscriptEntry[];
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
 }
@@ -14,5 +26,6 @@ export interface LlmProvider {
   /** The `provider` part of a `provider/model` id. */
   readonly name: string;
   supportsModel(model: string): boolean;
-  generate(request: LlmRequest): Promise<string>;
+  /** One turn: the answer, or the tool calls the model wants first. */
+  generate(request: LlmRequest): Promise<LlmTurn>;
 }

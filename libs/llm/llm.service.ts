@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { LlmTurn } from '@pylon/contracts';
 import { LlmRequestRejectedError } from './llm-errors';
 import type { LlmProvider, LlmRequest } from './llm-provider';
 import { parseModelId } from './model-id';
@@ -20,7 +21,7 @@ export class LlmService {
     return !!parsed && !!this.providers.get(parsed.provider)?.supportsModel(parsed.model);
   }
 
-  generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<string> {
+  generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn> {
     const parsed = parseModelId(modelId);
     const provider = parsed && this.providers.get(parsed.provider);
     if (!parsed || !provider || !provider.supportsModel(parsed.model)) {

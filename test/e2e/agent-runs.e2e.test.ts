@@ -61,7 +61,9 @@ describe('agent runs end to end', () => {
   it("the run's workflow is agent-run:<run_id>, findable by OrgId and ResourceId", async () => {
     const created = await create();
     await waitForRun(http, tenant.key, created.body.run_id);
-    const description = await temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id)).describe();
+    const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
+    assert.deepEqual(await handle.result(), { status: 'succeeded' });
+    const description = await handle.describe();
     assert.equal(description.status.name, 'COMPLETED');
     assert.equal(description.type, 'agentRunWorkflow');
     const deadline = Date.now() + 15_000;

@@ -31,9 +31,47 @@ export class FakeOpenAi {
     this.queue.push(...replies);
   }
 
+  /** Embedding requests received, and replies to give them (then vectors from `embed`). */
+  readonly embeddingRequests: Array<{ body: any; at: number }> = [];
+  private readonly embeddingQueue: FakeReply[] = [];
+  embed: (text: string, dimensions: number) => number[] = (text, dimensions) => {
+    const vector = Array.from({ length: dimensions }, (_, i) => Math.sin(i + text.length));
+    const norm = Math.hypot(...vector);
+    return vector.map((value) => value / norm);
+  };
+
+  enqueueEmbeddings(...replies: FakeReply[]): void {
+    this.embeddingQueue.push(...replies);
+  }
+
+  private async handleEmbeddings(body: any, response: import('node:http').ServerResponse): Promise<void> {
+    this.embeddingRequests.push({ body, at: Date.now() });
+    const reply = this.embeddingQueue.shift() ?? {};
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    const status = reply.status ?? 200;
+    response.writeHead(status, { 'content-type': 'application/json' });
+    if (status !== 200) {
+      response.end(JSON.stringify({ error: { message: reply.errorMessage ?? `fake error ${status}`, type: 'fake', code: null } }));
+      return;
+    }
+    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    response.end(
+      JSON.stringify({
+        object: 'list',
+        model: body.model,
+        data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: this.embed(text, body.dimensions ?? 1536) })),
+        usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+      }),
+    );
+  }
+
   private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
+    if (request.method === 'POST' && request.url?.endsWith('/embeddings')) {
+      await this.handleEmbeddings(JSON.parse(raw), response);
+      return;
+    }
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
       response.writeHead(404).end();
       return;

@@ -50,8 +50,10 @@ function launch(name: string, script: string, env: Record<string, string>): AppP
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
+  // Both streams share one file: neither may end it, or a late write from the other would throw.
+  child.stdout?.pipe(out, { end: false });
+  child.stderr?.pipe(out, { end: false });
+  child.once('close', () => out.end());
   return new AppProcess(name, child, logFile);
 }
 

@@ -63,3 +63,26 @@ export async function waitForRun(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Adds a document and waits until its ingestion finished (ready or failed). */
+export async function ingestDocument(
+  http: Http,
+  tenant: Pick<Tenant, 'orgId' | 'key'>,
+  fields: { title: string; content: string; metadata?: Record<string, unknown> },
+  timeoutMs = 60_000,
+): Promise<any> {
+  const created = await http.post('/api/v1/knowledge/documents', { token: tenant.key, body: { org_id: tenant.orgId, ...fields } });
+  assert.equal(created.status, 202, created.text);
+  return waitForDocument(http, tenant.key, created.body.doc_id, timeoutMs);
+}
+
+export async function waitForDocument(http: Http, key: string, docId: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await http.get(`/api/v1/knowledge/documents/${docId}`, { token: key });
+    assert.equal(response.status, 200, response.text);
+    if (response.body.status !== 'processing') return response.body;
+    if (Date.now() > deadline) throw new Error(`document ${docId} still processing after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -65,7 +65,7 @@ export class AdminController {
   @ApiUuidParam('key_id')
   @ApiErrors(400, 401, 404)
   async revokeApiKey(@UuidParam('key_id') keyId: string) {
-    const key = await this.keys.revoke(keyId);
+    const key = await this.apiKeys.revoke(keyId);
     if (!key) throw ApiError.notFound('no such API key');
     return toApiKeyView(key);
   }

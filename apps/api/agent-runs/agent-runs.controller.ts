@@ -14,7 +14,7 @@ import {
   CreateAgentRunRequest,
   ListAgentRunsQuery,
 } from './dto/agent-run.dto';
-import { readIdempotencyKey } from './idempotency';
+import { readIdempotencyKey } from '../common/idempotency';
 import { toAgentRunCreated, toAgentRunView } from './views';
 
 @ApiTags('agent runs')

@@ -5,7 +5,7 @@ import { AgentRepository, AgentRun, AgentRunRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
 import type { Principal } from '../auth/principal';
 import type { CreateAgentRunRequest } from './dto/agent-run.dto';
-import { fingerprint } from './idempotency';
+import { fingerprint } from '../common/idempotency';
 import { RunWorkflows } from './run-workflows';
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DEFAULT_TOOL_MATCH_COUNT } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion } from '@pylon/db';
 import { LlmService } from '@pylon/llm';
@@ -32,6 +33,7 @@ export class AgentsService {
       temperature: request.temperature ?? null,
       maxOutputTokens: request.max_output_tokens ?? null,
       runTimeoutSeconds,
+      tools: (request.tools ?? []).map((tool) => ({ type: tool.type, match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT })),
     });
   }
 

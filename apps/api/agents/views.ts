@@ -16,6 +16,7 @@ export function toAgentVersionView(version: AgentVersion): AgentVersionView {
     temperature: version.temperature,
     max_output_tokens: version.maxOutputTokens,
     run_timeout_seconds: version.runTimeoutSeconds,
+    tools: version.tools,
     created_at: version.createdAt.toISOString(),
   };
 }

@@ -19,6 +19,12 @@ export class ApiKeyService {
   private readonly logger = new Logger(ApiKeyService.name);
   /** Key ids touched recently by this process, so `last_used_at` is written at most once per debounce window. */
   private readonly recentlyTouched = new Map<string, number>();
+  /**
+   * Keys this process looked up lately, by the hash of the presented key, for API_KEY_CACHE_SECONDS.
+   * Expiry is still checked on every request; revoking or rolling through this process forgets the key
+   * at once, other processes see it within the cache time.
+   */
+  private readonly verified = new Map<string, { key: ApiKey; at: number }>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -53,14 +59,15 @@ export class ApiKeyService {
     if (!existing || existing.revokedAt) return null;
     const secret = generateApiKey(existing.lookupId);
     const apiKey = await this.keys.roll(keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000));
+    this.forget(keyId);
     return apiKey ? { apiKey, secret: secret.key } : null;
   }
 
   /** The principal of a presented key, or 401 `invalid_api_key` for unknown, malformed, revoked or expired keys. */
   async authenticate(presented: string): Promise<Principal> {
-    const parsed = parseApiKey(presented);
-    const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
-    if (!key || !this.secretMatches(key, hashApiKey(presented))) {
+    const presentedHash = hashApiKey(presented);
+    const key = await this.lookUp(presented, presentedHash);
+    if (!key || !this.secretMatches(key, presentedHash)) {
       throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
     }
     const now = Date.now();
@@ -68,6 +75,30 @@ export class ApiKeyService {
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
     this.touch(key.id, now);
     return { orgId: key.orgId, keyId: key.id, scopes: key.scopes };
+  }
+
+  /** Drops a key from this process's cache, after it was revoked or rolled. */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.verified) if (entry.key.id === keyId) this.verified.delete(hash);
+  }
+
+  async revoke(keyId: string): Promise<ApiKey | null> {
+    const key = await this.keys.revoke(keyId);
+    this.forget(keyId);
+    return key;
+  }
+
+  private async lookUp(presented: string, presentedHash: string): Promise<ApiKey | null> {
+    const ttlMs = this.config.apiKeyCacheSeconds * 1000;
+    const cached = this.verified.get(presentedHash);
+    if (cached && Date.now() - cached.at < ttlMs) return cached.key;
+    const parsed = parseApiKey(presented);
+    const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
+    if (key && ttlMs > 0 && this.secretMatches(key, presentedHash)) {
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(presentedHash, { key, at: Date.now() });
+    }
+    return key;
   }
 
   authorize(principal: Principal, scope: Scope): void {

@@ -18,6 +18,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.PayloadTooLarge:
       return 413;
     case ErrorCode.OrchestratorUnavailable:
+    case ErrorCode.EmbeddingUnavailable:
     case ErrorCode.InternalError:
       return 500;
   }

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
 import { InvalidCursorError } from '@pylon/db';
+import { EmbeddingError } from '@pylon/embeddings';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, statusOf } from './error-status';
 
@@ -18,7 +19,7 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const { code, detail } = this.classify(exception);
-    if (code === ErrorCode.InternalError || code === ErrorCode.OrchestratorUnavailable) {
+    if (statusOf(code) >= 500) {
       this.logger.error(
         { err: exception, requestId: reply.getHeader('x-request-id'), method: request.method, url: request.url },
         `request ${String(reply.getHeader('x-request-id'))} failed: ${code}`,
@@ -31,6 +32,7 @@ export class ErrorFilter implements ExceptionFilter {
   private classify(exception: unknown): { code: ErrorCode; detail?: string } {
     if (exception instanceof ApiError) return { code: exception.code, detail: exception.detail };
     if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
+    if (exception instanceof EmbeddingError) return { code: ErrorCode.EmbeddingUnavailable, detail: exception.message };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = codeOfFastifyError(undefined, status);

@@ -1,23 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { PylonConfig } from '@pylon/config';
 import {
+  KNOWLEDGE_SEARCH_TOOL,
   NON_RETRYABLE_LLM_ERROR,
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
   type AgentRunPlan,
   type AgentRunWorkflowInput,
+  type KnowledgeToolHit,
+  type LlmTurn,
+  type ToolCall,
+  type TranscriptEntry,
 } from '@pylon/contracts';
-import { AgentRepository, AgentRunRepository } from '@pylon/db';
-import { LlmRequestRejectedError, LlmService } from '@pylon/llm';
+import { PylonConfig } from '@pylon/config';
+import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion } from '@pylon/db';
+import { KnowledgeSearchService } from '@pylon/knowledge';
+import { LlmRequestRejectedError, LlmService, toolSpecs } from '@pylon/llm';
 
-/** Thin adapters between the agent-run workflow and the run projection and LLM services. */
+/** Thin adapters between the agent-run workflow and the run projection, the LLM and the tools. */
 @Injectable()
 export class AgentRunActivitiesImpl implements AgentRunActivities {
   constructor(
     private readonly runs: AgentRunRepository,
     private readonly agents: AgentRepository,
     private readonly llm: LlmService,
+    private readonly knowledge: KnowledgeSearchService,
     private readonly config: PylonConfig,
   ) {}
 
@@ -32,10 +39,8 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     };
   }
 
-  async generateRunOutput({ orgId, runId }: AgentRunWorkflowInput): Promise<string> {
-    const run = await this.runs.findById(orgId, runId);
-    const version = run && (await this.agents.findVersion(orgId, run.agentVersionId));
-    if (!run || !version) throw ApplicationFailure.nonRetryable(`run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
+  async generateTurn({ orgId, runId, transcript }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn> {
+    const { run, version } = await this.load(orgId, runId);
     const context = Context.current();
     const heartbeat = setInterval(() => context.heartbeat(), (this.config.llmHeartbeatTimeoutSeconds * 1000) / 3);
     try {
@@ -45,6 +50,8 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
         input: run.input,
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
+        tools: toolSpecs(version.tools),
+        transcript,
         signal: context.cancellationSignal,
       });
     } catch (error) {
@@ -57,11 +64,43 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     }
   }
 
+  /** A tool call's result, as text for the model; a bad call is explained to the model rather than failing the run. */
+  async runTool({ orgId, runId, call }: AgentRunWorkflowInput & { call: ToolCall }): Promise<string> {
+    const { version } = await this.load(orgId, runId);
+    const tool = version.tools.find((candidate) => candidate.type === call.name);
+    if (!tool || call.name !== KNOWLEDGE_SEARCH_TOOL) return JSON.stringify({ error: `unknown tool ${call.name}` });
+    let query: unknown;
+    try {
+      query = (JSON.parse(call.arguments) as { query?: unknown }).query;
+    } catch {
+      query = undefined;
+    }
+    if (typeof query !== 'string' || query.trim() === '') {
+      return JSON.stringify({ error: 'knowledge_search needs {"query": "<text>"}' });
+    }
+    const matches = await this.knowledge.search(orgId, query, tool.match_count);
+    const hits: KnowledgeToolHit[] = matches.map((match) => ({
+      doc_id: match.docId,
+      chunk_id: match.chunkId,
+      title: match.title,
+      score: match.score,
+      content: match.content,
+    }));
+    return JSON.stringify({ matches: hits });
+  }
+
   async markRunSucceeded({ orgId, runId, output }: AgentRunWorkflowInput & { output: string }): Promise<void> {
     await this.runs.markSucceeded(orgId, runId, output);
   }
 
   async markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<void> {
     await this.runs.markFailed(orgId, runId, error);
+  }
+
+  private async load(orgId: string, runId: string): Promise<{ run: AgentRun; version: AgentVersion }> {
+    const run = await this.runs.findById(orgId, runId);
+    const version = run && (await this.agents.findVersion(orgId, run.agentVersionId));
+    if (!run || !version) throw ApplicationFailure.nonRetryable(`run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
+    return { run, version };
   }
 }

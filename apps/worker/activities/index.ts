@@ -1,14 +1,28 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AgentRunActivities } from '@pylon/contracts';
+import type { AgentRunActivities, KnowledgeIngestionActivities } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
+import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 
-/** Activity functions bound to their Nest-managed instances, keyed by the names workflows call. */
-export function buildActivities(app: INestApplicationContext): AgentRunActivities {
-  const agentRuns = app.get(AgentRunActivitiesImpl);
+/** Bound methods of an activity class, by name: what Temporal's Worker expects. */
+function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): T {
+  return Object.fromEntries(names.map((name) => [name, (instance[name] as (...args: unknown[]) => unknown).bind(instance)])) as T;
+}
+
+/** Every activity the workflows call, bound to its Nest-managed instance. */
+export function buildActivities(app: INestApplicationContext): AgentRunActivities & KnowledgeIngestionActivities {
   return {
-    markRunRunning: agentRuns.markRunRunning.bind(agentRuns),
-    generateRunOutput: agentRuns.generateRunOutput.bind(agentRuns),
-    markRunSucceeded: agentRuns.markRunSucceeded.bind(agentRuns),
-    markRunFailed: agentRuns.markRunFailed.bind(agentRuns),
+    ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
+      'markRunRunning',
+      'generateTurn',
+      'runTool',
+      'markRunSucceeded',
+      'markRunFailed',
+    ]),
+    ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
+      'prepareChunks',
+      'embedChunkBatch',
+      'publishDocument',
+      'markDocumentFailed',
+    ]),
   };
 }

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { AgentToolConfig } from '@pylon/contracts';
 
 /** Immutable once created: a database trigger refuses every UPDATE. */
 @Entity({ name: 'agent_versions' })
@@ -30,6 +31,9 @@ export class AgentVersion {
 
   @Column('integer', { name: 'run_timeout_seconds' })
   runTimeoutSeconds!: number;
+
+  @Column('jsonb')
+  tools!: AgentToolConfig[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
+import { Knowledge1763800000000 } from './1763800000000-knowledge';
 
 /** In order. A new migration is added here and nowhere else. */
-export const MIGRATIONS = [Foundation1763700000000];
+export const MIGRATIONS = [Foundation1763700000000, Knowledge1763800000000];

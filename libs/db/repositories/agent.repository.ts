@@ -6,7 +6,7 @@ import { Page, PageRequest, paginate } from '../pagination';
 
 export type NewAgentVersion = Pick<
   AgentVersion,
-  'model' | 'instructions' | 'temperature' | 'maxOutputTokens' | 'runTimeoutSeconds'
+  'model' | 'instructions' | 'temperature' | 'maxOutputTokens' | 'runTimeoutSeconds' | 'tools'
 >;
 
 const UNIQUE_VIOLATION = '23505';
@@ -37,13 +37,13 @@ export class AgentRepository {
       try {
         const [row] = (await this.db.query(
           `INSERT INTO agent_versions
-             (id, agent_id, org_id, version, model, instructions, temperature, max_output_tokens, run_timeout_seconds, created_at)
-           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9
+             (id, agent_id, org_id, version, model, instructions, temperature, max_output_tokens, run_timeout_seconds, created_at, tools)
+           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10
              FROM agent_versions WHERE agent_id = $2
            RETURNING id`,
           [
             randomUUID(), agentId, orgId, fields.model, fields.instructions,
-            fields.temperature, fields.maxOutputTokens, fields.runTimeoutSeconds, new Date(),
+            fields.temperature, fields.maxOutputTokens, fields.runTimeoutSeconds, new Date(), JSON.stringify(fields.tools),
           ],
         )) as Array<{ id: string }>;
         return (await this.findVersion(orgId, row!.id))!;

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { KNOWLEDGE_SEARCH_TOOL, type KnowledgeToolHit, type LlmTurn } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
+import { composeExtractiveAnswer } from './extractive-answer';
 
 const LOCAL_MODELS = ['extractive', 'echo'] as const;
+const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a language model]';
 
 /**
  * The offline provider: deterministic, no network, and plain about being no language model.
- * - `local/extractive` answers from the organisation's knowledge base by extraction; until that
- *   knowledge exists it says it has nothing to answer from.
+ * - `local/extractive` searches the organisation's knowledge (through the knowledge_search tool, as a
+ *   model would) and answers with the best-matching sentences, citing their doc_ids; it says so when
+ *   it has nothing to answer from.
  * - `local/echo` repeats the input, for wiring checks.
  */
 @Injectable()
@@ -17,14 +21,41 @@ export class LocalLlmProvider implements LlmProvider {
     return (LOCAL_MODELS as readonly string[]).includes(model);
   }
 
-  async generate(request: LlmRequest): Promise<string> {
+  async generate(request: LlmRequest): Promise<LlmTurn> {
     if (request.model === 'echo') {
-      return `[local/echo: offline test provider, not a language model] ${request.input}`;
+      return { kind: 'answer', text: `[local/echo: offline test provider, not a language model] ${request.input}` };
     }
-    return [
-      '[local/extractive: offline extractive answerer, not a language model]',
-      `I found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input)}".`,
-    ].join('\n');
+    const canSearch = request.tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL);
+    if (!canSearch) {
+      return {
+        kind: 'answer',
+        text: `${EXTRACTIVE_LABEL}\nThis agent version has no knowledge_search tool enabled, so I have nothing to answer "${preview(request.input)}" from.`,
+      };
+    }
+    const results = request.transcript.filter((entry) => entry.role === 'tool');
+    if (results.length === 0) {
+      return {
+        kind: 'tool_calls',
+        calls: [{ id: 'local-search-1', name: KNOWLEDGE_SEARCH_TOOL, arguments: JSON.stringify({ query: request.input }) }],
+      };
+    }
+    const hits = results.flatMap((entry) => parseHits(entry.content));
+    const answer = composeExtractiveAnswer(request.input, hits);
+    return {
+      kind: 'answer',
+      text: answer
+        ? `${EXTRACTIVE_LABEL}\n${answer}`
+        : `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input)}".`,
+    };
+  }
+}
+
+function parseHits(content: string): KnowledgeToolHit[] {
+  try {
+    const parsed = JSON.parse(content) as { matches?: KnowledgeToolHit[] };
+    return Array.isArray(parsed.matches) ? parsed.matches : [];
+  } catch {
+    return [];
   }
 }
 

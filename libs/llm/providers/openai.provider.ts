@@ -2,7 +2,33 @@ import { Injectable } from '@nestjs/common';
 import OpenAI from 'openai';
 import { PylonConfig } from '@pylon/config';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
+import type { LlmTurn } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function toMessages(request: LlmRequest): ChatMessage[] {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: request.instructions },
+    { role: 'user', content: request.input },
+  ];
+  for (const entry of request.transcript) {
+    if (entry.role === 'assistant') {
+      messages.push({
+        role: 'assistant',
+        content: entry.content ?? null,
+        tool_calls: entry.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      });
+    } else {
+      messages.push({ role: 'tool', tool_call_id: entry.toolCallId, content: entry.content });
+    }
+  }
+  return messages;
+}
 
 /** Statuses worth retrying: request timeout, conflict, rate limit, and server errors. */
 function isRetryableStatus(status: number): boolean {
@@ -24,21 +50,28 @@ export class OpenAiLlmProvider implements LlmProvider {
     return model.length > 0;
   }
 
-  async generate(request: LlmRequest): Promise<string> {
+  async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.getClient();
     try {
-      const completion = await client.chat.completions.create({
-        model: request.model,
-        messages: [
-          { role: 'system', content: request.instructions },
-          { role: 'user', content: request.input },
-        ],
-        ...(request.temperature !== null ? { temperature: request.temperature } : {}),
-        ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
-      }, { signal: request.signal });
-      const text = completion.choices[0]?.message?.content;
-      if (typeof text !== 'string') throw new LlmUnavailableError('OpenAI returned no message content');
-      return text;
+      const completion = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages: toMessages(request),
+          ...(request.tools.length
+            ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) }
+            : {}),
+          ...(request.temperature !== null ? { temperature: request.temperature } : {}),
+          ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
+        },
+        { signal: request.signal },
+      );
+      const message = completion.choices[0]?.message;
+      const calls = (message?.tool_calls ?? []).flatMap((call) =>
+        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+      );
+      if (calls.length > 0) return { kind: 'tool_calls', calls, ...(message?.content ? { content: message.content } : {}) };
+      if (typeof message?.content !== 'string') throw new LlmUnavailableError('OpenAI returned no message content');
+      return { kind: 'answer', text: message.content };
     } catch (error) {
       throw classify(error);
     }

@@ -1,5 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { DEFAULT_TOOL_MATCH_COUNT, KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateAgentRequest {
@@ -18,6 +35,24 @@ export class AgentView {
   @ApiProperty({ format: 'uuid' }) org_id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class AgentToolRequest {
+  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] })
+  @IsIn([KNOWLEDGE_SEARCH_TOOL])
+  type!: typeof KNOWLEDGE_SEARCH_TOOL;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  match_count?: number;
+}
+
+export class AgentToolView {
+  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] }) type!: typeof KNOWLEDGE_SEARCH_TOOL;
+  @ApiProperty() match_count!: number;
 }
 
 export class CreateAgentVersionRequest {
@@ -51,6 +86,14 @@ export class CreateAgentVersionRequest {
   @Min(1)
   @Max(86_400)
   run_timeout_seconds?: number;
+
+  @ApiPropertyOptional({ type: [AgentToolRequest], description: 'Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}].' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => AgentToolRequest)
+  tools?: AgentToolRequest[];
 }
 
 export class AgentVersionView {
@@ -63,6 +106,7 @@ export class AgentVersionView {
   @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
   @ApiProperty({ type: Number, nullable: true }) max_output_tokens!: number | null;
   @ApiProperty() run_timeout_seconds!: number;
+  @ApiProperty({ type: [AgentToolView] }) tools!: AgentToolView[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

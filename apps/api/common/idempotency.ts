@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../common/api-error';
+import { ApiError } from './api-error';
 
 /** An `Idempotency-Key` header: 1–255 visible ASCII characters, or absent. */
 export function readIdempotencyKey(header: string | string[] | undefined): string | null {

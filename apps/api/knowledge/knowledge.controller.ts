@@ -1,0 +1,101 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { KnowledgeDocumentRepository } from '@pylon/db';
+import { KnowledgeSearchService, toDocumentView } from '@pylon/knowledge';
+import { readIdempotencyKey } from '../common/idempotency';
+import { toListResponse, toPageRequest } from '../common/pagination.dto';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import {
+  CreateDocumentRequest,
+  DocumentList,
+  DocumentView,
+  KnowledgeSearchRequest,
+  KnowledgeSearchResponse,
+  ListDocumentsQuery,
+} from './dto/knowledge.dto';
+import { KnowledgeDocumentsService } from './knowledge-documents.service';
+
+const DEFAULT_MATCH_COUNT = 6;
+
+@ApiTags('knowledge')
+@ApiBearerAuth('apiKey')
+@Controller('api/v1/knowledge')
+export class KnowledgeController {
+  constructor(
+    private readonly service: KnowledgeDocumentsService,
+    private readonly documents: KnowledgeDocumentRepository,
+    private readonly search: KnowledgeSearchService,
+  ) {}
+
+  @Post('search')
+  @HttpCode(200)
+  @RequireScope('kb:read')
+  @ApiOperation({ operationId: 'knowledgeSearch', summary: "The organisation's best-matching knowledge chunks, ranked by cosine similarity" })
+  @ApiOkResponse({ type: KnowledgeSearchResponse })
+  @ApiErrors(400, 401, 403)
+  async knowledgeSearch(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeSearchRequest): Promise<KnowledgeSearchResponse> {
+    assertOwnOrg(principal, body.org_id);
+    const matches = await this.search.search(principal.orgId, body.query, body.match_count ?? DEFAULT_MATCH_COUNT);
+    return {
+      matches: matches.map((match) => ({
+        chunk_id: match.chunkId,
+        doc_id: match.docId,
+        content: match.content,
+        score: match.score,
+        title: match.title,
+        chunk_index: match.chunkIndex,
+        metadata: match.metadata,
+      })),
+    };
+  }
+
+  @Post('documents')
+  @HttpCode(202)
+  @RequireScope('kb:write')
+  @ApiOperation({ operationId: 'createKnowledgeDocument', summary: 'Add a document; it is chunked, embedded and made searchable in the background' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key and body return the same document; another body is 409.' })
+  @ApiAcceptedResponse({ type: DocumentView })
+  @ApiErrors(400, 401, 403, 409, 413)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateDocumentRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<DocumentView> {
+    assertOwnOrg(principal, body.org_id);
+    return toDocumentView(await this.service.create(principal.orgId, body, readIdempotencyKey(idempotencyKey)));
+  }
+
+  @Get('documents')
+  @RequireScope('kb:read')
+  @ApiOperation({ operationId: 'listKnowledgeDocuments', summary: 'List documents, newest first, optionally by status' })
+  @ApiOkResponse({ type: DocumentList })
+  @ApiErrors(400, 401, 403)
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListDocumentsQuery): Promise<DocumentList> {
+    if (query.org_id) assertOwnOrg(principal, query.org_id);
+    return toListResponse(await this.documents.list(principal.orgId, query.status, toPageRequest(query)), toDocumentView);
+  }
+
+  @Get('documents/:doc_id')
+  @RequireScope('kb:read')
+  @ApiOperation({ operationId: 'getKnowledgeDocument', summary: 'Get a document and its ingestion status' })
+  @ApiUuidParam('doc_id')
+  @ApiOkResponse({ type: DocumentView })
+  @ApiErrors(400, 401, 403, 404)
+  async get(@CurrentPrincipal() principal: Principal, @UuidParam('doc_id') docId: string): Promise<DocumentView> {
+    return toDocumentView(await this.service.get(principal.orgId, docId));
+  }
+
+  @Delete('documents/:doc_id')
+  @HttpCode(204)
+  @RequireScope('kb:write')
+  @ApiOperation({ operationId: 'deleteKnowledgeDocument', summary: 'Delete a document; its chunks stop matching at once' })
+  @ApiUuidParam('doc_id')
+  @ApiNoContentResponse()
+  @ApiErrors(400, 401, 403, 404)
+  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('doc_id') docId: string): Promise<void> {
+    await this.service.delete(principal.orgId, docId);
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * (b) End to end: C clients create runs (POST) and poll them (GET every P ms) until succeeded,
+ * N runs in all, on `local/extractive` (instant, offline). Baseline on the same Temporal server:
+ * a bare client `execute`s a one-activity workflow on a bare Worker (own task queue), same C and N.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { agentRunWorkflowId } from '@pylon/contracts';
+import type { Http } from '../test/support/http';
+import type { Tenant } from '../test/support/tenant';
+import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
+import { envInt, log, mean, round, runConcurrently, sleep, summarize, type BenchContext, type Benchmark, type BenchReport } from './support';
+
+const RUN_TIMEOUT_MS = 30_000;
+const INPUT = 'What is Pylon? Answer in one sentence.';
+
+interface RunOutcome {
+  ok: boolean;
+  latencyMs: number;
+  workflowId?: string;
+  error?: string;
+  polls?: number;
+  /** Pylon only: updated_at − created_at of the finished run, as the API recorded it. */
+  projectionMs?: number;
+  /** Pylon only: how long the POST took. */
+  postMs?: number;
+}
+
+async function pylonRun(http: Http, tenant: Tenant, pollMs: number): Promise<RunOutcome> {
+  const started = performance.now();
+  const created = await http.post('/api/v1/agent-runs', {
+    token: tenant.key,
+    body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: INPUT },
+  });
+  if (created.status !== 200) return { ok: false, latencyMs: performance.now() - started, error: `POST ${created.status}: ${created.text}` };
+  const postMs = performance.now() - started;
+  const runId = created.body.run_id as string;
+  let polls = 0;
+  for (;;) {
+    const response = await http.get(`/api/v1/agent-runs/${runId}`, { token: tenant.key });
+    polls++;
+    const status = response.body?.status;
+    if (response.status === 200 && (status === 'succeeded' || status === 'failed')) {
+      return {
+        ok: status === 'succeeded',
+        latencyMs: performance.now() - started,
+        workflowId: agentRunWorkflowId(runId),
+        polls,
+        postMs,
+        projectionMs: Date.parse(response.body.updated_at) - Date.parse(response.body.created_at),
+        error: status === 'failed' ? response.body.error : undefined,
+      };
+    }
+    if (response.status !== 200) return { ok: false, latencyMs: performance.now() - started, error: `GET ${response.status}: ${response.text}` };
+    if (performance.now() - started > RUN_TIMEOUT_MS) {
+      return { ok: false, latencyMs: performance.now() - started, error: `still ${status} after ${RUN_TIMEOUT_MS} ms` };
+    }
+    await sleep(pollMs);
+  }
+}
+
+async function baselineRun(client: Client, taskQueue: string, workflowId: string): Promise<RunOutcome> {
+  const started = performance.now();
+  try {
+    const output = await client.workflow.execute<typeof baselineWorkflow>('baselineWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [INPUT],
+      workflowExecutionTimeout: RUN_TIMEOUT_MS,
+    });
+    const ok = output === INPUT.toUpperCase();
+    return { ok, latencyMs: performance.now() - started, workflowId, error: ok ? undefined : `unexpected output ${output}` };
+  } catch (error) {
+    return { ok: false, latencyMs: performance.now() - started, workflowId, error: String(error) };
+  }
+}
+
+/** Temporal's own view of each workflow: start → close, in ms. */
+async function workflowDurations(client: Client, outcomes: RunOutcome[], concurrency: number): Promise<number[]> {
+  const ids = outcomes.filter((outcome) => outcome.ok && outcome.workflowId).map((outcome) => outcome.workflowId!);
+  const { results } = await runConcurrently(ids.length, concurrency, async (index) => {
+    const description = await client.workflow.getHandle(ids[index]).describe();
+    return description.closeTime ? description.closeTime.getTime() - description.startTime.getTime() : NaN;
+  });
+  return results.filter((value) => Number.isFinite(value));
+}
+
+/** The history of the slowest run, as offsets from its first event: where did the time go? */
+async function slowestRunTimeline(client: Client, outcomes: RunOutcome[]) {
+  const slowest = outcomes.filter((outcome) => outcome.ok && outcome.workflowId).sort((a, b) => b.latencyMs - a.latencyMs)[0];
+  if (!slowest) return undefined;
+  const history = await client.workflow.getHandle(slowest.workflowId!).fetchHistory();
+  const times = (history.events ?? []).map((event) => {
+    const at = event.eventTime!;
+    return { at: Number(at.seconds ?? 0) * 1000 + (at.nanos ?? 0) / 1e6, type: temporal.api.enums.v1.EventType[event.eventType ?? 0] };
+  });
+  const first = times[0]?.at ?? 0;
+  return {
+    workflowId: slowest.workflowId,
+    latencyMs: round(slowest.latencyMs, 1),
+    events: times.map((event) => `+${(event.at - first).toFixed(1)} ms ${event.type?.replace(/^EVENT_TYPE_/, '')}`),
+  };
+}
+
+function sideFigures(outcomes: RunOutcome[], wallMs: number, durations: number[]) {
+  const ok = outcomes.filter((outcome) => outcome.ok);
+  const errors = [...new Set(outcomes.filter((outcome) => !outcome.ok).map((outcome) => outcome.error))].slice(0, 5);
+  return {
+    runs: outcomes.length,
+    succeeded: ok.length,
+    failed: outcomes.length - ok.length,
+    firstErrors: errors,
+    wallSeconds: round(wallMs / 1000, 2),
+    runsPerSecond: round((ok.length / wallMs) * 1000, 2),
+    latencyMs: summarize(ok.map((outcome) => outcome.latencyMs)),
+    workflowStartToCloseMs: summarize(durations),
+  };
+}
+
+function quietTemporalRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* already installed */
+  }
+}
+
+export const agentRunE2eBenchmark: Benchmark = {
+  name: 'agent-run-e2e',
+  description:
+    'create a run (POST) and poll it (GET) until succeeded on the real API + worker (local/extractive) vs a bare Temporal client executing a one-activity workflow on a bare Worker',
+  async run(context: BenchContext): Promise<BenchReport> {
+    const concurrency = envInt('BENCH_E2E_CONCURRENCY', 8);
+    const count = envInt('BENCH_E2E_RUNS', 200);
+    const pollMs = envInt('BENCH_E2E_POLL_MS', 20);
+    const warmup = concurrency;
+
+    const stack = await context.stack();
+    const http = await context.http();
+    const tenant = await context.tenant();
+    const temporalAddress = context.infra.temporalAddress;
+    const connection = await Connection.connect({ address: temporalAddress }).catch((error: unknown) => {
+      throw new Error(`could not connect to the Temporal dev server at ${temporalAddress} (did it exit?): ${String(error)}`);
+    });
+    const client = new Client({ connection });
+
+    try {
+      // Pylon: API + worker processes started by Stack.
+      log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients polling every ${pollMs} ms`);
+      await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, pollMs));
+      const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, pollMs));
+      const pylonFailed = pylon.results.filter((outcome) => !outcome.ok);
+      if (pylonFailed.length) log(`pylon: ${pylonFailed.length} runs failed, e.g. ${pylonFailed[0].error}`);
+
+      // Baseline: a bare Worker in this process on its own task queue, on the same Temporal server.
+      quietTemporalRuntime();
+      const taskQueue = `bench-baseline-${randomBytes(4).toString('hex')}`;
+      const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+      const activities: BaselineActivities = { shout: async (input) => input.toUpperCase() };
+      const worker = await Worker.create({
+        connection: workerConnection,
+        taskQueue,
+        workflowsPath: require.resolve('./baseline-workflow'),
+        activities,
+      });
+      const workerRunning = worker.run();
+      let baseline: { results: RunOutcome[]; wallMs: number };
+      try {
+        log(`baseline: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients (task queue ${taskQueue})`);
+        await runConcurrently(warmup, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-warmup-${index}`));
+        baseline = await runConcurrently(count, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-${index}`));
+      } finally {
+        worker.shutdown();
+        await workerRunning;
+        await workerConnection.close();
+      }
+      const baselineFailed = baseline.results.filter((outcome) => !outcome.ok);
+      if (baselineFailed.length) log(`baseline: ${baselineFailed.length} runs failed, e.g. ${baselineFailed[0].error}`);
+
+      const p = sideFigures(pylon.results, pylon.wallMs, await workflowDurations(client, pylon.results, concurrency));
+      const b = sideFigures(baseline.results, baseline.wallMs, await workflowDurations(client, baseline.results, concurrency));
+      const pylonOk = pylon.results.filter((outcome) => outcome.ok);
+      return {
+        parameters: { concurrency, runs: count, warmupRunsPerSide: warmup, pollIntervalMs: pollMs, model: 'local/extractive', runTimeoutMs: RUN_TIMEOUT_MS },
+        rows: [
+          { metric: 'runs/s', pylon: p.runsPerSecond, baseline: b.runsPerSecond },
+          { metric: 'latency p50 (ms)', pylon: p.latencyMs.p50, baseline: b.latencyMs.p50, digits: 1 },
+          { metric: 'latency p99 (ms)', pylon: p.latencyMs.p99, baseline: b.latencyMs.p99, digits: 1 },
+          { metric: 'latency mean (ms)', pylon: p.latencyMs.mean, baseline: b.latencyMs.mean, digits: 1 },
+          { metric: 'workflow start→close p50 (ms)', pylon: p.workflowStartToCloseMs.p50, baseline: b.workflowStartToCloseMs.p50, digits: 1 },
+          { metric: 'workflow start→close p99 (ms)', pylon: p.workflowStartToCloseMs.p99, baseline: b.workflowStartToCloseMs.p99, digits: 1 },
+          { metric: 'failed runs', pylon: p.failed, baseline: b.failed, digits: 0 },
+        ],
+        pylon: {
+          ...p,
+          taskQueue: stack.env.TEMPORAL_TASK_QUEUE,
+          pollsPerRunMean: round(mean(pylonOk.map((outcome) => outcome.polls ?? 0))),
+          postLatencyMs: summarize(pylonOk.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
+          projectionCreatedToUpdatedMs: summarize(pylonOk.map((outcome) => outcome.projectionMs ?? NaN).filter(Number.isFinite)),
+          slowestRun: await slowestRunTimeline(client, pylon.results),
+        },
+        baseline: {
+          ...b,
+          taskQueue,
+          workflow: 'baselineWorkflow (one activity: uppercase the input)',
+          slowestRun: await slowestRunTimeline(client, baseline.results),
+        },
+        notes: [
+          `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
+          'pylon workflow: 3 activities (markRunRunning, generateRunOutput, markRunSucceeded) with database reads/writes; baseline workflow: 1 activity, no database.',
+          'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
+          'pylon workflow start→close can exceed the client latency: the run is already succeeded in the database before the workflow task that completes the workflow.',
+        ],
+      };
+    } finally {
+      await client.connection.close();
+    }
+  },
+};

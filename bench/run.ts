@@ -1,0 +1,96 @@
+/**
+ * `npm run bench [name]`: starts the infrastructure once (embedded PGlite, or a fresh database on
+ * DATABASE_URL, plus a Temporal dev server), runs the selected benchmarks (default all), writes
+ * bench/results/<name>.json, prints a table per benchmark, and stops everything.
+ */
+import { loadavg } from 'node:os';
+import { relative } from 'node:path';
+import { startInfrastructure, type Infrastructure } from '../test/support/infrastructure';
+import { agentRunE2eBenchmark } from './agent-run-e2e.bench';
+import { agentRunReadBenchmark } from './agent-run-read.bench';
+import { BenchContext, REPO_ROOT, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
+
+const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark];
+/** Everything (start-up, benchmarks, shutdown) normally takes 1–2 minutes; past this, give up. */
+const WATCHDOG_MS = 6 * 60_000;
+
+function select(filter: string | undefined): Benchmark[] {
+  if (!filter) return BENCHMARKS;
+  const exact = BENCHMARKS.filter((benchmark) => benchmark.name === filter);
+  const selected = exact.length ? exact : BENCHMARKS.filter((benchmark) => benchmark.name.includes(filter));
+  if (selected.length === 0) {
+    throw new Error(`no benchmark matches "${filter}"; there are: ${BENCHMARKS.map((benchmark) => benchmark.name).join(', ')}`);
+  }
+  return selected;
+}
+
+async function main(): Promise<number> {
+  const selected = select(process.argv[2]);
+  const loadAtStart = loadavg();
+  const started = Date.now();
+  let infra: Infrastructure | undefined;
+  let context: BenchContext | undefined;
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      await context?.stop().catch((error: unknown) => console.error('could not stop the stack:', error));
+      await infra?.stop().catch((error: unknown) => console.error('could not stop the infrastructure:', error));
+    })());
+
+  const abort = (why: string) => {
+    console.error(`[bench] ${why}: stopping everything`);
+    const hardExit = setTimeout(() => process.exit(1), 20_000);
+    hardExit.unref();
+    void stopAll().finally(() => process.exit(1));
+  };
+  // A crash must not leave the Temporal dev server, the API or the worker running.
+  process.on('uncaughtException', (error) => {
+    console.error(error);
+    abort('uncaught exception');
+  });
+  process.on('unhandledRejection', (error) => {
+    console.error(error);
+    abort('unhandled rejection');
+  });
+  process.once('SIGINT', () => abort('interrupted'));
+  process.once('SIGTERM', () => abort('terminated'));
+  setTimeout(() => abort(`still running after ${WATCHDOG_MS / 1000} s`), WATCHDOG_MS).unref();
+
+  let failures = 0;
+  try {
+    infra = await startInfrastructure();
+    Object.assign(process.env, infra.env);
+    log(`infrastructure in ${Date.now() - started} ms: ${infra.databaseLabel}; Temporal dev server at ${infra.temporalAddress}`);
+    const machine = machineInfo(infra, loadAtStart);
+    const load = machine.loadAverageAtStart as number[];
+    log(`machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, ${machine.temporalCli ?? 'temporal CLI'}, load ${load.join(' ')}`);
+    if (load[0] > 0.5 * (machine.cpus as number)) log(`warning: the machine is already busy (load ${load[0]}): figures will be skewed`);
+    context = new BenchContext(infra);
+
+    for (const benchmark of selected) {
+      log(`── ${benchmark.name}: ${benchmark.description}`);
+      const benchStarted = Date.now();
+      try {
+        const report = await benchmark.run(context);
+        const file = writeResult(benchmark, infra, machine, report, Date.now() - benchStarted);
+        console.log(`\n${benchmark.name} (${infra.databaseLabel}; ratio = pylon / baseline)\n${formatTable(report.rows)}\n`);
+        log(`${benchmark.name} took ${((Date.now() - benchStarted) / 1000).toFixed(1)} s; figures in ${relative(REPO_ROOT, file)}`);
+      } catch (error) {
+        failures++;
+        console.error(`[bench] ${benchmark.name} failed:`, error);
+      }
+    }
+  } finally {
+    await stopAll();
+  }
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return failures ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

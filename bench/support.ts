@@ -1,0 +1,207 @@
+/**
+ * What the benchmarks share: the context run.ts hands them (infrastructure, one Stack, one tenant),
+ * small statistics helpers, and how a result is written (bench/results/<name>.json) and printed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { Infrastructure } from '../test/support/infrastructure';
+import { Http } from '../test/support/http';
+import { Stack } from '../test/support/stack';
+import { createTenant, type Tenant } from '../test/support/tenant';
+
+/** The repository root, seen from dist/bench/. */
+export const REPO_ROOT = join(__dirname, '..', '..');
+export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
+
+export interface Row {
+  metric: string;
+  pylon: number | null;
+  baseline: number | null;
+  /** Number of decimals shown in the table. */
+  digits?: number;
+}
+
+export interface BenchReport {
+  parameters: Record<string, unknown>;
+  /** The table: metric | pylon | baseline | ratio (pylon / baseline). */
+  rows: Row[];
+  /** Raw figures of each side, kept in the JSON. */
+  pylon: Record<string, unknown>;
+  baseline: Record<string, unknown>;
+  notes?: string[];
+}
+
+export interface Benchmark {
+  name: string;
+  description: string;
+  run(context: BenchContext): Promise<BenchReport>;
+}
+
+/** Started once by run.ts; the Stack and the tenant are created on first use and shared by the benchmarks. */
+export class BenchContext {
+  private stackPromise?: Promise<Stack>;
+  private tenantPromise?: Promise<Tenant>;
+
+  constructor(readonly infra: Infrastructure) {}
+
+  stack(): Promise<Stack> {
+    this.stackPromise ??= (async () => {
+      const started = Date.now();
+      const stack = await Stack.start();
+      log(`Pylon API at ${stack.url} and worker on task queue ${stack.env.TEMPORAL_TASK_QUEUE} started in ${Date.now() - started} ms`);
+      log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}`);
+      return stack;
+    })();
+    return this.stackPromise;
+  }
+
+  async http(): Promise<Http> {
+    return new Http((await this.stack()).url);
+  }
+
+  tenant(): Promise<Tenant> {
+    this.tenantPromise ??= this.http().then((http) => createTenant(http));
+    return this.tenantPromise;
+  }
+
+  async stop(): Promise<void> {
+    const stack = await this.stackPromise?.catch(() => undefined);
+    await stack?.stop();
+  }
+}
+
+export function log(line: string): void {
+  console.log(`[bench] ${line}`);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return value;
+}
+
+/** Nearest-rank percentile of unsorted values. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export function mean(values: number[]): number {
+  return values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function summarize(values: number[]): { count: number; p50: number; p90: number; p99: number; mean: number; min: number; max: number } {
+  return {
+    count: values.length,
+    p50: round(percentile(values, 50)),
+    p90: round(percentile(values, 90)),
+    p99: round(percentile(values, 99)),
+    mean: round(mean(values)),
+    min: round(Math.min(...values)),
+    max: round(Math.max(...values)),
+  };
+}
+
+/**
+ * Runs `count` tasks with at most `concurrency` in flight (each "client" takes the next index
+ * when its previous task is done); returns the results in index order and the wall time.
+ */
+export async function runConcurrently<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<{ results: T[]; wallMs: number }> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, client));
+  return { results, wallMs: performance.now() - started };
+}
+
+function temporalCliVersion(cli: string): string | undefined {
+  const result = spawnSync(cli, ['--version'], { encoding: 'utf8', timeout: 5_000 });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+export function machineInfo(infra: Infrastructure, loadAtStart: number[] = loadavg()): Record<string, unknown> {
+  const cpuList = cpus();
+  return {
+    cpus: cpuList.length,
+    cpuModel: cpuList[0]?.model,
+    totalMemoryGiB: round(totalmem() / 2 ** 30, 1),
+    platform: platform(),
+    osRelease: release(),
+    arch: arch(),
+    node: process.version,
+    temporalCli: temporalCliVersion(infra.temporalCli),
+    /** 1/5/15-minute load averages before anything started: other busy processes skew the figures. */
+    loadAverageAtStart: loadAtStart.map((value) => round(value, 2)),
+  };
+}
+
+export function ratio(row: Row): number | null {
+  if (row.pylon === null || row.baseline === null || row.baseline === 0) return null;
+  return round(row.pylon / row.baseline, 2);
+}
+
+export function formatTable(rows: Row[]): string {
+  const cells = rows.map((row) => {
+    const show = (value: number | null) => (value === null ? '—' : value.toFixed(row.digits ?? 2));
+    const r = ratio(row);
+    return [row.metric, show(row.pylon), show(row.baseline), r === null ? '—' : `${r.toFixed(2)}×`];
+  });
+  const header = ['metric', 'pylon', 'baseline', 'ratio'];
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column].length)));
+  const format = (line: string[]) =>
+    line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ');
+  return [format(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...cells.map(format)].join('\n');
+}
+
+/** Writes bench/results/<name>.json (through a .tmp file, so a crash never leaves half a file). */
+export function writeResult(
+  benchmark: Benchmark,
+  infra: Infrastructure,
+  machine: Record<string, unknown>,
+  report: BenchReport,
+  durationMs: number,
+): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${benchmark.name}.json`);
+  const document = {
+    benchmark: benchmark.name,
+    description: benchmark.description,
+    date: new Date().toISOString(),
+    benchmarkDurationSeconds: round(durationMs / 1000, 1),
+    machine,
+    database: infra.databaseLabel,
+    parameters: report.parameters,
+    table: report.rows.map((row) => ({ metric: row.metric, pylon: row.pylon, baseline: row.baseline, ratio: ratio(row) })),
+    pylon: report.pylon,
+    baseline: report.baseline,
+    notes: report.notes ?? [],
+  };
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(document, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}

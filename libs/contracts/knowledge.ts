@@ -1,0 +1,33 @@
+export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+/** What the API hands the ingestion workflow; activities reload the document by id. */
+export interface IngestDocumentInput {
+  docId: string;
+  orgId: string;
+}
+
+export interface IngestionPlan {
+  /** false when the document was deleted before ingestion began. */
+  exists: boolean;
+  chunkCount: number;
+  batchCount: number;
+}
+
+export type IngestionOutcome = { status: 'ready'; chunkCount: number } | { status: 'failed'; reason: string } | { status: 'deleted' };
+
+/** Activities of the ingestion workflow. Workflows import this interface as a type only. */
+export interface KnowledgeIngestionActivities {
+  /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
+  prepareChunks(input: IngestDocumentInput): Promise<IngestionPlan>;
+  embedChunkBatch(input: IngestDocumentInput & { batchIndex: number }): Promise<void>;
+  /** Makes every chunk searchable and the document ready, in one transaction. */
+  publishDocument(input: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number }>;
+  markDocumentFailed(input: IngestDocumentInput & { reason: string }): Promise<void>;
+}
+
+/** Error types of embedding activities that must not be retried. */
+export const NON_RETRYABLE_EMBEDDING_ERRORS = ['EmbeddingRejected', 'EmbeddingUnavailable'] as const;
+
+/** How many embedding batches of one document run at once. */
+export const EMBEDDING_BATCH_PARALLELISM = 4;

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { DocumentStatus } from '@pylon/contracts';
+import { KnowledgeDocument } from '../entities';
+import { Page, PageRequest, paginate } from '../pagination';
+import { recordEvent, type NewEvent } from './event-recorder';
+
+export type NewKnowledgeDocument = Pick<
+  KnowledgeDocument,
+  'id' | 'orgId' | 'title' | 'content' | 'metadata' | 'idempotencyKey' | 'requestHash' | 'createdAt'
+>;
+
+/** Describes the event of a document's final state, from the document as it is then. */
+export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
+
+const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
+
+@Injectable()
+export class KnowledgeDocumentRepository {
+  constructor(private readonly db: DataSource) {}
+
+  private get documents() {
+    return this.db.getRepository(KnowledgeDocument);
+  }
+
+  /** Inserts a processing document; false when that id or idempotency key already exists. */
+  async insertProcessing(document: NewKnowledgeDocument): Promise<boolean> {
+    const inserted = (await this.db.query(
+      `INSERT INTO knowledge_documents
+         (id, org_id, title, content, metadata, status, chunk_count, idempotency_key, request_hash, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'processing', 0, $6, $7, $8, $8)
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [
+        document.id, document.orgId, document.title, document.content, JSON.stringify(document.metadata),
+        document.idempotencyKey, document.requestHash, document.createdAt,
+      ],
+    )) as unknown[];
+    return inserted.length > 0;
+  }
+
+  findById(orgId: string, docId: string): Promise<KnowledgeDocument | null> {
+    return this.documents.findOneBy({ id: docId, orgId });
+  }
+
+  findByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<KnowledgeDocument | null> {
+    return this.documents.findOneBy({ orgId, idempotencyKey });
+  }
+
+  list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocument>> {
+    const query = this.documents
+      .createQueryBuilder('doc')
+      .select(['doc.id', 'doc.orgId', 'doc.title', 'doc.metadata', 'doc.status', 'doc.failureReason', 'doc.chunkCount', 'doc.createdAt', 'doc.updatedAt'])
+      .where('doc.org_id = :orgId', { orgId });
+    if (status) query.andWhere('doc.status = :status', { status });
+    return paginate(query, page);
+  }
+
+  /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */
+  async delete(orgId: string, docId: string): Promise<boolean> {
+    const deleted = (await this.db.query(`DELETE FROM knowledge_documents WHERE id = $1 AND org_id = $2 RETURNING id`, [docId, orgId])) as unknown[];
+    return (Array.isArray(deleted[0]) ? (deleted[0] as unknown[]) : deleted).length > 0;
+  }
+
+  /** Chunks in the organisation's ready documents, which decides the search strategy. */
+  async readyChunkCount(orgId: string): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT COALESCE(SUM(chunk_count), 0)::int AS total FROM knowledge_documents WHERE org_id = $1 AND status = 'ready'`,
+      [orgId],
+    )) as Array<{ total: number }>;
+    return row?.total ?? 0;
+  }
+
+  /**
+   * Publishes a processing document in one transaction: its drafts become searchable chunks, the
+   * drafts go, the document turns ready and its event is recorded. False when it is no longer processing.
+   */
+  async publish(orgId: string, docId: string, describe: DocumentEventFactory): Promise<{ published: boolean; chunkCount: number }> {
+    return this.db.transaction(async (manager) => {
+      const [locked] = (await manager.query(
+        `SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`,
+        [docId, orgId],
+      )) as Array<{ status: DocumentStatus }>;
+      if (!locked || locked.status !== 'processing') return { published: false, chunkCount: 0 };
+      const [missing] = (await manager.query(
+        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
+        [docId],
+      )) as Array<{ n: number }>;
+      if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
+      await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1`, [docId]);
+      const inserted = (await manager.query(
+        `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
+         SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, embedding
+           FROM knowledge_chunk_drafts WHERE doc_id = $1
+         RETURNING chunk_index`,
+        [docId, orgId],
+      )) as unknown[];
+      const chunkCount = inserted.length;
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      await manager.query(
+        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, failure_reason = NULL, ${TOUCH} WHERE id = $1 AND org_id = $2`,
+        [docId, orgId, chunkCount],
+      );
+      const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
+      await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      return { published: true, chunkCount };
+    });
+  }
+
+  /** processing → failed, dropping any drafts and recording the event. A final document stays as it is. */
+  async markFailed(orgId: string, docId: string, reason: string, describe: DocumentEventFactory): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const updated = (await manager.query(
+        `UPDATE knowledge_documents SET status = 'failed', failure_reason = $3, ${TOUCH}
+          WHERE id = $1 AND org_id = $2 AND status = 'processing' RETURNING id`,
+        [docId, orgId, reason.slice(0, 1000)],
+      )) as unknown[];
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return;
+      const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
+      await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+    });
+  }
+}

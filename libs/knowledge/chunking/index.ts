@@ -1,0 +1,2 @@
+export { chunkText } from './chunk-text';
+export type { ChunkingOptions, TextChunk } from './types';

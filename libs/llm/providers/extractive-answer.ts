@@ -1,0 +1,37 @@
+import type { KnowledgeToolHit } from '@pylon/contracts';
+
+const SENTENCES = new Intl.Segmenter('und', { granularity: 'sentence' });
+const MAX_SENTENCES = 3;
+
+function terms(text: string): Set<string> {
+  return new Set((text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((term) => term.length > 2));
+}
+
+/**
+ * Answers by extraction: the sentences of the retrieved passages that share the most terms with the
+ * question (ties broken by the passage's similarity), each cited with its doc_id. No generation.
+ */
+export function composeExtractiveAnswer(question: string, hits: readonly KnowledgeToolHit[]): string | null {
+  const wanted = terms(question);
+  const candidates: Array<{ sentence: string; docId: string; overlap: number; score: number; order: number }> = [];
+  hits.forEach((hit, hitOrder) => {
+    for (const { segment } of SENTENCES.segment(hit.content)) {
+      const sentence = segment.replace(/\s+/g, ' ').trim();
+      if (sentence.length < 3) continue;
+      let overlap = 0;
+      for (const term of terms(sentence)) if (wanted.has(term)) overlap++;
+      candidates.push({ sentence, docId: hit.doc_id, overlap, score: hit.score, order: hitOrder * 1000 + candidates.length });
+    }
+  });
+  if (candidates.length === 0) return null;
+  const chosen = candidates
+    .sort((a, b) => b.overlap - a.overlap || b.score - a.score || a.order - b.order)
+    .slice(0, MAX_SENTENCES)
+    .sort((a, b) => a.order - b.order);
+  const sources = [...new Map(hits.filter((hit) => chosen.some((c) => c.docId === hit.doc_id)).map((hit) => [hit.doc_id, hit.title])).entries()];
+  return [
+    'From your knowledge base:',
+    ...chosen.map((c) => `- ${c.sentence} [doc ${c.docId}]`),
+    `Sources: ${sources.map(([docId, title]) => `${title} (${docId})`).join('; ')}`,
+  ].join('\n');
+}

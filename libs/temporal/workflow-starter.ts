@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { PylonConfig } from '@pylon/config';
+import { pylonSearchAttributes } from './search-attributes';
+
+export interface StartRequest {
+  workflowType: string;
+  workflowId: string;
+  args: unknown[];
+  orgId: string;
+  resourceId: string;
+  summary: string;
+}
+
+/**
+ * Starts a resource's workflow exactly once: the workflow id comes from the resource id, so a retry
+ * that finds the workflow already started is success, not an error.
+ */
+@Injectable()
+export class WorkflowStarter {
+  constructor(
+    @Inject(Client) private readonly temporal: Client,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async start(request: StartRequest): Promise<void> {
+    try {
+      await this.temporal.workflow.start(request.workflowType, {
+        workflowId: request.workflowId,
+        taskQueue: this.config.temporalTaskQueue,
+        args: request.args,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
+        staticSummary: request.summary,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** Requests cancellation; false when there is no such workflow. */
+  async cancel(workflowId: string): Promise<boolean> {
+    try {
+      await this.temporal.workflow.getHandle(workflowId).cancel();
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+}

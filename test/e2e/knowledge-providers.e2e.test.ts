@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from '../support/db';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createTenant, ingestDocument } from '../support/tenant';
+
+/** The OpenAI embedder against a local OpenAI-compatible server: batches, failures, and a missing credential. */
+describe('knowledge with the openai embedder', () => {
+  let fake: FakeOpenAi;
+  let stack: Stack;
+  let unconfigured: Stack;
+  let http: Http;
+
+  before(async () => {
+    fake = await FakeOpenAi.start();
+    [stack, unconfigured] = await Promise.all([
+      Stack.start({
+        env: {
+          EMBEDDING_PROVIDER: 'openai',
+          OPENAI_API_KEY: 'sk-test-fake',
+          OPENAI_BASE_URL: fake.baseUrl,
+          EMBEDDING_BATCH_SIZE: '4',
+          KB_CHUNK_SIZE: '100',
+          KB_CHUNK_OVERLAP: '20',
+        },
+      }),
+      Stack.start({ env: { EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: '' } }),
+    ]);
+    http = new Http(stack.url);
+  });
+  after(async () => {
+    await Promise.all([stack?.stop(), unconfigured?.stop()]);
+    await fake?.stop();
+  });
+
+  const longText = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} is about embeddings in batches.`).join(' ');
+
+  it('embeds in batches with the configured model and dimensions, then searches', async () => {
+    const tenant = await createTenant(http);
+    const before = fake.embeddingRequests.length;
+    const doc = await ingestDocument(http, tenant, { title: 'Batches', content: longText });
+    assert.equal(doc.status, 'ready');
+    const requests = fake.embeddingRequests.slice(before);
+    assert.equal(requests.length, Math.ceil(doc.chunk_count / 4));
+    for (const request of requests) {
+      assert.equal(request.body.model, 'text-embedding-3-small');
+      assert.equal(request.body.dimensions, 384);
+      assert.ok(request.body.input.length <= 4);
+    }
+    const search = await http.post('/api/v1/knowledge/search', { token: tenant.key, body: { org_id: tenant.orgId, query: 'batches' } });
+    assert.equal(search.status, 200);
+    assert.ok(search.body.matches.length > 0);
+  });
+
+  it('a 429 and a 500 are retried; the document still becomes ready', async () => {
+    const tenant = await createTenant(http);
+    fake.enqueueEmbeddings({ status: 429 }, { status: 500 });
+    const doc = await ingestDocument(http, tenant, { title: 'Flaky', content: 'A short document about retries.' });
+    assert.equal(doc.status, 'ready');
+  });
+
+  it('a failing embedder fails the document with the reason, and nothing of it is searchable', async () => {
+    const tenant = await createTenant(http);
+    fake.enqueueEmbeddings({}, { status: 400, errorMessage: 'input too long for this model' });
+    const doc = await ingestDocument(http, tenant, { title: 'Doomed', content: longText });
+    assert.equal(doc.status, 'failed');
+    assert.match(doc.failure_reason, /400.*input too long/);
+    assert.equal(doc.chunk_count, 0);
+    assert.equal((await sql(`SELECT 1 FROM knowledge_chunks WHERE doc_id = $1`, [doc.doc_id])).length, 0);
+    assert.equal((await sql(`SELECT 1 FROM knowledge_chunk_drafts WHERE doc_id = $1`, [doc.doc_id])).length, 0);
+    const search = await http.post('/api/v1/knowledge/search', { token: tenant.key, body: { org_id: tenant.orgId, query: 'embeddings batches' } });
+    assert.deepEqual(search.body, { matches: [] });
+    const events = await sql<{ type: string }>(`SELECT type FROM events WHERE resource_id = $1`, [doc.doc_id]);
+    assert.deepEqual(events.map((event) => event.type), ['knowledge_document.failed']);
+  });
+
+  it('without a credential, search answers 500 embedding_unavailable and the rest of the API works', async () => {
+    const other = new Http(unconfigured.url);
+    const tenant = await createTenant(other);
+    const response = await other.post('/api/v1/knowledge/search', { token: tenant.key, body: { org_id: tenant.orgId, query: 'x' } });
+    assert.equal(response.status, 500);
+    assert.deepEqual(response.body, { error: 'embedding_unavailable' });
+    assert.match(response.headers.get('error-detail') ?? '', /OPENAI_API_KEY/);
+    assert.equal((await other.get('/api/v1/agent-runs', { token: tenant.key })).status, 200);
+    const doc = await ingestDocument(other, tenant, { title: 'No embedder', content: 'Cannot be embedded.' });
+    assert.equal(doc.status, 'failed');
+    assert.match(doc.failure_reason, /OPENAI_API_KEY/);
+  });
+});
