@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../support/db';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
-import { createTenant, ingestDocument } from '../support/tenant';
+import { createTenant, createVersion, ingestDocument, waitForRun } from '../support/tenant';
 
 /** The OpenAI embedder against a local OpenAI-compatible server: batches, failures, and a missing credential. */
 describe('knowledge with the openai embedder', () => {
@@ -87,5 +89,42 @@ describe('knowledge with the openai embedder', () => {
     const doc = await ingestDocument(other, tenant, { title: 'No embedder', content: 'Cannot be embedded.' });
     assert.equal(doc.status, 'failed');
     assert.match(doc.failure_reason, /OPENAI_API_KEY/);
+  });
+
+  it('openai/<model> with knowledge_search: the model gets the tool, its call runs as a search, and the result goes back', async () => {
+    const tenant = await createTenant(http);
+    const doc = await ingestDocument(http, tenant, { title: 'Penguins', content: 'Emperor penguins breed during the Antarctic winter.' });
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', tools: [{ type: 'knowledge_search', match_count: 2 }] });
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ id: 'call_1', name: 'knowledge_search', arguments: '{"query":"when do emperor penguins breed"}' }] },
+      { content: `They breed in winter [doc ${doc.doc_id}].` },
+    );
+    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'When do emperor penguins breed?' } });
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.equal(run.output, `They breed in winter [doc ${doc.doc_id}].`);
+    const [first, second] = fake.requests.slice(before).map((request) => request.body);
+    assert.equal(first.tools[0].function.name, 'knowledge_search');
+    assert.deepEqual(first.tools[0].function.parameters.required, ['query']);
+    const toolMessage = second.messages.find((message: any) => message.role === 'tool');
+    assert.equal(toolMessage.tool_call_id, 'call_1');
+    const result = JSON.parse(toolMessage.content);
+    assert.equal(result.matches.length, 1);
+    assert.equal(result.matches[0].doc_id, doc.doc_id);
+    assert.match(result.matches[0].content, /Emperor penguins/);
+    assert.equal(second.messages.find((message: any) => message.role === 'assistant').tool_calls[0].id, 'call_1');
+  });
+
+  it('start-up refuses an embedding dimension that does not match the column', () => {
+    for (const script of ['apps/api/main.js', 'apps/worker/main.js']) {
+      const result = spawnSync(process.execPath, [join(__dirname, '..', '..', script)], {
+        env: { ...process.env, ...stack.env, EMBEDDING_DIMENSIONS: '128', PORT: '0' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.notEqual(result.status, 0, `${script} started`);
+      assert.match(`${result.stdout}${result.stderr}`, /128-dimensional vectors but knowledge_chunks\.embedding holds 384/);
+    }
   });
 });

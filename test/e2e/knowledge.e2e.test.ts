@@ -149,7 +149,7 @@ describe('knowledge base', () => {
   });
 
   it('tenant isolation: with many organisations, each sees only its own chunks', async () => {
-    const orgs = await Promise.all(Array.from({ length: 8 }, () => createTenant(http)));
+    const orgs = await Promise.all(Array.from({ length: 20 }, () => createTenant(http)));
     const docs = await Promise.all(
       orgs.map((org, i) => ingestDocument(http, org, { title: `Secret ${i}`, content: `The shared launch codeword of team ${i} is zebra${i}. Everyone uses zebra codewords for launches.` })),
     );

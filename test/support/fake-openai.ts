@@ -6,6 +6,12 @@ export interface FakeReply {
   delayMs?: number;
   content?: string;
   errorMessage?: string;
+  /** Embeddings only: the vectors to return, in input order, instead of those from `embed`. */
+  vectors?: number[][];
+  /** Embeddings only: return `data` in reverse order (the API may; `index` is what counts). */
+  reversed?: boolean;
+  /** Chat only: answer with these function tool calls instead of content. */
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
 }
 
 /**
@@ -32,7 +38,7 @@ export class FakeOpenAi {
   }
 
   /** Embedding requests received, and replies to give them (then vectors from `embed`). */
-  readonly embeddingRequests: Array<{ body: any; at: number }> = [];
+  readonly embeddingRequests: Array<{ body: any; at: number; authorization: string | undefined }> = [];
   private readonly embeddingQueue: FakeReply[] = [];
   embed: (text: string, dimensions: number) => number[] = (text, dimensions) => {
     const vector = Array.from({ length: dimensions }, (_, i) => Math.sin(i + text.length));
@@ -44,10 +50,11 @@ export class FakeOpenAi {
     this.embeddingQueue.push(...replies);
   }
 
-  private async handleEmbeddings(body: any, response: import('node:http').ServerResponse): Promise<void> {
-    this.embeddingRequests.push({ body, at: Date.now() });
+  private async handleEmbeddings(body: any, authorization: string | undefined, response: import('node:http').ServerResponse): Promise<void> {
+    this.embeddingRequests.push({ body, at: Date.now(), authorization });
     const reply = this.embeddingQueue.shift() ?? {};
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (response.destroyed) return;
     const status = reply.status ?? 200;
     response.writeHead(status, { 'content-type': 'application/json' });
     if (status !== 200) {
@@ -55,21 +62,20 @@ export class FakeOpenAi {
       return;
     }
     const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
-    response.end(
-      JSON.stringify({
-        object: 'list',
-        model: body.model,
-        data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: this.embed(text, body.dimensions ?? 1536) })),
-        usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
-      }),
-    );
+    const data = inputs.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: reply.vectors?.[index] ?? this.embed(text, body.dimensions ?? 1536),
+    }));
+    if (reply.reversed) data.reverse();
+    response.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
   }
 
   private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     if (request.method === 'POST' && request.url?.endsWith('/embeddings')) {
-      await this.handleEmbeddings(JSON.parse(raw), response);
+      await this.handleEmbeddings(JSON.parse(raw), request.headers.authorization, response);
       return;
     }
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
@@ -93,7 +99,19 @@ export class FakeOpenAi {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? 'fake completion' } }],
+        choices: [
+          reply.toolCalls
+            ? {
+                index: 0,
+                finish_reason: 'tool_calls',
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+                },
+              }
+            : { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? 'fake completion' } },
+        ],
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
       }),
     );
