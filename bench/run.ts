@@ -8,11 +8,20 @@ import { relative } from 'node:path';
 import { startInfrastructure, type Infrastructure } from '../test/support/infrastructure';
 import { agentRunE2eBenchmark } from './agent-run-e2e.bench';
 import { agentRunReadBenchmark } from './agent-run-read.bench';
-import { BenchContext, REPO_ROOT, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
+import { knowledgeSearchBenchmark } from './knowledge-search.bench';
+import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
-const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark];
-/** Everything (start-up, benchmarks, shutdown) normally takes 1–2 minutes; past this, give up. */
-const WATCHDOG_MS = 6 * 60_000;
+const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark];
+/** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
+const STARTUP_MINUTES = 1;
+const DEFAULT_BUDGET_MINUTES = 2.5;
+
+/** Past this, give up: BENCH_WATCHDOG_MINUTES, or start-up plus the budgets of the selected benchmarks. */
+function watchdogMs(selected: Benchmark[]): number {
+  const override = Number(process.env.BENCH_WATCHDOG_MINUTES);
+  if (override > 0) return override * 60_000;
+  return (STARTUP_MINUTES + selected.reduce((sum, benchmark) => sum + (benchmark.budgetMinutes?.() ?? DEFAULT_BUDGET_MINUTES), 0)) * 60_000;
+}
 
 function select(filter: string | undefined): Benchmark[] {
   if (!filter) return BENCHMARKS;
@@ -54,7 +63,8 @@ async function main(): Promise<number> {
   });
   process.once('SIGINT', () => abort('interrupted'));
   process.once('SIGTERM', () => abort('terminated'));
-  setTimeout(() => abort(`still running after ${WATCHDOG_MS / 1000} s`), WATCHDOG_MS).unref();
+  const watchdog = watchdogMs(selected);
+  setTimeout(() => abort(`still running after ${watchdog / 1000} s`), watchdog).unref();
 
   let failures = 0;
   try {
@@ -74,6 +84,7 @@ async function main(): Promise<number> {
         const report = await benchmark.run(context);
         const file = writeResult(benchmark, infra, machine, report, Date.now() - benchStarted);
         console.log(`\n${benchmark.name} (${infra.databaseLabel}; ratio = pylon / baseline)\n${formatTable(report.rows)}\n`);
+        for (const grid of report.tables ?? []) console.log(`${formatGrid(grid)}\n`);
         log(`${benchmark.name} took ${((Date.now() - benchStarted) / 1000).toFixed(1)} s; figures in ${relative(REPO_ROOT, file)}`);
       } catch (error) {
         failures++;

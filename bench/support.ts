@@ -31,11 +31,21 @@ export interface BenchReport {
   pylon: Record<string, unknown>;
   baseline: Record<string, unknown>;
   notes?: string[];
+  /** Further tables printed after the main one (and kept in the JSON), for figures that are not pylon-vs-baseline. */
+  tables?: Grid[];
+}
+
+export interface Grid {
+  title: string;
+  header: string[];
+  rows: Array<Array<string | number | null>>;
 }
 
 export interface Benchmark {
   name: string;
   description: string;
+  /** How long the benchmark may take before run.ts's watchdog stops everything (default 2.5 minutes). */
+  budgetMinutes?: () => number;
   run(context: BenchContext): Promise<BenchReport>;
 }
 
@@ -178,6 +188,15 @@ export function formatTable(rows: Row[]): string {
   return [format(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...cells.map(format)].join('\n');
 }
 
+/** A plain table: first column left-aligned, the others right-aligned; null shows as —. */
+export function formatGrid(grid: Grid): string {
+  const cells = grid.rows.map((line) => line.map((cell) => (cell === null ? '—' : String(cell))));
+  const widths = grid.header.map((title, column) => Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)));
+  const format = (line: string[]) =>
+    line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
+  return [grid.title, format(grid.header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...cells.map(format)].join('\n');
+}
+
 /** Writes bench/results/<name>.json (through a .tmp file, so a crash never leaves half a file). */
 export function writeResult(
   benchmark: Benchmark,
@@ -197,6 +216,7 @@ export function writeResult(
     database: infra.databaseLabel,
     parameters: report.parameters,
     table: report.rows.map((row) => ({ metric: row.metric, pylon: row.pylon, baseline: row.baseline, ratio: ratio(row) })),
+    ...(report.tables ? { tables: report.tables } : {}),
     pylon: report.pylon,
     baseline: report.baseline,
     notes: report.notes ?? [],

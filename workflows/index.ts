@@ -1,3 +1,4 @@
 /** Every workflow the worker hosts. Workflow code imports only @temporalio/workflow and @pylon/contracts. */
 export { agentRunWorkflow } from './agent-run.workflow';
 export { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
+export { videoGenerationWorkflow } from './video-generation.workflow';

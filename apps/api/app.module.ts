@@ -12,6 +12,8 @@ import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
 import { HealthController } from './health/health.controller';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
+import { TokensModule } from './tokens/tokens.module';
+import { VideoApiModule } from './video/video-api.module';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -41,6 +43,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
     AgentsModule,
     AgentRunsModule,
     KnowledgeApiModule,
+    TokensModule,
+    VideoApiModule,
   ],
   controllers: [HealthController],
   providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { mkdirSync } from 'node:fs';
+import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
@@ -18,6 +20,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     return503OnClosing: true,
+    // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
+    querystringParser: (query) => parseQuery(query, { depth: 1, arrayLimit: 100, parameterLimit: 200 }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
     bufferLogs: true,
@@ -28,5 +32,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);
+  const mediaDir = app.get(PylonConfig).mediaDir;
+  mkdirSync(mediaDir, { recursive: true });
+  app.useStaticAssets({ root: mediaDir, prefix: '/media/', decorateReply: false, index: false, dotfiles: 'deny' });
   return app;
 }

@@ -2,6 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_FILE } from './embedded-files';
 
+/** Enough for ten video generations. */
+const DEMO_TOKENS = 5_000_000;
+
 export interface DemoTenant {
   orgId: string;
   agentId: string;
@@ -21,7 +24,7 @@ async function call(baseUrl: string, token: string, method: string, path: string
   return response.json();
 }
 
-/** On first start: a demo organisation, a `*` API key and an agent version on the offline provider. */
+/** On first start: a demo organisation with tokens, a `*` API key and an agent version on the offline provider. */
 export async function ensureDemoTenant(baseUrl: string, adminToken: string, dataDir: string): Promise<DemoTenant> {
   const file = join(dataDir, DEMO_FILE);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoTenant;
@@ -34,6 +37,7 @@ export async function ensureDemoTenant(baseUrl: string, adminToken: string, data
     instructions: 'Answer from the organisation knowledge base.',
     tools: [{ type: 'knowledge_search', match_count: 6 }],
   });
+  await call(baseUrl, adminToken, 'POST', `/admin/v1/orgs/${org.org_id}/token-grants`, { amount: DEMO_TOKENS, reason: 'demo grant' });
   const demo: DemoTenant = { orgId: org.org_id, agentId: agent.agent_id, agentVersionId: version.agent_version_id, keyId: key.key_id };
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return { ...demo, apiKey: key.api_key };

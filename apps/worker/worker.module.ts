@@ -3,12 +3,14 @@ import { ConfigModule } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
+import { VideoModule } from '@pylon/video';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
+import { VideoActivitiesImpl } from './activities/video.activities';
 
 /** The worker's application context: no HTTP server, just what the activities need. */
 @Module({
-  imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule],
-  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl],
+  imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule, VideoModule],
+  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl],
 })
 export class WorkerModule {}

@@ -42,6 +42,15 @@ export class PylonConfig {
   readonly kbChunkOverlap: number;
   readonly kbMaxDocumentChars: number;
   readonly kbExactSearchMaxChunks: number;
+  readonly publicUrl: string;
+  readonly videoProvider: 'local' | 'luma';
+  readonly lumaApiKey: string | undefined;
+  readonly lumaBaseUrl: string | undefined;
+  readonly mediaDir: string;
+  readonly localRenderSeconds: number;
+  readonly videoTokenCost: number;
+  readonly videoTimeoutSeconds: number;
+  readonly videoProviderTimeoutMs: number;
   readonly trustProxy: boolean;
 
   constructor(env: Record<string, string | undefined>) {
@@ -84,6 +93,15 @@ export class PylonConfig {
     }
     this.kbMaxDocumentChars = readInt(env, 'KB_MAX_DOCUMENT_CHARS', 500_000, 1, 10_000_000);
     this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 20_000, 0, 10_000_000);
+    this.publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
+    this.videoProvider = readEnum(env, 'VIDEO_PROVIDER', ['local', 'luma'] as const, 'local');
+    this.lumaApiKey = readOptionalString(env, 'LUMA_API_KEY');
+    this.lumaBaseUrl = readUrl(env, 'LUMA_BASE_URL', ['http:', 'https:']);
+    this.mediaDir = resolve(readString(env, 'MEDIA_DIR', resolve(this.dataDir, 'media')));
+    this.localRenderSeconds = readInt(env, 'LOCAL_RENDER_SECONDS', 3, 1, 60);
+    this.videoTokenCost = readInt(env, 'VIDEO_TOKEN_COST', 500_000, 0, Number.MAX_SAFE_INTEGER);
+    this.videoTimeoutSeconds = readInt(env, 'VIDEO_TIMEOUT_SECONDS', 1_800, 5, 86_400);
+    this.videoProviderTimeoutMs = readInt(env, 'VIDEO_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000);
   }
 
   /** The database URL, or a start-up error naming the setting when a process needs one. */
@@ -100,11 +118,12 @@ export class PylonConfig {
   }
 
   toJSON(): Record<string, unknown> {
-    const { adminToken, openaiApiKey, databaseUrl, ...rest } = this;
+    const { adminToken, openaiApiKey, lumaApiKey, databaseUrl, ...rest } = this;
     return {
       ...rest,
       adminToken: adminToken ? '[set]' : undefined,
       openaiApiKey: openaiApiKey ? '[set]' : undefined,
+      lumaApiKey: lumaApiKey ? '[set]' : undefined,
       databaseUrl: databaseUrl?.replace(/\/\/[^@/]*@/, '//***@'),
     };
   }

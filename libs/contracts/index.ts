@@ -6,3 +6,4 @@ export * from './api-key-format';
 export * from './knowledge';
 export * from './events';
 export * from './agent-tools';
+export * from './video';

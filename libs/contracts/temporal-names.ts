@@ -4,6 +4,7 @@ export const DEFAULT_TASK_QUEUE = 'pylon';
 export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
   knowledgeIngest: 'knowledgeIngestWorkflow',
+  videoGeneration: 'videoGenerationWorkflow',
 } as const;
 
 export function agentRunWorkflowId(runId: string): string {
@@ -12,6 +13,10 @@ export function agentRunWorkflowId(runId: string): string {
 
 export function knowledgeIngestWorkflowId(docId: string): string {
   return `kb-ingest:${docId}`;
+}
+
+export function videoWorkflowId(generationId: string): string {
+  return `video:${generationId}`;
 }
 
 /** Custom search attributes an operator filters on in the Temporal UI, e.g. `OrgId = "…"`. */

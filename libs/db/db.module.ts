@@ -9,6 +9,8 @@ import { OrganizationRepository } from './repositories/organization.repository';
 import { EventRepository } from './repositories/event.repository';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import { LedgerRepository } from './repositories/ledger.repository';
+import { VideoGenerationRepository } from './repositories/video-generation.repository';
 
 const REPOSITORIES = [
   OrganizationRepository,
@@ -18,6 +20,8 @@ const REPOSITORIES = [
   KnowledgeDocumentRepository,
   KnowledgeChunkRepository,
   EventRepository,
+  LedgerRepository,
+  VideoGenerationRepository,
 ];
 
 /** The database connection and the repositories, the only code that touches SQL. */

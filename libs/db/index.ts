@@ -1,4 +1,4 @@
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, ENTITIES } from './entities';
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, ENTITIES, type TokenEntryKind } from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
@@ -15,3 +15,11 @@ export {
 export { EventRepository } from './repositories/event.repository';
 export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory } from './repositories/knowledge-document.repository';
 export { KnowledgeChunkRepository, type ChunkMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
+export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
+export {
+  VideoGenerationRepository,
+  DuplicateIdempotencyKeyError,
+  type NewVideoGeneration,
+  type VideoOutcome,
+  type GenerationEventFactory,
+} from './repositories/video-generation.repository';

@@ -93,14 +93,17 @@ export class Stack {
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack(options);
+    const port = await freePort();
+    stack.url = `http://127.0.0.1:${port}`;
+    stack.env.PORT = String(port);
+    stack.env.PUBLIC_URL ??= stack.url;
+    stack.env.MEDIA_DIR ??= mkdtempSync(join(tmpdir(), 'pylon-test-media-'));
     await Promise.all([stack.startApi(), stack.startWorker()]);
     return stack;
   }
 
   async startApi(): Promise<void> {
-    const port = this.url ? Number(new URL(this.url).port) : await freePort();
-    this.url = `http://127.0.0.1:${port}`;
-    this.api = launch('api', 'apps/api/main.js', { ...this.env, PORT: String(port), HOST: '127.0.0.1' });
+    this.api = launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
     await waitFor('the API', this.api, async () => (await fetch(`${this.url}/readyz`)).ok);
   }
 

@@ -5,6 +5,8 @@ export function statusOf(code: ErrorCode): number {
   switch (code) {
     case ErrorCode.InvalidRequest:
       return 400;
+    case ErrorCode.InsufficientTokens:
+      return 402;
     case ErrorCode.MissingApiKey:
     case ErrorCode.InvalidApiKey:
       return 401;
@@ -14,11 +16,13 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case ErrorCode.IdempotencyKeyReused:
     case ErrorCode.RunNotCancellable:
+    case ErrorCode.GenerationNotCompleted:
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;
     case ErrorCode.OrchestratorUnavailable:
     case ErrorCode.EmbeddingUnavailable:
+    case ErrorCode.VideoProviderUnavailable:
     case ErrorCode.InternalError:
       return 500;
   }

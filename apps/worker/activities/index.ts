@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AgentRunActivities, KnowledgeIngestionActivities } from '@pylon/contracts';
+import type { AgentRunActivities, KnowledgeIngestionActivities, VideoActivities } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
+import { VideoActivitiesImpl } from './video.activities';
 
 /** Bound methods of an activity class, by name: what Temporal's Worker expects. */
 function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): T {
@@ -9,7 +10,7 @@ function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): 
 }
 
 /** Every activity the workflows call, bound to its Nest-managed instance. */
-export function buildActivities(app: INestApplicationContext): AgentRunActivities & KnowledgeIngestionActivities {
+export function buildActivities(app: INestApplicationContext): AgentRunActivities & KnowledgeIngestionActivities & VideoActivities {
   return {
     ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
       'markRunRunning',
@@ -24,5 +25,6 @@ export function buildActivities(app: INestApplicationContext): AgentRunActivitie
       'publishDocument',
       'markDocumentFailed',
     ]),
+    ...bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo']),
   };
 }

@@ -5,6 +5,9 @@ import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 import { KnowledgeDocument } from './knowledge-document.entity';
 import { PylonEvent } from './event.entity';
+import { TokenEntry } from './token-entry.entity';
+import { VideoGeneration } from './video-generation.entity';
 
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent };
-export const ENTITIES = [Organization, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent];
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration };
+export type { TokenEntryKind } from './token-entry.entity';
+export const ENTITIES = [Organization, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration];

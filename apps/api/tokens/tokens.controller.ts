@@ -1,0 +1,69 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { LedgerRepository, OrganizationRepository } from '@pylon/db';
+import { ApiError } from '../common/api-error';
+import { readIdempotencyKey } from '../common/idempotency';
+import { toListResponse, toPageRequest } from '../common/pagination.dto';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
+import { AdminOnly, RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import {
+  CreateTokenGrantRequest,
+  ListTokenEntriesQuery,
+  OrgScopedQuery,
+  TokenBalanceView,
+  TokenEntryList,
+  TokenGrantView,
+} from './dto/tokens.dto';
+import { toTokenEntryView } from './views';
+
+@ApiTags('management')
+@Controller()
+export class TokensController {
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly orgs: OrganizationRepository,
+  ) {}
+
+  @Post('admin/v1/orgs/:org_id/token-grants')
+  @HttpCode(201)
+  @AdminOnly()
+  @ApiBearerAuth('admin')
+  @ApiOperation({ operationId: 'grantTokens', summary: "Add tokens to an organisation's balance" })
+  @ApiUuidParam('org_id')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key grants once.' })
+  @ApiCreatedResponse({ type: TokenGrantView })
+  @ApiErrors(400, 401, 404)
+  async grant(
+    @UuidParam('org_id') orgId: string,
+    @Body() body: CreateTokenGrantRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<TokenGrantView> {
+    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    const entry = await this.ledger.grant(orgId, body.amount, body.reason, readIdempotencyKey(idempotencyKey));
+    return { entry: toTokenEntryView(entry), balance: await this.ledger.balance(orgId) };
+  }
+
+  @Get('api/v1/tokens/balance')
+  @RequireScope('tokens:read')
+  @ApiBearerAuth('apiKey')
+  @ApiOperation({ operationId: 'getTokenBalance', summary: "The organisation's token balance" })
+  @ApiOkResponse({ type: TokenBalanceView })
+  @ApiErrors(400, 401, 403)
+  async balance(@CurrentPrincipal() principal: Principal, @Query() query: OrgScopedQuery): Promise<TokenBalanceView> {
+    if (query.org_id) assertOwnOrg(principal, query.org_id);
+    return { org_id: principal.orgId, balance: await this.ledger.balance(principal.orgId) };
+  }
+
+  @Get('api/v1/tokens/entries')
+  @RequireScope('tokens:read')
+  @ApiBearerAuth('apiKey')
+  @ApiOperation({ operationId: 'listTokenEntries', summary: 'Ledger entries, newest first: grants, debits and refunds' })
+  @ApiOkResponse({ type: TokenEntryList })
+  @ApiErrors(400, 401, 403)
+  async entries(@CurrentPrincipal() principal: Principal, @Query() query: ListTokenEntriesQuery): Promise<TokenEntryList> {
+    if (query.org_id) assertOwnOrg(principal, query.org_id);
+    return toListResponse(await this.ledger.listEntries(principal.orgId, toPageRequest(query)), toTokenEntryView);
+  }
+}

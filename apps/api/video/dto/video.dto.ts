@@ -1,0 +1,70 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
+import { DEFAULT_ASPECT_RATIO, VIDEO_ASPECT_RATIOS, VIDEO_STATES, type VideoAspectRatio, type VideoState } from '@pylon/contracts';
+
+export const MAX_PROMPT_CHARS = 2_000;
+export const MAX_IDS_PER_REQUEST = 50;
+const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true };
+
+/** 4.4 and 4.6 request body. */
+export class CreateGenerationRequest {
+  @ApiProperty({ minLength: 1, maxLength: MAX_PROMPT_CHARS, example: 'A lighthouse at dawn, waves crashing' })
+  @IsString()
+  @Matches(/\S/, { message: 'user_prompt must not be empty' })
+  @MaxLength(MAX_PROMPT_CHARS)
+  user_prompt!: string;
+
+  @ApiPropertyOptional({ enum: VIDEO_ASPECT_RATIOS, default: DEFAULT_ASPECT_RATIO })
+  @IsOptional()
+  @IsIn(VIDEO_ASPECT_RATIOS)
+  aspect_ratio?: VideoAspectRatio;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  expand_prompt?: boolean;
+
+  @ApiPropertyOptional({ format: 'uri', description: 'Start image (http or https).' })
+  @IsOptional()
+  @IsUrl(HTTP_URL)
+  @MaxLength(2_048)
+  image_url?: string;
+
+  @ApiPropertyOptional({ format: 'uri', description: 'End image (http or https).' })
+  @IsOptional()
+  @IsUrl(HTTP_URL)
+  @MaxLength(2_048)
+  image_end_url?: string;
+}
+
+export class GeneratedVideo {
+  @ApiProperty() height!: number;
+  @ApiProperty() width!: number;
+  @ApiProperty({ format: 'uri' }) thumbnail!: string;
+  @ApiProperty({ format: 'uri' }) url!: string;
+}
+
+/** 2.4. */
+export class VideoGenerationResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The provider’s estimate while processing, in seconds.' }) estimate_wait_seconds!: string | null;
+  @ApiProperty({ type: String, nullable: true }) liked!: string | null;
+  @ApiProperty() prompt!: string;
+  @ApiProperty({ enum: VIDEO_STATES }) state!: VideoState;
+  @ApiProperty({ type: GeneratedVideo, nullable: true, description: 'Set once completed.' }) video!: GeneratedVideo | null;
+}
+
+export class GetGenerationsQuery {
+  @ApiProperty({
+    type: [String],
+    description: `Generation ids, as ids[0]=…&ids[1]=… or ids=…&ids=… (at most ${MAX_IDS_PER_REQUEST}).`,
+  })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_IDS_PER_REQUEST)
+  @IsUUID('all', { each: true })
+  ids!: string[];
+}

@@ -1,0 +1,30 @@
+export const VIDEO_STATES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type VideoState = (typeof VIDEO_STATES)[number];
+
+export const VIDEO_ASPECT_RATIOS = ['1:1', '3:4', '4:3', '9:16', '16:9', '9:21', '21:9'] as const;
+export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
+export const DEFAULT_ASPECT_RATIO: VideoAspectRatio = '16:9';
+
+export interface VideoWorkflowInput {
+  generationId: string;
+  orgId: string;
+}
+
+export interface VideoSubmission {
+  /** How long the whole generation may take before it is failed and refunded. */
+  timeoutSeconds: number;
+}
+
+export type VideoPollResult = { state: 'pending' | 'processing' } | { state: 'completed' } | { state: 'failed'; reason: string };
+
+/** Activities of the video workflow. Workflows import this interface as a type only. */
+export interface VideoActivities {
+  /** Sends the generation to its provider and records the provider's job; idempotent. */
+  submitVideo(input: VideoWorkflowInput): Promise<VideoSubmission>;
+  /** Asks the provider how the job is doing and updates the projection; on completion stores the video. */
+  pollVideo(input: VideoWorkflowInput): Promise<VideoPollResult>;
+  /** Marks the generation failed and refunds its tokens, exactly once. */
+  failVideo(input: VideoWorkflowInput & { reason: string }): Promise<void>;
+}
+
+export const NON_RETRYABLE_VIDEO_ERRORS = ['VideoProviderRejected', 'VideoProviderUnavailable', 'GenerationNotFound'] as const;

@@ -1,0 +1,55 @@
+/** The aspect ratios every provider accepts (Luma's documented set). */
+export type AspectRatio = '1:1' | '3:4' | '4:3' | '9:16' | '16:9' | '9:21' | '21:9';
+
+export const ASPECT_RATIOS: readonly AspectRatio[] = Object.freeze(['1:1', '3:4', '4:3', '9:16', '16:9', '9:21', '21:9'] as const);
+
+export function isAspectRatio(value: unknown): value is AspectRatio {
+  return typeof value === 'string' && (ASPECT_RATIOS as readonly string[]).includes(value);
+}
+
+/** One video to make. `generationId` is Pylon's id; the local provider also uses it as its job id. */
+export interface VideoRequest {
+  generationId: string;
+  prompt: string;
+  aspectRatio: AspectRatio;
+  /** Ask the provider to elaborate the prompt. Neither provider has such a switch: see each provider. */
+  expandPrompt: boolean;
+  /** A start frame (Luma: keyframes.frame0). */
+  imageUrl?: string;
+  /** An end frame (Luma: keyframes.frame1). */
+  imageEndUrl?: string;
+  /** Extension: the parent generation, completed. */
+  extend?: {
+    generationId: string;
+    providerJobId: string;
+    /** Local provider: the absolute path of the parent's mp4. */
+    videoFile?: string;
+  };
+}
+
+export interface VideoResult {
+  videoUrl: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  /** Local provider: the video, relative to the media directory (`videos/<jobId>.mp4`). */
+  videoFile?: string;
+  /** Local provider: the thumbnail, relative to the media directory (`thumbnails/<jobId>.jpg`). */
+  thumbnailFile?: string;
+}
+
+export type JobStatus =
+  | { state: 'pending' | 'processing'; estimateWaitSeconds?: number }
+  | { state: 'completed'; result: VideoResult }
+  | { state: 'failed'; reason: string };
+
+/**
+ * Makes videos asynchronously: `submit` starts a job, `poll` says where it is. Both throw the
+ * VideoProvider*Error classes: Rejected and Unavailable are final, Transient is worth retrying.
+ * A job that ran and failed is not an error: `poll` answers `{ state: 'failed', reason }`.
+ */
+export interface VideoProvider {
+  readonly name: 'luma' | 'local';
+  submit(request: VideoRequest): Promise<{ jobId: string; estimateWaitSeconds?: number }>;
+  poll(jobId: string): Promise<JobStatus>;
+}

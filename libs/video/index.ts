@@ -1,0 +1,3 @@
+export { toGenerationView, generationEvent, type VideoGenerationView } from './generation-view';
+export { ConfiguredVideoProvider } from './video-provider.token';
+export { VideoModule } from './video.module';
