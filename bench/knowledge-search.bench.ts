@@ -36,6 +36,8 @@ const FULL_SIZE = 100_000;
 const DEFAULT_EXACT_MAX = 20_000;
 const MIN_EF_SEARCH = 40;
 const WIDE_EF_SEARCH = 400;
+/** Queries per class for the own-share diagnostic (its exact side scores the whole table). */
+const DIAGNOSTIC_QUERIES = 20;
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
 const TIE_EPSILON = 1e-6;
 
@@ -153,6 +155,34 @@ async function usesHnsw(client: PoolClient, search: SqlSearch, forceIndex: boole
   }
 }
 
+/**
+ * Of the `candidates` chunks nearest to the query in the whole table (all organisations), how many
+ * are the organisation's: through the HNSW index (ef_search = candidates, no iterative scan: what
+ * pgvector < 0.8 filters), or exactly. Explains searches that come back with fewer than k rows.
+ */
+async function ownAmongNearest(client: PoolClient, orgId: string, vector: string, candidates: number, exact: boolean): Promise<{ returned: number; own: number }> {
+  await client.query('BEGIN');
+  try {
+    let sql: string;
+    if (exact) {
+      sql = `WITH scored AS MATERIALIZED (SELECT org_id, embedding <=> $2::vector AS distance FROM knowledge_chunks)
+             SELECT count(*)::int AS returned, count(*) FILTER (WHERE org_id = $1)::int AS own
+               FROM (SELECT org_id FROM scored ORDER BY distance LIMIT $3) AS nearest`;
+    } else {
+      await client.query(`SELECT set_config('enable_sort', 'off', true)`);
+      await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(candidates)]);
+      sql = `WITH nearest AS MATERIALIZED (SELECT org_id FROM knowledge_chunks ORDER BY embedding <=> $2::vector LIMIT $3)
+             SELECT count(*)::int AS returned, count(*) FILTER (WHERE org_id = $1)::int AS own FROM nearest`;
+    }
+    const { rows } = await client.query(sql, [orgId, vector, candidates]);
+    await client.query('COMMIT');
+    return rows[0];
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
 function latencyFigures(values: number[]) {
   const s = summarize(values);
   return { count: s.count, p50: s.p50, p90: s.p90, p99: s.p99, mean: s.mean, max: s.max };
@@ -162,7 +192,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
   name: 'knowledge-search',
   description:
     'Knowledge ingestion (API + workflow) and POST /api/v1/knowledge/search over many organisations of skewed sizes, recall@6 vs exact search, vs the same search SQL through pg',
-  // Ingestion dominates: ~20 minutes for 100 000 chunks on 2 cores with native PostgreSQL, slower on PGlite.
+  // Ingestion dominates: 100 000 chunks take ~5 minutes on 2 cores with native PostgreSQL, several times that on PGlite.
   budgetMinutes: () => 8 + (30 * envInt('BENCH_KB_CHUNKS', FULL_SIZE)) / FULL_SIZE,
   async run(context: BenchContext): Promise<BenchReport> {
     const params = readParams();
@@ -224,8 +254,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
       const poll = async () => {
         while (polling) {
           const { rows } = await pool.query(
-            `SELECT count(*) FILTER (WHERE status <> 'processing')::int AS finished, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                    COALESCE(sum(chunk_count), 0)::int AS chunks
+            `SELECT count(*) FILTER (WHERE status <> 'processing')::int AS finished, count(*) FILTER (WHERE status = 'failed')::int AS failed
                FROM knowledge_documents WHERE org_id = ANY($1::uuid[])`,
             [orgIds],
           );
@@ -382,9 +411,18 @@ export const knowledgeSearchBenchmark: Benchmark = {
         short: number;
         rows: number[];
         latencyMs: number[];
+        bestScore: number[];
       }
-      const newMeasure = (): Measure => ({ recall: [], short: 0, rows: [], latencyMs: [] });
+      const newMeasure = (): Measure => ({ recall: [], short: 0, rows: [], latencyMs: [], bestScore: [] });
       const recallByClass: Record<string, Record<string, Measure>> = {};
+      interface OwnShare {
+        queries: number;
+        meanReturned: number;
+        meanOwn: number;
+        queriesWithFewerThanK: number;
+      }
+      const ownShares: Record<string, { hnsw: OwnShare; exact: OwnShare }> = {};
+      const diagnosticQueries = Math.min(params.queriesPerClass, DIAGNOSTIC_QUERIES);
       const planNodes: Record<string, { asIs: string; asIsUsesHnsw: boolean; forced: string; forcedUsesHnsw: boolean }> = {};
       const mismatchesApiVsBaseline: Record<string, number> = {};
       log(`recall@${K}: ${params.queriesPerClass} queries per class; exact ground truth, the API, the baseline and ${variants.length - 1} forced-HNSW variants`);
@@ -405,6 +443,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
             measure.rows.push(hits.length);
             if (hits.length < Math.min(K, tenant.plan.chunks)) measure.short++;
             measure.latencyMs.push(ms);
+            if (hits.length) measure.bestScore.push(1 - hits[0]!.distance);
           };
           for (const query of queries.get(cls)!) {
             let begin = performance.now();
@@ -424,6 +463,17 @@ export const knowledgeSearchBenchmark: Benchmark = {
             }
           }
           recallByClass[cls] = measures;
+          const share = async (exact: boolean): Promise<OwnShare> => {
+            const found = [];
+            for (const query of queries.get(cls)!.slice(0, diagnosticQueries)) found.push(await ownAmongNearest(client, tenant.orgId, query.vector, MIN_EF_SEARCH, exact));
+            return {
+              queries: found.length,
+              meanReturned: round(mean(found.map((f) => f.returned)), 2),
+              meanOwn: round(mean(found.map((f) => f.own)), 2),
+              queriesWithFewerThanK: found.filter((f) => f.own < K).length,
+            };
+          };
+          ownShares[cls] = { hnsw: await share(false), exact: await share(true) };
           log(
             `  ${cls} (${tenant.plan.chunks} chunks, API plan ${plans.get(cls)!.exact ? 'exact' : `HNSW ef=${plans.get(cls)!.efSearch}`}): ` +
               Object.entries(measures)
@@ -516,6 +566,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
         minRecall: round(Math.min(...m.recall), 4),
         queriesWithFewerThanK: m.short,
         meanRowsReturned: round(mean(m.rows), 2),
+        meanBestScore: round(mean(m.bestScore), 4),
         latencyMs: latencyFigures(m.latencyMs),
       });
       const recallTable: Grid = {
@@ -534,6 +585,17 @@ export const knowledgeSearchBenchmark: Benchmark = {
           ['repository SQL uses HNSW?', ...classTenants.map((t) => (planNodes[t.plan.sizeClass!]!.asIsUsesHnsw ? 'yes' : 'no'))],
         ],
       };
+      const shareTable: Grid = {
+        title: `own rows among the ${MIN_EF_SEARCH} chunks nearest to the query in the whole table (first ${diagnosticQueries} queries per class; mean own / mean returned; queries with fewer than ${K} own)`,
+        header: ['nearest', ...classTenants.map((t) => `${t.plan.sizeClass} (${t.plan.chunks})`)],
+        rows: (['hnsw', 'exact'] as const).map((side) => [
+          side === 'hnsw' ? `HNSW ef=${MIN_EF_SEARCH}, no filter` : 'exact, no filter',
+          ...classTenants.map((t) => {
+            const o = ownShares[t.plan.sizeClass!]![side];
+            return `${o.meanOwn} / ${o.meanReturned}; ${o.queriesWithFewerThanK}`;
+          }),
+        ]),
+      };
       const loadTable: Grid = {
         title: `search load per class within the mixed run (${params.concurrency} clients; p50 / p99 ms)`,
         header: ['class', 'API', 'baseline'],
@@ -551,6 +613,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
         'Ingestion: from the first POST to the last document turning ready (its updated_at); document ready = updated_at − created_at, queueing included.',
         `Search load: ${params.concurrency} closed-loop clients in a worker thread, ${params.warmupSeconds} s warm-up then ${params.searchSeconds} s; latencies exact. The API caches query embeddings (QUERY_EMBEDDING_CACHE_SIZE) and the queries repeat, so both sides skip embedding after the warm-up; the baseline also skips auth, validation and the organisation-size lookup.`,
         `Recall: a returned row counts when it is in the exact top ${K} or ties the ${K}-th distance (±${TIE_EPSILON}). Exact = the repository's exact SQL (materialized CTE over the organisation's rows). Forced HNSW = the repository's non-exact search SQL with enable_sort=off in its transaction, so that only the HNSW index can order the candidates (otherwise PostgreSQL may pick the org_id index and a sort, which is exact).`,
+        `Own-share diagnostic: of the ${MIN_EF_SEARCH} chunks nearest to a query in the whole table, how many belong to the organisation, through HNSW (ef_search=${MIN_EF_SEARCH}, no iterative scan, i.e. the candidates pgvector < 0.8 filters) and exactly. Without iterative scan a search returns fewer than ${K} rows exactly when the HNSW side has fewer than ${K} own.`,
         `reltuples of knowledge_chunks before ANALYZE: ${reltuplesBeforeAnalyze} (the API plans with it); the benchmark runs ANALYZE before searching, as autovacuum would on a server.`,
       ];
       if (!iterativeScanAvailable) notes.push(`pgvector ${vectorVersion} has no iterative index scan: HNSW returns at most ef_search candidates before the organisation filter.`);
@@ -570,12 +633,13 @@ export const knowledgeSearchBenchmark: Benchmark = {
           organisations: tenants.map((t) => ({ index: t.plan.index, sizeClass: t.plan.sizeClass ?? null, chunks: t.plan.chunks, documents: t.plan.documents.length })),
         },
         rows,
-        tables: [recallTable, loadTable],
+        tables: [recallTable, shareTable, loadTable],
         pylon: {
           database: { serverVersion, pgvector: vectorVersion, iterativeScanAvailable, reltuplesBeforeAnalyze, reltuplesAfterAnalyze: reltuples, rows: tableChunks, tableMiB: round(Number(sizes.table_bytes) / 2 ** 20, 1), hnswIndexMiB: round(Number(sizes.hnsw_bytes) / 2 ** 20, 1) },
           ingestion,
           plans: Object.fromEntries(classTenants.map((t) => [t.plan.sizeClass!, { chunks: t.plan.chunks, api: plans.get(t.plan.sizeClass!), ifHnsw: hnswPlans.get(t.plan.sizeClass!), candidateQueryPlan: planNodes[t.plan.sizeClass!] }])),
           search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.api)])),
+          ownAmongNearest: ownShares,
           recall: Object.fromEntries(Object.entries(recallByClass).map(([cls, measures]) => [cls, Object.fromEntries(Object.entries(measures).map(([name, m]) => [name, recallSummary(m)]))])),
           sampleQueries: Object.fromEntries([...queries].map(([cls, list]) => [cls, list.slice(0, 3).map((q) => q.text)])),
         },

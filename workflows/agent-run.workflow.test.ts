@@ -36,8 +36,8 @@ describe('agentRunWorkflow', () => {
         markRunRunning: record('markRunRunning', activities.markRunRunning ?? (async () => ({ executable: true, runTimeoutSeconds: 30, heartbeatTimeoutSeconds: 5 }))),
         generateTurn: record('generateTurn', activities.generateTurn ?? (async () => ({ kind: 'answer' as const, text: 'hello' }))),
         runTool: record('runTool', activities.runTool ?? (async () => 'tool result')),
-        markRunSucceeded: record('markRunSucceeded', activities.markRunSucceeded ?? (async () => undefined)),
-        markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => undefined)),
+        markRunSucceeded: record('markRunSucceeded', activities.markRunSucceeded ?? (async () => null)),
+        markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => null)),
       },
     });
     const input: AgentRunWorkflowInput = { runId: randomUUID(), orgId: randomUUID() };
@@ -54,7 +54,7 @@ describe('agentRunWorkflow', () => {
 
   it('marks running, generates, then records the output', async () => {
     let recorded: unknown;
-    const { outcome, calls } = await run({ markRunSucceeded: async (input) => void (recorded = input.output) });
+    const { outcome, calls } = await run({ markRunSucceeded: async (input) => ((recorded = input.output), null) });
     assert.deepEqual(outcome, { status: 'succeeded' });
     assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunSucceeded']);
     assert.equal(recorded, 'hello');
@@ -66,7 +66,7 @@ describe('agentRunWorkflow', () => {
       generateTurn: async () => {
         throw ApplicationFailure.nonRetryable('OpenAI answered 400: bad model', NON_RETRYABLE_LLM_ERROR);
       },
-      markRunFailed: async (input) => void (error = input.error),
+      markRunFailed: async (input) => ((error = input.error), null),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'OpenAI answered 400: bad model' });
     assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunFailed']);
@@ -90,7 +90,7 @@ describe('agentRunWorkflow', () => {
     const { outcome } = await run({
       markRunRunning: async () => ({ executable: true, runTimeoutSeconds: 1, heartbeatTimeoutSeconds: 5 }),
       generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
-      markRunFailed: async (input) => void (error = input.error),
+      markRunFailed: async (input) => ((error = input.error), null),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'run timed out after 1 seconds' });
     assert.equal(error, 'run timed out after 1 seconds');
@@ -101,7 +101,7 @@ describe('agentRunWorkflow', () => {
     const { outcome, calls } = await run(
       {
         generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
-        markRunFailed: async (input) => void (error = input.error),
+        markRunFailed: async (input) => ((error = input.error), null),
       },
       { cancelAfterMs: 500 },
     );
@@ -121,7 +121,7 @@ describe('agentRunWorkflow', () => {
           : { kind: 'answer', text: `answer from ${input.transcript[1]!.role === 'tool' ? input.transcript[1]!.content : '?'}` };
       },
       runTool: async (input) => `hits for ${JSON.parse(input.call.arguments).query}`,
-      markRunSucceeded: async (input) => void (recorded = input.output),
+      markRunSucceeded: async (input) => ((recorded = input.output), null),
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
     assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'runTool', 'generateTurn', 'markRunSucceeded']);

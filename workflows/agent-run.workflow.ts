@@ -9,6 +9,7 @@ import {
   type AgentRunWorkflowInput,
   type TranscriptEntry,
 } from '@pylon/contracts';
+import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
 /** Projection writes and tools are small database work: retry them until the database is back. */
@@ -35,7 +36,7 @@ function llmActivities(heartbeatTimeoutSeconds: number) {
 /**
  * An agent run: mark it running; let the model take turns, running the tools it calls (each an
  * activity) until it answers, all within the version's run timeout; then record the output, or a
- * readable error. A cancelled run ends `failed` with `cancelled`.
+ * readable error, and announce the event to webhooks. A cancelled run ends `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
   const plan = await local.markRunRunning(run);
@@ -55,7 +56,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       }
       throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
     });
-    await local.markRunSucceeded({ ...run, output });
+    await announce(run.orgId, await local.markRunSucceeded({ ...run, output }));
     return { status: 'succeeded' };
   } catch (failure) {
     const cancelledByCaller = CancellationScope.current().consideredCancelled;
@@ -64,7 +65,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       : isCancellation(failure)
         ? `run timed out after ${plan.runTimeoutSeconds} seconds`
         : describeFailure(failure);
-    await CancellationScope.nonCancellable(() => local.markRunFailed({ ...run, error }));
+    await CancellationScope.nonCancellable(async () => announce(run.orgId, await local.markRunFailed({ ...run, error })));
     if (cancelledByCaller) throw failure;
     return { status: 'failed', error };
   }

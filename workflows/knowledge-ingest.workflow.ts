@@ -6,6 +6,7 @@ import {
   type IngestionOutcome,
   type KnowledgeIngestionActivities,
 } from '@pylon/contracts';
+import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
 /** Chunking and publishing are database work: retry until the database is back, within reason. */
@@ -41,11 +42,12 @@ export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Pr
       await Promise.all(batches.map((batchIndex) => embedder.embedChunkBatch({ ...document, batchIndex })));
     }
 
-    const { published, chunkCount } = await store.publishDocument(document);
+    const { published, chunkCount, eventId } = await store.publishDocument(document);
+    await announce(document.orgId, eventId);
     return published ? { status: 'ready', chunkCount } : { status: 'deleted' };
   } catch (failure) {
     const reason = describeFailure(failure);
-    await store.markDocumentFailed({ ...document, reason });
+    await announce(document.orgId, await store.markDocumentFailed({ ...document, reason }));
     return { status: 'failed', reason };
   }
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import { NON_RETRYABLE_VIDEO_ERRORS, type VideoActivities, type VideoWorkflowInput } from '@pylon/contracts';
+import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
 /** Provider calls: backoff on rate limits, 5xx and timeouts; no retry when the provider refuses. */
@@ -35,7 +36,10 @@ export async function videoGenerationWorkflow(generation: VideoWorkflowInput): P
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(MAX_POLL_MS, Math.round(delay * 1.5))) {
       await sleep(Math.min(delay, Math.max(0, deadline - Date.now())));
       const status = await provider.pollVideo(generation);
-      if (status.state === 'completed') return { state: 'completed' };
+      if (status.state === 'completed') {
+        await announce(generation.orgId, status.eventId);
+        return { state: 'completed' };
+      }
       if (status.state === 'failed') throw ApplicationFailure.nonRetryable(status.reason, 'VideoGenerationFailed');
       if (Date.now() >= deadline) {
         throw ApplicationFailure.nonRetryable(`the provider did not finish within ${timeoutSeconds} seconds`, 'VideoGenerationTimedOut');
@@ -43,7 +47,7 @@ export async function videoGenerationWorkflow(generation: VideoWorkflowInput): P
     }
   } catch (failure) {
     const reason = describeFailure(failure);
-    await ledger.failVideo({ ...generation, reason });
+    await announce(generation.orgId, await ledger.failVideo({ ...generation, reason }));
     return { state: 'failed', reason };
   }
 }

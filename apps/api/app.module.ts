@@ -14,6 +14,7 @@ import { HealthController } from './health/health.controller';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
 import { TokensModule } from './tokens/tokens.module';
 import { VideoApiModule } from './video/video-api.module';
+import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -45,6 +46,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
     KnowledgeApiModule,
     TokensModule,
     VideoApiModule,
+    WebhooksApiModule,
   ],
   controllers: [HealthController],
   providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],

@@ -7,10 +7,11 @@ import { VideoModule } from '@pylon/video';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
+import { WebhookActivitiesImpl } from './activities/webhook.activities';
 
 /** The worker's application context: no HTTP server, just what the activities need. */
 @Module({
   imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule, VideoModule],
-  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl],
+  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
 })
 export class WorkerModule {}

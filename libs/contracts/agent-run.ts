@@ -37,8 +37,9 @@ export interface AgentRunActivities {
   generateTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
-  markRunSucceeded(input: AgentRunWorkflowInput & { output: string }): Promise<void>;
-  markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<void>;
+  /** The id of the event recorded with the change, or null when the run was already final. */
+  markRunSucceeded(input: AgentRunWorkflowInput & { output: string }): Promise<string | null>;
+  markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<string | null>;
 }
 
 /** Error type names thrown by activities that must not be retried. */

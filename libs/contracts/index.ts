@@ -7,3 +7,4 @@ export * from './knowledge';
 export * from './events';
 export * from './agent-tools';
 export * from './video';
+export * from './webhooks';

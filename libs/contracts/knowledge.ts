@@ -22,8 +22,9 @@ export interface KnowledgeIngestionActivities {
   prepareChunks(input: IngestDocumentInput): Promise<IngestionPlan>;
   embedChunkBatch(input: IngestDocumentInput & { batchIndex: number }): Promise<void>;
   /** Makes every chunk searchable and the document ready, in one transaction. */
-  publishDocument(input: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number }>;
-  markDocumentFailed(input: IngestDocumentInput & { reason: string }): Promise<void>;
+  publishDocument(input: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number; eventId: string | null }>;
+  /** The id of the event recorded with the change, or null when the document was already final. */
+  markDocumentFailed(input: IngestDocumentInput & { reason: string }): Promise<string | null>;
 }
 
 /** Error types of embedding activities that must not be retried. */

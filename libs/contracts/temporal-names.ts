@@ -5,6 +5,8 @@ export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
   knowledgeIngest: 'knowledgeIngestWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
+  webhookFanout: 'webhookFanoutWorkflow',
+  webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
 
 export function agentRunWorkflowId(runId: string): string {
@@ -17,6 +19,14 @@ export function knowledgeIngestWorkflowId(docId: string): string {
 
 export function videoWorkflowId(generationId: string): string {
   return `video:${generationId}`;
+}
+
+export function webhookFanoutWorkflowId(eventId: string): string {
+  return `webhook-fanout:${eventId}`;
+}
+
+export function webhookDeliveryWorkflowId(deliveryId: string): string {
+  return `webhook:${deliveryId}`;
 }
 
 /** Custom search attributes an operator filters on in the Temporal UI, e.g. `OrgId = "…"`. */

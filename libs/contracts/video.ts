@@ -15,7 +15,10 @@ export interface VideoSubmission {
   timeoutSeconds: number;
 }
 
-export type VideoPollResult = { state: 'pending' | 'processing' } | { state: 'completed' } | { state: 'failed'; reason: string };
+export type VideoPollResult =
+  | { state: 'pending' | 'processing' }
+  | { state: 'completed'; eventId: string | null }
+  | { state: 'failed'; reason: string };
 
 /** Activities of the video workflow. Workflows import this interface as a type only. */
 export interface VideoActivities {
@@ -23,8 +26,8 @@ export interface VideoActivities {
   submitVideo(input: VideoWorkflowInput): Promise<VideoSubmission>;
   /** Asks the provider how the job is doing and updates the projection; on completion stores the video. */
   pollVideo(input: VideoWorkflowInput): Promise<VideoPollResult>;
-  /** Marks the generation failed and refunds its tokens, exactly once. */
-  failVideo(input: VideoWorkflowInput & { reason: string }): Promise<void>;
+  /** Marks the generation failed and refunds its tokens, exactly once; the event id, or null if already final. */
+  failVideo(input: VideoWorkflowInput & { reason: string }): Promise<string | null>;
 }
 
 export const NON_RETRYABLE_VIDEO_ERRORS = ['VideoProviderRejected', 'VideoProviderUnavailable', 'GenerationNotFound'] as const;

@@ -11,6 +11,7 @@ import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.reposit
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { VideoGenerationRepository } from './repositories/video-generation.repository';
+import { WebhookRepository } from './repositories/webhook.repository';
 
 const REPOSITORIES = [
   OrganizationRepository,
@@ -22,6 +23,7 @@ const REPOSITORIES = [
   EventRepository,
   LedgerRepository,
   VideoGenerationRepository,
+  WebhookRepository,
 ];
 
 /** The database connection and the repositories, the only code that touches SQL. */

@@ -1,8 +1,8 @@
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, ENTITIES, type TokenEntryKind } from './entities';
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint, ENTITIES, type TokenEntryKind } from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
-export { AgentRunRepository, type NewAgentRun } from './repositories/agent-run.repository';
+export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
 export { ApiKeyRepository } from './repositories/api-key.repository';
 export { OrganizationRepository } from './repositories/organization.repository';
 export {
@@ -23,3 +23,4 @@ export {
   type VideoOutcome,
   type GenerationEventFactory,
 } from './repositories/video-generation.repository';
+export { WebhookRepository, type AttemptRecord, type DeliveryContext, type EndpointChanges } from './repositories/webhook.repository';

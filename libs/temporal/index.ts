@@ -3,3 +3,4 @@ export { pylonSearchAttributes, ORG_ID_KEY, RESOURCE_ID_KEY } from './search-att
 export { registerSearchAttributes } from './register-search-attributes';
 export { findOrBuildTemporalCli, startTemporalDevServer, freePort, type DevServer } from './dev-server';
 export { WorkflowStarter, type StartRequest } from './workflow-starter';
+export { EventAnnouncer } from './event-announcer';

@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Client, Connection } from '@temporalio/client';
 import { PylonConfig } from '@pylon/config';
+import { EventAnnouncer } from './event-announcer';
 import { WorkflowStarter } from './workflow-starter';
 
 /** The API's Temporal client. The connection is lazy so the API starts (and reports not-ready) while Temporal is down. */
@@ -27,7 +28,8 @@ export class TemporalClientLifecycle implements OnApplicationShutdown {
     },
     TemporalClientLifecycle,
     WorkflowStarter,
+    EventAnnouncer,
   ],
-  exports: [Client, WorkflowStarter],
+  exports: [Client, WorkflowStarter, EventAnnouncer],
 })
 export class TemporalClientModule {}

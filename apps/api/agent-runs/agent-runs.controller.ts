@@ -15,7 +15,7 @@ import {
   ListAgentRunsQuery,
 } from './dto/agent-run.dto';
 import { readIdempotencyKey } from '../common/idempotency';
-import { toAgentRunCreated, toAgentRunView } from './views';
+import { toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')

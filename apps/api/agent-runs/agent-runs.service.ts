@@ -7,6 +7,8 @@ import type { Principal } from '../auth/principal';
 import type { CreateAgentRunRequest } from './dto/agent-run.dto';
 import { fingerprint } from '../common/idempotency';
 import { RunWorkflows } from './run-workflows';
+import { runEvent } from '@pylon/agent-runs';
+import { EventAnnouncer } from '@pylon/temporal';
 
 /**
  * Creating a run writes the queued projection first and then starts workflow `agent-run:<run_id>`;
@@ -20,6 +22,7 @@ export class AgentRunsService {
     private readonly runs: AgentRunRepository,
     private readonly agents: AgentRepository,
     private readonly workflows: RunWorkflows,
+    private readonly events: EventAnnouncer,
   ) {}
 
   async create(principal: Principal, request: CreateAgentRunRequest, idempotencyKey: string | null): Promise<AgentRun> {
@@ -72,7 +75,7 @@ export class AgentRunsService {
       throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
     }
     const hadWorkflow = await this.workflows.cancel(runId);
-    if (!hadWorkflow) await this.runs.markFailed(principal.orgId, runId, RUN_CANCELLED_ERROR);
+    if (!hadWorkflow) await this.events.announce(principal.orgId, await this.runs.markFailed(principal.orgId, runId, RUN_CANCELLED_ERROR, runEvent));
     return (await this.runs.findById(principal.orgId, runId))!;
   }
 

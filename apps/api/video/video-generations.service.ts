@@ -98,6 +98,7 @@ export class VideoGenerationsService {
     } catch (error) {
       this.logger.error({ err: error }, `could not start the workflow of generation ${generation.id}; refunding it`);
       await this.generations.failAndRefund(generation.orgId, generation.id, 'the workflow engine was unavailable', generationEvent(this.config.publicUrl));
+      // Its event is not announced: the workflow engine that would deliver it is the thing that is down.
       throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the tokens were refunded');
     }
   }

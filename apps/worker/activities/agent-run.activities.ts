@@ -14,6 +14,7 @@ import {
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion } from '@pylon/db';
+import { runEvent } from '@pylon/agent-runs';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LlmRequestRejectedError, LlmService, toolSpecs } from '@pylon/llm';
 
@@ -89,12 +90,12 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return JSON.stringify({ matches: hits });
   }
 
-  async markRunSucceeded({ orgId, runId, output }: AgentRunWorkflowInput & { output: string }): Promise<void> {
-    await this.runs.markSucceeded(orgId, runId, output);
+  markRunSucceeded({ orgId, runId, output }: AgentRunWorkflowInput & { output: string }): Promise<string | null> {
+    return this.runs.markSucceeded(orgId, runId, output, runEvent);
   }
 
-  async markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<void> {
-    await this.runs.markFailed(orgId, runId, error);
+  markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<string | null> {
+    return this.runs.markFailed(orgId, runId, error, runEvent);
   }
 
   private async load(orgId: string, runId: string): Promise<{ run: AgentRun; version: AgentVersion }> {

@@ -39,11 +39,11 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
     await this.chunks.saveDraftEmbeddings(docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
   }
 
-  publishDocument({ orgId, docId }: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number }> {
+  publishDocument({ orgId, docId }: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number; eventId: string | null }> {
     return this.documents.publish(orgId, docId, documentEvent);
   }
 
-  async markDocumentFailed({ orgId, docId, reason }: IngestDocumentInput & { reason: string }): Promise<void> {
-    await this.documents.markFailed(orgId, docId, reason, documentEvent);
+  markDocumentFailed({ orgId, docId, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
+    return this.documents.markFailed(orgId, docId, reason, documentEvent);
   }
 }

@@ -37,7 +37,7 @@ export class VideoActivitiesImpl implements VideoActivities {
 
   async pollVideo({ orgId, generationId }: VideoWorkflowInput): Promise<VideoPollResult> {
     const generation = await this.load(orgId, generationId);
-    if (generation.state === 'completed') return { state: 'completed' };
+    if (generation.state === 'completed') return { state: 'completed', eventId: null };
     if (generation.state === 'failed') return { state: 'failed', reason: generation.failureReason ?? 'failed' };
     if (!generation.providerJobId) throw new Error(`generation ${generationId} was never submitted`);
     const status = await this.call(() => this.provider.poll(generation.providerJobId!));
@@ -47,15 +47,14 @@ export class VideoActivitiesImpl implements VideoActivities {
         await this.generations.recordProgress(orgId, generationId, estimate(status.estimateWaitSeconds));
         return { state: status.state };
       case 'completed':
-        await this.generations.complete(orgId, generationId, status.result, generationEvent(this.config.publicUrl));
-        return { state: 'completed' };
+        return { state: 'completed', eventId: await this.generations.complete(orgId, generationId, status.result, generationEvent(this.config.publicUrl)) };
       case 'failed':
         return { state: 'failed', reason: status.reason };
     }
   }
 
-  async failVideo({ orgId, generationId, reason }: VideoWorkflowInput & { reason: string }): Promise<void> {
-    await this.generations.failAndRefund(orgId, generationId, reason, generationEvent(this.config.publicUrl));
+  failVideo({ orgId, generationId, reason }: VideoWorkflowInput & { reason: string }): Promise<string | null> {
+    return this.generations.failAndRefund(orgId, generationId, reason, generationEvent(this.config.publicUrl));
   }
 
   private async load(orgId: string, generationId: string): Promise<VideoGeneration> {

@@ -7,7 +7,8 @@ import { KnowledgeDocument } from './knowledge-document.entity';
 import { PylonEvent } from './event.entity';
 import { TokenEntry } from './token-entry.entity';
 import { VideoGeneration } from './video-generation.entity';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
 
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration };
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { TokenEntryKind } from './token-entry.entity';
-export const ENTITIES = [Organization, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration];
+export const ENTITIES = [Organization, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration, WebhookEndpoint, WebhookDelivery, WebhookAttempt];

@@ -3,6 +3,10 @@ import { DataSource } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
+import { recordEvent, type NewEvent } from './event-recorder';
+
+/** Describes the event of a run's final state, from the run as it is then. */
+export type AgentRunEventFactory = (run: AgentRun) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
 export type NewAgentRun = Pick<
   AgentRun,
@@ -65,19 +69,24 @@ export class AgentRunRepository {
     return this.findById(orgId, runId);
   }
 
-  async markSucceeded(orgId: string, runId: string, output: string): Promise<void> {
-    await this.db.query(
-      `UPDATE agent_runs SET status = 'succeeded', output = $3, error = NULL, ${TOUCH}
-        WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')`,
-      [runId, orgId, output],
-    );
+  /** → succeeded with the output, and its event, in one transaction. The event id, or null when the run was already final. */
+  markSucceeded(orgId: string, runId: string, output: string, describe: AgentRunEventFactory): Promise<string | null> {
+    return this.finish(orgId, runId, `status = 'succeeded', output = $3, error = NULL`, output, describe);
   }
 
-  async markFailed(orgId: string, runId: string, error: string): Promise<void> {
-    await this.db.query(
-      `UPDATE agent_runs SET status = 'failed', output = NULL, error = $3, ${TOUCH}
-        WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')`,
-      [runId, orgId, error],
-    );
+  markFailed(orgId: string, runId: string, error: string, describe: AgentRunEventFactory): Promise<string | null> {
+    return this.finish(orgId, runId, `status = 'failed', output = NULL, error = $3`, error, describe);
+  }
+
+  private finish(orgId: string, runId: string, assignments: string, value: string, describe: AgentRunEventFactory): Promise<string | null> {
+    return this.db.transaction(async (manager) => {
+      const updated = (await manager.query(
+        `UPDATE agent_runs SET ${assignments}, ${TOUCH} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+        [runId, orgId, value],
+      )) as unknown[];
+      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return null;
+      const run = (await manager.findOneBy(AgentRun, { id: runId, orgId }))!;
+      return (await recordEvent(manager, { orgId, resourceId: runId, ...describe(run) })).id;
+    });
   }
 }

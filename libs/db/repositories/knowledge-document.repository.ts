@@ -75,13 +75,17 @@ export class KnowledgeDocumentRepository {
    * Publishes a processing document in one transaction: its drafts become searchable chunks, the
    * drafts go, the document turns ready and its event is recorded. False when it is no longer processing.
    */
-  async publish(orgId: string, docId: string, describe: DocumentEventFactory): Promise<{ published: boolean; chunkCount: number }> {
+  async publish(
+    orgId: string,
+    docId: string,
+    describe: DocumentEventFactory,
+  ): Promise<{ published: boolean; chunkCount: number; eventId: string | null }> {
     return this.db.transaction(async (manager) => {
       const [locked] = (await manager.query(
         `SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`,
         [docId, orgId],
       )) as Array<{ status: DocumentStatus }>;
-      if (!locked || locked.status !== 'processing') return { published: false, chunkCount: 0 };
+      if (!locked || locked.status !== 'processing') return { published: false, chunkCount: 0, eventId: null };
       const [missing] = (await manager.query(
         `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
         [docId],
@@ -102,23 +106,23 @@ export class KnowledgeDocumentRepository {
         [docId, orgId, chunkCount],
       );
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
-      return { published: true, chunkCount };
+      const event = await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      return { published: true, chunkCount, eventId: event.id };
     });
   }
 
   /** processing → failed, dropping any drafts and recording the event. A final document stays as it is. */
-  async markFailed(orgId: string, docId: string, reason: string, describe: DocumentEventFactory): Promise<void> {
-    await this.db.transaction(async (manager) => {
+  async markFailed(orgId: string, docId: string, reason: string, describe: DocumentEventFactory): Promise<string | null> {
+    return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
         `UPDATE knowledge_documents SET status = 'failed', failure_reason = $3, ${TOUCH}
           WHERE id = $1 AND org_id = $2 AND status = 'processing' RETURNING id`,
         [docId, orgId, reason.slice(0, 1000)],
       )) as unknown[];
       await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
-      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return;
+      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return null;
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      return (await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) })).id;
     });
   }
 }

@@ -100,17 +100,17 @@ export class VideoGenerationRepository {
   }
 
   /** → completed with the video, and its event, in one transaction; a final generation stays as it is. */
-  async complete(orgId: string, generationId: string, video: VideoOutcome, describe: GenerationEventFactory): Promise<void> {
-    await this.db.transaction(async (manager) => {
+  async complete(orgId: string, generationId: string, video: VideoOutcome, describe: GenerationEventFactory): Promise<string | null> {
+    return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations
             SET state = 'completed', video_url = $3, thumbnail_url = $4, width = $5, height = $6, estimate_wait_seconds = NULL, ${TOUCH}
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, video.videoUrl, video.thumbnailUrl, video.width, video.height],
       );
-      if (affected(updated) === 0) return;
+      if (affected(updated) === 0) return null;
       const generation = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      await recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) });
+      return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) })).id;
     });
   }
 
@@ -118,19 +118,19 @@ export class VideoGenerationRepository {
    * → failed, with its tokens back. The refund is idempotent (one per debit), so a retried or repeated
    * failure refunds exactly once; the state change and its event are one transaction.
    */
-  async failAndRefund(orgId: string, generationId: string, reason: string, describe: GenerationEventFactory): Promise<void> {
+  async failAndRefund(orgId: string, generationId: string, reason: string, describe: GenerationEventFactory): Promise<string | null> {
     const generation = await this.findById(orgId, generationId);
-    if (!generation || generation.state === 'completed') return;
+    if (!generation || generation.state === 'completed') return null;
     if (generation.debitEntryId) await this.ledger.refund(orgId, generation.debitEntryId, `refund: ${reason}`.slice(0, 500));
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations SET state = 'failed', failure_reason = $3, estimate_wait_seconds = NULL, ${TOUCH}
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, reason.slice(0, 1000)],
       );
-      if (affected(updated) === 0) return;
+      if (affected(updated) === 0) return null;
       const failed = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      await recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) });
+      return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) })).id;
     });
   }
 }

@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '@pylon/contracts';
+import { PageQuery } from '../../common/pagination.dto';
+
+export class CreateWebhookEndpointRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  org_id!: string;
+
+  @ApiProperty({ format: 'uri', maxLength: 2_048, example: 'https://example.com/pylon-webhooks' })
+  @IsString()
+  @MaxLength(2_048)
+  url!: string;
+
+  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, description: 'Omit to receive every event.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: string[];
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}
+
+export class UpdateWebhookEndpointRequest {
+  @ApiPropertyOptional({ format: 'uri', maxLength: 2_048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2_048)
+  url?: string;
+
+  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, nullable: true, description: 'null: every event.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: string[] | null;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}
+
+export class RotateSecretRequest {
+  @ApiPropertyOptional({ minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2_592_000)
+  grace_seconds?: number;
+}
+
+export class WebhookEndpointView {
+  @ApiProperty({ format: 'uuid' }) endpoint_id!: string;
+  @ApiProperty({ format: 'uuid' }) org_id!: string;
+  @ApiProperty() url!: string;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: [String], nullable: true }) events!: string[] | null;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true }) disabled_reason!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the secret before the last rotation also signs.' })
+  previous_secret_expires_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class WebhookEndpointWithSecret extends WebhookEndpointView {
+  @ApiProperty({ description: 'The signing secret `whsec_…`, shown only in this response.' }) secret!: string;
+}
+
+export class WebhookEndpointList {
+  @ApiProperty({ type: [WebhookEndpointView] }) data!: WebhookEndpointView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}
+
+export class WebhookAttemptView {
+  @ApiProperty() attempt!: number;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty() duration_ms!: number;
+  @ApiProperty({ type: Number, nullable: true }) status_code!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The first bytes of the response.' }) response_excerpt!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The network error, timeout or refusal.' }) error!: string | null;
+}
+
+export class WebhookDeliveryView {
+  @ApiProperty({ format: 'uuid' }) delivery_id!: string;
+  @ApiProperty({ format: 'uuid' }) endpoint_id!: string;
+  @ApiProperty({ format: 'uuid' }) event_id!: string;
+  @ApiProperty() event_type!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status!: DeliveryStatus;
+  @ApiProperty() attempt_count!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) next_attempt_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) last_status_code!: number | null;
+  @ApiProperty({ type: String, nullable: true }) last_error!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) delivered_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: [WebhookAttemptView] }) attempts!: WebhookAttemptView[];
+}
+
+export class WebhookDeliveryList {
+  @ApiProperty({ type: [WebhookDeliveryView] }) data!: WebhookDeliveryView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}
+
+export class ListDeliveriesQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, webhookDeliveryWorkflowId } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
+import { pylonSearchAttributes } from '@pylon/temporal';
+import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
+import { ApiError } from '../common/api-error';
+import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
+
+/** Webhook endpoints of an organisation, their secrets, and replays of their deliveries. */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly temporal: Client,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async create(orgId: string, request: CreateWebhookEndpointRequest): Promise<WebhookEndpoint> {
+    await this.checkUrl(request.url);
+    return this.webhooks.createEndpoint({
+      id: randomUUID(),
+      orgId,
+      url: request.url,
+      description: request.description ?? null,
+      events: request.events ?? null,
+      enabled: true,
+      secret: generateWebhookSecret(),
+      createdAt: new Date(),
+    });
+  }
+
+  async get(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.webhooks.findEndpoint(orgId, endpointId);
+    if (!endpoint) throw ApiError.notFound('no such webhook endpoint');
+    return endpoint;
+  }
+
+  async update(orgId: string, endpointId: string, request: UpdateWebhookEndpointRequest): Promise<WebhookEndpoint> {
+    await this.get(orgId, endpointId);
+    if (request.url !== undefined) await this.checkUrl(request.url);
+    return (await this.webhooks.updateEndpoint(orgId, endpointId, request))!;
+  }
+
+  async delete(orgId: string, endpointId: string): Promise<void> {
+    if (!(await this.webhooks.deleteEndpoint(orgId, endpointId))) throw ApiError.notFound('no such webhook endpoint');
+  }
+
+  async rotateSecret(orgId: string, endpointId: string, graceSeconds = this.config.webhookSecretGraceSeconds): Promise<WebhookEndpoint> {
+    await this.get(orgId, endpointId);
+    return (await this.webhooks.rotateSecret(orgId, endpointId, generateWebhookSecret(), new Date(Date.now() + graceSeconds * 1000)))!;
+  }
+
+  /** A test event to this endpoint only, delivered like any other. */
+  async sendTestEvent(orgId: string, endpointId: string): Promise<WebhookDelivery> {
+    await this.get(orgId, endpointId);
+    const event = await this.webhooks.recordTestEvent(orgId, endpointId, WEBHOOK_TEST_EVENT);
+    const delivery = await this.webhooks.createDelivery(orgId, endpointId, event);
+    await this.deliverNow(orgId, delivery.id);
+    return delivery;
+  }
+
+  /** Re-sends a delivery now: its waiting workflow attempts early, or a finished one gets a new run of one attempt. */
+  async retry(orgId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
+    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
+    await this.deliverNow(orgId, deliveryId);
+    return delivery;
+  }
+
+  private async deliverNow(orgId: string, deliveryId: string): Promise<void> {
+    await this.temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookDelivery, {
+      workflowId: webhookDeliveryWorkflowId(deliveryId),
+      taskQueue: this.config.temporalTaskQueue,
+      args: [{ deliveryId, orgId, replay: true }],
+      signal: ATTEMPT_NOW_SIGNAL,
+      signalArgs: [],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: pylonSearchAttributes(orgId, deliveryId),
+    });
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await assertDeliverableUrl(url, this.config.webhookAllowPrivateUrls);
+    } catch (error) {
+      if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+      throw error;
+    }
+  }
+}
+

@@ -1,0 +1,158 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { WebhookRepository } from '@pylon/db';
+import { ApiError } from '../common/api-error';
+import { PageQuery, toPageRequest } from '../common/pagination.dto';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import {
+  CreateWebhookEndpointRequest,
+  ListDeliveriesQuery,
+  RotateSecretRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookDeliveryList,
+  WebhookDeliveryView,
+  WebhookEndpointList,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+} from './dto/webhooks.dto';
+import { toDeliveryView, toEndpointView } from './views';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+/** Signed webhooks (Standard Webhooks): endpoints, secrets, the delivery log and replays. */
+@ApiTags('webhooks')
+@ApiBearerAuth('apiKey')
+@RequireScope('webhooks:manage')
+@Controller('api/v1/webhook-endpoints')
+export class WebhooksController {
+  constructor(
+    private readonly service: WebhookEndpointsService,
+    private readonly webhooks: WebhookRepository,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Add an endpoint; its signing secret is in this response only' })
+  @ApiCreatedResponse({ type: WebhookEndpointWithSecret })
+  @ApiErrors(400, 401, 403)
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecret> {
+    assertOwnOrg(principal, body.org_id);
+    const endpoint = await this.service.create(principal.orgId, body);
+    return { ...toEndpointView(endpoint), secret: endpoint.secret };
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List endpoints, newest first' })
+  @ApiOkResponse({ type: WebhookEndpointList })
+  @ApiErrors(400, 401, 403)
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<WebhookEndpointList> {
+    const page = await this.webhooks.listEndpoints(principal.orgId, toPageRequest(query));
+    return { data: page.items.map(toEndpointView), next_cursor: page.nextCursor };
+  }
+
+  @Get(':endpoint_id')
+  @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'Get an endpoint' })
+  @ApiUuidParam('endpoint_id')
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiErrors(400, 401, 403, 404)
+  async get(@CurrentPrincipal() principal: Principal, @UuidParam('endpoint_id') endpointId: string): Promise<WebhookEndpointView> {
+    return toEndpointView(await this.service.get(principal.orgId, endpointId));
+  }
+
+  @Patch(':endpoint_id')
+  @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Change the url, events, description, or enable/disable' })
+  @ApiUuidParam('endpoint_id')
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiErrors(400, 401, 403, 404)
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @Body() body: UpdateWebhookEndpointRequest,
+  ): Promise<WebhookEndpointView> {
+    return toEndpointView(await this.service.update(principal.orgId, endpointId, body));
+  }
+
+  @Delete(':endpoint_id')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint and its delivery log' })
+  @ApiUuidParam('endpoint_id')
+  @ApiNoContentResponse()
+  @ApiErrors(400, 401, 403, 404)
+  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('endpoint_id') endpointId: string): Promise<void> {
+    await this.service.delete(principal.orgId, endpointId);
+  }
+
+  @Post(':endpoint_id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'rotateWebhookSecret', summary: 'A new signing secret; the old one keeps signing alongside for a grace period' })
+  @ApiUuidParam('endpoint_id')
+  @ApiOkResponse({ type: WebhookEndpointWithSecret })
+  @ApiErrors(400, 401, 403, 404)
+  async rotate(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @Body() body: RotateSecretRequest,
+  ): Promise<WebhookEndpointWithSecret> {
+    const endpoint = await this.service.rotateSecret(principal.orgId, endpointId, body.grace_seconds);
+    return { ...toEndpointView(endpoint), secret: endpoint.secret };
+  }
+
+  @Post(':endpoint_id/test')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event to this endpoint' })
+  @ApiUuidParam('endpoint_id')
+  @ApiAcceptedResponse({ type: WebhookDeliveryView })
+  @ApiErrors(400, 401, 403, 404)
+  async test(@CurrentPrincipal() principal: Principal, @UuidParam('endpoint_id') endpointId: string): Promise<WebhookDeliveryView> {
+    return toDeliveryView(await this.service.sendTestEvent(principal.orgId, endpointId), []);
+  }
+
+  @Get(':endpoint_id/deliveries')
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log of an endpoint, newest first, with every attempt' })
+  @ApiUuidParam('endpoint_id')
+  @ApiOkResponse({ type: WebhookDeliveryList })
+  @ApiErrors(400, 401, 403, 404)
+  async deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<WebhookDeliveryList> {
+    await this.service.get(principal.orgId, endpointId);
+    const page = await this.webhooks.listDeliveries(principal.orgId, endpointId, query.status, toPageRequest(query));
+    const attempts = await this.webhooks.listAttempts(page.items.map((delivery) => delivery.id));
+    return { data: page.items.map((delivery) => toDeliveryView(delivery, attempts)), next_cursor: page.nextCursor };
+  }
+
+  @Get(':endpoint_id/deliveries/:delivery_id')
+  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with its attempts' })
+  @ApiUuidParam('endpoint_id')
+  @ApiUuidParam('delivery_id')
+  @ApiOkResponse({ type: WebhookDeliveryView })
+  @ApiErrors(400, 401, 403, 404)
+  async delivery(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @UuidParam('delivery_id') deliveryId: string,
+  ): Promise<WebhookDeliveryView> {
+    const delivery = await this.webhooks.findDelivery(principal.orgId, deliveryId);
+    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
+    return toDeliveryView(delivery, await this.webhooks.listAttempts([delivery.id]));
+  }
+
+  @Post(':endpoint_id/deliveries/:delivery_id/retry')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'retryWebhookDelivery', summary: 'Re-send a delivery now' })
+  @ApiUuidParam('endpoint_id')
+  @ApiUuidParam('delivery_id')
+  @ApiAcceptedResponse({ type: WebhookDeliveryView })
+  @ApiErrors(400, 401, 403, 404)
+  async retry(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @UuidParam('delivery_id') deliveryId: string,
+  ): Promise<WebhookDeliveryView> {
+    return toDeliveryView(await this.service.retry(principal.orgId, endpointId, deliveryId), []);
+  }
+}

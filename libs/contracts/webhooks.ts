@@ -1,0 +1,39 @@
+import { EVENT_TYPES } from './events';
+
+/** Every event type an endpoint can subscribe to (an endpoint without a list receives all). */
+export const WEBHOOK_EVENT_TYPES = Object.values(EVENT_TYPES);
+
+/** The event "send test event" emits, to one endpoint only. */
+export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** When attempts happen, after the event: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later. */
+export const DELIVERY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
+
+export interface FanoutInput {
+  eventId: string;
+  orgId: string;
+}
+
+export interface DeliveryInput {
+  deliveryId: string;
+  orgId: string;
+  /** A replay asked for through the API: one attempt, now. */
+  replay?: boolean;
+}
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
+
+/** Activities of the webhook workflows. Workflows import this interface as a type only. */
+export interface WebhookActivities {
+  /** Creates one delivery per enabled endpoint subscribed to the event (idempotent) and returns their ids. */
+  planDeliveries(input: FanoutInput): Promise<string[]>;
+  /** One signed POST, recorded whatever happens. */
+  attemptDelivery(input: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome>;
+  markDeliveryFailed(input: DeliveryInput & { reason: string }): Promise<void>;
+}
+
+/** Signal to a delivery waiting for its next attempt: attempt now. */
+export const ATTEMPT_NOW_SIGNAL = 'attemptNow';

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { DeliveryStatus } from '@pylon/contracts';
+import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
+import { Page, PageRequest, paginate } from '../pagination';
+
+export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
+
+export interface AttemptRecord {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  /** What the delivery becomes after this attempt. */
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+}
+
+export interface DeliveryContext {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  event: PylonEvent;
+}
+
+const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
+
+@Injectable()
+export class WebhookRepository {
+  constructor(private readonly db: DataSource) {}
+
+  private get endpoints() {
+    return this.db.getRepository(WebhookEndpoint);
+  }
+
+  private get deliveries() {
+    return this.db.getRepository(WebhookDelivery);
+  }
+
+  createEndpoint(endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>): Promise<WebhookEndpoint> {
+    return this.endpoints.save(
+      this.endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
+    );
+  }
+
+  findEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint | null> {
+    return this.endpoints.findOneBy({ id: endpointId, orgId });
+  }
+
+  listEndpoints(orgId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return paginate(this.endpoints.createQueryBuilder('endpoint').where('endpoint.org_id = :orgId', { orgId }), page);
+  }
+
+  async updateEndpoint(orgId: string, endpointId: string, changes: EndpointChanges): Promise<WebhookEndpoint | null> {
+    const reenabled = changes.enabled === true ? { disabledReason: null } : {};
+    await this.endpoints.update({ id: endpointId, orgId }, { ...changes, ...reenabled, updatedAt: new Date() });
+    return this.findEndpoint(orgId, endpointId);
+  }
+
+  async deleteEndpoint(orgId: string, endpointId: string): Promise<boolean> {
+    return ((await this.endpoints.delete({ id: endpointId, orgId })).affected ?? 0) > 0;
+  }
+
+  /** The new secret signs from now on; the old one keeps signing alongside until `graceUntil`. */
+  async rotateSecret(orgId: string, endpointId: string, secret: string, graceUntil: Date): Promise<WebhookEndpoint | null> {
+    await this.db.query(
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, ${TOUCH}
+        WHERE id = $1 AND org_id = $2`,
+      [endpointId, orgId, secret, graceUntil],
+    );
+    return this.findEndpoint(orgId, endpointId);
+  }
+
+  async disableEndpoint(endpointId: string, reason: string): Promise<void> {
+    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH} WHERE id = $1`, [endpointId, reason]);
+  }
+
+  /** One pending delivery per enabled endpoint subscribed to the event; repeating this adds none. */
+  async planDeliveries(orgId: string, eventId: string): Promise<string[]> {
+    await this.db.query(
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
+       SELECT gen_random_uuid(), e.org_id, e.id, ev.id, ev.type, 'pending', clock_timestamp(), clock_timestamp()
+         FROM events ev JOIN webhook_endpoints e ON e.org_id = ev.org_id
+        WHERE ev.id = $1 AND ev.org_id = $2 AND e.enabled AND (e.events IS NULL OR ev.type = ANY (e.events))
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+      [eventId, orgId],
+    );
+    const rows = (await this.db.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2 ORDER BY created_at, id`, [eventId, orgId])) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** A delivery of `eventId` to one endpoint only (a test event). */
+  async createDelivery(orgId: string, endpointId: string, event: PylonEvent): Promise<WebhookDelivery> {
+    const now = new Date();
+    return this.deliveries.save(
+      this.deliveries.create({
+        id: randomUUID(),
+        orgId,
+        endpointId,
+        eventId: event.id,
+        eventType: event.type,
+        status: 'pending',
+        attemptCount: 0,
+        nextAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        deliveredAt: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+  }
+
+  findDelivery(orgId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.deliveries.findOneBy({ id: deliveryId, orgId });
+  }
+
+  async deliveryContext(orgId: string, deliveryId: string): Promise<DeliveryContext | null> {
+    const delivery = await this.findDelivery(orgId, deliveryId);
+    if (!delivery) return null;
+    const [endpoint, event] = await Promise.all([
+      this.findEndpoint(orgId, delivery.endpointId),
+      this.db.getRepository(PylonEvent).findOneBy({ id: delivery.eventId, orgId }),
+    ]);
+    return endpoint && event ? { delivery, endpoint, event } : null;
+  }
+
+  /** Records one attempt and what the delivery becomes, in one transaction. */
+  async recordAttempt(deliveryId: string, record: AttemptRecord): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
+         VALUES ($1, $2, (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $2), $3, $4, $5, $6, $7)`,
+        [randomUUID(), deliveryId, record.startedAt, record.durationMs, record.statusCode, record.responseExcerpt, record.error],
+      );
+      await manager.query(
+        `UPDATE webhook_deliveries
+            SET attempt_count = attempt_count + 1, status = $2, last_status_code = $3, last_error = $4, next_attempt_at = $5,
+                delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH}
+          WHERE id = $1`,
+        [deliveryId, record.status, record.statusCode, record.error, record.nextAttemptAt],
+      );
+    });
+  }
+
+  async setDeliveryStatus(deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = $2, last_error = COALESCE($3, last_error), next_attempt_at = NULL, ${TOUCH} WHERE id = $1`,
+      [deliveryId, status, error],
+    );
+  }
+
+  listDeliveries(orgId: string, endpointId: string, status: DeliveryStatus | undefined, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const query = this.deliveries
+      .createQueryBuilder('delivery')
+      .where('delivery.org_id = :orgId AND delivery.endpoint_id = :endpointId', { orgId, endpointId });
+    if (status) query.andWhere('delivery.status = :status', { status });
+    return paginate(query, page);
+  }
+
+  listAttempts(deliveryIds: string[]): Promise<WebhookAttempt[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .getRepository(WebhookAttempt)
+      .createQueryBuilder('attempt')
+      .where('attempt.delivery_id IN (:...deliveryIds)', { deliveryIds })
+      .orderBy('attempt.attempt_number', 'ASC')
+      .getMany();
+  }
+
+  /** For the "send test event" action: a fact of its own, not one of the organisation's resources. */
+  async recordTestEvent(orgId: string, endpointId: string, type: string): Promise<PylonEvent> {
+    const events = this.db.getRepository(PylonEvent);
+    return events.save(
+      events.create({
+        id: randomUUID(),
+        orgId,
+        type: type as PylonEvent['type'],
+        resourceId: endpointId,
+        data: { endpoint_id: endpointId, message: 'This is a test event from Pylon.' },
+        createdAt: new Date(),
+      }),
+    );
+  }
+}

@@ -1,0 +1,5 @@
+export { generateWebhookSecret } from './webhook-secret';
+export { signatureHeaders } from './signing';
+export { assertDeliverableUrl, isNonPublicAddress, RefusedUrlError } from './address-guard';
+export { postWebhook, type WebhookPost, type WebhookResponse } from './sender';
+export { eventEnvelope } from './envelope';

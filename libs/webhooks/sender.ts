@@ -1,0 +1,69 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isNonPublicAddress } from './address-guard';
+
+export interface WebhookPost {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+export interface WebhookResponse {
+  statusCode: number | null;
+  durationMs: number;
+  /** The first bytes of the receiver's answer. */
+  excerpt: string | null;
+  /** A network error, a timeout, or a refused address. */
+  error: string | null;
+}
+
+const EXCERPT_BYTES = 1_024;
+
+/**
+ * One POST to a receiver. The connection's own DNS lookup is checked too, so a name that resolves to
+ * a private address at delivery time (DNS rebinding) is refused even though it passed when saved.
+ */
+export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
+  const started = Date.now();
+  const guardedLookup: RequestOptions['lookup'] = (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      const list = (addresses ?? []) as LookupAddress[];
+      if (error) return callback(error, '', 4);
+      const refused = post.allowPrivate ? undefined : list.find((entry) => isNonPublicAddress(entry.address));
+      if (refused) return callback(new Error(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+  const send = post.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const finish = (response: Omit<WebhookResponse, 'durationMs'>) => resolve({ ...response, durationMs: Date.now() - started });
+    const request = send(
+      post.url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Pylon-Webhooks/1.0', ...post.headers, 'content-length': Buffer.byteLength(post.body) },
+        timeout: post.timeoutMs,
+        lookup: guardedLookup,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        response.on('end', () =>
+          finish({ statusCode: response.statusCode ?? null, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), error: null }),
+        );
+        response.on('error', (error) => finish({ statusCode: response.statusCode ?? null, excerpt: null, error: error.message }));
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`timed out after ${post.timeoutMs} ms`)));
+    request.on('error', (error) => finish({ statusCode: null, excerpt: null, error: error.message }));
+    request.end(post.body);
+  });
+}

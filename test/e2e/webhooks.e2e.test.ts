@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { sql } from '../support/db';
+import { Http } from '../support/http';
+import { grantTokens } from '../support/ledger';
+import { Stack } from '../support/stack';
+import { createKey, createTenant, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+
+const ENDPOINT_FIELDS = ['created_at', 'description', 'disabled_reason', 'enabled', 'endpoint_id', 'events', 'org_id', 'previous_secret_expires_at', 'updated_at', 'url'];
+
+describe('signed webhooks', () => {
+  let stack: Stack;
+  let strict: Stack;
+  let http: Http;
+  let receiver: WebhookReceiver;
+  let tenant: Tenant;
+
+  const addEndpoint = async (path: string, extra: Record<string, unknown> = {}, owner: Tenant = tenant) => {
+    const response = await http.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: `${receiver.baseUrl}${path}`, ...extra } });
+    assert.equal(response.status, 201, response.text);
+    return response.body as { endpoint_id: string; secret: string };
+  };
+  const verify = (secret: string, webhook: ReceivedWebhook) =>
+    new Webhook(secret).verify(webhook.body, {
+      'webhook-id': String(webhook.headers['webhook-id']),
+      'webhook-timestamp': String(webhook.headers['webhook-timestamp']),
+      'webhook-signature': String(webhook.headers['webhook-signature']),
+    });
+  const runOnce = async (owner: Tenant = tenant) => {
+    const created = await http.post('/api/v1/agent-runs', { token: owner.key, body: { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'hello hooks' } });
+    return (await waitForRun(http, owner.key, created.body.run_id)).run;
+  };
+  const deliveriesOf = async (endpointId: string, owner: Tenant = tenant) =>
+    (await http.get(`/api/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`, { token: owner.key })).body.data as any[];
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+
+  before(async () => {
+    receiver = await WebhookReceiver.start();
+    [stack, strict] = await Promise.all([
+      Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
+      Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } }),
+    ]);
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+  });
+  after(async () => {
+    await Promise.all([stack?.stop(), strict?.stop()]);
+    await receiver?.stop();
+  });
+
+  it('an endpoint is created with its whsec_ secret shown once; reading it never shows the secret', async () => {
+    const created = await addEndpoint('/shown-once', { description: 'ops' });
+    assert.match(created.secret, /^whsec_[A-Za-z0-9+/=]{32}$/);
+    const read = await http.get(`/api/v1/webhook-endpoints/${created.endpoint_id}`, { token: tenant.key });
+    assert.deepEqual(Object.keys(read.body).sort(), ENDPOINT_FIELDS);
+    const list = await http.get('/api/v1/webhook-endpoints', { token: tenant.key });
+    assert.ok(list.body.data.every((endpoint: any) => !('secret' in endpoint)));
+    const deleted = await http.delete(`/api/v1/webhook-endpoints/${created.endpoint_id}`, { token: tenant.key });
+    assert.equal(deleted.status, 204);
+  });
+
+  it('an agent run delivers one signed agent_run.succeeded, verified by the standardwebhooks package, carrying the run as the API returns it', async () => {
+    const endpoint = await addEndpoint('/runs');
+    const run = await runOnce();
+    const [webhook] = await receiver.waitFor('/runs', 1);
+    assert.equal(webhook!.headers['content-type'], 'application/json');
+    const payload = verify(endpoint.secret, webhook!) as any;
+    assert.equal(payload.type, 'agent_run.succeeded');
+    assert.deepEqual(Object.keys(payload).sort(), ['created_at', 'data', 'id', 'type']);
+    assert.equal(webhook!.headers['webhook-id'], payload.id);
+    const current = await http.get(`/api/v1/agent-runs/${run.run_id}`, { token: tenant.key });
+    assert.deepEqual(payload.data, current.body);
+    await settle();
+    assert.equal(receiver.at('/runs').length, 1, 'exactly one delivery');
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id);
+    assert.equal(delivery.status, 'delivered');
+    assert.equal(delivery.attempts.length, 1);
+    assert.equal(delivery.attempts[0].status_code, 200);
+    assert.equal(delivery.attempts[0].response_excerpt, 'ok');
+    await http.delete(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: tenant.key });
+  });
+
+  it('event filtering: an endpoint gets only its subscribed types; one without a list gets all', async () => {
+    const owner = await createTenant(http);
+    await addEndpoint('/filter-docs', { events: ['knowledge_document.ready'] }, owner);
+    await addEndpoint('/filter-all', {}, owner);
+    await runOnce(owner);
+    const doc = await ingestDocument(http, owner, { title: 'Hooks', content: 'Webhooks are signed.' });
+    const all = await receiver.waitFor('/filter-all', 2);
+    const docs = await receiver.waitFor('/filter-docs', 1);
+    await settle();
+    assert.deepEqual(all.map((w) => w.json.type).sort(), ['agent_run.succeeded', 'knowledge_document.ready']);
+    assert.deepEqual(receiver.at('/filter-docs').map((w) => w.json.type), ['knowledge_document.ready']);
+    const current = await http.get(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: owner.key });
+    assert.deepEqual(docs[0]!.json.data, current.body);
+  });
+
+  it('a video generation delivers one video_generation.completed with the generation as the API returns it', async () => {
+    const owner = await createTenant(http);
+    await grantTokens(http, owner.orgId, 500_000);
+    await addEndpoint('/video', { events: ['video_generation.completed', 'video_generation.failed'] }, owner);
+    const created = await http.post('/v1/video-gen/generations', { token: owner.key, body: { user_prompt: 'hooked' } });
+    assert.equal(created.status, 201);
+    const [webhook] = await receiver.waitFor('/video', 1, 60_000);
+    await settle();
+    assert.equal(receiver.at('/video').length, 1);
+    assert.equal(webhook!.json.type, 'video_generation.completed');
+    const [current] = (await http.get(`/v1/video-gen/generation?ids[0]=${created.body.id}`, { token: owner.key })).body;
+    assert.deepEqual(webhook!.json.data, current);
+  });
+
+  it('secret rotation: during the grace period both the old and the new secret verify', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/rotate', {}, owner);
+    const rotated = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/rotate-secret`, { token: owner.key, body: { grace_seconds: 3600 } });
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.secret, endpoint.secret);
+    assert.ok(rotated.body.previous_secret_expires_at);
+    await runOnce(owner);
+    const [webhook] = await receiver.waitFor('/rotate', 1);
+    assert.equal(String(webhook!.headers['webhook-signature']).split(' ').length, 2);
+    assert.doesNotThrow(() => verify(endpoint.secret, webhook!));
+    assert.doesNotThrow(() => verify(rotated.body.secret, webhook!));
+    assert.throws(() => verify(`whsec_${Buffer.from(randomUUID()).toString('base64')}`, webhook!));
+  });
+
+  it('410 Gone disables the endpoint and fails the delivery; later events skip it', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/gone', {}, owner);
+    receiver.respond('/gone', 410);
+    await runOnce(owner);
+    await receiver.waitFor('/gone', 1);
+    await settle();
+    const read = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: owner.key });
+    assert.equal(read.body.enabled, false);
+    assert.match(read.body.disabled_reason, /410/);
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    assert.equal(delivery.status, 'failed');
+    await runOnce(owner);
+    await settle();
+    assert.equal(receiver.at('/gone').length, 1);
+  });
+
+  it('a receiver that fails first recovers on the 5 s retry; every attempt is in the log; replay re-sends now', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/flaky', {}, owner);
+    receiver.respond('/flaky', 503);
+    await runOnce(owner);
+    const [first, second] = await receiver.waitFor('/flaky', 2, 20_000);
+    assert.ok(second!.at - first!.at >= 4_500, `retried after ${second!.at - first!.at} ms`);
+    assert.equal(first!.headers['webhook-id'], second!.headers['webhook-id'], 'the same message id on retries');
+    await settle();
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    assert.equal(delivery.status, 'delivered');
+    assert.deepEqual(delivery.attempts.map((attempt: any) => attempt.status_code), [503, 200]);
+    assert.equal(delivery.attempts[0].response_excerpt, 'receiver says 503');
+    const failedOnly = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries?status=failed`, { token: owner.key });
+    assert.deepEqual(failedOnly.body.data, []);
+
+    const replay = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}/retry`, { token: owner.key });
+    assert.equal(replay.status, 202);
+    await receiver.waitFor('/flaky', 3);
+    await settle();
+    const replayed = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
+    assert.equal(replayed.body.attempts.length, 3);
+  });
+
+  it('send test event: one signed webhook_endpoint.test to that endpoint', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/test-event', {}, owner);
+    const sent = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/test`, { token: owner.key });
+    assert.equal(sent.status, 202);
+    const [webhook] = await receiver.waitFor('/test-event', 1);
+    assert.equal((verify(endpoint.secret, webhook!) as any).type, 'webhook_endpoint.test');
+  });
+
+  it('errors: scopes, org boundary, validation and unknown ids', async () => {
+    const expectError = (response: { status: number; body: unknown }, status: number, code: string) => {
+      assert.equal(response.status, status, JSON.stringify(response.body));
+      assert.deepEqual(response.body, { error: code });
+    };
+    const other = await createTenant(http);
+    const endpoint = await addEndpoint('/errors', {}, other);
+    const noScope = await createKey(http, tenant.orgId, ['runs:read']);
+    expectError(await http.get('/api/v1/webhook-endpoints', { token: noScope }), 403, 'insufficient_scope');
+    expectError(await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: other.orgId, url: `${receiver.baseUrl}/x` } }), 403, 'insufficient_scope');
+    expectError(await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: tenant.key }), 404, 'not_found');
+    expectError(await http.get(`/api/v1/webhook-endpoints/${randomUUID()}/deliveries`, { token: tenant.key }), 404, 'not_found');
+    for (const body of [
+      { org_id: tenant.orgId },
+      { org_id: tenant.orgId, url: 'ftp://example.com/hook' },
+      { org_id: tenant.orgId, url: 'not a url' },
+      { org_id: tenant.orgId, url: `${receiver.baseUrl}/x`, events: ['agent_run.exploded'] },
+      { org_id: tenant.orgId, url: `${receiver.baseUrl}/x`, events: [] },
+      { org_id: tenant.orgId, url: `${receiver.baseUrl}/x`, secret: 'mine' },
+    ]) {
+      expectError(await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body }), 400, 'invalid_request');
+    }
+  });
+
+  it('SSRF: private, loopback and link-local targets are refused, also by name, unless allowed', async () => {
+    const strictHttp = new Http(strict.url);
+    const owner = await createTenant(strictHttp);
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://192.168.1.1/hook',
+      'http://172.16.0.1/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/hook',
+      'http://[fe80::1]/hook',
+      'http://0.0.0.0/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+    ]) {
+      const response = await strictHttp.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url } });
+      assert.equal(response.status, 400, `${url} was accepted`);
+      assert.deepEqual(response.body, { error: 'invalid_request' });
+      assert.match(response.headers.get('error-detail') ?? '', /non-public|resolve/);
+    }
+    const publicIp = await strictHttp.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: 'https://93.184.216.34/hook' } });
+    assert.equal(publicIp.status, 201, publicIp.text);
+  });
+
+  it('every delivery of an event is recorded before it is attempted: one row per subscribed endpoint', async () => {
+    const owner = await createTenant(http);
+    await Promise.all(['/many-1', '/many-2', '/many-3'].map((path) => addEndpoint(path, {}, owner)));
+    const run = await runOnce(owner);
+    await Promise.all(['/many-1', '/many-2', '/many-3'].map((path) => receiver.waitFor(path, 1)));
+    await settle();
+    const rows = await sql<{ status: string }>(
+      `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.resource_id = $1`,
+      [run.run_id],
+    );
+    assert.deepEqual(rows.map((row) => row.status), ['delivered', 'delivered', 'delivered']);
+  });
+});
