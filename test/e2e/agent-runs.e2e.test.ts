@@ -181,8 +181,9 @@ describe('agent runs end to end', () => {
     const { run } = await waitForRun(http, tenant.key, created.body.run_id, 10_000);
     assert.equal(run.status, 'failed');
     assert.equal(run.error, 'cancelled');
-    const description = await temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id)).describe();
-    assert.equal(description.status.name, 'CANCELLED');
+    const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
+    await assert.rejects(handle.result());
+    assert.equal((await handle.describe()).status.name, 'CANCELLED');
     const again = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
     assert.equal(again.status, 409);
     assert.deepEqual(again.body, { error: 'run_not_cancellable' });
