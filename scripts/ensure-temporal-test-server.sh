@@ -54,8 +54,13 @@ cat >"$cache/$version/pom.xml" <<EOF
 EOF
 tmp=$(mktemp -d "$cache/$version/lib.XXXXXX")
 trap 'rm -rf "$tmp" "$wrapper.$$"' EXIT
-mvn -B -q -f "$cache/$version/pom.xml" dependency:copy-dependencies \
-  -DincludeScope=runtime -DoutputDirectory="$tmp" >&2
+# Maven's log goes to a file (shown on failure): quiet mode still prints stray colour codes.
+if ! mvn -B -q -f "$cache/$version/pom.xml" dependency:copy-dependencies \
+  -DincludeScope=runtime -DoutputDirectory="$tmp" >"$cache/$version/mvn.log" 2>&1 </dev/null; then
+  cat "$cache/$version/mvn.log" >&2
+  echo "ensure-temporal-test-server: Maven could not resolve io.temporal:temporal-test-server:$version" >&2
+  exit 1
+fi
 [ -f "$tmp/temporal-test-server-$version.jar" ] || { echo "ensure-temporal-test-server: Maven did not produce temporal-test-server-$version.jar" >&2; exit 1; }
 rm -rf "$lib"
 mv -T "$tmp" "$lib" 2>/dev/null || true # a concurrent run may have just put the same jars there

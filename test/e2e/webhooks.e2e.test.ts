@@ -237,4 +237,21 @@ describe('signed webhooks', () => {
     );
     assert.deepEqual(rows.map((row) => row.status), ['delivered', 'delivered', 'delivered']);
   });
+
+  it('a worker killed between attempts loses no delivery: the durable timer fires on the restarted worker', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/crash', {}, owner);
+    receiver.respond('/crash', 500);
+    await runOnce(owner);
+    await receiver.waitFor('/crash', 1);
+    await stack.worker.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stack.startWorker();
+    const [first, second] = await receiver.waitFor('/crash', 2, 30_000);
+    assert.equal(second!.headers['webhook-id'], first!.headers['webhook-id']);
+    await settle();
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    assert.equal(delivery.status, 'delivered');
+    assert.deepEqual(delivery.attempts.map((attempt: any) => attempt.status_code), [500, 200]);
+  });
 });

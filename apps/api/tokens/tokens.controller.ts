@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { LedgerRepository, OrganizationRepository } from '@pylon/db';
+import { OrganizationRepository } from '@pylon/db';
+import { LedgerService } from '@pylon/ledger';
 import { ApiError } from '../common/api-error';
 import { readIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
@@ -22,7 +23,7 @@ import { toTokenEntryView } from './views';
 @Controller()
 export class TokensController {
   constructor(
-    private readonly ledger: LedgerRepository,
+    private readonly ledger: LedgerService,
     private readonly orgs: OrganizationRepository,
   ) {}
 
@@ -64,6 +65,6 @@ export class TokensController {
   @ApiErrors(400, 401, 403)
   async entries(@CurrentPrincipal() principal: Principal, @Query() query: ListTokenEntriesQuery): Promise<TokenEntryList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
-    return toListResponse(await this.ledger.listEntries(principal.orgId, toPageRequest(query)), toTokenEntryView);
+    return toListResponse(await this.ledger.entries(principal.orgId, toPageRequest(query)), toTokenEntryView);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '@pylon/ledger';
 import { TokensController } from './tokens.controller';
 
-@Module({ controllers: [TokensController] })
+@Module({ imports: [LedgerModule], controllers: [TokensController] })
 export class TokensModule {}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+
+/** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
+export const TEMPORAL_TEST_SERVER_CACHE = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'pylon',
+  'temporal-test-server',
+  'temporal-test-server',
+);
+
+/** TEMPORAL_TEST_SERVER, else the cached wrapper; the SDK's own download of the test server cannot work here. */
+export function findTemporalTestServer(): string {
+  const configured = process.env.TEMPORAL_TEST_SERVER;
+  if (configured) {
+    if (!existsSync(configured)) {
+      throw new Error(`TEMPORAL_TEST_SERVER points at ${configured}, which does not exist: run scripts/ensure-temporal-test-server.sh`);
+    }
+    return configured;
+  }
+  if (existsSync(TEMPORAL_TEST_SERVER_CACHE)) return TEMPORAL_TEST_SERVER_CACHE;
+  throw new Error(
+    'The Temporal time-skipping test server is not installed: run scripts/ensure-temporal-test-server.sh ' +
+      '(it resolves io.temporal:temporal-test-server with Maven) and set TEMPORAL_TEST_SERVER to the path it prints',
+  );
+}
+
+/**
+ * A time-skipping test environment on its own test server (a JVM the SDK starts on a free port and kills on
+ * teardown). Timers jump forward while a test awaits a workflow's result (`env.client.workflow…result()`) or
+ * calls `env.sleep`; otherwise the server's clock runs in real time. Call `teardown()` when done.
+ */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const path = findTemporalTestServer();
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+}
