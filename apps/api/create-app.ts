@@ -20,8 +20,10 @@ export async function createApp(): Promise<NestFastifyApplication> {
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     return503OnClosing: true,
-    // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
-    querystringParser: (query) => parseQuery(query, { depth: 1, arrayLimit: 100, parameterLimit: 200 }),
+    routerOptions: {
+      // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
+      querystringParser: (query: string) => parseQuery(query, { depth: 1, arrayLimit: 100, parameterLimit: 200 }),
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
     bufferLogs: true,

@@ -71,6 +71,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       // PGlite is one session shared by every client: keep each process's pool small.
       DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? (config.databaseUrl ? '10' : '4'),
+      // One machine for development: webhooks may go to a receiver on this machine.
+      WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
     };
     const worker = new SupervisedProcess('worker', join(DIST, 'apps/worker/main.js'), env);
     const api = new SupervisedProcess('api', join(DIST, 'apps/api/main.js'), env);

@@ -17,7 +17,8 @@ export function composeExtractiveAnswer(question: string, hits: readonly Knowled
   hits.forEach((hit, hitOrder) => {
     for (const { segment } of SENTENCES.segment(hit.content)) {
       const sentence = segment.replace(/\s+/g, ' ').trim();
-      if (sentence.length < 3) continue;
+      // A Markdown heading labels a passage; it answers nothing by itself.
+      if (sentence.length < 3 || /^#{1,6}\s/.test(sentence)) continue;
       let overlap = 0;
       for (const term of terms(sentence)) if (wanted.has(term)) overlap++;
       candidates.push({ sentence, docId: hit.doc_id, overlap, score: hit.score, order: hitOrder * 1000 + candidates.length });

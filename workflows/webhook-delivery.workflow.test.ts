@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type WebhookActivities } from '@pylon/contracts';
+import { createTimeSkippingEnv } from '../test/support/time-skipping';
+import { attemptNow, webhookDeliveryWorkflow } from './webhook-delivery.workflow';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** Slack allowed on a workflow-time offset for the real time the worker and server take between steps. */
+const SLACK_MS = 3 * SECOND;
+
+interface Attempt {
+  attempt: number;
+  nextAttemptInMs: number | null;
+  /** Workflow time, from the workflow's start, at which the workflow scheduled this attempt (the server's clock). */
+  offsetMs: number;
+}
+
+/** The offsets of attempts 1..n if each waits its DELIVERY_SCHEDULE_MS delay after the previous one. */
+function cumulativeOffsets(n: number): number[] {
+  let total = 0;
+  return DELIVERY_SCHEDULE_MS.slice(0, n).map((delay) => (total += delay));
+}
+
+function assertOffsets(actual: number[], expected: number[]): void {
+  assert.equal(actual.length, expected.length, `attempt offsets ${JSON.stringify(actual)}`);
+  actual.forEach((offset, i) => {
+    const want = expected[i]!;
+    assert.ok(offset >= want && offset < want + SLACK_MS, `attempt ${i + 1} at +${offset} ms, expected +${want} ms (all: ${JSON.stringify(actual)})`);
+  });
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 15 * SECOND): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The delivery workflow on Temporal's time-skipping test server with its activities replaced: the receiver's
+ * answers are scripted and each attempt is recorded with the workflow time it was scheduled at (the activity's
+ * scheduled timestamp, which the test server stamps with its own, skipped, clock — Date.now() in the activity
+ * would be real time). Hours of timers pass in milliseconds while a test awaits the result.
+ */
+describe('webhookDeliveryWorkflow (time skipping)', () => {
+  let env: TestWorkflowEnvironment;
+
+  before(async () => {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    env = await createTimeSkippingEnv();
+  });
+  after(async () => env?.teardown());
+
+  /**
+   * Runs one delivery; `answers[i]` is what the receiver's attempt i+1 yields (the last one repeats).
+   * `during` runs while the worker is up, before the result is awaited — i.e. before time skipping starts.
+   */
+  async function deliver(
+    answers: AttemptOutcome[],
+    options: {
+      replay?: boolean;
+      during?: (ctx: { handle: Awaited<ReturnType<typeof env.client.workflow.start>>; attempts: Attempt[]; startedAtMs: number }) => Promise<void>;
+    } = {},
+  ) {
+    const attempts: Attempt[] = [];
+    const failed: { reason: string; offsetMs: number }[] = [];
+    let planned = 0;
+    // Absolute until the workflow's start time is known (an attempt may run before describe() answers).
+    const scheduledAt = () => Context.current().info.scheduledTimestampMs;
+    const activities: WebhookActivities = {
+      planDeliveries: async () => {
+        planned++;
+        return [];
+      },
+      attemptDelivery: async (input) => {
+        attempts.push({ attempt: input.attempt, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
+        return answers[Math.min(attempts.length, answers.length) - 1]!;
+      },
+      markDeliveryFailed: async (input) => {
+        failed.push({ reason: input.reason, offsetMs: scheduledAt() });
+      },
+    };
+    const taskQueue = `webhook-delivery-test-${randomUUID()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath: require.resolve('./index'),
+      activities,
+    });
+    const input: DeliveryInput = { deliveryId: randomUUID(), orgId: randomUUID(), ...(options.replay ? { replay: true } : {}) };
+    const realStart = Date.now();
+    let startedAtMs = Number.NaN;
+    const result = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
+      startedAtMs = (await handle.describe()).startTime.getTime();
+      await options.during?.({ handle, attempts, startedAtMs });
+      return handle.result();
+    });
+    assert.equal(planned, 0, 'a delivery plans nothing');
+    for (const record of [...attempts, ...failed]) record.offsetMs -= startedAtMs;
+    return { result, attempts, failed, realMs: Date.now() - realStart };
+  }
+
+  it('a receiver failing three times then answering 2xx: 4 attempts at +0, +5 s, +5 min 5 s, +35 min 5 s, delivered', async () => {
+    const { result, attempts, failed, realMs } = await deliver(['retry', 'retry', 'retry', 'delivered']);
+    assert.deepEqual(result, { outcome: 'delivered', attempts: 4 });
+    assert.deepEqual(
+      attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
+      [
+        { attempt: 1, nextAttemptInMs: 5 * SECOND },
+        { attempt: 2, nextAttemptInMs: 5 * MINUTE },
+        { attempt: 3, nextAttemptInMs: 30 * MINUTE },
+        { attempt: 4, nextAttemptInMs: 2 * HOUR },
+      ],
+    );
+    assertOffsets(
+      attempts.map((a) => a.offsetMs),
+      [0, 5 * SECOND, 5 * MINUTE + 5 * SECOND, 35 * MINUTE + 5 * SECOND],
+    );
+    assert.deepEqual(failed, []);
+    assert.ok(realMs < 30 * SECOND, `35 minutes of timers took ${realMs} ms of real time`);
+  });
+
+  it('a receiver that never answers 2xx: 8 attempts over 27 h 35 min 5 s, then the delivery is marked failed once', async () => {
+    const { result, attempts, failed, realMs } = await deliver(['retry']);
+    assert.deepEqual(result, { outcome: 'failed', attempts: 8 });
+    assert.deepEqual(
+      attempts.map((a) => a.attempt),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    assert.deepEqual(
+      attempts.map((a) => a.nextAttemptInMs),
+      [...DELIVERY_SCHEDULE_MS.slice(1), null],
+    );
+    const expected = cumulativeOffsets(8);
+    assert.deepEqual(expected, [0, 5 * SECOND, 5 * MINUTE + 5 * SECOND, 35 * MINUTE + 5 * SECOND, 2 * HOUR + 35 * MINUTE + 5 * SECOND, 7 * HOUR + 35 * MINUTE + 5 * SECOND, 17 * HOUR + 35 * MINUTE + 5 * SECOND, 27 * HOUR + 35 * MINUTE + 5 * SECOND]);
+    assertOffsets(
+      attempts.map((a) => a.offsetMs),
+      expected,
+    );
+    assert.equal(failed.length, 1, JSON.stringify(failed));
+    assert.equal(failed[0]!.reason, 'no 2xx after 8 attempts');
+    const lastAttempt = attempts.at(-1)!.offsetMs;
+    assert.ok(failed[0]!.offsetMs >= lastAttempt && failed[0]!.offsetMs < lastAttempt + SLACK_MS, `marked failed at +${failed[0]!.offsetMs} ms`);
+    assert.ok(realMs < 30 * SECOND, `27 hours of timers took ${realMs} ms of real time`);
+  });
+
+  it("a receiver answering 410 ('gone') on the 2nd attempt ends the delivery there", async () => {
+    const { result, attempts, failed } = await deliver(['retry', 'gone', 'delivered']);
+    assert.deepEqual(result, { outcome: 'gone', attempts: 2 });
+    assertOffsets(
+      attempts.map((a) => a.offsetMs),
+      [0, 5 * SECOND],
+    );
+    assert.deepEqual(failed, []);
+  });
+
+  it("'stopped' (endpoint disabled or deleted meanwhile) ends the delivery at once", async () => {
+    const { result, attempts, failed } = await deliver(['stopped', 'delivered']);
+    assert.deepEqual(result, { outcome: 'stopped', attempts: 1 });
+    assert.equal(attempts.length, 1);
+    assert.deepEqual(failed, []);
+  });
+
+  it('the attemptNow signal makes a delivery waiting for its 5 min retry attempt at once', async () => {
+    let signalledAtMs = Number.NaN;
+    const { result, attempts, failed } = await deliver(['retry', 'retry', 'delivered'], {
+      during: async ({ handle, attempts, startedAtMs }) => {
+        // Time skipping is locked until the result is awaited: the server's clock runs in real time here.
+        await until(() => attempts.length === 1, 'the first attempt');
+        await env.sleep(5 * SECOND); // skips the 5 s wait for the 2nd attempt
+        await until(() => attempts.length === 2, 'the second attempt');
+        await new Promise((resolve) => setTimeout(resolve, 200)); // let it complete: the workflow now waits 5 min
+        signalledAtMs = (await env.currentTimeMs()) - startedAtMs;
+        await handle.signal(attemptNow);
+        await until(() => attempts.length === 3, 'the attempt the signal asks for', 10 * SECOND);
+      },
+    });
+    assert.deepEqual(result, { outcome: 'delivered', attempts: 3 });
+    assert.ok(attempts[1]!.offsetMs >= 5 * SECOND && attempts[1]!.offsetMs < 5 * SECOND + SLACK_MS, `2nd attempt at +${attempts[1]!.offsetMs} ms`);
+    const third = attempts[2]!.offsetMs;
+    assert.ok(third >= signalledAtMs && third < signalledAtMs + SLACK_MS, `3rd attempt at +${third} ms, signalled at +${signalledAtMs} ms`);
+    assert.ok(third < attempts[1]!.offsetMs + 5 * MINUTE, 'the 3rd attempt did not wait for its 5 min timer');
+    assert.deepEqual(failed, []);
+  });
+
+  it('a replay makes exactly one attempt, with no retry planned', async () => {
+    const { result, attempts, failed } = await deliver(['retry'], { replay: true });
+    assert.deepEqual(
+      attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
+      [{ attempt: 1, nextAttemptInMs: null }],
+    );
+    assert.ok(attempts[0]!.offsetMs < SLACK_MS, `replay attempted at +${attempts[0]!.offsetMs} ms`);
+    // The one attempt failing fails the delivery (the workflow's "after the last attempt" rule, with one attempt).
+    assert.deepEqual(result, { outcome: 'failed', attempts: 1 });
+    assert.deepEqual(
+      failed.map((f) => f.reason),
+      ['no 2xx after 1 attempts'],
+    );
+  });
+
+  it('a successful replay makes exactly one attempt', async () => {
+    const { result, attempts, failed } = await deliver(['delivered'], { replay: true });
+    assert.deepEqual(result, { outcome: 'delivered', attempts: 1 });
+    assert.equal(attempts.length, 1);
+    assert.deepEqual(failed, []);
+  });
+});
