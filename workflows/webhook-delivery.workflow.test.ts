@@ -27,40 +27,97 @@ function cumulativeOffsets(n: number): number[] {
   return DELIVERY_SCHEDULE_MS.slice(0, n).map((delay) => (total += delay));
 }
 
+/**
+ * Attempt 1 comes at once (before the shortest retry delay could have passed, whatever the real time its first
+ * workflow task takes); attempt i at `expected[i]` after attempt 1, give or take the real time of the steps.
+ */
 function assertOffsets(actual: number[], expected: number[]): void {
   assert.equal(actual.length, expected.length, `attempt offsets ${JSON.stringify(actual)}`);
+  assert.ok(actual[0]! >= 0 && actual[0]! < DELIVERY_SCHEDULE_MS[1], `attempt 1 at +${actual[0]} ms after the start`);
   actual.forEach((offset, i) => {
+    const sinceFirst = offset - actual[0]!;
     const want = expected[i]!;
-    assert.ok(offset >= want && offset < want + SLACK_MS, `attempt ${i + 1} at +${offset} ms, expected +${want} ms (all: ${JSON.stringify(actual)})`);
+    assert.ok(
+      sinceFirst >= want && sinceFirst < want + SLACK_MS,
+      `attempt ${i + 1} at +${sinceFirst} ms after attempt 1, expected +${want} ms (offsets from the start: ${JSON.stringify(actual)})`,
+    );
   });
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 15 * SECOND): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15 * SECOND): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** What the scripted receiver of one delivery answers, and what the activities saw for it. */
+interface Delivery {
+  answers: AttemptOutcome[];
+  attempts: Attempt[];
+  failed: { reason: string; offsetMs: number }[];
 }
 
 /**
  * The delivery workflow on Temporal's time-skipping test server with its activities replaced: the receiver's
  * answers are scripted and each attempt is recorded with the workflow time it was scheduled at (the activity's
  * scheduled timestamp, which the test server stamps with its own, skipped, clock — Date.now() in the activity
- * would be real time). Hours of timers pass in milliseconds while a test awaits the result.
+ * would be real time). Hours of timers pass in milliseconds while a test awaits the result. One worker (one
+ * workflow bundle) serves every test, each on its own delivery id; the tests run one after another, as time
+ * skipping is global to the test server.
  */
 describe('webhookDeliveryWorkflow (time skipping)', () => {
+  const taskQueue = `webhook-delivery-test-${randomUUID()}`;
+  const deliveries = new Map<string, Delivery>();
+  let planned = 0;
   let env: TestWorkflowEnvironment;
+  let running: Promise<void>;
+  let stopWorker!: () => void;
+
+  const deliveryOf = (deliveryId: string): Delivery => {
+    const delivery = deliveries.get(deliveryId);
+    if (!delivery) throw new Error(`no scripted receiver for delivery ${deliveryId}`);
+    return delivery;
+  };
+  /** Absolute until the test knows the workflow's start time (an attempt may run before describe() answers). */
+  const scheduledAt = () => Context.current().info.scheduledTimestampMs;
+  const activities: WebhookActivities = {
+    planDeliveries: async () => {
+      planned++;
+      return [];
+    },
+    attemptDelivery: async (input) => {
+      const delivery = deliveryOf(input.deliveryId);
+      delivery.attempts.push({ attempt: input.attempt, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
+      return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1]!;
+    },
+    markDeliveryFailed: async (input) => {
+      deliveryOf(input.deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
+    },
+  };
 
   before(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     env = await createTimeSkippingEnv();
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath: require.resolve('./index'),
+      activities,
+    });
+    running = worker.runUntil(new Promise<void>((resolve) => (stopWorker = resolve)));
   });
-  after(async () => env?.teardown());
+  after(async () => {
+    stopWorker?.();
+    await running;
+    await env?.teardown();
+    assert.equal(planned, 0, 'a delivery plans nothing');
+  });
 
   /**
    * Runs one delivery; `answers[i]` is what the receiver's attempt i+1 yields (the last one repeats).
-   * `during` runs while the worker is up, before the result is awaited — i.e. before time skipping starts.
+   * `during` runs before the result is awaited — i.e. while the server's clock still runs in real time.
    */
   async function deliver(
     answers: AttemptOutcome[],
@@ -69,41 +126,18 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
       during?: (ctx: { handle: Awaited<ReturnType<typeof env.client.workflow.start>>; attempts: Attempt[]; startedAtMs: number }) => Promise<void>;
     } = {},
   ) {
-    const attempts: Attempt[] = [];
-    const failed: { reason: string; offsetMs: number }[] = [];
-    let planned = 0;
-    // Absolute until the workflow's start time is known (an attempt may run before describe() answers).
-    const scheduledAt = () => Context.current().info.scheduledTimestampMs;
-    const activities: WebhookActivities = {
-      planDeliveries: async () => {
-        planned++;
-        return [];
-      },
-      attemptDelivery: async (input) => {
-        attempts.push({ attempt: input.attempt, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
-        return answers[Math.min(attempts.length, answers.length) - 1]!;
-      },
-      markDeliveryFailed: async (input) => {
-        failed.push({ reason: input.reason, offsetMs: scheduledAt() });
-      },
-    };
-    const taskQueue = `webhook-delivery-test-${randomUUID()}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath: require.resolve('./index'),
-      activities,
-    });
     const input: DeliveryInput = { deliveryId: randomUUID(), orgId: randomUUID(), ...(options.replay ? { replay: true } : {}) };
+    const delivery: Delivery = { answers, attempts: [], failed: [] };
+    deliveries.set(input.deliveryId, delivery);
     const realStart = Date.now();
-    let startedAtMs = Number.NaN;
-    const result = await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
-      startedAtMs = (await handle.describe()).startTime.getTime();
-      await options.during?.({ handle, attempts, startedAtMs });
-      return handle.result();
+    const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
+    const startedAtMs = (await handle.describe()).startTime.getTime();
+    const workerStopped = running.then(() => {
+      throw new Error('the worker stopped before the workflow finished');
     });
-    assert.equal(planned, 0, 'a delivery plans nothing');
+    await Promise.race([options.during?.({ handle, attempts: delivery.attempts, startedAtMs }), workerStopped]);
+    const result = await Promise.race([handle.result(), workerStopped]);
+    const { attempts, failed } = delivery;
     for (const record of [...attempts, ...failed]) record.offsetMs -= startedAtMs;
     return { result, attempts, failed, realMs: Date.now() - realStart };
   }
@@ -173,21 +207,23 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     let signalledAtMs = Number.NaN;
     const { result, attempts, failed } = await deliver(['retry', 'retry', 'delivered'], {
       during: async ({ handle, attempts, startedAtMs }) => {
-        // Time skipping is locked until the result is awaited: the server's clock runs in real time here.
+        // Time skipping stays locked until the result is awaited: meanwhile the server's clock runs in real time.
         await until(() => attempts.length === 1, 'the first attempt');
         await env.sleep(5 * SECOND); // skips the 5 s wait for the 2nd attempt
         await until(() => attempts.length === 2, 'the second attempt');
-        await new Promise((resolve) => setTimeout(resolve, 200)); // let it complete: the workflow now waits 5 min
+        const timersStarted = async () =>
+          (await handle.fetchHistory()).events?.filter((event) => event.timerStartedEventAttributes).length ?? 0;
+        await until(async () => (await timersStarted()) === 2, 'the 5 min timer before the third attempt');
         signalledAtMs = (await env.currentTimeMs()) - startedAtMs;
         await handle.signal(attemptNow);
         await until(() => attempts.length === 3, 'the attempt the signal asks for', 10 * SECOND);
       },
     });
     assert.deepEqual(result, { outcome: 'delivered', attempts: 3 });
-    assert.ok(attempts[1]!.offsetMs >= 5 * SECOND && attempts[1]!.offsetMs < 5 * SECOND + SLACK_MS, `2nd attempt at +${attempts[1]!.offsetMs} ms`);
-    const third = attempts[2]!.offsetMs;
+    const [first, second, third] = attempts.map((a) => a.offsetMs) as [number, number, number];
+    assert.ok(second - first >= 5 * SECOND && second - first < 5 * SECOND + SLACK_MS, `2nd attempt ${second - first} ms after the 1st`);
+    assert.ok(signalledAtMs < second + 5 * MINUTE, `signalled at +${signalledAtMs} ms, after the 5 min timer would have fired`);
     assert.ok(third >= signalledAtMs && third < signalledAtMs + SLACK_MS, `3rd attempt at +${third} ms, signalled at +${signalledAtMs} ms`);
-    assert.ok(third < attempts[1]!.offsetMs + 5 * MINUTE, 'the 3rd attempt did not wait for its 5 min timer');
     assert.deepEqual(failed, []);
   });
 
@@ -197,12 +233,12 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
       attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
       [{ attempt: 1, nextAttemptInMs: null }],
     );
-    assert.ok(attempts[0]!.offsetMs < SLACK_MS, `replay attempted at +${attempts[0]!.offsetMs} ms`);
+    assert.ok(attempts[0]!.offsetMs < DELIVERY_SCHEDULE_MS[1], `replay attempted at +${attempts[0]!.offsetMs} ms`);
     // The one attempt failing fails the delivery (the workflow's "after the last attempt" rule, with one attempt).
     assert.deepEqual(result, { outcome: 'failed', attempts: 1 });
     assert.deepEqual(
       failed.map((f) => f.reason),
-      ['no 2xx after 1 attempts'],
+      ['no 2xx after 1 attempt'],
     );
   });
 

@@ -25,10 +25,12 @@ export async function webhookDeliveryWorkflow(delivery: DeliveryInput): Promise<
       await condition(() => early, schedule[i]!);
       early = false;
     }
+    // A replay asked for while this attempt runs is answered by this attempt.
+    early = false;
     const next = schedule[i + 1];
     const outcome = await deliver.attemptDelivery({ ...delivery, attempt: i + 1, nextAttemptInMs: next ?? null });
     if (outcome !== 'retry') return { outcome, attempts: i + 1 };
   }
-  await deliver.markDeliveryFailed({ ...delivery, reason: `no 2xx after ${schedule.length} attempts` });
+  await deliver.markDeliveryFailed({ ...delivery, reason: `no 2xx after ${schedule.length} attempt${schedule.length === 1 ? '' : 's'}` });
   return { outcome: 'failed', attempts: schedule.length };
 }

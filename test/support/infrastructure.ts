@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@pylon/db';
 import { findOrBuildTemporalCli, startTemporalDevServer } from '@pylon/temporal';
@@ -48,6 +50,13 @@ export async function startInfrastructure(): Promise<Infrastructure> {
   }
   await runMigrations(database.url);
   const temporalCli = findOrBuildTemporalCli();
+  // Temporal's Java test server (time skipping), resolved from Maven Central once and cached.
+  const temporalTestServer =
+    process.env.TEMPORAL_TEST_SERVER ||
+    execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-temporal-test-server.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
   const temporal = await startTemporalDevServer();
   return {
     databaseUrl: database.url,
@@ -58,6 +67,7 @@ export async function startInfrastructure(): Promise<Infrastructure> {
       DATABASE_URL: database.url,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_CLI: temporalCli,
+      TEMPORAL_TEST_SERVER: temporalTestServer,
       ADMIN_TOKEN: `test-admin-${randomBytes(12).toString('hex')}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       PYLON_TEST_INFRA: '1',

@@ -5,7 +5,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, webhookDeliveryWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
-import { pylonSearchAttributes } from '@pylon/temporal';
+import { WorkflowStarter, pylonSearchAttributes } from '@pylon/temporal';
 import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
 import { ApiError } from '../common/api-error';
 import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
@@ -16,6 +16,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly temporal: Client,
+    private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
   ) {}
 
@@ -59,7 +60,14 @@ export class WebhookEndpointsService {
     await this.get(orgId, endpointId);
     const event = await this.webhooks.recordTestEvent(orgId, endpointId, WEBHOOK_TEST_EVENT);
     const delivery = await this.webhooks.createDelivery(orgId, endpointId, event);
-    await this.deliverNow(orgId, delivery.id);
+    await this.workflows.start({
+      workflowType: WORKFLOW_TYPES.webhookDelivery,
+      workflowId: webhookDeliveryWorkflowId(delivery.id),
+      args: [{ deliveryId: delivery.id, orgId }],
+      orgId,
+      resourceId: delivery.id,
+      summary: `Webhook test delivery ${delivery.id}`,
+    });
     return delivery;
   }
 
