@@ -52,7 +52,14 @@ export class KnowledgeSearchService implements OnModuleInit {
       exactMaxChunks: this.config.kbExactSearchMaxChunks,
       iterativeScanAvailable: this.iterativeScanAvailable,
     });
-    return this.chunks.search(orgId, embedding, matchCount, plan);
+    const matches = await this.chunks.search(orgId, embedding, matchCount, plan);
+    // The index can come back short when the nearest candidates are mostly other organisations'
+    // (pgvector < 0.8 has no iterative scan to keep going): answer exactly rather than short.
+    if (!plan.exact && matches.length < Math.min(matchCount, orgChunks)) {
+      this.logger.debug(`HNSW returned ${matches.length} of ${matchCount} for org ${orgId}; searching exactly`);
+      return this.chunks.search(orgId, embedding, matchCount, { exact: true, efSearch: 0, iterativeScan: false });
+    }
+    return matches;
   }
 
   /** Cached briefly: a document published a moment ago may be planned as slightly smaller, never missed. */

@@ -12,9 +12,9 @@ describe('search planner', () => {
 
   it('gives a large organisation enough HNSW candidates for its share of the table', () => {
     const half = planSearch({ ...base, orgChunks: 50_000 });
-    assert.deepEqual(half, { exact: false, efSearch: 40, iterativeScan: true });
+    assert.deepEqual(half, { exact: false, efSearch: 100, iterativeScan: true });
     const quarter = planSearch({ ...base, orgChunks: 25_000, k: 20 });
-    assert.equal(quarter.efSearch, 160);
+    assert.equal(quarter.efSearch, 320);
     assert.equal(planSearch({ ...base, orgChunks: 21_000, totalChunks: 10_000_000 }).efSearch, 1000);
   });
 

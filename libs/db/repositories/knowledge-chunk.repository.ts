@@ -88,12 +88,13 @@ export class KnowledgeChunkRepository {
     return row?.dims;
   }
 
-  /** Approximate number of chunks in the table, from the planner's statistics. */
+  /** Approximate number of chunks in the table: the planner's statistics, or a count before any ANALYZE. */
   async estimatedTotalChunks(): Promise<number> {
-    const [row] = (await this.db.query(
-      `SELECT GREATEST(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'knowledge_chunks'::regclass`,
-    )) as Array<{ n: string }>;
-    return Number(row?.n ?? 0);
+    const [row] = (await this.db.query(`SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'knowledge_chunks'::regclass`)) as Array<{ n: string }>;
+    const estimate = Number(row?.n ?? -1);
+    if (estimate > 0) return estimate;
+    const [counted] = (await this.db.query(`SELECT count(*)::bigint AS n FROM knowledge_chunks`)) as Array<{ n: string }>;
+    return Number(counted?.n ?? 0);
   }
 
   /**
