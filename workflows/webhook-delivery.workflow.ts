@@ -1,9 +1,12 @@
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import { ATTEMPT_NOW_SIGNAL, DELIVERY_SCHEDULE_MS, type DeliveryInput, type WebhookActivities } from '@pylon/contracts';
 
-/** One attempt is one HTTP POST, bounded by its own timeout; only a failure to record it is retried here. */
+/**
+ * One attempt is one HTTP POST, bounded by its own timeout (WEBHOOK_ATTEMPT_TIMEOUT_MS, 15 s); only a
+ * failure to record it is retried here, and a worker that dies mid-attempt is noticed within 30 s.
+ */
 const deliver = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 

@@ -105,7 +105,7 @@ export class PylonConfig {
     this.videoTokenCost = readInt(env, 'VIDEO_TOKEN_COST', 500_000, 0, Number.MAX_SAFE_INTEGER);
     this.videoTimeoutSeconds = readInt(env, 'VIDEO_TIMEOUT_SECONDS', 1_800, 5, 86_400);
     this.webhookAllowPrivateUrls = readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false);
-    this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 120_000);
+    this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 25_000);
     this.webhookSecretGraceSeconds = readInt(env, 'WEBHOOK_SECRET_GRACE_SECONDS', 86_400, 0, 2_592_000);
     this.videoProviderTimeoutMs = readInt(env, 'VIDEO_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000);
   }

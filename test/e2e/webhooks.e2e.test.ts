@@ -244,6 +244,11 @@ describe('signed webhooks', () => {
     receiver.respond('/crash', 500);
     await runOnce(owner);
     await receiver.waitFor('/crash', 1);
+    const recorded = Date.now() + 10_000;
+    while ((await deliveriesOf(endpoint.endpoint_id, owner))[0]?.attempt_count !== 1) {
+      assert.ok(Date.now() < recorded, 'the first attempt was never recorded');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await stack.worker.kill();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await stack.startWorker();
