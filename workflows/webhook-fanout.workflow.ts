@@ -10,16 +10,19 @@ const store = proxyActivities<WebhookActivities>({
 /** One recorded event to every subscribed endpoint: a delivery row each, then a delivery workflow each. */
 export async function webhookFanoutWorkflow(event: FanoutInput): Promise<{ deliveries: number }> {
   const deliveryIds = await store.planDeliveries(event);
-  for (const deliveryId of deliveryIds) {
-    try {
-      await startChild(WORKFLOW_TYPES.webhookDelivery, {
-        workflowId: webhookDeliveryWorkflowId(deliveryId),
-        args: [{ deliveryId, orgId: event.orgId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
-  }
+  // All at once, in one workflow task: the last endpoint should not wait for the first ones.
+  await Promise.all(
+    deliveryIds.map(async (deliveryId) => {
+      try {
+        await startChild(WORKFLOW_TYPES.webhookDelivery, {
+          workflowId: webhookDeliveryWorkflowId(deliveryId),
+          args: [{ deliveryId, orgId: event.orgId }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    }),
+  );
   return { deliveries: deliveryIds.length };
 }
