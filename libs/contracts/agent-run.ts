@@ -3,10 +3,6 @@ import type { LlmTurn, ToolCall, TranscriptEntry } from './agent-tools';
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export function isRunStatus(value: unknown): value is RunStatus {
-  return typeof value === 'string' && (RUN_STATUSES as readonly string[]).includes(value);
-}
-
 /** The error a run carries when it was cancelled through the API. */
 export const RUN_CANCELLED_ERROR = 'cancelled';
 

@@ -14,10 +14,6 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-export function isScope(value: unknown): value is Scope {
-  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
-}
-
 export function grantsScope(granted: readonly string[], required: Scope): boolean {
   return granted.includes('*') || granted.includes(required);
 }

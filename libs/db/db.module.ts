@@ -6,7 +6,6 @@ import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
-import { EventRepository } from './repositories/event.repository';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
@@ -20,7 +19,6 @@ const REPOSITORIES = [
   AgentRunRepository,
   KnowledgeDocumentRepository,
   KnowledgeChunkRepository,
-  EventRepository,
   LedgerRepository,
   VideoGenerationRepository,
   WebhookRepository,

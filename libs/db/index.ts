@@ -12,7 +12,6 @@ export {
   type Page,
   type PageRequest,
 } from './pagination';
-export { EventRepository } from './repositories/event.repository';
 export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory } from './repositories/knowledge-document.repository';
 export { KnowledgeChunkRepository, type ChunkMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';

@@ -1,3 +1,3 @@
-export { LedgerService, type LedgerReconciliation } from './ledger.service';
+export { LedgerService } from './ledger.service';
 export { LedgerModule } from './ledger.module';
 export { InsufficientTokensError } from '@pylon/db';

@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LedgerRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
 
-export interface LedgerReconciliation {
-  balance: number;
-  entriesSum: number;
-  entries: number;
-  consistent: boolean;
-}
-
 /**
  * An organisation's token ledger: grants, debits and refunds as append-only entries, and a balance
  * that never goes below zero. Debits happen inside the transaction that creates what they pay for
@@ -27,11 +20,5 @@ export class LedgerService {
 
   entries(orgId: string, page: PageRequest): Promise<Page<TokenEntry>> {
     return this.ledger.listEntries(orgId, page);
-  }
-
-  /** The invariant: the entries sum to the balance. */
-  async reconcile(orgId: string): Promise<LedgerReconciliation> {
-    const totals = await this.ledger.reconcile(orgId);
-    return { ...totals, consistent: totals.balance === totals.entriesSum && totals.balance >= 0 };
   }
 }

@@ -1,6 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { grantsScope, type Scope } from '@pylon/contracts';
 import { ApiError } from '../common/api-error';
 
 /** Who is calling: an organisation's API key. */
@@ -21,8 +20,4 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
 /** An `org_id` named in a request must be the caller's own: otherwise 403 `insufficient_scope`. */
 export function assertOwnOrg(principal: Principal, orgId: string): void {
   if (principal.orgId !== orgId) throw ApiError.insufficientScope('org_id is not the organisation of this API key');
-}
-
-export function hasScope(principal: Principal, scope: Scope): boolean {
-  return grantsScope(principal.scopes, scope);
 }

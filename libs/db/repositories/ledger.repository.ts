@@ -112,16 +112,6 @@ export class LedgerRepository {
     return paginate(this.db.getRepository(TokenEntry).createQueryBuilder('entry').where('entry.org_id = :orgId', { orgId }), page);
   }
 
-  /** The balance and the sum of the entries, which must always be equal. */
-  async reconcile(orgId: string): Promise<{ balance: number; entriesSum: number; entries: number }> {
-    const [row] = (await this.db.query(
-      `SELECT COALESCE((SELECT balance FROM token_balances WHERE org_id = $1), 0) AS balance,
-              COALESCE(SUM(delta), 0) AS sum, count(*) AS entries
-         FROM token_entries WHERE org_id = $1`,
-      [orgId],
-    )) as Array<{ balance: string; sum: string; entries: string }>;
-    return { balance: Number(row!.balance), entriesSum: Number(row!.sum), entries: Number(row!.entries) };
-  }
 
   private insertEntry(
     manager: EntityManager,
