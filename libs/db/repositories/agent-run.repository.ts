@@ -4,6 +4,7 @@ import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { recordEvent, type NewEvent } from './event-recorder';
+import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 /** Describes the event of a run's final state, from the run as it is then. */
 export type AgentRunEventFactory = (run: AgentRun) => Omit<NewEvent, 'orgId' | 'resourceId'>;
@@ -13,8 +14,6 @@ export type NewAgentRun = Pick<
   'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'
 >;
 
-/** `updated_at` moves forward with every change, even two changes within one clock tick. */
-const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
 
 /**
  * The run projection. Transitions are conditional updates, so a retried activity never
@@ -63,7 +62,7 @@ export class AgentRunRepository {
   /** queued → running. Returns the run as it is afterwards, or null when it does not exist. */
   async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
     await this.db.query(
-      `UPDATE agent_runs SET status = 'running', ${TOUCH} WHERE id = $1 AND org_id = $2 AND status = 'queued'`,
+      `UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'`,
       [runId, orgId],
     );
     return this.findById(orgId, runId);
@@ -81,10 +80,10 @@ export class AgentRunRepository {
   private finish(orgId: string, runId: string, assignments: string, value: string, describe: AgentRunEventFactory): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
-        `UPDATE agent_runs SET ${assignments}, ${TOUCH} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+        `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING id`,
         [runId, orgId, value],
       )) as unknown[];
-      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return null;
       const run = (await manager.findOneBy(AgentRun, { id: runId, orgId }))!;
       return (await recordEvent(manager, { orgId, resourceId: runId, ...describe(run) })).id;
     });

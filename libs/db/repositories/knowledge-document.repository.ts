@@ -4,6 +4,7 @@ import type { DocumentStatus } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { recordEvent, type NewEvent } from './event-recorder';
+import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
@@ -12,8 +13,6 @@ export type NewKnowledgeDocument = Pick<
 
 /** Describes the event of a document's final state, from the document as it is then. */
 export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
-
-const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
 
 @Injectable()
 export class KnowledgeDocumentRepository {
@@ -59,7 +58,7 @@ export class KnowledgeDocumentRepository {
   /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */
   async delete(orgId: string, docId: string): Promise<boolean> {
     const deleted = (await this.db.query(`DELETE FROM knowledge_documents WHERE id = $1 AND org_id = $2 RETURNING id`, [docId, orgId])) as unknown[];
-    return (Array.isArray(deleted[0]) ? (deleted[0] as unknown[]) : deleted).length > 0;
+    return returnedRows(deleted).length > 0;
   }
 
   /** Chunks in the organisation's ready documents, which decides the search strategy. */
@@ -102,7 +101,7 @@ export class KnowledgeDocumentRepository {
       const chunkCount = inserted.length;
       await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
       await manager.query(
-        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, failure_reason = NULL, ${TOUCH} WHERE id = $1 AND org_id = $2`,
+        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, failure_reason = NULL, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2`,
         [docId, orgId, chunkCount],
       );
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
@@ -115,12 +114,12 @@ export class KnowledgeDocumentRepository {
   async markFailed(orgId: string, docId: string, reason: string, describe: DocumentEventFactory): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
-        `UPDATE knowledge_documents SET status = 'failed', failure_reason = $3, ${TOUCH}
+        `UPDATE knowledge_documents SET status = 'failed', failure_reason = $3, ${TOUCH_UPDATED_AT}
           WHERE id = $1 AND org_id = $2 AND status = 'processing' RETURNING id`,
         [docId, orgId, reason.slice(0, 1000)],
       )) as unknown[];
       await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
-      if ((Array.isArray(updated[0]) ? (updated[0] as unknown[]) : updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return null;
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
       return (await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) })).id;
     });

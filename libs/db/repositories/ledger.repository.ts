@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { TokenEntry } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
+import { returnedRows } from './sql';
 
 export class InsufficientTokensError extends Error {
   constructor(readonly orgId: string, readonly amount: number) {
@@ -53,11 +54,12 @@ export class LedgerRepository {
 
   /** Inside the caller's transaction: takes `amount` or throws InsufficientTokensError, changing nothing. */
   async debit(manager: EntityManager, orgId: string, amount: number, reference: EntryReference, reason: string): Promise<TokenEntry> {
-    const rows = (await manager.query(
-      `UPDATE token_balances SET balance = balance - $2, updated_at = now() WHERE org_id = $1 AND balance >= $2 RETURNING balance`,
-      [orgId, amount],
-    )) as unknown[];
-    const updated = (Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ balance: string }>;
+    const updated = returnedRows<{ balance: string }>(
+      await manager.query(
+        `UPDATE token_balances SET balance = balance - $2, updated_at = now() WHERE org_id = $1 AND balance >= $2 RETURNING balance`,
+        [orgId, amount],
+      ),
+    );
     if (updated.length === 0) throw new InsufficientTokensError(orgId, amount);
     return this.insertEntry(manager, {
       orgId,
@@ -78,17 +80,18 @@ export class LedgerRepository {
         if (!debit) throw new Error(`no debit ${debitEntryId} in organisation ${orgId}`);
         const existing = await manager.findOneBy(TokenEntry, { refundOf: debitEntryId });
         if (existing) return existing;
-        const [row] = (await manager.query(
-          `UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`,
-          [orgId, debit.amount],
-        )) as unknown[];
-        const balance = (Array.isArray(row) ? row[0] : row) as { balance: string };
+        const [balance] = returnedRows<{ balance: string }>(
+          await manager.query(
+            `UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`,
+            [orgId, debit.amount],
+          ),
+        );
         return this.insertEntry(manager, {
           orgId,
           kind: 'refund',
           amount: debit.amount,
           delta: debit.amount,
-          balanceAfter: Number(balance.balance),
+          balanceAfter: Number(balance!.balance),
           reference: debit.referenceType && debit.referenceId ? { type: debit.referenceType, id: debit.referenceId } : undefined,
           refundOf: debitEntryId,
           reason,

@@ -3,6 +3,7 @@ import { DataSource, In, QueryFailedError } from 'typeorm';
 import { VideoGeneration } from '../entities';
 import { recordEvent, type NewEvent } from './event-recorder';
 import { LedgerRepository } from './ledger.repository';
+import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewVideoGeneration = Pick<
   VideoGeneration,
@@ -21,12 +22,6 @@ export type GenerationEventFactory = (generation: VideoGeneration) => Omit<NewEv
 /** Raised when a concurrent request with the same Idempotency-Key created the generation first. */
 export class DuplicateIdempotencyKeyError extends Error {}
 
-const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
-
-function affected(result: unknown): number {
-  const rows = result as unknown[];
-  return (Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows).length;
-}
 
 /** Video generations. The paid ones are created together with their debit, in one transaction. */
 @Injectable()
@@ -85,7 +80,7 @@ export class VideoGenerationRepository {
   /** pending → processing with the provider's job id; an unfinished generation keeps moving forward only. */
   async recordSubmission(orgId: string, generationId: string, providerJobId: string, estimateWaitSeconds: string | null): Promise<void> {
     await this.db.query(
-      `UPDATE video_generations SET state = 'processing', provider_job_id = $3, estimate_wait_seconds = $4, ${TOUCH}
+      `UPDATE video_generations SET state = 'processing', provider_job_id = $3, estimate_wait_seconds = $4, ${TOUCH_UPDATED_AT}
         WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing')`,
       [generationId, orgId, providerJobId, estimateWaitSeconds],
     );
@@ -93,7 +88,7 @@ export class VideoGenerationRepository {
 
   async recordProgress(orgId: string, generationId: string, estimateWaitSeconds: string | null): Promise<void> {
     await this.db.query(
-      `UPDATE video_generations SET state = 'processing', estimate_wait_seconds = $3, ${TOUCH}
+      `UPDATE video_generations SET state = 'processing', estimate_wait_seconds = $3, ${TOUCH_UPDATED_AT}
         WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') AND estimate_wait_seconds IS DISTINCT FROM $3`,
       [generationId, orgId, estimateWaitSeconds],
     );
@@ -104,11 +99,11 @@ export class VideoGenerationRepository {
     return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations
-            SET state = 'completed', video_url = $3, thumbnail_url = $4, width = $5, height = $6, estimate_wait_seconds = NULL, ${TOUCH}
+            SET state = 'completed', video_url = $3, thumbnail_url = $4, width = $5, height = $6, estimate_wait_seconds = NULL, ${TOUCH_UPDATED_AT}
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, video.videoUrl, video.thumbnailUrl, video.width, video.height],
       );
-      if (affected(updated) === 0) return null;
+      if (returnedRows(updated).length === 0) return null;
       const generation = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
       return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) })).id;
     });
@@ -124,11 +119,11 @@ export class VideoGenerationRepository {
     if (generation.debitEntryId) await this.ledger.refund(orgId, generation.debitEntryId, `refund: ${reason}`.slice(0, 500));
     return this.db.transaction(async (manager) => {
       const updated = await manager.query(
-        `UPDATE video_generations SET state = 'failed', failure_reason = $3, estimate_wait_seconds = NULL, ${TOUCH}
+        `UPDATE video_generations SET state = 'failed', failure_reason = $3, estimate_wait_seconds = NULL, ${TOUCH_UPDATED_AT}
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, reason.slice(0, 1000)],
       );
-      if (affected(updated) === 0) return null;
+      if (returnedRows(updated).length === 0) return null;
       const failed = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
       return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) })).id;
     });

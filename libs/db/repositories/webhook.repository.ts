@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
+import { TOUCH_UPDATED_AT } from './sql';
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
 
@@ -23,8 +24,6 @@ export interface DeliveryContext {
   endpoint: WebhookEndpoint;
   event: PylonEvent;
 }
-
-const TOUCH = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
 
 @Injectable()
 export class WebhookRepository {
@@ -65,7 +64,7 @@ export class WebhookRepository {
   /** The new secret signs from now on; the old one keeps signing alongside until `graceUntil`. */
   async rotateSecret(orgId: string, endpointId: string, secret: string, graceUntil: Date): Promise<WebhookEndpoint | null> {
     await this.db.query(
-      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, ${TOUCH}
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, ${TOUCH_UPDATED_AT}
         WHERE id = $1 AND org_id = $2`,
       [endpointId, orgId, secret, graceUntil],
     );
@@ -73,7 +72,7 @@ export class WebhookRepository {
   }
 
   async disableEndpoint(endpointId: string, reason: string): Promise<void> {
-    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH} WHERE id = $1`, [endpointId, reason]);
+    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE id = $1`, [endpointId, reason]);
   }
 
   /** One pending delivery per enabled endpoint subscribed to the event; repeating this adds none. */
@@ -137,7 +136,7 @@ export class WebhookRepository {
       await manager.query(
         `UPDATE webhook_deliveries
             SET attempt_count = attempt_count + 1, status = $2, last_status_code = $3, last_error = $4, next_attempt_at = $5,
-                delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH}
+                delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH_UPDATED_AT}
           WHERE id = $1`,
         [deliveryId, record.status, record.statusCode, record.error, record.nextAttemptAt],
       );
@@ -146,7 +145,7 @@ export class WebhookRepository {
 
   async setDeliveryStatus(deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {
     await this.db.query(
-      `UPDATE webhook_deliveries SET status = $2, last_error = COALESCE($3, last_error), next_attempt_at = NULL, ${TOUCH} WHERE id = $1`,
+      `UPDATE webhook_deliveries SET status = $2, last_error = COALESCE($3, last_error), next_attempt_at = NULL, ${TOUCH_UPDATED_AT} WHERE id = $1`,
       [deliveryId, status, error],
     );
   }
