@@ -5,7 +5,7 @@ import { AgentRepository, AgentRun, AgentRunRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
 import type { Principal } from '../auth/principal';
 import type { CreateAgentRunRequest } from './dto/agent-run.dto';
-import { fingerprint } from '../common/idempotency';
+import { assertSameRequest, fingerprint } from '../common/idempotency';
 import { RunWorkflows } from './run-workflows';
 import { runEvent } from '@pylon/agent-runs';
 import { EventAnnouncer } from '@pylon/temporal';
@@ -81,9 +81,7 @@ export class AgentRunsService {
 
   /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */
   private async replay(earlier: AgentRun, requestHash: string): Promise<AgentRun> {
-    if (earlier.requestHash !== requestHash) {
-      throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
-    }
+    assertSameRequest(earlier, requestHash);
     if (earlier.status === 'queued') await this.workflows.start({ runId: earlier.id, orgId: earlier.orgId });
     return earlier;
   }

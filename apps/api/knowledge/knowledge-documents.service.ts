@@ -5,7 +5,7 @@ import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
 import { WorkflowStarter } from '@pylon/temporal';
 import { ApiError } from '../common/api-error';
-import { fingerprint } from '../common/idempotency';
+import { assertSameRequest, fingerprint } from '../common/idempotency';
 import type { CreateDocumentRequest } from './dto/knowledge.dto';
 
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -82,9 +82,7 @@ export class KnowledgeDocumentsService {
   }
 
   private async replay(earlier: KnowledgeDocument, requestHash: string): Promise<KnowledgeDocument> {
-    if (earlier.requestHash !== requestHash) {
-      throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different document');
-    }
+    assertSameRequest(earlier, requestHash);
     if (earlier.status === 'processing') await this.startIngestion(earlier.orgId, earlier.id);
     return earlier;
   }

@@ -6,7 +6,7 @@ import { DuplicateIdempotencyKeyError, InsufficientTokensError, VideoGeneration,
 import { WorkflowStarter } from '@pylon/temporal';
 import { generationEvent } from '@pylon/video';
 import { ApiError } from '../common/api-error';
-import { fingerprint } from '../common/idempotency';
+import { assertSameRequest, fingerprint } from '../common/idempotency';
 import type { CreateGenerationRequest } from './dto/video.dto';
 
 /**
@@ -104,9 +104,7 @@ export class VideoGenerationsService {
   }
 
   private async replay(earlier: VideoGeneration, requestHash: string): Promise<VideoGeneration> {
-    if (earlier.requestHash !== requestHash) {
-      throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
-    }
+    assertSameRequest(earlier, requestHash);
     if (earlier.state === 'pending') await this.start(earlier);
     return earlier;
   }
