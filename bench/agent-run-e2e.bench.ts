@@ -195,7 +195,7 @@ export const agentRunE2eBenchmark: Benchmark = {
         ],
         pylon: {
           ...p,
-          taskQueue: stack.env.TEMPORAL_TASK_QUEUE,
+          taskQueue: stack.env.TEMPORAL_TASK_QUEUE_PREFIX,
           pollsPerRunMean: round(mean(pylonOk.map((outcome) => outcome.polls ?? 0))),
           postLatencyMs: summarize(pylonOk.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
           projectionCreatedToUpdatedMs: summarize(pylonOk.map((outcome) => outcome.projectionMs ?? NaN).filter(Number.isFinite)),

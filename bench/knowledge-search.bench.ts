@@ -225,7 +225,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
     };
     const stackStarted = Date.now();
     const stack = await Stack.start({ env: stackEnv });
-    log(`knowledge stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE}) started in ${Date.now() - stackStarted} ms`);
+    log(`knowledge stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX}) started in ${Date.now() - stackStarted} ms`);
     log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}`);
     const pool = new Pool({ connectionString: context.infra.databaseUrl, max: 3 });
     try {

@@ -60,7 +60,7 @@ export class BenchContext {
     this.stackPromise ??= (async () => {
       const started = Date.now();
       const stack = await Stack.start();
-      log(`Pylon API at ${stack.url} and worker on task queue ${stack.env.TEMPORAL_TASK_QUEUE} started in ${Date.now() - started} ms`);
+      log(`Pylon API at ${stack.url} and worker on task queue ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX} started in ${Date.now() - started} ms`);
       log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}`);
       return stack;
     })();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { webhookDeliveryWorkflowId, webhookFanoutWorkflowId } from '@pylon/contracts';
+import { webhookDeliveryWorkflowId } from '@pylon/contracts';
 import { Http } from '../test/support/http';
 import { AppProcess, Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
@@ -304,90 +304,63 @@ async function pylonStages(
   const byStatus: Record<string, number> = {};
   for (const row of deliveries.values()) byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
 
-  const describeStart = async (workflowId: string) => {
-    try {
-      const description = await temporal.workflow.getHandle(workflowId).describe();
-      return { start: description.startTime.getTime(), close: description.closeTime?.getTime() ?? NaN };
-    } catch {
-      return { start: NaN, close: NaN };
-    }
-  };
-  const fanoutIds = events.map((event) => event.id);
-  const fanouts = new Map<string, { start: number; close: number }>();
-  await runConcurrently(fanoutIds.length, 8, async (index) => fanouts.set(fanoutIds[index]!, await describeStart(webhookFanoutWorkflowId(fanoutIds[index]!))));
-  const deliveryIds = [...deliveries.keys()];
-  const deliveryWorkflows = new Map<string, { start: number; close: number }>();
-  await runConcurrently(deliveryIds.length, 8, async (index) =>
-    deliveryWorkflows.set(deliveryIds[index]!, await describeStart(webhookDeliveryWorkflowId(deliveryIds[index]!))),
-  );
-
   const arrivalOf = new Map(first.map((entry) => [deliveryKey(entry.webhookId, entry.path), entry]));
   const stages = {
-    eventToFanoutStarted: [] as number[],
-    fanoutStartedToPlanned: [] as number[],
-    plannedToDeliveryWorkflowStarted: [] as number[],
-    deliveryWorkflowStartedToAttempt: [] as number[],
+    eventToPlanned: [] as number[],
+    plannedToFirstAttempt: [] as number[],
     attemptToArrival: [] as number[],
     attemptHttpDurationRecorded: [] as number[],
     eventToArrival: [] as number[],
   };
-  const perEvent = new Map<string, Array<{ latency: number; plannedToStarted: number }>>();
+  const perEvent = new Map<string, number[]>();
   for (const row of firstAttempts) {
-    const fanout = fanouts.get(row.event_id);
-    const workflow = deliveryWorkflows.get(row.delivery_id);
     const arrival = arrivalOf.get(deliveryKey(row.event_id, new URL(row.url).pathname));
-    stages.eventToFanoutStarted.push((fanout?.start ?? NaN) - row.event_ms);
-    stages.fanoutStartedToPlanned.push(row.planned_ms - (fanout?.start ?? NaN));
-    stages.plannedToDeliveryWorkflowStarted.push((workflow?.start ?? NaN) - row.planned_ms);
-    stages.deliveryWorkflowStartedToAttempt.push(row.attempt_ms! - (workflow?.start ?? NaN));
+    stages.eventToPlanned.push(row.planned_ms - row.event_ms);
+    stages.plannedToFirstAttempt.push(row.attempt_ms! - row.planned_ms);
     stages.attemptToArrival.push((arrival?.at ?? NaN) - row.attempt_ms!);
     stages.attemptHttpDurationRecorded.push(row.duration_ms ?? NaN);
     stages.eventToArrival.push((arrival?.at ?? NaN) - row.event_ms);
-    if (arrival) {
-      perEvent.set(row.event_id, [
-        ...(perEvent.get(row.event_id) ?? []),
-        { latency: arrival.at - row.event_ms, plannedToStarted: (workflow?.start ?? NaN) - row.planned_ms },
-      ]);
-    }
+    if (arrival) perEvent.set(row.event_id, [...(perEvent.get(row.event_id) ?? []), arrival.at - row.event_ms]);
   }
   const finite = (values: number[]) => values.filter(Number.isFinite);
   const stageFigures = Object.fromEntries(Object.entries(stages).map(([name, values]) => [name, summarize(finite(values))]));
 
-  // The k-th delivery of an event to arrive: the fan-out starts its delivery workflows one after the other.
-  const byRank: Array<{ latency: number[]; plannedToStarted: number[] }> = [];
+  // The k-th delivery of an event to arrive: all of an event's first attempts leave together.
+  const byRank: number[][] = [];
   for (const list of perEvent.values()) {
-    list.sort((a, b) => a.latency - b.latency);
-    list.forEach((entry, rank) => {
-      byRank[rank] ??= { latency: [], plannedToStarted: [] };
-      byRank[rank]!.latency.push(entry.latency);
-      byRank[rank]!.plannedToStarted.push(entry.plannedToStarted);
-    });
+    list.sort((a, b) => a - b);
+    list.forEach((latency, rank) => (byRank[rank] ??= []).push(latency));
   }
-  const fanoutDurations = finite([...fanouts.values()].map((fanout) => fanout.close - fanout.start));
   const posts = overlap(attempts.map((row) => ({ start: row.attempt_ms!, end: row.attempt_ms! + (row.duration_ms ?? 0) })));
-  const activities = overlap(
-    firstAttempts
-      .map((row) => ({ start: deliveryWorkflows.get(row.delivery_id)?.start ?? NaN, end: deliveryWorkflows.get(row.delivery_id)?.close ?? NaN }))
-      .filter((interval) => Number.isFinite(interval.start) && Number.isFinite(interval.end)),
-  );
+  const retryWorkflows = (
+    await Promise.all(
+      [...deliveries.keys()].map(async (deliveryId) =>
+        temporal.workflow
+          .getHandle(webhookDeliveryWorkflowId(deliveryId))
+          .describe()
+          .then(
+            () => 1,
+            () => 0,
+          ),
+      ),
+    )
+  ).reduce((sum: number, found) => sum + found, 0);
   return {
     deliveriesInDatabase: deliveries.size,
     deliveriesByStatus: byStatus,
     attemptsInDatabase: attempts.length,
     attemptsOtherThan200: attempts.filter((row) => row.status_code !== 200).length,
     deliveriesWithMoreThanOneAttempt: [...deliveries.values()].filter((row) => row.attempt_count > 1).length,
+    /** Deliveries that entered the durable retry schedule (a `webhook:<delivery_id>` workflow); 0 when every first attempt succeeds. */
+    retryWorkflows,
     stagesMs: stageFigures,
-    fanoutWorkflowStartToCloseMs: summarize(fanoutDurations),
-    byArrivalRankWithinEvent: byRank.map((entry, rank) => ({
+    byArrivalRankWithinEvent: byRank.map((latency, rank) => ({
       rank: rank + 1,
-      eventToArrivalP50: round(percentile(entry.latency, 50)),
-      eventToArrivalP99: round(percentile(entry.latency, 99)),
-      plannedToDeliveryWorkflowStartedP50: round(percentile(finite(entry.plannedToStarted), 50)),
+      eventToArrivalP50: round(percentile(latency, 50)),
+      eventToArrivalP99: round(percentile(latency, 99)),
     })),
     /** From webhook_attempts: started_at .. started_at + duration_ms of every POST. */
     postsInFlight: posts,
-    /** Delivery workflows from start to close (Temporal). */
-    deliveryWorkflowsInFlight: activities,
   };
 }
 
@@ -473,7 +446,7 @@ export const webhooksBenchmark: Benchmark = {
     try {
       const stackStarted = Date.now();
       stack = await Stack.start({ env: stackEnv });
-      log(`webhooks stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE}) started in ${Date.now() - stackStarted} ms; receiver at ${receiver.url}`);
+      log(`webhooks stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX}) started in ${Date.now() - stackStarted} ms; receiver at ${receiver.url}`);
       log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}, ${receiver.process.logFile}`);
       const http = new Http(stack.url);
       const tenant = await createTenant(http);
@@ -541,10 +514,8 @@ export const webhooksBenchmark: Benchmark = {
       const b = baselineSide.figures;
       const ok = measured.results.filter((outcome) => outcome.ok);
       const stageNames: Array<[keyof typeof stages.stagesMs, string]> = [
-        ['eventToFanoutStarted', 'event recorded → fan-out workflow started'],
-        ['fanoutStartedToPlanned', 'fan-out started → delivery rows planned'],
-        ['plannedToDeliveryWorkflowStarted', 'planned → delivery workflow started'],
-        ['deliveryWorkflowStartedToAttempt', 'delivery workflow started → attempt started'],
+        ['eventToPlanned', 'event recorded → delivery rows planned (same transaction)'],
+        ['plannedToFirstAttempt', 'planned → first attempt started'],
         ['attemptToArrival', 'attempt started → arrival at receiver'],
         ['eventToArrival', 'event recorded → arrival (total)'],
         ['attemptHttpDurationRecorded', 'attempt duration_ms (recorded POST)'],
@@ -559,8 +530,8 @@ export const webhooksBenchmark: Benchmark = {
       };
       const rankGrid: Grid = {
         title: 'pylon: the k-th delivery of an event to arrive (ms)',
-        header: ['k', 'event → arrival p50', 'p99', 'planned → delivery workflow started p50'],
-        rows: stages.byArrivalRankWithinEvent.map((entry) => [entry.rank, entry.eventToArrivalP50, entry.eventToArrivalP99, entry.plannedToDeliveryWorkflowStartedP50]),
+        header: ['k', 'event → arrival p50', 'p99'],
+        rows: stages.byArrivalRankWithinEvent.map((entry) => [entry.rank, entry.eventToArrivalP50, entry.eventToArrivalP99]),
       };
       const failures = (side: typeof p) => side.missing + side.duplicated + side.unexpected + side.signatures.invalid + side.payloadIdDiffersFromWebhookId + side.unparsable;
       if (failures(p)) log(`pylon: ${p.missing} missing, ${p.duplicated} duplicated, ${p.unexpected} unexpected, ${p.signatures.invalid} bad signatures (${p.signatures.firstError ?? '-'})`);
@@ -609,7 +580,7 @@ export const webhooksBenchmark: Benchmark = {
           eventsRecorded: events.length,
           eventTypes: [...new Set(events.map((event) => event.type))],
           ...stages,
-          taskQueue: stack.env.TEMPORAL_TASK_QUEUE,
+          taskQueue: stack.env.TEMPORAL_TASK_QUEUE_PREFIX,
         },
         baseline: {
           ...b,

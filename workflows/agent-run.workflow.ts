@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import {
   MAX_AGENT_TURNS,
   NON_RETRYABLE_LLM_ERROR,
@@ -12,11 +12,16 @@ import {
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
-/** Projection writes and tools are small database work: retry them until the database is back. */
-const local = proxyActivities<AgentRunActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] },
-});
+const databaseRetry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
+
+/**
+ * Projection writes are one short transaction each: local activities, run inside the workflow task
+ * that needs them, so a run costs no task round trips for them. Retried until the database is back.
+ */
+const projection = proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '30 seconds', retry: databaseRetry });
+
+/** Tools may call the embedding provider (a knowledge search): ordinary activities. */
+const tools = proxyActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: databaseRetry });
 
 /** LLM calls: bounded per attempt, heartbeating, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
 function llmActivities(heartbeatTimeoutSeconds: number) {
@@ -39,7 +44,7 @@ function llmActivities(heartbeatTimeoutSeconds: number) {
  * readable error, and announce the event to webhooks. A cancelled run ends `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
-  const plan = await local.markRunRunning(run);
+  const plan = await projection.markRunRunning(run);
   if (!plan.executable) return { status: 'failed', error: 'run had already finished' };
   const llm = llmActivities(plan.heartbeatTimeoutSeconds);
 
@@ -51,12 +56,12 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
         if (reply.kind === 'answer') return reply.text;
         transcript.push({ role: 'assistant', toolCalls: reply.calls, ...(reply.content ? { content: reply.content } : {}) });
         for (const call of reply.calls) {
-          transcript.push({ role: 'tool', toolCallId: call.id, content: await local.runTool({ ...run, call }) });
+          transcript.push({ role: 'tool', toolCallId: call.id, content: await tools.runTool({ ...run, call }) });
         }
       }
       throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
     });
-    await announce(run.orgId, await local.markRunSucceeded({ ...run, output }));
+    await announce(run.orgId, await projection.markRunSucceeded({ ...run, output }));
     return { status: 'succeeded' };
   } catch (failure) {
     const cancelledByCaller = CancellationScope.current().consideredCancelled;
@@ -65,7 +70,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       : isCancellation(failure)
         ? `run timed out after ${plan.runTimeoutSeconds} seconds`
         : describeFailure(failure);
-    await CancellationScope.nonCancellable(async () => announce(run.orgId, await local.markRunFailed({ ...run, error })));
+    await CancellationScope.nonCancellable(async () => announce(run.orgId, await projection.markRunFailed({ ...run, error })));
     if (cancelledByCaller) throw failure;
     return { status: 'failed', error };
   }

@@ -1,20 +1,47 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, startChild } from '@temporalio/workflow';
-import { WORKFLOW_TYPES, webhookFanoutWorkflowId } from '@pylon/contracts';
+import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import {
+  WORKFLOW_TYPES,
+  pylonSearchAttributes,
+  siblingTaskQueue,
+  webhookDeliveryWorkflowId,
+  type WebhookActivities,
+} from '@pylon/contracts';
+
+/** On the webhooks task queue, so slow receivers take webhook slots, never the slots of runs, documents or videos. */
+function webhookActivities(taskQueue: string) {
+  return proxyActivities<WebhookActivities>({
+    taskQueue,
+    // One attempt is bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS (≤ 25 s); a worker that dies mid-way is noticed by its missing heartbeat.
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  });
+}
 
 /**
- * Hands a recorded event to its webhook fan-out, which outlives this workflow (ABANDON) and runs on
- * its own, so delivering to many endpoints never delays the job that emitted the event.
+ * Delivers a recorded event (its deliveries were planned with it): the first attempt to every
+ * endpoint at once, right now; only the deliveries that failed enter the durable retry schedule, each
+ * a `webhook:<delivery_id>` workflow that outlives this one.
  */
 export async function announce(orgId: string, eventId: string | null): Promise<void> {
   if (!eventId) return;
-  try {
-    await startChild(WORKFLOW_TYPES.webhookFanout, {
-      workflowId: webhookFanoutWorkflowId(eventId),
-      args: [{ eventId, orgId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  const taskQueue = siblingTaskQueue(workflowInfo().taskQueue, 'webhooks');
+  const retrying = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
+  await Promise.all(
+    retrying.map(async (deliveryId) => {
+      try {
+        await startChild(WORKFLOW_TYPES.webhookDelivery, {
+          workflowId: webhookDeliveryWorkflowId(deliveryId),
+          taskQueue,
+          args: [{ deliveryId, orgId, fromAttempt: 2 }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          typedSearchAttributes: pylonSearchAttributes(orgId, deliveryId),
+          staticSummary: `Webhook delivery ${deliveryId}: retries`,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    }),
+  );
 }

@@ -2,5 +2,5 @@
 export { agentRunWorkflow } from './agent-run.workflow';
 export { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
 export { videoGenerationWorkflow } from './video-generation.workflow';
-export { webhookFanoutWorkflow } from './webhook-fanout.workflow';
+export { webhookEventWorkflow } from './webhook-event.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

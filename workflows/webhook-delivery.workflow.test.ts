@@ -83,7 +83,7 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
   /** Absolute until the test knows the workflow's start time (an attempt may run before describe() answers). */
   const scheduledAt = () => Context.current().info.scheduledTimestampMs;
   const activities: WebhookActivities = {
-    planDeliveries: async () => {
+    deliverEvent: async () => {
       planned++;
       return [];
     },
@@ -112,7 +112,7 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     stopWorker?.();
     await running;
     await env?.teardown();
-    assert.equal(planned, 0, 'a delivery plans nothing');
+    assert.equal(planned, 0, 'a delivery delivers no event of its own');
   });
 
   /**
@@ -123,10 +123,16 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     answers: AttemptOutcome[],
     options: {
       replay?: boolean;
+      fromAttempt?: number;
       during?: (ctx: { handle: Awaited<ReturnType<typeof env.client.workflow.start>>; attempts: Attempt[]; startedAtMs: number }) => Promise<void>;
     } = {},
   ) {
-    const input: DeliveryInput = { deliveryId: randomUUID(), orgId: randomUUID(), ...(options.replay ? { replay: true } : {}) };
+    const input: DeliveryInput = {
+      deliveryId: randomUUID(),
+      orgId: randomUUID(),
+      ...(options.replay ? { replay: true } : {}),
+      ...(options.fromAttempt ? { fromAttempt: options.fromAttempt } : {}),
+    };
     const delivery: Delivery = { answers, attempts: [], failed: [] };
     deliveries.set(input.deliveryId, delivery);
     const realStart = Date.now();
@@ -184,6 +190,22 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     const lastAttempt = attempts.at(-1)!.offsetMs;
     assert.ok(failed[0]!.offsetMs >= lastAttempt && failed[0]!.offsetMs < lastAttempt + SLACK_MS, `marked failed at +${failed[0]!.offsetMs} ms`);
     assert.ok(realMs < 30 * SECOND, `27 hours of timers took ${realMs} ms of real time`);
+  });
+
+  it('a delivery whose first attempt went out with its event starts at the 2nd attempt, 5 s later, then keeps the schedule', async () => {
+    const { result, attempts, failed } = await deliver(['retry', 'delivered'], { fromAttempt: 2 });
+    assert.deepEqual(result, { outcome: 'delivered', attempts: 3 });
+    assert.deepEqual(
+      attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
+      [
+        { attempt: 2, nextAttemptInMs: 5 * MINUTE },
+        { attempt: 3, nextAttemptInMs: 30 * MINUTE },
+      ],
+    );
+    const [second, third] = attempts.map((a) => a.offsetMs) as [number, number];
+    assert.ok(second >= 5 * SECOND && second < 5 * SECOND + SLACK_MS, `2nd attempt at +${second} ms`);
+    assert.ok(third - second >= 5 * MINUTE && third - second < 5 * MINUTE + SLACK_MS, `3rd attempt ${third - second} ms after the 2nd`);
+    assert.deepEqual(failed, []);
   });
 
   it("a receiver answering 410 ('gone') on the 2nd attempt ends the delivery there", async () => {

@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel } from '@temporalio/worker';
 import { PylonConfig } from '@pylon/config';
 import { registerSearchAttributes } from '@pylon/temporal';
-import { buildActivities } from './activities';
+import { activitiesFor } from './activities';
 import { WorkerModule } from './worker.module';
 
-/** The Temporal worker: hosts Pylon's workflows and activities, opens no HTTP port. */
+/**
+ * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by
+ * default), each on its own task queue with its own slots, sharing one connection and one workflow
+ * bundle. Opens no HTTP port.
+ */
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
@@ -15,20 +19,32 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
-    const worker = await Worker.create({
-      connection,
-      namespace: config.temporalNamespace,
-      taskQueue: config.temporalTaskQueue,
-      workflowsPath: require.resolve('../../workflows'),
-      activities: buildActivities(app),
-    });
-    console.log(`pylon worker polling task queue "${config.temporalTaskQueue}" on ${config.temporalAddress}`);
-    await worker.run();
+    const workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+    const workers = await Promise.all(
+      config.workerQueues.map((kind) => {
+        const slots = config.workerSlots[kind];
+        return Worker.create({
+          connection,
+          namespace: config.temporalNamespace,
+          taskQueue: config.taskQueue(kind),
+          workflowBundle,
+          activities: activitiesFor(app, kind),
+          maxConcurrentWorkflowTaskExecutions: slots.workflowTasks,
+          maxConcurrentActivityTaskExecutions: slots.activities,
+          maxConcurrentLocalActivityExecutions: slots.localActivities,
+        });
+      }),
+    );
+    const queues = config.workerQueues.map((kind) => config.taskQueue(kind));
+    console.log(`pylon worker polling ${queues.map((queue) => `"${queue}"`).join(', ')} on ${config.temporalAddress}`);
+    await Promise.all(workers.map((worker) => worker.run()));
   } finally {
     await connection.close();
     await app.close();
   }
 }
+
+const quietBundlerLogger = new DefaultLogger('WARN');
 
 function temporalLogLevel(level: PylonConfig['logLevel']): LogLevel {
   switch (level) {

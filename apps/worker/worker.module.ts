@@ -4,6 +4,7 @@ import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
 import { VideoModule } from '@pylon/video';
+import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
@@ -11,7 +12,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
 
 /** The worker's application context: no HTTP server, just what the activities need. */
 @Module({
-  imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule, VideoModule],
+  imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule, VideoModule, WebhooksModule],
   providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
 })
 export class WorkerModule {}

@@ -1,3 +1,3 @@
-export { PylonConfig, loadConfig } from './pylon-config';
+export { PylonConfig, loadConfig, type WorkerSlots } from './pylon-config';
 export { ConfigError } from './config-error';
 export { ConfigModule } from './config.module';

@@ -1,7 +1,26 @@
 import { resolve } from 'node:path';
-import { DEFAULT_TASK_QUEUE } from '@pylon/contracts';
+import { DEFAULT_TASK_QUEUE_PREFIX, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
-import { readBoolean, readEnum, readHostPort, readInt, readOptionalString, readString, readUrl } from './readers';
+import { readBoolean, readEnum, readHostPort, readInt, readList, readOptionalString, readString, readUrl } from './readers';
+
+/** How many tasks of one kind a worker process runs at once. */
+export interface WorkerSlots {
+  workflowTasks: number;
+  activities: number;
+  localActivities: number;
+}
+
+/** Defaults per kind: runs and webhooks wait on the network; ingestion and rendering use the CPU. */
+const DEFAULT_WORKER_SLOTS: Record<WorkKind, WorkerSlots> = {
+  'agent-runs': { workflowTasks: 40, activities: 40, localActivities: 40 },
+  knowledge: { workflowTasks: 10, activities: 4, localActivities: 10 },
+  video: { workflowTasks: 10, activities: 4, localActivities: 10 },
+  webhooks: { workflowTasks: 20, activities: 40, localActivities: 20 },
+};
+
+function envPrefix(kind: WorkKind): string {
+  return kind.toUpperCase().replace(/-/g, '_');
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -18,7 +37,9 @@ export class PylonConfig {
   readonly dataDir: string;
   readonly temporalAddress: string;
   readonly temporalNamespace: string;
-  readonly temporalTaskQueue: string;
+  readonly temporalTaskQueuePrefix: string;
+  readonly workerQueues: WorkKind[];
+  readonly workerSlots: Record<WorkKind, WorkerSlots>;
   readonly temporalUiUrl: string | undefined;
   readonly openaiApiKey: string | undefined;
   readonly openaiBaseUrl: string | undefined;
@@ -54,6 +75,7 @@ export class PylonConfig {
   readonly webhookAllowPrivateUrls: boolean;
   readonly webhookAttemptTimeoutMs: number;
   readonly webhookSecretGraceSeconds: number;
+  readonly webhookMaxInflightPerEndpoint: number;
   readonly trustProxy: boolean;
 
   constructor(env: Record<string, string | undefined>) {
@@ -68,7 +90,22 @@ export class PylonConfig {
     this.dataDir = resolve(readString(env, 'DATA_DIR', '.data'));
     this.temporalAddress = readHostPort(env, 'TEMPORAL_ADDRESS', 'localhost:7233');
     this.temporalNamespace = readString(env, 'TEMPORAL_NAMESPACE', 'default');
-    this.temporalTaskQueue = readString(env, 'TEMPORAL_TASK_QUEUE', DEFAULT_TASK_QUEUE);
+    this.temporalTaskQueuePrefix = readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', DEFAULT_TASK_QUEUE_PREFIX);
+    this.workerQueues = readList(env, 'WORKER_QUEUES', WORK_KINDS, WORK_KINDS);
+    this.workerSlots = Object.fromEntries(
+      WORK_KINDS.map((kind) => {
+        const defaults = DEFAULT_WORKER_SLOTS[kind];
+        const name = envPrefix(kind);
+        return [
+          kind,
+          {
+            workflowTasks: readInt(env, `${name}_WORKFLOW_SLOTS`, defaults.workflowTasks, 2, 10_000),
+            activities: readInt(env, `${name}_ACTIVITY_SLOTS`, defaults.activities, 1, 10_000),
+            localActivities: readInt(env, `${name}_LOCAL_ACTIVITY_SLOTS`, defaults.localActivities, 1, 10_000),
+          },
+        ];
+      }),
+    ) as Record<WorkKind, WorkerSlots>;
     this.temporalUiUrl = readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:']);
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
@@ -107,7 +144,13 @@ export class PylonConfig {
     this.webhookAllowPrivateUrls = readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false);
     this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 25_000);
     this.webhookSecretGraceSeconds = readInt(env, 'WEBHOOK_SECRET_GRACE_SECONDS', 86_400, 0, 2_592_000);
+    this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, 1_000_000);
     this.videoProviderTimeoutMs = readInt(env, 'VIDEO_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000);
+  }
+
+  /** The task queue of one kind of work. */
+  taskQueue(kind: WorkKind): string {
+    return taskQueueName(this.temporalTaskQueuePrefix, kind);
   }
 
   /** The database URL, or a start-up error naming the setting when a process needs one. */

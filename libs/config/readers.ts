@@ -60,3 +60,15 @@ export function readEnum<T extends string>(env: Env, name: string, allowed: read
   }
   return value as T;
 }
+
+/** A comma-separated list of allowed values; empty or unset means the fallback. */
+export function readList<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: readonly T[]): T[] {
+  const value = raw(env, name);
+  if (value === undefined) return [...fallback];
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
+  if (unknown.length > 0 || items.length === 0) {
+    throw new ConfigError(name, `must be a comma-separated list of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return [...new Set(items)] as T[];
+}

@@ -2,6 +2,7 @@ export * from './scopes';
 export * from './error-codes';
 export * from './agent-run';
 export * from './temporal-names';
+export * from './search-attributes';
 export * from './api-key-format';
 export * from './knowledge';
 export * from './events';

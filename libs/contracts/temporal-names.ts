@@ -1,13 +1,42 @@
 /** Names shared by the API (which starts workflows), the worker (which hosts them) and the workflows. */
-export const DEFAULT_TASK_QUEUE = 'pylon';
+
+/**
+ * Each kind of work has a task queue of its own, with its own worker slots, so a backlog of one kind
+ * (say, webhook retries) can never take the slots another kind (agent runs) needs.
+ */
+export const WORK_KINDS = ['agent-runs', 'knowledge', 'video', 'webhooks'] as const;
+export type WorkKind = (typeof WORK_KINDS)[number];
+
+export const DEFAULT_TASK_QUEUE_PREFIX = 'pylon';
+
+/** A kind's task queue: `<prefix>.<kind>`, e.g. `pylon.agent-runs`. */
+export function taskQueueName(prefix: string, kind: WorkKind): string {
+  return `${prefix}.${kind}`;
+}
+
+/** Another kind's task queue, from the queue a workflow runs on (workflows only know their own). */
+export function siblingTaskQueue(ownTaskQueue: string, kind: WorkKind): string {
+  const separator = ownTaskQueue.lastIndexOf('.');
+  return taskQueueName(separator < 0 ? ownTaskQueue : ownTaskQueue.slice(0, separator), kind);
+}
 
 export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
   knowledgeIngest: 'knowledgeIngestWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
-  webhookFanout: 'webhookFanoutWorkflow',
+  webhookEvent: 'webhookEventWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
+
+/** The kind of work, hence the task queue, of every workflow type. */
+export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
+  agentRunWorkflow: 'agent-runs',
+  knowledgeIngestWorkflow: 'knowledge',
+  videoGenerationWorkflow: 'video',
+  webhookEventWorkflow: 'webhooks',
+  webhookDeliveryWorkflow: 'webhooks',
+};
 
 export function agentRunWorkflowId(runId: string): string {
   return `agent-run:${runId}`;
@@ -21,8 +50,8 @@ export function videoWorkflowId(generationId: string): string {
   return `video:${generationId}`;
 }
 
-export function webhookFanoutWorkflowId(eventId: string): string {
-  return `webhook-fanout:${eventId}`;
+export function webhookEventWorkflowId(eventId: string): string {
+  return `webhook-event:${eventId}`;
 }
 
 export function webhookDeliveryWorkflowId(deliveryId: string): string {

@@ -12,7 +12,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** When attempts happen, after the event: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later. */
 export const DELIVERY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
 
-export interface FanoutInput {
+export interface EventInput {
   eventId: string;
   orgId: string;
 }
@@ -20,6 +20,8 @@ export interface FanoutInput {
 export interface DeliveryInput {
   deliveryId: string;
   orgId: string;
+  /** The attempt this workflow makes first: 2 when the first attempt was made as the event was delivered. */
+  fromAttempt?: number;
   /** A replay asked for through the API: one attempt, now. */
   replay?: boolean;
 }
@@ -28,8 +30,11 @@ export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
 
 /** Activities of the webhook workflows. Workflows import this interface as a type only. */
 export interface WebhookActivities {
-  /** Creates one delivery per enabled endpoint subscribed to the event (idempotent) and returns their ids. */
-  planDeliveries(input: FanoutInput): Promise<string[]>;
+  /**
+   * The first attempt of every delivery of an event that has none yet, all at once; returns the
+   * deliveries that need the retry schedule. Repeating it after a crash attempts only what was missed.
+   */
+  deliverEvent(input: EventInput): Promise<string[]>;
   /** One signed POST, recorded whatever happens. */
   attemptDelivery(input: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome>;
   markDeliveryFailed(input: DeliveryInput & { reason: string }): Promise<void>;

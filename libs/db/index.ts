@@ -22,4 +22,4 @@ export {
   type VideoOutcome,
   type GenerationEventFactory,
 } from './repositories/video-generation.repository';
-export { WebhookRepository, type AttemptRecord, type DeliveryContext, type EndpointChanges } from './repositories/webhook.repository';
+export { WebhookRepository, type AttemptRecord, type DeliveryContext, type EndpointChanges, type EventDeliveries } from './repositories/webhook.repository';

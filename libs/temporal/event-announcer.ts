@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { WORKFLOW_TYPES, webhookFanoutWorkflowId } from '@pylon/contracts';
+import { WORKFLOW_TYPES, webhookEventWorkflowId } from '@pylon/contracts';
 import { WorkflowStarter } from './workflow-starter';
 
-/** For events recorded outside a workflow (by the API): starts their webhook fan-out, once. */
+/** For events recorded outside a workflow (by the API): delivers them through a workflow, once. */
 @Injectable()
 export class EventAnnouncer {
   constructor(private readonly workflows: WorkflowStarter) {}
@@ -10,12 +10,12 @@ export class EventAnnouncer {
   async announce(orgId: string, eventId: string | null): Promise<void> {
     if (!eventId) return;
     await this.workflows.start({
-      workflowType: WORKFLOW_TYPES.webhookFanout,
-      workflowId: webhookFanoutWorkflowId(eventId),
+      workflowType: WORKFLOW_TYPES.webhookEvent,
+      workflowId: webhookEventWorkflowId(eventId),
       args: [{ eventId, orgId }],
       orgId,
       resourceId: eventId,
-      summary: `Webhook fan-out of event ${eventId}`,
+      summary: `Webhook deliveries of event ${eventId}`,
     });
   }
 }

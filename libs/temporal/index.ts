@@ -1,5 +1,4 @@
 export { TemporalClientModule } from './temporal-client.module';
-export { pylonSearchAttributes, ORG_ID_KEY, RESOURCE_ID_KEY } from './search-attributes';
 export { registerSearchAttributes } from './register-search-attributes';
 export { findOrBuildTemporalCli, startTemporalDevServer, freePort, type DevServer } from './dev-server';
 export { WorkflowStarter, type StartRequest } from './workflow-starter';

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { WORKFLOW_KINDS, pylonSearchAttributes, type WorkflowType } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { pylonSearchAttributes } from './search-attributes';
 
 export interface StartRequest {
-  workflowType: string;
+  workflowType: WorkflowType;
   workflowId: string;
   args: unknown[];
   orgId: string;
@@ -28,7 +28,8 @@ export class WorkflowStarter {
     try {
       await this.temporal.workflow.start(request.workflowType, {
         workflowId: request.workflowId,
-        taskQueue: this.config.temporalTaskQueue,
+        taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType]),
+        priority: { fairnessKey: request.orgId },
         args: request.args,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),

@@ -3,3 +3,5 @@ export { signatureHeaders } from './signing';
 export { assertDeliverableUrl, isNonPublicAddress, RefusedUrlError } from './address-guard';
 export { postWebhook, type WebhookPost, type WebhookResponse } from './sender';
 export { eventEnvelope } from './envelope';
+export { WebhookDeliveryService } from './webhook-delivery.service';
+export { WebhooksModule } from './webhooks.module';

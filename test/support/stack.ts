@@ -85,7 +85,7 @@ export class Stack {
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
       ADMIN_TOKEN: infra.adminToken,
-      TEMPORAL_TASK_QUEUE: `pylon-test-${randomBytes(4).toString('hex')}`,
+      TEMPORAL_TASK_QUEUE_PREFIX: `pylon-test-${randomBytes(4).toString('hex')}`,
       LLM_HEARTBEAT_TIMEOUT_SECONDS: '3',
       ...options.env,
     };
@@ -109,7 +109,7 @@ export class Stack {
 
   async startWorker(): Promise<void> {
     this.worker = launch('worker', 'apps/worker/main.js', this.env);
-    await waitFor('the worker', this.worker, async () => this.worker.log().includes('polling task queue'));
+    await waitFor('the worker', this.worker, async () => this.worker.log().includes('pylon worker polling'));
   }
 
   async stop(): Promise<void> {

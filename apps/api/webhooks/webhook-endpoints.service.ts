@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, webhookDeliveryWorkflowId } from '@pylon/contracts';
+import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
-import { WorkflowStarter, pylonSearchAttributes } from '@pylon/temporal';
+import { WorkflowStarter } from '@pylon/temporal';
 import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
 import { ApiError } from '../common/api-error';
 import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
@@ -82,7 +82,8 @@ export class WebhookEndpointsService {
   private async deliverNow(orgId: string, deliveryId: string): Promise<void> {
     await this.temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookDelivery, {
       workflowId: webhookDeliveryWorkflowId(deliveryId),
-      taskQueue: this.config.temporalTaskQueue,
+      taskQueue: this.config.taskQueue('webhooks'),
+      priority: { fairnessKey: orgId },
       args: [{ deliveryId, orgId, replay: true }],
       signal: ATTEMPT_NOW_SIGNAL,
       signalArgs: [],

@@ -1,32 +1,32 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AgentRunActivities, KnowledgeIngestionActivities, VideoActivities, WebhookActivities } from '@pylon/contracts';
+import type { AgentRunActivities, KnowledgeIngestionActivities, VideoActivities, WebhookActivities, WorkKind } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 import { VideoActivitiesImpl } from './video.activities';
 import { WebhookActivitiesImpl } from './webhook.activities';
 
+type Activities = Record<string, (...args: never[]) => Promise<unknown>>;
+
 /** Bound methods of an activity class, by name: what Temporal's Worker expects. */
-function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): T {
-  return Object.fromEntries(names.map((name) => [name, (instance[name] as (...args: unknown[]) => unknown).bind(instance)])) as T;
+function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): Activities {
+  return Object.fromEntries(names.map((name) => [name, (instance[name] as (...args: unknown[]) => Promise<unknown>).bind(instance)]));
 }
 
-/** Every activity the workflows call, bound to its Nest-managed instance. */
-export function buildActivities(app: INestApplicationContext): AgentRunActivities & KnowledgeIngestionActivities & VideoActivities & WebhookActivities {
-  return {
-    ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
-      'markRunRunning',
-      'generateTurn',
-      'runTool',
-      'markRunSucceeded',
-      'markRunFailed',
-    ]),
-    ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
-      'prepareChunks',
-      'embedChunkBatch',
-      'publishDocument',
-      'markDocumentFailed',
-    ]),
-    ...bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo']),
-    ...bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['planDeliveries', 'attemptDelivery', 'markDeliveryFailed']),
-  };
+/** The activities of one kind of work, bound to their Nest-managed instances, for that kind's task queue. */
+export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Activities {
+  switch (kind) {
+    case 'agent-runs':
+      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['markRunRunning', 'generateTurn', 'runTool', 'markRunSucceeded', 'markRunFailed']);
+    case 'knowledge':
+      return bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
+        'prepareChunks',
+        'embedChunkBatch',
+        'publishDocument',
+        'markDocumentFailed',
+      ]);
+    case 'video':
+      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo']);
+    case 'webhooks':
+      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['deliverEvent', 'attemptDelivery', 'markDeliveryFailed']);
+  }
 }

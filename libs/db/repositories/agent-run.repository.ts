@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { recordEvent, type NewEvent } from './event-recorder';
+import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 /** Describes the event of a run's final state, from the run as it is then. */
@@ -83,9 +83,9 @@ export class AgentRunRepository {
         `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING id`,
         [runId, orgId, value],
       )) as unknown[];
-      if (returnedRows(updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, runId);
       const run = (await manager.findOneBy(AgentRun, { id: runId, orgId }))!;
-      return (await recordEvent(manager, { orgId, resourceId: runId, ...describe(run) })).id;
+      return recordEvent(manager, { orgId, resourceId: runId, ...describe(run) });
     });
   }
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { DocumentStatus } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { recordEvent, type NewEvent } from './event-recorder';
+import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
@@ -84,7 +84,9 @@ export class KnowledgeDocumentRepository {
         `SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`,
         [docId, orgId],
       )) as Array<{ status: DocumentStatus }>;
-      if (!locked || locked.status !== 'processing') return { published: false, chunkCount: 0, eventId: null };
+      if (!locked || locked.status !== 'processing') {
+        return { published: false, chunkCount: 0, eventId: locked ? await unannouncedEvent(manager, orgId, docId) : null };
+      }
       const [missing] = (await manager.query(
         `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
         [docId],
@@ -105,8 +107,8 @@ export class KnowledgeDocumentRepository {
         [docId, orgId, chunkCount],
       );
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      const event = await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
-      return { published: true, chunkCount, eventId: event.id };
+      const eventId = await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      return { published: true, chunkCount, eventId };
     });
   }
 
@@ -119,9 +121,9 @@ export class KnowledgeDocumentRepository {
         [docId, orgId, reason.slice(0, 1000)],
       )) as unknown[];
       await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
-      if (returnedRows(updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, docId);
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      return (await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) })).id;
+      return recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
     });
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, QueryFailedError } from 'typeorm';
 import { VideoGeneration } from '../entities';
-import { recordEvent, type NewEvent } from './event-recorder';
+import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
 import { LedgerRepository } from './ledger.repository';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
@@ -103,9 +103,9 @@ export class VideoGenerationRepository {
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, video.videoUrl, video.thumbnailUrl, video.width, video.height],
       );
-      if (returnedRows(updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, generationId);
       const generation = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) })).id;
+      return recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) });
     });
   }
 
@@ -123,9 +123,9 @@ export class VideoGenerationRepository {
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, reason.slice(0, 1000)],
       );
-      if (returnedRows(updated).length === 0) return null;
+      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, generationId);
       const failed = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      return (await recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) })).id;
+      return recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) });
     });
   }
 }

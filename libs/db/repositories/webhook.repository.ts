@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
@@ -17,6 +17,15 @@ export interface AttemptRecord {
   /** What the delivery becomes after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
+}
+
+/** An event's deliveries that are still pending, as its first attempts see them. */
+export interface EventDeliveries {
+  event: PylonEvent;
+  /** Deliveries never attempted, each with its endpoint. */
+  unattempted: Array<{ deliveryId: string; endpoint: WebhookEndpoint }>;
+  /** Deliveries attempted and still pending: they belong to the retry schedule. */
+  retrying: string[];
 }
 
 export interface DeliveryContext {
@@ -75,18 +84,39 @@ export class WebhookRepository {
     await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE id = $1`, [endpointId, reason]);
   }
 
-  /** One pending delivery per enabled endpoint subscribed to the event; repeating this adds none. */
-  async planDeliveries(orgId: string, eventId: string): Promise<string[]> {
+  /**
+   * The event's pending deliveries, after failing without an attempt those whose endpoint already has
+   * `inflightCap` deliveries waiting for a retry: an endpoint that is down gets no more work queued.
+   */
+  async pendingDeliveriesOfEvent(orgId: string, eventId: string, inflightCap: number): Promise<EventDeliveries | null> {
     await this.db.query(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
-       SELECT gen_random_uuid(), e.org_id, e.id, ev.id, ev.type, 'pending', clock_timestamp(), clock_timestamp()
-         FROM events ev JOIN webhook_endpoints e ON e.org_id = ev.org_id
-        WHERE ev.id = $1 AND ev.org_id = $2 AND e.enabled AND (e.events IS NULL OR ev.type = ANY (e.events))
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-      [eventId, orgId],
+      `UPDATE webhook_deliveries d
+          SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT},
+              last_error = 'not attempted: the endpoint already had ' || backlog.n || ' deliveries waiting for a retry, its limit; retry this one from the delivery log'
+         FROM (SELECT p.endpoint_id, count(*) AS n FROM webhook_deliveries p
+                WHERE p.status = 'pending' AND p.attempt_count > 0
+                  AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
+                GROUP BY p.endpoint_id) backlog
+        WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
+          AND backlog.endpoint_id = d.endpoint_id AND backlog.n >= $3`,
+      [eventId, orgId, inflightCap],
     );
-    const rows = (await this.db.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2 ORDER BY created_at, id`, [eventId, orgId])) as Array<{ id: string }>;
-    return rows.map((row) => row.id);
+    const [event, pending] = await Promise.all([
+      this.db.getRepository(PylonEvent).findOneBy({ id: eventId, orgId }),
+      this.deliveries.findBy({ eventId, orgId, status: 'pending' }),
+    ]);
+    if (!event) return null;
+    const unattempted = pending.filter((delivery) => delivery.attemptCount === 0);
+    const endpoints = unattempted.length ? await this.endpoints.findBy({ orgId, id: In(unattempted.map((delivery) => delivery.endpointId)) }) : [];
+    const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    return {
+      event,
+      unattempted: unattempted.flatMap((delivery) => {
+        const endpoint = byId.get(delivery.endpointId);
+        return endpoint ? [{ deliveryId: delivery.id, endpoint }] : [];
+      }),
+      retrying: pending.filter((delivery) => delivery.attemptCount > 0).map((delivery) => delivery.id),
+    };
   }
 
   /** A delivery of `eventId` to one endpoint only (a test event). */
@@ -125,22 +155,19 @@ export class WebhookRepository {
     return endpoint && event ? { delivery, endpoint, event } : null;
   }
 
-  /** Records one attempt and what the delivery becomes, in one transaction. */
+  /** Records one attempt and what the delivery becomes, in one statement. */
   async recordAttempt(deliveryId: string, record: AttemptRecord): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
-         VALUES ($1, $2, (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $2), $3, $4, $5, $6, $7)`,
-        [randomUUID(), deliveryId, record.startedAt, record.durationMs, record.statusCode, record.responseExcerpt, record.error],
-      );
-      await manager.query(
-        `UPDATE webhook_deliveries
-            SET attempt_count = attempt_count + 1, status = $2, last_status_code = $3, last_error = $4, next_attempt_at = $5,
-                delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH_UPDATED_AT}
-          WHERE id = $1`,
-        [deliveryId, record.status, record.statusCode, record.error, record.nextAttemptAt],
-      );
-    });
+    await this.db.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
+         VALUES ($6, $1, (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $1), $7, $8, $3, $9, $4)
+       )
+       UPDATE webhook_deliveries
+          SET attempt_count = attempt_count + 1, status = $2, last_status_code = $3, last_error = $4, next_attempt_at = $5,
+              delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH_UPDATED_AT}
+        WHERE id = $1`,
+      [deliveryId, record.status, record.statusCode, record.error, record.nextAttemptAt, randomUUID(), record.startedAt, record.durationMs, record.responseExcerpt],
+    );
   }
 
   async setDeliveryStatus(deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {

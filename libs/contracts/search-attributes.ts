@@ -1,5 +1,5 @@
 import { SearchAttributeType, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
-import { SEARCH_ATTRIBUTES } from '@pylon/contracts';
+import { SEARCH_ATTRIBUTES } from './temporal-names';
 
 export const ORG_ID_KEY = defineSearchAttributeKey(SEARCH_ATTRIBUTES.orgId, SearchAttributeType.KEYWORD);
 export const RESOURCE_ID_KEY = defineSearchAttributeKey(SEARCH_ATTRIBUTES.resourceId, SearchAttributeType.KEYWORD);

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import type { AttemptOutcome } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
+import { RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { eventEnvelope } from './envelope';
+import { postWebhook, type WebhookResponse } from './sender';
+import { signatureHeaders } from './signing';
+
+/** One attempt to make: which delivery, where to, what. */
+interface AttemptPlan {
+  deliveryId: string;
+  endpoint: WebhookEndpoint;
+  event: PylonEvent;
+  /** When the next attempt will be, if this one fails; null after the last. */
+  nextAttemptInMs: number | null;
+}
+
+/**
+ * The rules of webhook delivery: what an attempt is (SSRF check, Standard Webhooks signature with every
+ * live secret, one POST), what its answer means (2xx delivered, 410 disables the endpoint, anything
+ * else is retried), that every attempt is recorded, and how much an endpoint may have in flight.
+ */
+@Injectable()
+export class WebhookDeliveryService {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly config: PylonConfig,
+  ) {}
+
+  /**
+   * The first attempt of each of the event's deliveries that has none yet, all at once. Returns the
+   * deliveries that still need the retry schedule (this time's failures and any earlier ones).
+   */
+  async deliverEvent(orgId: string, eventId: string, nextAttemptInMs: number): Promise<string[]> {
+    const pending = await this.webhooks.pendingDeliveriesOfEvent(orgId, eventId, this.config.webhookMaxInflightPerEndpoint);
+    if (!pending) return [];
+    const outcomes = await Promise.all(
+      pending.unattempted.map(async ({ deliveryId, endpoint }) => ({
+        deliveryId,
+        outcome: await this.attempt({ deliveryId, endpoint, event: pending.event, nextAttemptInMs }),
+      })),
+    );
+    return [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
+  }
+
+  /** One later attempt of a delivery (its retry schedule, or a replay). */
+  async attemptDelivery(orgId: string, deliveryId: string, nextAttemptInMs: number | null): Promise<AttemptOutcome> {
+    const context = await this.webhooks.deliveryContext(orgId, deliveryId);
+    if (!context) return 'stopped';
+    return this.attempt({ deliveryId, endpoint: context.endpoint, event: context.event, nextAttemptInMs });
+  }
+
+  async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
+    await this.webhooks.setDeliveryStatus(deliveryId, 'failed', reason);
+  }
+
+  /** One signed POST; a refused address or a network error is a recorded failed attempt, not an error. */
+  private async attempt({ deliveryId, endpoint, event, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
+    if (!endpoint.enabled) {
+      await this.webhooks.setDeliveryStatus(deliveryId, 'failed', `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`);
+      return 'stopped';
+    }
+    const startedAt = new Date();
+    const response = await this.post(endpoint, event, startedAt);
+    const delivered = response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300;
+    const gone = response.statusCode === 410;
+    await this.webhooks.recordAttempt(deliveryId, {
+      startedAt,
+      durationMs: response.durationMs,
+      statusCode: response.statusCode,
+      responseExcerpt: response.excerpt,
+      error: response.error,
+      status: delivered ? 'delivered' : gone ? 'failed' : 'pending',
+      nextAttemptAt: delivered || gone || nextAttemptInMs === null ? null : new Date(Date.now() + nextAttemptInMs),
+    });
+    if (gone) await this.webhooks.disableEndpoint(endpoint.id, 'the receiver answered 410 Gone');
+    return delivered ? 'delivered' : gone ? 'gone' : 'retry';
+  }
+
+  private async post(endpoint: WebhookEndpoint, event: PylonEvent, startedAt: Date): Promise<WebhookResponse> {
+    const body = eventEnvelope(event);
+    const secrets = [endpoint.secret];
+    if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt) secrets.push(endpoint.previousSecret);
+    try {
+      const url = await assertDeliverableUrl(endpoint.url, this.config.webhookAllowPrivateUrls);
+      return await postWebhook({
+        url,
+        headers: signatureHeaders(event.id, startedAt, body, secrets),
+        body,
+        timeoutMs: this.config.webhookAttemptTimeoutMs,
+        allowPrivate: this.config.webhookAllowPrivateUrls,
+      });
+    } catch (error) {
+      if (!(error instanceof RefusedUrlError)) throw error;
+      return { statusCode: null, durationMs: Date.now() - startedAt.getTime(), excerpt: null, error: `refused: ${error.message}` };
+    }
+  }
+}
