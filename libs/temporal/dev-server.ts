@@ -93,6 +93,8 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     args.push('--db-filename', options.dbFile);
   }
   for (const name of Object.values(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=Keyword`);
+  // Task queue fairness: work is dispatched round robin between organisations (fairness key = org id).
+  args.push('--dynamic-config-value', 'matching.enableFairness=true');
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
