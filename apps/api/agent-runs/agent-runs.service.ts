@@ -25,7 +25,7 @@ export class AgentRunsService {
     private readonly events: EventAnnouncer,
   ) {}
 
-  async create(principal: Principal, request: CreateAgentRunRequest, idempotencyKey: string | null): Promise<AgentRun> {
+  async create(principal: Principal, request: CreateAgentRunRequest, idempotencyKey: string | null): Promise<Pick<AgentRun, 'id' | 'status' | 'createdAt'>> {
     const orgId = principal.orgId;
     const requestHash = fingerprint({ ...request });
     if (idempotencyKey) {
@@ -60,7 +60,7 @@ export class AgentRunsService {
       await this.runs.deleteQueued(orgId, runId);
       throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
     }
-    return (await this.runs.findById(orgId, runId))!;
+    return { id: runId, status: 'queued', createdAt };
   }
 
   async get(principal: Principal, runId: string): Promise<AgentRun> {

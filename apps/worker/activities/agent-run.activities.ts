@@ -18,9 +18,13 @@ import { runEvent } from '@pylon/agent-runs';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LlmRequestRejectedError, LlmService, toolSpecs } from '@pylon/llm';
 
+const VERSION_CACHE_SIZE = 1_000;
+
 /** Thin adapters between the agent-run workflow and the run projection, the LLM and the tools. */
 @Injectable()
 export class AgentRunActivitiesImpl implements AgentRunActivities {
+  private readonly versions = new Map<string, AgentVersion>();
+
   constructor(
     private readonly runs: AgentRunRepository,
     private readonly agents: AgentRepository,
@@ -32,7 +36,7 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   async markRunRunning({ orgId, runId }: AgentRunWorkflowInput): Promise<AgentRunPlan> {
     const run = await this.runs.markRunning(orgId, runId);
     if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
-    const version = await this.agents.findVersion(orgId, run.agentVersionId);
+    const version = await this.version(orgId, run.agentVersionId);
     return {
       executable: run.status === 'running',
       runTimeoutSeconds: version?.runTimeoutSeconds ?? this.config.defaultRunTimeoutSeconds,
@@ -98,9 +102,22 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.runs.markFailed(orgId, runId, error, runEvent);
   }
 
+  /** Versions never change once created, so each is read from the database once per process. */
+  private async version(orgId: string, versionId: string): Promise<AgentVersion | null> {
+    const key = `${orgId}/${versionId}`;
+    const cached = this.versions.get(key);
+    if (cached) return cached;
+    const version = await this.agents.findVersion(orgId, versionId);
+    if (version) {
+      if (this.versions.size >= VERSION_CACHE_SIZE) this.versions.delete(this.versions.keys().next().value!);
+      this.versions.set(key, version);
+    }
+    return version;
+  }
+
   private async load(orgId: string, runId: string): Promise<{ run: AgentRun; version: AgentVersion }> {
     const run = await this.runs.findById(orgId, runId);
-    const version = run && (await this.agents.findVersion(orgId, run.agentVersionId));
+    const version = run && (await this.version(orgId, run.agentVersionId));
     if (!run || !version) throw ApplicationFailure.nonRetryable(`run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
     return { run, version };
   }

@@ -59,13 +59,19 @@ export class AgentRunRepository {
     await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);
   }
 
-  /** queued → running. Returns the run as it is afterwards, or null when it does not exist. */
-  async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
-    await this.db.query(
-      `UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'`,
+  /** queued → running, in one statement. The run's status and version afterwards, or null when it does not exist. */
+  async markRunning(orgId: string, runId: string): Promise<{ status: RunStatus; agentVersionId: string } | null> {
+    const [row] = (await this.db.query(
+      `WITH started AS (
+         UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
+         RETURNING status, agent_version_id
+       )
+       SELECT status, agent_version_id FROM started
+       UNION ALL
+       SELECT status, agent_version_id FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
       [runId, orgId],
-    );
-    return this.findById(orgId, runId);
+    )) as Array<{ status: RunStatus; agent_version_id: string }>;
+    return row ? { status: row.status, agentVersionId: row.agent_version_id } : null;
   }
 
   /** → succeeded with the output, and its event, in one transaction. The event id, or null when the run was already final. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '@pylon/contracts';
-import { PylonEvent } from '../entities';
+import { returnedRows } from './sql';
 
 export interface NewEvent {
   orgId: string;
@@ -12,21 +12,23 @@ export interface NewEvent {
 
 /**
  * Records an event inside the caller's transaction, together with a pending delivery to every enabled
- * endpoint subscribed to it, so the event and everything owed for it exist exactly when the change does.
- * Returns the event's id when it has deliveries to make (something to announce), otherwise null.
+ * endpoint subscribed to it (one statement), so the event and everything owed for it exist exactly when
+ * the change does. Returns the event's id when it has deliveries to make (something to announce), else null.
  */
 export async function recordEvent(manager: EntityManager, event: NewEvent): Promise<string | null> {
-  const row = manager.create(PylonEvent, { id: randomUUID(), ...event, createdAt: new Date() });
-  await manager.save(PylonEvent, row);
+  const eventId = randomUUID();
   const planned = (await manager.query(
-    `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
-     SELECT gen_random_uuid(), e.org_id, e.id, $1, $3, 'pending', clock_timestamp(), clock_timestamp()
-       FROM webhook_endpoints e
+    `WITH event AS (
+       INSERT INTO events (id, org_id, type, resource_id, data, created_at) VALUES ($1, $2, $3, $4, $5, clock_timestamp()) RETURNING id, created_at
+     )
+     INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
+     SELECT gen_random_uuid(), e.org_id, e.id, event.id, $3, 'pending', event.created_at, event.created_at
+       FROM event, webhook_endpoints e
       WHERE e.org_id = $2 AND e.enabled AND (e.events IS NULL OR $3 = ANY (e.events))
      RETURNING id`,
-    [row.id, row.orgId, row.type],
+    [eventId, event.orgId, event.type, event.resourceId, JSON.stringify(event.data)],
   )) as unknown[];
-  return planned.length > 0 ? row.id : null;
+  return returnedRows(planned).length > 0 ? eventId : null;
 }
 
 /**
