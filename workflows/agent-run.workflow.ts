@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
 import {
   MAX_AGENT_TURNS,
   NON_RETRYABLE_LLM_ERROR,
@@ -12,7 +12,7 @@ import {
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
-const databaseRetry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
+const databaseRetry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
 
 /**
  * Projection writes are one short transaction each: local activities, run inside the workflow task
