@@ -26,7 +26,7 @@ function toNumber(value: { toString(): string } | number | null | undefined): nu
  */
 @Injectable()
 export class TaskQueueBacklogReader {
-  private latest: { at: number; backlog: Promise<QueueBacklog[]> } | undefined;
+  private latest: { at: number; backlog: Promise<QueueBacklog[]>; settled: boolean } | undefined;
 
   constructor(
     @Inject(Client) private readonly temporal: Client,
@@ -39,13 +39,19 @@ export class TaskQueueBacklogReader {
    */
   read(maxAgeMs: number, timeoutMs: number): Promise<QueueBacklog[]> {
     const now = Date.now();
-    if (this.latest && now - this.latest.at <= maxAgeMs) return this.latest.backlog;
+    if (this.latest && (!this.latest.settled || now - this.latest.at <= maxAgeMs)) return this.latest.backlog;
     const backlog = this.describeAll(timeoutMs);
-    const latest = { at: now, backlog };
+    const latest = { at: now, backlog, settled: false };
     this.latest = latest;
-    backlog.catch(() => {
-      if (this.latest === latest) this.latest = undefined;
-    });
+    backlog.then(
+      () => {
+        latest.settled = true;
+      },
+      () => {
+        latest.settled = true;
+        if (this.latest === latest) this.latest = undefined;
+      },
+    );
     return backlog;
   }
 
