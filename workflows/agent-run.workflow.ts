@@ -1,5 +1,4 @@
-import type { RetryPolicy } from '@temporalio/common';
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
 import {
   MAX_AGENT_TURNS,
   NON_RETRYABLE_LLM_ERROR,

@@ -23,7 +23,12 @@ describe('workflow code', () => {
   });
 
   it('bundles for the Temporal sandbox', async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./index'), logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } as never });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./index'),
+      workflowInterceptorModules: [require.resolve('./outcome-interceptors')],
+      logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } as never,
+    });
     assert.ok(code.includes('agentRunWorkflow'));
+    assert.ok(code.includes('workflowOutcome'), 'the outcome interceptor is bundled');
   });
 });

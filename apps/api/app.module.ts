@@ -4,23 +4,29 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
+import { MetricsModule } from '@pylon/metrics';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsModule } from './agent-runs/agent-runs.module';
 import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
-import { HealthController } from './health/health.controller';
+import { HealthModule } from './health/health.module';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
+import { MetricsApiModule } from './metrics/metrics-api.module';
 import { TokensModule } from './tokens/tokens.module';
 import { VideoApiModule } from './video/video-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
+/** Probes and scrapes, not traffic: kept out of the access log. */
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 @Module({
   imports: [
     ConfigModule,
+    MetricsModule.forProcess('api'),
     LoggerModule.forRootAsync({
       inject: [PylonConfig],
       useFactory: (config: PylonConfig) => ({
@@ -33,7 +39,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
             return id;
           },
           redact: ['req.headers.authorization', 'req.headers.cookie'],
-          autoLogging: { ignore: (request) => request.url === '/healthz' || request.url === '/readyz' },
+          autoLogging: { ignore: (request) => UNLOGGED_PATHS.has((request.url ?? '').split('?')[0]!) },
         },
       }),
     }),
@@ -47,8 +53,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
     TokensModule,
     VideoApiModule,
     WebhooksApiModule,
+    HealthModule,
+    MetricsApiModule,
   ],
-  controllers: [HealthController],
   providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class AppModule {}

@@ -5,10 +5,12 @@ import { Logger } from 'nestjs-pino';
 import { mkdirSync } from 'node:fs';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
+import { PylonMetrics } from '@pylon/metrics';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
 import { BodyShapePipe } from './common/body-shape.pipe';
 import { createValidationPipe } from './common/validation.pipe';
+import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
 
 /** Builds the HTTP application: Fastify, strict JSON bodies, validation, errors and OpenAPI. */
@@ -31,6 +33,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   });
   app.useLogger(app.get(Logger));
   registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
+  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(PylonMetrics));
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

@@ -12,6 +12,7 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
   npm run pylon -- key list --org <org_id>
   npm run pylon -- key revoke <key_id>
   npm run pylon -- key roll <key_id> [--grace-seconds <n>]
+  npm run pylon -- webhooks disable --org <org_id> [--reason <text>]
 
 The server is PYLON_URL (default http://127.0.0.1:$PORT), the admin token ADMIN_TOKEN
 (default: the one the embedded mode saved under DATA_DIR).`;
@@ -61,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
       scopes: { type: 'string' },
       'expires-at': { type: 'string' },
       'grace-seconds': { type: 'string' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -106,6 +108,11 @@ async function main(argv: string[]): Promise<void> {
       console.log(`Rolled ${key.key_id}; the previous secret works until ${key.previous_secret_expires_at}`);
       console.log(`\n  ${key.api_key}\n\nThis is the only time the new key is shown. Store it now.`);
       return;
+    }
+    case 'webhooks disable': {
+      const org = required(values.org, 'org');
+      const result = await call('POST', `/admin/v1/orgs/${org}/webhook-endpoints/disable`, values.reason ? { reason: values.reason } : {});
+      return console.log(`Disabled ${result.disabled} webhook endpoint${result.disabled === 1 ? '' : 's'} of ${org}; deliveries to them stop.`);
     }
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);

@@ -1,25 +1,35 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel } from '@temporalio/worker';
+import type { Server } from 'node:http';
 import { PylonConfig } from '@pylon/config';
+import { PylonMetrics } from '@pylon/metrics';
 import { registerSearchAttributes } from '@pylon/temporal';
 import { activitiesFor } from './activities';
+import { metricsUrl, serveMetrics } from './metrics-server';
 import { WorkerModule } from './worker.module';
+import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 
 /**
  * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by
  * default), each on its own task queue with its own slots, sharing one connection and one workflow
- * bundle. Opens no HTTP port.
+ * bundle. Opens no HTTP port, unless WORKER_METRICS_PORT asks for its Prometheus metrics.
  */
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   const config = app.get(PylonConfig);
   Runtime.install({ logger: new DefaultLogger(temporalLogLevel(config.logLevel)) });
+  const metrics = app.get(PylonMetrics);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  let metricsServer: Server | undefined;
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
-    const workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      workflowInterceptorModules: [require.resolve('../../workflows/outcome-interceptors')],
+      logger: quietBundlerLogger,
+    });
     const workers = await Promise.all(
       config.workerQueues.map((kind) => {
         const slots = config.workerSlots[kind];
@@ -32,13 +42,19 @@ async function main(): Promise<void> {
           maxConcurrentWorkflowTaskExecutions: slots.workflowTasks,
           maxConcurrentActivityTaskExecutions: slots.activities,
           maxConcurrentLocalActivityExecutions: slots.localActivities,
+          sinks: workflowOutcomeSinks(metrics),
         });
       }),
     );
+    if (config.workerMetricsPort > 0) {
+      metricsServer = await serveMetrics(metrics, config.host, config.workerMetricsPort);
+      console.log(`pylon worker metrics at ${metricsUrl(metricsServer)}`);
+    }
     const queues = config.workerQueues.map((kind) => config.taskQueue(kind));
     console.log(`pylon worker polling ${queues.map((queue) => `"${queue}"`).join(', ')} on ${config.temporalAddress}`);
     await Promise.all(workers.map((worker) => worker.run()));
   } finally {
+    metricsServer?.close();
     await connection.close();
     await app.close();
   }

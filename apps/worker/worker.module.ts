@@ -3,6 +3,7 @@ import { ConfigModule } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
+import { MetricsModule } from '@pylon/metrics';
 import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
@@ -12,7 +13,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
 
 /** The worker's application context: no HTTP server, just what the activities need. */
 @Module({
-  imports: [ConfigModule, DbModule, LlmModule, KnowledgeModule, VideoModule, WebhooksModule],
+  imports: [ConfigModule, MetricsModule.forProcess('worker'), DbModule, LlmModule, KnowledgeModule, VideoModule, WebhooksModule],
   providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
 })
 export class WorkerModule {}

@@ -11,6 +11,8 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.adminToken, undefined);
     assert.ok(config.dataDir.endsWith('.data'));
+    assert.equal(config.readyMaxQueueBacklog, 10_000);
+    assert.equal(config.workerMetricsPort, 0, 'the worker serves no metrics unless asked');
   });
 
   for (const [name, value, pattern] of [
@@ -23,6 +25,8 @@ describe('configuration', () => {
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['TRUST_PROXY', 'maybe', /TRUST_PROXY must be true or false/],
+    ['READY_MAX_QUEUE_BACKLOG', '-1', /READY_MAX_QUEUE_BACKLOG must be between 0 and/],
+    ['WORKER_METRICS_PORT', '9464x', /WORKER_METRICS_PORT must be an integer/],
   ] as const) {
     it(`a malformed ${name} stops start-up with a message naming it`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => {

@@ -77,6 +77,8 @@ export class PylonConfig {
   readonly webhookSecretGraceSeconds: number;
   readonly webhookMaxInflightPerEndpoint: number;
   readonly trustProxy: boolean;
+  readonly readyMaxQueueBacklog: number;
+  readonly workerMetricsPort: number;
 
   constructor(env: Record<string, string | undefined>) {
     this.port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -120,6 +122,8 @@ export class PylonConfig {
     this.apiKeyCacheSeconds = readInt(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300);
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
+    this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 10_000, 0, 1_000_000_000);
+    this.workerMetricsPort = readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535);
     this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');
     this.embeddingModel = readString(env, 'EMBEDDING_MODEL', 'text-embedding-3-small');
     this.embeddingDimensions = readInt(env, 'EMBEDDING_DIMENSIONS', 384, 16, 4096);

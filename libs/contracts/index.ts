@@ -9,3 +9,4 @@ export * from './events';
 export * from './agent-tools';
 export * from './video';
 export * from './webhooks';
+export * from './workflow-outcomes';

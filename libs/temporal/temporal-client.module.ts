@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import { Client, Connection } from '@temporalio/client';
 import { PylonConfig } from '@pylon/config';
 import { EventAnnouncer } from './event-announcer';
+import { TaskQueueBacklogReader } from './task-queue-backlog';
 import { WorkflowStarter } from './workflow-starter';
 
 /** The API's Temporal client. The connection is lazy so the API starts (and reports not-ready) while Temporal is down. */
@@ -29,7 +30,8 @@ export class TemporalClientLifecycle implements OnApplicationShutdown {
     TemporalClientLifecycle,
     WorkflowStarter,
     EventAnnouncer,
+    TaskQueueBacklogReader,
   ],
-  exports: [Client, WorkflowStarter, EventAnnouncer],
+  exports: [Client, WorkflowStarter, EventAnnouncer, TaskQueueBacklogReader],
 })
 export class TemporalClientModule {}

@@ -3,6 +3,7 @@ import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } f
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { WORKFLOW_KINDS, pylonSearchAttributes, type WorkflowType } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
+import { PylonMetrics } from '@pylon/metrics';
 
 export interface StartRequest {
   workflowType: WorkflowType;
@@ -22,8 +23,10 @@ export class WorkflowStarter {
   constructor(
     @Inject(Client) private readonly temporal: Client,
     private readonly config: PylonConfig,
+    private readonly metrics: PylonMetrics,
   ) {}
 
+  /** Counted in `pylon_workflows_started_total` when this call started it. */
   async start(request: StartRequest): Promise<void> {
     try {
       await this.temporal.workflow.start(request.workflowType, {
@@ -35,6 +38,7 @@ export class WorkflowStarter {
         typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
         staticSummary: request.summary,
       });
+      this.metrics.countWorkflowStarted(request.workflowType);
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isNonPublicAddress } from './address-guard';
+import { RefusedUrlError, isNonPublicAddress } from './address-guard';
 
 export interface WebhookPost {
   url: URL;
@@ -18,6 +18,8 @@ export interface WebhookResponse {
   excerpt: string | null;
   /** A network error, a timeout, or a refused address. */
   error: string | null;
+  /** No request was made: the address check refused the receiver's URL or address. */
+  refused: boolean;
 }
 
 const EXCERPT_BYTES = 1_024;
@@ -33,14 +35,15 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
       const list = (addresses ?? []) as LookupAddress[];
       if (error) return callback(error, '', 4);
       const refused = post.allowPrivate ? undefined : list.find((entry) => isNonPublicAddress(entry.address));
-      if (refused) return callback(new Error(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
+      if (refused) return callback(new RefusedUrlError(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
   const send = post.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const finish = (response: Omit<WebhookResponse, 'durationMs'>) => resolve({ ...response, durationMs: Date.now() - started });
+    const finish = (response: Omit<WebhookResponse, 'durationMs' | 'refused'>, refused = false) =>
+      resolve({ ...response, refused, durationMs: Date.now() - started });
     const request = send(
       post.url,
       {
@@ -63,7 +66,7 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
       },
     );
     request.on('timeout', () => request.destroy(new Error(`timed out after ${post.timeoutMs} ms`)));
-    request.on('error', (error) => finish({ statusCode: null, excerpt: null, error: error.message }));
+    request.on('error', (error) => finish({ statusCode: null, excerpt: null, error: error.message }, error instanceof RefusedUrlError));
     request.end(post.body);
   });
 }

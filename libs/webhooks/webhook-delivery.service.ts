@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { AttemptOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
+import { PylonMetrics } from '@pylon/metrics';
 import { RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { attemptResult } from './attempt-result';
 import { eventEnvelope } from './envelope';
 import { postWebhook, type WebhookResponse } from './sender';
 import { signatureHeaders } from './signing';
@@ -26,6 +28,7 @@ export class WebhookDeliveryService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly config: PylonConfig,
+    private readonly metrics: PylonMetrics,
   ) {}
 
   /**
@@ -55,7 +58,10 @@ export class WebhookDeliveryService {
     await this.webhooks.setDeliveryStatus(deliveryId, 'failed', reason);
   }
 
-  /** One signed POST; a refused address or a network error is a recorded failed attempt, not an error. */
+  /**
+   * One signed POST; a refused address or a network error is a recorded failed attempt, not an error.
+   * Counted in `pylon_webhook_delivery_attempts_total` by result once recorded.
+   */
   private async attempt({ deliveryId, endpoint, event, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
     if (!endpoint.enabled) {
       await this.webhooks.setDeliveryStatus(deliveryId, 'failed', `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`);
@@ -63,8 +69,9 @@ export class WebhookDeliveryService {
     }
     const startedAt = new Date();
     const response = await this.post(endpoint, event, startedAt);
-    const delivered = response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300;
-    const gone = response.statusCode === 410;
+    const result = attemptResult(response);
+    const delivered = result === 'delivered';
+    const gone = result === 'gone';
     await this.webhooks.recordAttempt(deliveryId, {
       startedAt,
       durationMs: response.durationMs,
@@ -74,6 +81,7 @@ export class WebhookDeliveryService {
       status: delivered ? 'delivered' : gone ? 'failed' : 'pending',
       nextAttemptAt: delivered || gone || nextAttemptInMs === null ? null : new Date(Date.now() + nextAttemptInMs),
     });
+    this.metrics.countWebhookAttempt(result);
     if (gone) await this.webhooks.disableEndpoint(endpoint.id, 'the receiver answered 410 Gone');
     return delivered ? 'delivered' : gone ? 'gone' : 'retry';
   }
@@ -93,7 +101,7 @@ export class WebhookDeliveryService {
       });
     } catch (error) {
       if (!(error instanceof RefusedUrlError)) throw error;
-      return { statusCode: null, durationMs: Date.now() - startedAt.getTime(), excerpt: null, error: `refused: ${error.message}` };
+      return { statusCode: null, durationMs: Date.now() - startedAt.getTime(), excerpt: null, error: `refused: ${error.message}`, refused: true };
     }
   }
 }

@@ -70,6 +70,10 @@ async function waitFor(what: string, process: AppProcess, ready: () => Promise<b
 export interface StackOptions {
   /** Extra environment for both processes, e.g. OPENAI_BASE_URL of a fake provider. */
   env?: Record<string, string>;
+  /** Start a worker too (the default); `false` starts the API alone, so work waits in its task queues. */
+  worker?: boolean;
+  /** The path the API must answer 200 on before it counts as started (default `/readyz`). */
+  apiReadyPath?: string;
 }
 
 /** An API and a worker of their own, on a task queue of their own, against the test infrastructure. */
@@ -78,8 +82,10 @@ export class Stack {
   worker!: AppProcess;
   url!: string;
   readonly env: Record<string, string>;
+  private readonly apiReadyPath: string;
 
   constructor(options: StackOptions = {}) {
+    this.apiReadyPath = options.apiReadyPath ?? '/readyz';
     const infra = testInfra();
     this.env = {
       DATABASE_URL: infra.databaseUrl,
@@ -98,13 +104,13 @@ export class Stack {
     stack.env.PORT = String(port);
     stack.env.PUBLIC_URL ??= stack.url;
     stack.env.MEDIA_DIR ??= mkdtempSync(join(tmpdir(), 'pylon-test-media-'));
-    await Promise.all([stack.startApi(), stack.startWorker()]);
+    await Promise.all([stack.startApi(), options.worker === false ? undefined : stack.startWorker()]);
     return stack;
   }
 
   async startApi(): Promise<void> {
     this.api = launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
-    await waitFor('the API', this.api, async () => (await fetch(`${this.url}/readyz`)).ok);
+    await waitFor('the API', this.api, async () => (await fetch(`${this.url}${this.apiReadyPath}`)).ok);
   }
 
   async startWorker(): Promise<void> {

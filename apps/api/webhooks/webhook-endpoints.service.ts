@@ -4,17 +4,21 @@ import { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
+import { OrganizationRepository, WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
 import { WorkflowStarter } from '@pylon/temporal';
 import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
 import { ApiError } from '../common/api-error';
 import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
+
+/** The reason an endpoint disabled by an operator shows when the operator gave none. */
+export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
 
 /** Webhook endpoints of an organisation, their secrets, and replays of their deliveries. */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
     private readonly webhooks: WebhookRepository,
+    private readonly orgs: OrganizationRepository,
     private readonly temporal: Client,
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
@@ -53,6 +57,15 @@ export class WebhookEndpointsService {
   async rotateSecret(orgId: string, endpointId: string, graceSeconds = this.config.webhookSecretGraceSeconds): Promise<WebhookEndpoint> {
     await this.get(orgId, endpointId);
     return (await this.webhooks.rotateSecret(orgId, endpointId, generateWebhookSecret(), new Date(Date.now() + graceSeconds * 1000)))!;
+  }
+
+  /**
+   * An operator stops every delivery to an organisation at once: all its enabled endpoints are
+   * disabled with the reason; deliveries then due to them fail with it. Returns how many it disabled.
+   */
+  async disableAllOfOrg(orgId: string, reason: string | undefined): Promise<number> {
+    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    return this.webhooks.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
   }
 
   /** A test event to this endpoint only, delivered like any other. */

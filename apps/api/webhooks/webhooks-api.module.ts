@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AdminWebhooksController } from './admin-webhooks.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhooksController } from './webhooks.controller';
 
-@Module({ controllers: [WebhooksController], providers: [WebhookEndpointsService] })
+@Module({ controllers: [WebhooksController, AdminWebhooksController], providers: [WebhookEndpointsService] })
 export class WebhooksApiModule {}

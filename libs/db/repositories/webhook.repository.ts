@@ -4,7 +4,7 @@ import { DataSource, In } from 'typeorm';
 import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { TOUCH_UPDATED_AT } from './sql';
+import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
 
@@ -82,6 +82,15 @@ export class WebhookRepository {
 
   async disableEndpoint(endpointId: string, reason: string): Promise<void> {
     await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE id = $1`, [endpointId, reason]);
+  }
+
+  /** Disables every enabled endpoint of the organisation at once; returns how many it disabled. */
+  async disableAllEndpoints(orgId: string, reason: string): Promise<number> {
+    const result = await this.db.query(
+      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE org_id = $1 AND enabled RETURNING id`,
+      [orgId, reason],
+    );
+    return returnedRows(result).length;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
@@ -121,4 +121,17 @@ export class ListDeliveriesQuery extends PageQuery {
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
+}
+
+export class DisableWebhookEndpointsRequest {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 500, description: "Why; the organisation sees it as each endpoint's disabled_reason." })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  reason?: string;
+}
+
+export class DisabledWebhookEndpointsView {
+  @ApiProperty({ minimum: 0, description: 'How many enabled endpoints this disabled.' })
+  disabled!: number;
 }

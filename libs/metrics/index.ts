@@ -1,0 +1,10 @@
+export {
+  PylonMetrics,
+  WEBHOOK_ATTEMPT_RESULTS,
+  TASK_TYPES,
+  type MetricsProcess,
+  type WebhookAttemptResult,
+  type TaskType,
+  type TaskQueueBacklogSample,
+} from './pylon-metrics';
+export { MetricsModule } from './metrics.module';

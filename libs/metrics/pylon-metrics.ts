@@ -1,0 +1,131 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { WORKFLOW_OUTCOMES, WORKFLOW_TYPES, type WorkflowOutcome } from '@pylon/contracts';
+
+/** Which process the metrics describe: each exposes only what it sees. */
+export type MetricsProcess = 'api' | 'worker';
+
+/** What one webhook attempt came to: a 2xx, another answer (retried), a 410, an address refused, no answer at all. */
+export const WEBHOOK_ATTEMPT_RESULTS = ['delivered', 'retry', 'gone', 'refused', 'error'] as const;
+export type WebhookAttemptResult = (typeof WEBHOOK_ATTEMPT_RESULTS)[number];
+
+export const TASK_TYPES = ['workflow', 'activity'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/** The approximate number of tasks waiting in one task queue for one type of task. */
+export interface TaskQueueBacklogSample {
+  taskQueue: string;
+  taskType: TaskType;
+  tasks: number;
+}
+
+/**
+ * The process's Prometheus metrics, in a registry of its own, with default Node process metrics.
+ * Labels carry only bounded, public values (methods, route templates, statuses, workflow types,
+ * queue names): never an organisation, a resource id or a secret.
+ */
+export class PylonMetrics {
+  readonly registry = new Registry();
+  private readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly workflowsStarted: Counter<'workflow_type'>;
+  private readonly rateLimitRejections: Counter;
+  private readonly taskQueueBacklog: Gauge<'task_queue' | 'task_type'>;
+  private readonly webhookDeliveryAttempts: Counter<'result'>;
+  private readonly workflowsCompleted: Counter<'workflow_type' | 'outcome'>;
+  private readBacklog: (() => Promise<readonly TaskQueueBacklogSample[]>) | undefined;
+
+  constructor(readonly process: MetricsProcess) {
+    collectDefaultMetrics({ register: this.registry });
+    const api = process === 'api' ? [this.registry] : [];
+    const worker = process === 'worker' ? [this.registry] : [];
+    this.httpRequestDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests served by the API, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: api,
+    });
+    this.workflowsStarted = new Counter({
+      name: 'pylon_workflows_started_total',
+      help: 'Workflows the API started, by workflow type.',
+      labelNames: ['workflow_type'],
+      registers: api,
+    });
+    this.rateLimitRejections = new Counter({
+      name: 'pylon_rate_limit_rejections_total',
+      help: 'Requests the API refused because a rate limit was reached.',
+      registers: api,
+    });
+    this.taskQueueBacklog = new Gauge({
+      name: 'pylon_task_queue_backlog',
+      help: "Approximate tasks waiting in each kind's task queue (Temporal DescribeTaskQueue), by task type.",
+      labelNames: ['task_queue', 'task_type'],
+      registers: api,
+      collect: () => this.collectBacklog(),
+    });
+    this.webhookDeliveryAttempts = new Counter({
+      name: 'pylon_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts made by this worker, by result.',
+      labelNames: ['result'],
+      registers: worker,
+    });
+    this.workflowsCompleted = new Counter({
+      name: 'pylon_workflows_completed_total',
+      help: 'Workflow executions that ended on this worker, by workflow type and outcome.',
+      labelNames: ['workflow_type', 'outcome'],
+      registers: worker,
+    });
+    for (const workflowType of Object.values(WORKFLOW_TYPES)) {
+      this.workflowsStarted.inc({ workflow_type: workflowType }, 0);
+      for (const outcome of WORKFLOW_OUTCOMES) this.workflowsCompleted.inc({ workflow_type: workflowType, outcome }, 0);
+    }
+    for (const result of WEBHOOK_ATTEMPT_RESULTS) this.webhookDeliveryAttempts.inc({ result }, 0);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text exposition of every metric of this process. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** `route` is the route template (`/api/v1/agent-runs/:runId`), never the raw URL. */
+  observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpRequestDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  countWorkflowStarted(workflowType: string): void {
+    this.workflowsStarted.inc({ workflow_type: workflowType });
+  }
+
+  /** One request refused by a rate limit. */
+  countRateLimitRejection(): void {
+    this.rateLimitRejections.inc();
+  }
+
+  countWebhookAttempt(result: WebhookAttemptResult): void {
+    this.webhookDeliveryAttempts.inc({ result });
+  }
+
+  countWorkflowEnded(workflowType: string, outcome: WorkflowOutcome): void {
+    this.workflowsCompleted.inc({ workflow_type: workflowType, outcome });
+  }
+
+  /** Where `pylon_task_queue_backlog` is read from at each scrape. */
+  reportTaskQueueBacklog(read: () => Promise<readonly TaskQueueBacklogSample[]>): void {
+    this.readBacklog = read;
+  }
+
+  /** A backlog that cannot be read has no samples rather than stale ones. */
+  private async collectBacklog(): Promise<void> {
+    this.taskQueueBacklog.reset();
+    if (!this.readBacklog) return;
+    let samples: readonly TaskQueueBacklogSample[];
+    try {
+      samples = await this.readBacklog();
+    } catch {
+      return;
+    }
+    for (const sample of samples) this.taskQueueBacklog.set({ task_queue: sample.taskQueue, task_type: sample.taskType }, sample.tasks);
+  }
+}
