@@ -8,3 +8,4 @@ export * from './events';
 export * from './agent-tools';
 export * from './video';
 export * from './webhooks';
+export * from './limits';
