@@ -4,6 +4,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
+import { LimitsModule } from '@pylon/limits';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsModule } from './agent-runs/agent-runs.module';
@@ -38,6 +39,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
       }),
     }),
     DbModule,
+    LimitsModule,
     TemporalClientModule,
     AuthModule,
     AdminModule,

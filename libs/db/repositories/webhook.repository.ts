@@ -37,10 +37,26 @@ export class WebhookRepository {
     return this.db.getRepository(WebhookDelivery);
   }
 
-  createEndpoint(endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>): Promise<WebhookEndpoint> {
-    return this.endpoints.save(
-      this.endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
-    );
+  /**
+   * Adds the endpoint only while its organisation has fewer than `cap` endpoints (enabled or not); otherwise
+   * answers how many it has. The organisation's row stays locked from the count to the insert, so two
+   * concurrent creates of one organisation queue and can never both pass the cap.
+   */
+  createEndpoint(
+    endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>,
+    cap: number,
+  ): Promise<{ created: WebhookEndpoint } | { count: number }> {
+    return this.db.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
+      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{ count: number }>;
+      if (count >= cap) return { count };
+      const endpoints = manager.getRepository(WebhookEndpoint);
+      return {
+        created: await endpoints.save(
+          endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
+        ),
+      };
+    });
   }
 
   findEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint | null> {
