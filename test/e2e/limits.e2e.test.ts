@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { Http, type HttpResponse } from '../support/http';
 import { testInfra } from '../support/infra';
@@ -146,6 +149,32 @@ describe('limits', () => {
       const orgs = await http.get('/admin/v1/orgs?limit=1', { token: admin() });
       assert.equal(orgs.status, 200);
       assert.equal(header(orgs, 'ratelimit-limit'), null);
+    });
+  });
+
+  describe('the operator CLI', () => {
+    const pylon = async (...args: string[]) =>
+      (
+        await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'apps', 'cli', 'main.js'), ...args], {
+          env: { ...process.env, PYLON_URL: stack.url, ADMIN_TOKEN: admin() },
+        })
+      ).stdout;
+
+    it('shows and sets an organisation\'s limits, and a key\'s rate limit', async () => {
+      const orgId = await createOrg(http);
+      assert.match(await pylon('limits', 'show', '--org', orgId), /webhook_endpoints\s+20\s+\(default\)/);
+      const set = await pylon('limits', 'set', '--org', orgId, '--webhook-endpoints', '50', '--test-events-per-minute', '3');
+      assert.match(set, /webhook_endpoints\s+50\s+\(override\)/);
+      assert.match(set, /test_events_per_minute\s+3\s+\(override\)/);
+      assert.match(set, /inflight_deliveries_per_endpoint\s+100\s+\(default\)/);
+      assert.match(await pylon('limits', 'set', '--org', orgId, '--webhook-endpoints', 'default'), /webhook_endpoints\s+20\s+\(default\)/);
+
+      const { keyId } = await issueKey(orgId);
+      assert.match(await pylon('key', 'rate-limit', keyId, '--per-second', '100', '--burst', '200'), /100\/s burst 200/);
+      assert.match(await pylon('key', 'list', '--org', orgId), /100\/s burst 200/);
+      assert.match(await pylon('key', 'rate-limit', keyId, '--per-second', 'default', '--burst', 'default'), /default rate/);
+      await assert.rejects(pylon('key', 'rate-limit', keyId, '--per-second', 'fast'), /--per-second must be a positive integer or "default"/);
+      await assert.rejects(pylon('limits', 'set', '--org', orgId), /give at least one of/);
     });
   });
 
