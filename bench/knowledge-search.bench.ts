@@ -27,7 +27,7 @@ import { Stack } from '../test/support/stack';
 import { createKey, createOrg } from '../test/support/tenant';
 import { CHUNK_OVERLAP, CHUNK_SIZE, Corpus, DEFAULT_CORPUS, SIZE_CLASSES, mixSeed, planOrganisations, prng, type OrgPlan, type SizeClass } from './knowledge-corpus';
 import { runSqlSearch, searchSql, type LoadJob, type LoadRequest, type LoadResult, type SqlSearch } from './knowledge-load.worker';
-import { envInt, log, mean, percentile, round, sleep, summarize, type BenchContext, type Benchmark, type BenchReport, type Grid, type Row } from './support';
+import { BENCH_LIMITS_ENV, envInt, log, mean, percentile, round, sleep, summarize, type BenchContext, type Benchmark, type BenchReport, type Grid, type Row } from './support';
 
 const DIMENSIONS = 384;
 const K = 6;
@@ -216,6 +216,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
     }
 
     const stackEnv = {
+      ...BENCH_LIMITS_ENV,
       KB_CHUNK_SIZE: String(CHUNK_SIZE),
       KB_CHUNK_OVERLAP: String(CHUNK_OVERLAP),
       KB_EXACT_SEARCH_MAX_CHUNKS: String(params.exactMaxChunks),

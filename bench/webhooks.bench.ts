@@ -23,6 +23,7 @@ import { AppProcess, Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
 import { preciseWallClock, type Arrival, type ReceiverCommand } from './webhook-receiver-server';
 import {
+  BENCH_LIMITS_ENV,
   envInt,
   log,
   mean,
@@ -450,7 +451,7 @@ export const webhooksBenchmark: Benchmark = {
 
     const clock = preciseWallClock();
     const receiver = await Receiver.start();
-    const stackEnv = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+    const stackEnv = { ...BENCH_LIMITS_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
     let stack: Stack | undefined;
     const pool = new Pool({ connectionString: context.infra.databaseUrl, max: 2 });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });

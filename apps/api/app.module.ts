@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { MetricsModule } from '@pylon/metrics';
+import { LimitsModule } from '@pylon/limits';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsModule } from './agent-runs/agent-runs.module';
@@ -44,6 +45,7 @@ const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
       }),
     }),
     DbModule,
+    LimitsModule,
     TemporalClientModule,
     AuthModule,
     AdminModule,

@@ -13,6 +13,12 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
   npm run pylon -- key revoke <key_id>
   npm run pylon -- key roll <key_id> [--grace-seconds <n>]
   npm run pylon -- webhooks disable --org <org_id> [--reason <text>]
+  npm run pylon -- key rate-limit <key_id> [--per-second <n|default>] [--burst <n|default>]
+  npm run pylon -- limits show --org <org_id>
+  npm run pylon -- limits set --org <org_id> [--webhook-endpoints <n|default>] [--test-events-per-minute <n|default>]
+                                             [--inflight-deliveries-per-endpoint <n|default>]
+
+"default" puts a limit back to the configured default.
 
 The server is PYLON_URL (default http://127.0.0.1:$PORT), the admin token ADMIN_TOKEN
 (default: the one the embedded mode saved under DATA_DIR).`;
@@ -47,6 +53,37 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
   return text ? JSON.parse(text) : undefined;
 }
 
+/** A limit flag: a positive integer, "default" (null: back to the configured default), or absent. */
+function limitValue(value: string | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`--${flag} must be a positive integer or "default", not "${value}"`);
+  return Number(value);
+}
+
+/** The body of a PATCH from limit flags: only the given ones, and at least one. */
+function limitChanges(values: Record<string, string | boolean | undefined>, fields: Record<string, string>): Record<string, number | null> {
+  const changes: Record<string, number | null> = {};
+  for (const [flag, field] of Object.entries(fields)) {
+    const value = limitValue(values[flag] as string | undefined, flag);
+    if (value !== undefined) changes[field] = value;
+  }
+  if (Object.keys(changes).length === 0) throw new Error(`give at least one of ${Object.keys(fields).map((flag) => `--${flag}`).join(', ')}\n\n${USAGE}`);
+  return changes;
+}
+
+function printOrgLimits(limits: any): void {
+  console.log(`Limits of organisation ${limits.org_id}:`);
+  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint']) {
+    console.log(`  ${name.padEnd(34)} ${String(limits[name]).padStart(8)}  ${limits.overrides[name] === null ? '(default)' : '(override)'}`);
+  }
+}
+
+const describeRate = (key: any) =>
+  key.rate_limit_per_second === null && key.rate_limit_burst === null
+    ? 'default rate'
+    : `${key.rate_limit_per_second ?? 'default'}/s burst ${key.rate_limit_burst ?? 'default'}`;
+
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new Error(`missing --${flag}\n\n${USAGE}`);
   return value;
@@ -63,6 +100,11 @@ async function main(argv: string[]): Promise<void> {
       'expires-at': { type: 'string' },
       'grace-seconds': { type: 'string' },
       reason: { type: 'string' },
+      'per-second': { type: 'string' },
+      burst: { type: 'string' },
+      'webhook-endpoints': { type: 'string' },
+      'test-events-per-minute': { type: 'string' },
+      'inflight-deliveries-per-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,7 +136,7 @@ async function main(argv: string[]): Promise<void> {
       const page = await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/api-keys?limit=100`);
       for (const key of page.data) {
         const state = key.revoked_at ? 'revoked' : key.expires_at && new Date(key.expires_at) < new Date() ? 'expired' : 'active';
-        console.log(`${key.key_id}  ${key.hint}  ${state}  [${key.scopes.join(',')}]  last used ${key.last_used_at ?? 'never'}  ${key.name}`);
+        console.log(`${key.key_id}  ${key.hint}  ${state}  [${key.scopes.join(',')}]  ${describeRate(key)}  last used ${key.last_used_at ?? 'never'}  ${key.name}`);
       }
       return;
     }
@@ -113,6 +155,21 @@ async function main(argv: string[]): Promise<void> {
       const org = required(values.org, 'org');
       const result = await call('POST', `/admin/v1/orgs/${org}/webhook-endpoints/disable`, values.reason ? { reason: values.reason } : {});
       return console.log(`Disabled ${result.disabled} webhook endpoint${result.disabled === 1 ? '' : 's'} of ${org}; deliveries to them stop.`);
+    }
+    case 'key rate-limit': {
+      const changes = limitChanges(values, { 'per-second': 'rate_limit_per_second', burst: 'rate_limit_burst' });
+      const key = await call('PATCH', `/admin/v1/api-keys/${required(id, '<key_id>')}`, changes);
+      return console.log(`Key ${key.key_id}: ${describeRate(key)}`);
+    }
+    case 'limits show':
+      return printOrgLimits(await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/limits`));
+    case 'limits set': {
+      const changes = limitChanges(values, {
+        'webhook-endpoints': 'webhook_endpoints',
+        'test-events-per-minute': 'test_events_per_minute',
+        'inflight-deliveries-per-endpoint': 'inflight_deliveries_per_endpoint',
+      });
+      return printOrgLimits(await call('PATCH', `/admin/v1/orgs/${required(values.org, 'org')}/limits`, changes));
     }
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);

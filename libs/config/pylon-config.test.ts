@@ -27,6 +27,11 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'maybe', /TRUST_PROXY must be true or false/],
     ['READY_MAX_QUEUE_BACKLOG', '-1', /READY_MAX_QUEUE_BACKLOG must be between 0 and/],
     ['WORKER_METRICS_PORT', '9464x', /WORKER_METRICS_PORT must be an integer/],
+    ['RATE_LIMIT_PER_SECOND', '0', /RATE_LIMIT_PER_SECOND must be between 1 and/],
+    ['RATE_LIMIT_BURST', '2.5', /RATE_LIMIT_BURST must be an integer/],
+    ['WEBHOOK_MAX_ENDPOINTS', '-1', /WEBHOOK_MAX_ENDPOINTS must be between 1 and/],
+    ['WEBHOOK_TEST_EVENTS_PER_MINUTE', 'ten', /WEBHOOK_TEST_EVENTS_PER_MINUTE must be an integer/],
+    ['WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', '0', /WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT must be between 1 and/],
   ] as const) {
     it(`a malformed ${name} stops start-up with a message naming it`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => {
@@ -37,6 +42,17 @@ describe('configuration', () => {
       });
     });
   }
+
+  it('limits: 50/s with a burst of 100 and the organisation caps by default; a burst never below the rate', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.rateLimitPerSecond, config.rateLimitBurst, config.webhookMaxEndpoints, config.webhookTestEventsPerMinute, config.webhookMaxInflightPerEndpoint],
+      [50, 100, 20, 10, 100],
+    );
+    const fast = loadConfig({ RATE_LIMIT_PER_SECOND: '1000000' });
+    assert.equal(fast.rateLimitBurst, 1_000_000, 'an unset burst follows a higher rate');
+    assert.throws(() => loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '5' }), /RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND \(10\)/);
+  });
 
   it('names a required setting that is missing', () => {
     assert.throws(() => loadConfig({}).requireDatabaseUrl(), /DATABASE_URL is required/);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_TASK_QUEUE_PREFIX, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
+import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
 import { readBoolean, readEnum, readHostPort, readInt, readList, readOptionalString, readString, readUrl } from './readers';
 
@@ -75,6 +75,13 @@ export class PylonConfig {
   readonly webhookAllowPrivateUrls: boolean;
   readonly webhookAttemptTimeoutMs: number;
   readonly webhookSecretGraceSeconds: number;
+  /** Requests per second an API key may sustain, unless the key has its own limit. */
+  readonly rateLimitPerSecond: number;
+  /** Requests an API key may send at once, unless the key has its own limit; at least rateLimitPerSecond. */
+  readonly rateLimitBurst: number;
+  /** Defaults of each organisation's caps; an operator overrides them per organisation (table org_limits). */
+  readonly webhookMaxEndpoints: number;
+  readonly webhookTestEventsPerMinute: number;
   readonly webhookMaxInflightPerEndpoint: number;
   readonly trustProxy: boolean;
   readonly readyMaxQueueBacklog: number;
@@ -148,8 +155,15 @@ export class PylonConfig {
     this.webhookAllowPrivateUrls = readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false);
     this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 25_000);
     this.webhookSecretGraceSeconds = readInt(env, 'WEBHOOK_SECRET_GRACE_SECONDS', 86_400, 0, 2_592_000);
-    this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, 1_000_000);
     this.videoProviderTimeoutMs = readInt(env, 'VIDEO_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000);
+    this.rateLimitPerSecond = readInt(env, 'RATE_LIMIT_PER_SECOND', 50, 1, MAX_RATE_LIMIT);
+    this.rateLimitBurst = readInt(env, 'RATE_LIMIT_BURST', Math.max(100, this.rateLimitPerSecond), 1, MAX_RATE_LIMIT);
+    if (this.rateLimitBurst < this.rateLimitPerSecond) {
+      throw new ConfigError('RATE_LIMIT_BURST', `must be at least RATE_LIMIT_PER_SECOND (${this.rateLimitPerSecond}), got ${this.rateLimitBurst}`);
+    }
+    this.webhookMaxEndpoints = readInt(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, MAX_ORG_LIMIT);
+    this.webhookTestEventsPerMinute = readInt(env, 'WEBHOOK_TEST_EVENTS_PER_MINUTE', 10, 1, MAX_ORG_LIMIT);
+    this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, MAX_ORG_LIMIT);
   }
 
   /** The task queue of one kind of work. */

@@ -13,6 +13,10 @@ export enum ErrorCode {
   PayloadTooLarge = 'payload_too_large',
   InsufficientTokens = 'insufficient_tokens',
   GenerationNotCompleted = 'generation_not_completed',
+  /** An organisation's cap (webhook endpoints, test events per minute) is reached. */
+  LimitExceeded = 'limit_exceeded',
+  /** The API key sent more requests than its rate limit allows. */
+  RateLimited = 'rate_limited',
   VideoProviderUnavailable = 'video_provider_unavailable',
   OrchestratorUnavailable = 'orchestrator_unavailable',
   EmbeddingUnavailable = 'embedding_unavailable',

@@ -10,3 +10,4 @@ export * from './agent-tools';
 export * from './video';
 export * from './webhooks';
 export * from './workflow-outcomes';
+export * from './limits';

@@ -6,6 +6,8 @@ import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
+import { OrgLimitsRepository } from './repositories/org-limits.repository';
+import { RateLimitStore } from './rate-limit-store';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
@@ -22,6 +24,8 @@ const REPOSITORIES = [
   LedgerRepository,
   VideoGenerationRepository,
   WebhookRepository,
+  OrgLimitsRepository,
+  RateLimitStore,
 ];
 
 /** The database connection and the repositories, the only code that touches SQL. */

@@ -1,10 +1,12 @@
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint, ENTITIES, type TokenEntryKind } from './entities';
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, OrgLimits, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint, ENTITIES, type TokenEntryKind } from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
 export { ApiKeyRepository } from './repositories/api-key.repository';
 export { OrganizationRepository } from './repositories/organization.repository';
+export { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-limits.repository';
+export { RateLimitStore, RATE_LIMIT_TABLE } from './rate-limit-store';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,

@@ -15,7 +15,7 @@ describe('PylonMetrics', () => {
     const metrics = new PylonMetrics('api');
     metrics.observeHttpRequest('GET', '/api/v1/agent-runs/:runId', 200, 0.012);
     metrics.countWorkflowStarted('agentRunWorkflow');
-    metrics.countRateLimitRejection();
+    metrics.countRateLimitRejection('api_key_rate');
     metrics.countWebhookAttempt('delivered');
     const exposition = await scrape(metrics);
     for (const name of API_ONLY) assert.ok(exposition.types.has(name), name);
@@ -25,7 +25,8 @@ describe('PylonMetrics', () => {
     assert.equal(valueOf(exposition, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/agent-runs/:runId', status: '200' }), 1);
     assert.equal(valueOf(exposition, 'pylon_workflows_started_total', { workflow_type: 'agentRunWorkflow' }), 1);
     assert.equal(valueOf(exposition, 'pylon_workflows_started_total', { workflow_type: 'videoGenerationWorkflow' }), 0, 'known types start at 0');
-    assert.equal(valueOf(exposition, 'pylon_rate_limit_rejections_total'), 1);
+    assert.equal(valueOf(exposition, 'pylon_rate_limit_rejections_total', { limit: 'api_key_rate' }), 1);
+    assert.equal(valueOf(exposition, 'pylon_rate_limit_rejections_total', { limit: 'webhook_endpoints' }), 0);
   });
 
   it('the worker exposes delivery attempts by result and workflow outcomes, every known series from 0', async () => {

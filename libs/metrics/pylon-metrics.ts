@@ -51,9 +51,11 @@ export class PylonMetrics {
     });
     this.rateLimitRejections = new Counter({
       name: 'pylon_rate_limit_rejections_total',
-      help: 'Requests the API refused because a rate limit was reached.',
+      help: 'Requests the API refused because a limit was reached, by limit.',
+      labelNames: ['limit'],
       registers: api,
     });
+    for (const limit of ['api_key_rate', 'test_events_per_minute', 'webhook_endpoints']) this.rateLimitRejections.inc({ limit }, 0);
     this.taskQueueBacklog = new Gauge({
       name: 'pylon_task_queue_backlog',
       help: "Approximate tasks waiting in each kind's task queue (Temporal DescribeTaskQueue), by task type.",
@@ -98,9 +100,9 @@ export class PylonMetrics {
     this.workflowsStarted.inc({ workflow_type: workflowType });
   }
 
-  /** One request refused by a rate limit. */
-  countRateLimitRejection(): void {
-    this.rateLimitRejections.inc();
+  /** One request refused by a limit: a key's request rate, test events per minute, or the endpoint cap. */
+  countRateLimitRejection(limit: string): void {
+    this.rateLimitRejections.inc({ limit });
   }
 
   countWebhookAttempt(result: WebhookAttemptResult): void {

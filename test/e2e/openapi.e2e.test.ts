@@ -4,6 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, waitForRun, type Tenant } from '../support/tenant';
 
@@ -44,12 +45,52 @@ describe('OpenAPI document', () => {
     const get = document.paths['/api/v1/agent-runs/{runId}'].get;
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
-    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '500']);
-    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '500']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '429', '500']);
+    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '429', '500']);
     for (const status of ['400', '401', '403', '500']) {
       assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
     }
     assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
+  });
+
+  it('documents the rate limit on every API-key operation, and only there', () => {
+    let keyOperations = 0;
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const byKey = (operation.security ?? []).some((requirement: any) => 'apiKey' in requirement);
+        const tooMany = operation.responses['429'];
+        if (!byKey) {
+          assert.equal(tooMany, undefined, `${method.toUpperCase()} ${path}`);
+          continue;
+        }
+        keyOperations++;
+        assert.equal(tooMany.content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', `${method.toUpperCase()} ${path}`);
+        assert.deepEqual(Object.keys(tooMany.headers).sort(), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+        for (const [status, success] of Object.entries<any>(operation.responses).filter(([status]) => status.startsWith('2'))) {
+          assert.ok(success.headers['RateLimit-Remaining'], `${method.toUpperCase()} ${path} ${status} headers`);
+        }
+      }
+    }
+    assert.ok(keyOperations > 20);
+  });
+
+  it('documents the limit operations with their 2xx schemas and errors', () => {
+    const key = document.paths['/admin/v1/api-keys/{key_id}'].patch;
+    const limits = document.paths['/admin/v1/orgs/{org_id}/limits'];
+    assert.equal(key.operationId, 'updateApiKey');
+    assert.equal(key.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ApiKeyView');
+    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '500']);
+    for (const [method, operationId] of [['get', 'getOrgLimits'], ['patch', 'updateOrgLimits']]) {
+      assert.equal(limits[method].operationId, operationId);
+      assert.equal(limits[method].responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OrgLimitsView');
+      assert.deepEqual(Object.keys(limits[method].responses).sort(), ['200', '400', '401', '404', '500']);
+    }
+    const body = document.components.schemas.UpdateOrgLimitsRequest;
+    assert.deepEqual(Object.keys(body.properties).sort(), ['inflight_deliveries_per_endpoint', 'test_events_per_minute', 'webhook_endpoints']);
+    assert.equal(body.properties.webhook_endpoints.nullable, true);
+    assert.equal(body.properties.webhook_endpoints.minimum, 1);
+    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '429', '500']);
+    assert.ok(document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['409']);
   });
 
   it('declares bearer authentication and closes every request body to unknown properties', () => {
@@ -82,6 +123,17 @@ describe('OpenAPI document', () => {
     ]) {
       assertMatches('ErrorBody', response.body);
     }
+  });
+
+  it('live limit responses match their schemas', async () => {
+    const admin = { token: testInfra().adminToken };
+    const limits = await http.get(`/admin/v1/orgs/${tenant.orgId}/limits`, admin);
+    assertMatches('OrgLimitsView', limits.body);
+    const updated = await http.patch(`/admin/v1/orgs/${tenant.orgId}/limits`, { ...admin, body: { webhook_endpoints: 30, test_events_per_minute: null } });
+    assertMatches('OrgLimitsView', updated.body);
+    const keys = await http.get(`/admin/v1/orgs/${tenant.orgId}/api-keys`, admin);
+    const key = await http.patch(`/admin/v1/api-keys/${keys.body.data[0].key_id}`, { ...admin, body: { rate_limit_per_second: 100000, rate_limit_burst: null } });
+    assertMatches('ApiKeyView', key.body);
   });
 
   it('serves Swagger UI at /docs', async () => {

@@ -141,7 +141,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       assert.ok(samplesOf(exposition, 'http_request_duration_seconds_bucket', { route: '/api/v1/agent-runs/:runId', le: '+Inf' }).length >= 1);
       assert.ok(valueOf(exposition, 'pylon_workflows_started_total', { workflow_type: 'agentRunWorkflow' }) >= 1);
       assert.equal(exposition.types.get('pylon_rate_limit_rejections_total'), 'counter');
-      assert.equal(valueOf(exposition, 'pylon_rate_limit_rejections_total'), 0);
+      assert.equal(valueOf(exposition, 'pylon_rate_limit_rejections_total', { limit: 'api_key_rate' }), 0);
       assert.ok(exposition.types.has('process_cpu_user_seconds_total'), 'default process metrics');
       assert.ok(exposition.types.has('nodejs_heap_size_used_bytes'));
       for (const secret of [runId, tenant.orgId, tenant.key, admin()]) assert.ok(!text.includes(secret), 'no ids or secrets in /metrics');

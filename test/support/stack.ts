@@ -93,6 +93,10 @@ export class Stack {
       ADMIN_TOKEN: infra.adminToken,
       TEMPORAL_TASK_QUEUE_PREFIX: `pylon-test-${randomBytes(4).toString('hex')}`,
       LLM_HEARTBEAT_TIMEOUT_SECONDS: '3',
+      // The suites send far more than the default 50 requests/s with one key (200 concurrent creates, 100
+      // concurrent generations, polling every 50 ms), so tests raise the per-key rate; limits.e2e sets its own.
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
       ...options.env,
     };
   }
@@ -111,6 +115,14 @@ export class Stack {
   async startApi(): Promise<void> {
     this.api = launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
     await waitFor('the API', this.api, async () => (await fetch(`${this.url}${this.apiReadyPath}`)).ok);
+  }
+
+  /** Another API process against the same database and Temporal, on a port of its own (a second replica). */
+  async startApiReplica(): Promise<{ api: AppProcess; url: string }> {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const api = launch('api-replica', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1', PORT: new URL(url).port });
+    await waitFor('the API replica', api, async () => (await fetch(`${url}/readyz`)).ok);
+    return { api, url };
   }
 
   async startWorker(): Promise<void> {

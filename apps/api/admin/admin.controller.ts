@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
 import { ApiErrors } from '../openapi/api-errors.decorator';
@@ -7,7 +7,7 @@ import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.d
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
 import { ApiKeyService } from '../auth/api-key.service';
-import { CreateApiKeyRequest, RollApiKeyRequest } from './dto/create-api-key.dto';
+import { ApiKeyView, CreateApiKeyRequest, RollApiKeyRequest, UpdateApiKeyRequest } from './dto/create-api-key.dto';
 import { CreateOrgRequest } from './dto/create-org.dto';
 import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
 
@@ -66,6 +66,17 @@ export class AdminController {
   @ApiErrors(400, 401, 404)
   async revokeApiKey(@UuidParam('key_id') keyId: string) {
     const key = await this.apiKeys.revoke(keyId);
+    if (!key) throw ApiError.notFound('no such API key');
+    return toApiKeyView(key);
+  }
+
+  @Patch('api-keys/:key_id')
+  @ApiOperation({ operationId: 'updateApiKey', summary: "Set the key's own rate limit (null: back to the configured default)" })
+  @ApiUuidParam('key_id')
+  @ApiOkResponse({ type: ApiKeyView })
+  @ApiErrors(400, 401, 404)
+  async updateApiKey(@UuidParam('key_id') keyId: string, @Body() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
+    const key = await this.apiKeys.setRateLimit(keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst });
     if (!key) throw ApiError.notFound('no such API key');
     return toApiKeyView(key);
   }

@@ -1,6 +1,8 @@
 import type { ApiKey, Organization } from '@pylon/db';
+import type { EffectiveOrgLimits } from '@pylon/limits';
 import type { ApiKeyView, IssuedApiKeyView } from './dto/create-api-key.dto';
 import type { OrgView } from './dto/create-org.dto';
+import type { OrgLimitsView } from './dto/org-limits.dto';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -19,6 +21,8 @@ export function toApiKeyView(key: ApiKey): ApiKeyView {
     revoked_at: iso(key.revokedAt),
     last_used_at: iso(key.lastUsedAt),
     previous_secret_expires_at: iso(key.previousSecretExpiresAt),
+    rate_limit_per_second: key.rateLimitPerSecond,
+    rate_limit_burst: key.rateLimitBurst,
     created_at: key.createdAt.toISOString(),
   };
 }
@@ -27,3 +31,17 @@ export function toIssuedApiKeyView(key: ApiKey, secret: string): IssuedApiKeyVie
   return { ...toApiKeyView(key), api_key: secret };
 }
 
+export function toOrgLimitsView(limits: EffectiveOrgLimits): OrgLimitsView {
+  return {
+    org_id: limits.orgId,
+    webhook_endpoints: limits.effective.webhookEndpoints,
+    test_events_per_minute: limits.effective.testEventsPerMinute,
+    inflight_deliveries_per_endpoint: limits.effective.inflightDeliveriesPerEndpoint,
+    overrides: {
+      webhook_endpoints: limits.overrides.webhookEndpoints,
+      test_events_per_minute: limits.overrides.testEventsPerMinute,
+      inflight_deliveries_per_endpoint: limits.overrides.inflightDeliveriesPerEndpoint,
+    },
+    updated_at: iso(limits.updatedAt),
+  };
+}

@@ -1,13 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
+import { LimitsService } from '@pylon/limits';
 import { ApiError } from '../common/api-error';
 import { ACCESS_RULE, type AccessRule } from './access.decorators';
 import { ApiKeyService } from './api-key.service';
 import { bearerToken } from './bearer-token';
-import type { AuthenticatedRequest } from './principal';
+import type { AuthenticatedRequest, Principal } from './principal';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -15,7 +18,8 @@ function sha256(value: string): Buffer {
 
 /**
  * Every route declares its access rule; a route without one is refused (deny by default).
- * Unknown routes never reach this guard and answer 404.
+ * Unknown routes never reach this guard and answer 404. A request with an API key counts against the
+ * key's rate limit once the key is known, before its scope is checked.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -23,6 +27,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,8 +48,20 @@ export class AccessGuard implements CanActivate {
       return true;
     }
     const principal = await this.apiKeys.authenticate(token);
+    await this.admitRate(principal, context.switchToHttp().getResponse<FastifyReply>());
     this.apiKeys.authorize(principal, rule.scope);
     request.principal = principal;
     return true;
+  }
+
+  /** RateLimit-* headers on the response, or 429 `rate_limited` past the key's rate (nothing if the store failed). */
+  private async admitRate(principal: Principal, reply: FastifyReply): Promise<void> {
+    const decision = await this.limits.admitKeyRequest(principal.keyId, principal.rateLimit);
+    if (!decision) return;
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      throw new ApiError(ErrorCode.RateLimited, `this API key may send ${decision.limit} requests per second; retry in ${decision.retryAfterSeconds} s`, headers);
+    }
+    reply.headers(headers);
   }
 }

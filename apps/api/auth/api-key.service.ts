@@ -47,6 +47,8 @@ export class ApiKeyService {
         expiresAt,
         revokedAt: null,
         lastUsedAt: null,
+        rateLimitPerSecond: null,
+        rateLimitBurst: null,
         createdAt: new Date(),
       }),
     );
@@ -74,7 +76,12 @@ export class ApiKeyService {
     if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
     this.touch(key.id, now);
-    return { orgId: key.orgId, keyId: key.id, scopes: key.scopes };
+    return {
+      orgId: key.orgId,
+      keyId: key.id,
+      scopes: key.scopes,
+      rateLimit: { perSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst },
+    };
   }
 
   /** Drops a key from this process's cache, after it was revoked or rolled. */
@@ -84,6 +91,19 @@ export class ApiKeyService {
 
   async revoke(keyId: string): Promise<ApiKey | null> {
     const key = await this.keys.revoke(keyId);
+    this.forget(keyId);
+    return key;
+  }
+
+  /**
+   * Sets the key's own rate limit (null: back to the default; absent: unchanged). This process forgets the
+   * key at once; other API processes apply it within API_KEY_CACHE_SECONDS, like a revocation.
+   */
+  async setRateLimit(keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
+    if (changes.perSecond && changes.burst && changes.burst < changes.perSecond) {
+      throw ApiError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
+    }
+    const key = await this.keys.setRateLimit(keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst });
     this.forget(keyId);
     return key;
   }

@@ -7,6 +7,8 @@ export interface Principal {
   orgId: string;
   keyId: string;
   scopes: readonly string[];
+  /** The key's own rate limit; null: the configured default. */
+  rateLimit: { perSecond: number | null; burst: number | null };
 }
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };

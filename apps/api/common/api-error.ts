@@ -2,12 +2,14 @@ import { ErrorCode } from '@pylon/contracts';
 
 /**
  * A failure the client should see as `{"error": code}`. `detail` is a human-readable reason,
- * sent only in the `Error-Detail` response header, never in the body.
+ * sent only in the `Error-Detail` response header, never in the body; `headers` go out with the
+ * error response too (e.g. `Retry-After`).
  */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail?: string,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(detail ?? code);
     this.name = 'ApiError';

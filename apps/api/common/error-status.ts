@@ -17,9 +17,12 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.IdempotencyKeyReused:
     case ErrorCode.RunNotCancellable:
     case ErrorCode.GenerationNotCompleted:
+    case ErrorCode.LimitExceeded:
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;
+    case ErrorCode.RateLimited:
+      return 429;
     case ErrorCode.OrchestratorUnavailable:
     case ErrorCode.EmbeddingUnavailable:
     case ErrorCode.VideoProviderUnavailable:

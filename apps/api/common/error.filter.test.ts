@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NotFoundException, type ArgumentsHost } from '@nestjs/common';
 import { ErrorCode } from '@pylon/contracts';
+import { LimitExceededError } from '@pylon/limits';
 import { ApiError } from './api-error';
 import { ErrorFilter } from './error.filter';
 
@@ -35,6 +36,26 @@ describe('ErrorFilter', () => {
     assert.equal(sent.status, 403);
     assert.deepEqual(sent.body, { error: 'insufficient_scope' });
     assert.equal(sent.headers['error-detail'], 'lacks runs:create');
+  });
+
+  it('sends the headers an error carries: 429 rate_limited with Retry-After and RateLimit-*', () => {
+    const sent = respond(new ApiError(ErrorCode.RateLimited, 'too many', { 'Retry-After': '1', 'RateLimit-Limit': '5', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' }));
+    assert.equal(sent.status, 429);
+    assert.deepEqual(sent.body, { error: 'rate_limited' });
+    assert.equal(sent.headers['retry-after'], '1');
+    assert.equal(sent.headers['ratelimit-limit'], '5');
+    assert.equal(sent.headers['ratelimit-remaining'], '0');
+  });
+
+  it('maps a reached cap to 409 limit_exceeded, with Retry-After when the cap is per time window', () => {
+    const windowed = respond(new LimitExceededError('this organisation may send 2 test events per minute', 42));
+    assert.equal(windowed.status, 409);
+    assert.deepEqual(windowed.body, { error: 'limit_exceeded' });
+    assert.equal(windowed.headers['retry-after'], '42');
+    assert.equal(windowed.headers['error-detail'], 'this organisation may send 2 test events per minute');
+    const count = respond(new LimitExceededError('this organisation has 20 webhook endpoints, its limit is 20'));
+    assert.equal(count.status, 409);
+    assert.equal(count.headers['retry-after'], undefined);
   });
 
   it('turns anything unexpected into a 500 internal_error without leaking the message or stack', () => {

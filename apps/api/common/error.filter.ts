@@ -3,12 +3,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
 import { InvalidCursorError } from '@pylon/db';
 import { EmbeddingError } from '@pylon/embeddings';
+import { LimitExceededError } from '@pylon/limits';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, statusOf } from './error-status';
 
+interface Classified {
+  code: ErrorCode;
+  detail?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
 /**
- * The one place an error becomes a response: exactly `{"error": "<code>"}` with its status.
- * Anything unexpected is a 500 `internal_error`, logged with the request id; no stack reaches the client.
+ * The one place an error becomes a response: exactly `{"error": "<code>"}` with its status, the reason
+ * in `Error-Detail` and the error's own headers (e.g. `Retry-After`). Anything unexpected is a 500
+ * `internal_error`, logged with the request id; no stack reaches the client.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
@@ -18,19 +26,24 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { code, detail } = this.classify(exception);
+    const { code, detail, headers } = this.classify(exception);
     if (statusOf(code) >= 500) {
       this.logger.error(
         { err: exception, requestId: reply.getHeader('x-request-id'), method: request.method, url: request.url },
         `request ${String(reply.getHeader('x-request-id'))} failed: ${code}`,
       );
     }
+    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
     if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
     void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send({ error: code });
   }
 
-  private classify(exception: unknown): { code: ErrorCode; detail?: string } {
-    if (exception instanceof ApiError) return { code: exception.code, detail: exception.detail };
+  private classify(exception: unknown): Classified {
+    if (exception instanceof ApiError) return { code: exception.code, detail: exception.detail, headers: exception.headers };
+    if (exception instanceof LimitExceededError) {
+      const retryAfter = exception.retryAfterSeconds;
+      return { code: ErrorCode.LimitExceeded, detail: exception.message, headers: retryAfter ? { 'Retry-After': String(retryAfter) } : {} };
+    }
     if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
     if (exception instanceof EmbeddingError) return { code: ErrorCode.EmbeddingUnavailable, detail: exception.message };
     if (exception instanceof HttpException) {

@@ -1,4 +1,5 @@
 import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { RateLimitMetrics } from '@pylon/limits';
 import { PylonMetrics } from '@pylon/metrics';
 import { TaskQueueBacklogReader } from '@pylon/temporal';
 import { MetricsController } from './metrics.controller';
@@ -25,5 +26,18 @@ export class TaskQueueBacklogMetrics implements OnModuleInit {
   }
 }
 
-@Module({ controllers: [MetricsController], providers: [TaskQueueBacklogMetrics] })
+/** Counts what the limits refuse in `pylon_rate_limit_rejections_total{limit}`. */
+@Injectable()
+export class RateLimitRejectionMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: PylonMetrics,
+    private readonly limits: RateLimitMetrics,
+  ) {}
+
+  onModuleInit(): void {
+    this.limits.onRejected = (limit) => this.metrics.countRateLimitRejection(limit);
+  }
+}
+
+@Module({ controllers: [MetricsController], providers: [TaskQueueBacklogMetrics, RateLimitRejectionMetrics] })
 export class MetricsApiModule {}

@@ -2,6 +2,34 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 
 type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
+type Response = { headers?: Record<string, unknown>; [field: string]: unknown };
+type Operation = { security?: Array<Record<string, unknown>>; responses?: Record<string, Response> };
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** What every response to an API key carries (see the access guard). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': integerHeader('Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top).'),
+  'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+  'RateLimit-Reset': integerHeader('Seconds until the current window resets.'),
+};
+
+/** Every operation authenticated by an API key may answer 429 `rate_limited`, and its responses carry the RateLimit-* headers. */
+function documentRateLimits(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      if (!operation?.responses || !operation.security?.some((requirement) => 'apiKey' in requirement)) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status.startsWith('2')) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+      }
+      operation.responses['429'] = {
+        description: 'rate_limited: this API key sent more requests than its rate limit allows',
+        headers: { 'Retry-After': integerHeader('Seconds to wait before the next request can pass.'), ...RATE_LIMIT_HEADERS },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+      };
+    }
+  }
+}
 
 /** Request bodies, and the seed resources whose fields the spec fixes exactly, allow no other properties. */
 const CLOSED_SCHEMA = /(Request|^AgentRunView|^AgentRunCreated|^ErrorBody)$/;
@@ -11,7 +39,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Pylon API')
     .setDescription(
       'Agent runs, knowledge search and video generation behind one REST API. ' +
-        'Every error answers `{"error": "<code>"}`; a human-readable reason may come in the `Error-Detail` header.',
+        'Every error answers `{"error": "<code>"}`; a human-readable reason may come in the `Error-Detail` header. ' +
+        'Requests with an API key are rate limited per key (429 `rate_limited` with `Retry-After`; `RateLimit-*` headers on every response).',
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An organisation API key `pyl_…`' }, 'apiKey')
@@ -22,6 +51,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const [name, schema] of Object.entries(document.components?.schemas ?? {}) as Array<[string, Schema]>) {
     if (CLOSED_SCHEMA.test(name) && schema.type === 'object') schema.additionalProperties = false;
   }
+  documentRateLimits(document);
   return document;
 }
 

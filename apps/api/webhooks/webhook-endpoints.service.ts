@@ -5,6 +5,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { OrganizationRepository, WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
+import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
 import { ApiError } from '../common/api-error';
@@ -22,20 +23,27 @@ export class WebhookEndpointsService {
     private readonly temporal: Client,
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
+  /** A new endpoint, within the organisation's cap on endpoints (409 `limit_exceeded` past it). */
   async create(orgId: string, request: CreateWebhookEndpointRequest): Promise<WebhookEndpoint> {
     await this.checkUrl(request.url);
-    return this.webhooks.createEndpoint({
-      id: randomUUID(),
-      orgId,
-      url: request.url,
-      description: request.description ?? null,
-      events: request.events ?? null,
-      enabled: true,
-      secret: generateWebhookSecret(),
-      createdAt: new Date(),
-    });
+    return this.limits.withinWebhookEndpointCap(orgId, (cap) =>
+      this.webhooks.createEndpoint(
+        {
+          id: randomUUID(),
+          orgId,
+          url: request.url,
+          description: request.description ?? null,
+          events: request.events ?? null,
+          enabled: true,
+          secret: generateWebhookSecret(),
+          createdAt: new Date(),
+        },
+        cap,
+      ),
+    );
   }
 
   async get(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
@@ -68,9 +76,10 @@ export class WebhookEndpointsService {
     return this.webhooks.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
   }
 
-  /** A test event to this endpoint only, delivered like any other. */
+  /** A test event to this endpoint only, delivered like any other, within the organisation's test events per minute. */
   async sendTestEvent(orgId: string, endpointId: string): Promise<WebhookDelivery> {
     await this.get(orgId, endpointId);
+    await this.limits.admitTestEvent(orgId);
     const event = await this.webhooks.recordTestEvent(orgId, endpointId, WEBHOOK_TEST_EVENT);
     const delivery = await this.webhooks.createDelivery(orgId, endpointId, event);
     await this.workflows.start({

@@ -36,7 +36,7 @@ export class WebhooksController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Add an endpoint; its signing secret is in this response only' })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecret })
-  @ApiErrors(400, 401, 403)
+  @ApiErrors(400, 401, 403, 409)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecret> {
     assertOwnOrg(principal, body.org_id);
     const endpoint = await this.service.create(principal.orgId, body);
@@ -104,7 +104,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event to this endpoint' })
   @ApiUuidParam('endpoint_id')
   @ApiAcceptedResponse({ type: WebhookDeliveryView })
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409)
   async test(@CurrentPrincipal() principal: Principal, @UuidParam('endpoint_id') endpointId: string): Promise<WebhookDeliveryView> {
     return toDeliveryView(await this.service.sendTestEvent(principal.orgId, endpointId), []);
   }

@@ -42,6 +42,13 @@ export class ApiKey {
   @Column('timestamptz', { name: 'last_used_at', nullable: true })
   lastUsedAt!: Date | null;
 
+  /** The key's own rate limit; null: RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+  @Column('integer', { name: 'rate_limit_per_second', nullable: true })
+  rateLimitPerSecond!: number | null;
+
+  @Column('integer', { name: 'rate_limit_burst', nullable: true })
+  rateLimitBurst!: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

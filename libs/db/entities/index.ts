@@ -3,12 +3,13 @@ import { AgentRun } from './agent-run.entity';
 import { AgentVersion } from './agent-version.entity';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
+import { OrgLimits } from './org-limits.entity';
 import { KnowledgeDocument } from './knowledge-document.entity';
 import { PylonEvent } from './event.entity';
 import { TokenEntry } from './token-entry.entity';
 import { VideoGeneration } from './video-generation.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
 
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, OrgLimits, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { TokenEntryKind } from './token-entry.entity';
-export const ENTITIES = [Organization, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [Organization, OrgLimits, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration, WebhookEndpoint, WebhookDelivery, WebhookAttempt];

@@ -2,7 +2,15 @@ import { Foundation1763700000000 } from './1763700000000-foundation';
 import { Knowledge1763800000000 } from './1763800000000-knowledge';
 import { VideoAndLedger1763900000000 } from './1763900000000-video-and-ledger';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
+import { Limits1764100000000 } from './1764100000000-limits';
 import { DeliveryBacklog1764200000000 } from './1764200000000-delivery-backlog';
 
 /** In order. A new migration is added here and nowhere else. */
-export const MIGRATIONS = [Foundation1763700000000, Knowledge1763800000000, VideoAndLedger1763900000000, Webhooks1764000000000, DeliveryBacklog1764200000000];
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  Knowledge1763800000000,
+  VideoAndLedger1763900000000,
+  Webhooks1764000000000,
+  Limits1764100000000,
+  DeliveryBacklog1764200000000,
+];

@@ -53,6 +53,13 @@ export class ApiKeyRepository {
     return result.affected ? this.findById(keyId) : null;
   }
 
+  /** Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged). */
+  async setRateLimit(keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<ApiKey | null> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId }, set);
+    return this.findById(keyId);
+  }
+
   /** Records use at most once per `debounceSeconds`, so a busy key does not write on every request. */
   async touchLastUsed(keyId: string, debounceSeconds: number): Promise<void> {
     await this.db.query(

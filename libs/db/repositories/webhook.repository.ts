@@ -46,10 +46,26 @@ export class WebhookRepository {
     return this.db.getRepository(WebhookDelivery);
   }
 
-  createEndpoint(endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>): Promise<WebhookEndpoint> {
-    return this.endpoints.save(
-      this.endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
-    );
+  /**
+   * Adds the endpoint only while its organisation has fewer than `cap` endpoints (enabled or not); otherwise
+   * answers how many it has. The organisation's row stays locked from the count to the insert, so two
+   * concurrent creates of one organisation queue and can never both pass the cap.
+   */
+  createEndpoint(
+    endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>,
+    cap: number,
+  ): Promise<{ created: WebhookEndpoint } | { count: number }> {
+    return this.db.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
+      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{ count: number }>;
+      if (count >= cap) return { count };
+      const endpoints = manager.getRepository(WebhookEndpoint);
+      return {
+        created: await endpoints.save(
+          endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
+        ),
+      };
+    });
   }
 
   findEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint | null> {
@@ -94,8 +110,8 @@ export class WebhookRepository {
   }
 
   /**
-   * The event's pending deliveries, after failing without an attempt those whose endpoint already has
-   * `inflightCap` deliveries waiting for a retry: an endpoint that is down gets no more work queued.
+   * The event's pending deliveries, after failing without an attempt those whose endpoint already has its
+   * organisation's cap (`org_limits`, else `inflightCap`) of deliveries waiting for a retry: an endpoint that is down gets no more work queued.
    */
   async pendingDeliveriesOfEvent(orgId: string, eventId: string, inflightCap: number): Promise<EventDeliveries | null> {
     await this.db.query(
@@ -107,7 +123,8 @@ export class WebhookRepository {
                   AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
                 GROUP BY p.endpoint_id) backlog
         WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
-          AND backlog.endpoint_id = d.endpoint_id AND backlog.n >= $3`,
+          AND backlog.endpoint_id = d.endpoint_id
+          AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)`,
       [eventId, orgId, inflightCap],
     );
     const [event, pending] = await Promise.all([

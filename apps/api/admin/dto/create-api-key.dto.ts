@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { SCOPES, type Scope } from '@pylon/contracts';
+import { MAX_RATE_LIMIT, SCOPES, type Scope } from '@pylon/contracts';
 
 export class CreateApiKeyRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'backend' })
@@ -30,6 +30,34 @@ export class RollApiKeyRequest {
   grace_seconds?: number;
 }
 
+export class UpdateApiKeyRequest {
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_RATE_LIMIT,
+    description: 'Requests per second this key may sustain; null: back to RATE_LIMIT_PER_SECOND; absent: unchanged.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_RATE_LIMIT)
+  rate_limit_per_second?: number | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_RATE_LIMIT,
+    description: 'Requests this key may send at once (at least its rate per second); null: back to RATE_LIMIT_BURST; absent: unchanged.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_RATE_LIMIT)
+  rate_limit_burst?: number | null;
+}
+
 export class ApiKeyView {
   @ApiProperty({ format: 'uuid' }) key_id!: string;
   @ApiProperty({ format: 'uuid' }) org_id!: string;
@@ -41,6 +69,10 @@ export class ApiKeyView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the secret before the last roll still works.' })
   previous_secret_expires_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The key's own rate, requests per second; null: RATE_LIMIT_PER_SECOND." })
+  rate_limit_per_second!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The key's own burst, requests at once; null: RATE_LIMIT_BURST." })
+  rate_limit_burst!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

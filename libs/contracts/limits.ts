@@ -1,0 +1,5 @@
+/** The largest rate a key may be given (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, admin overrides): high enough for benchmarks. */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+
+/** The largest value of an organisation's cap, in configuration and in admin overrides. */
+export const MAX_ORG_LIMIT = 1_000_000;

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { loadConfig } from '@pylon/config';
+import type { OrgLimitsRepository, RateLimitStore } from '@pylon/db';
+import { LimitExceededError } from './limit-errors';
+import { LimitsService } from './limits.service';
+import { RateLimitMetrics } from './rate-limit-metrics';
+
+/**
+ * The rules over the library's in-memory limiter, which keeps the same fixed windows as its PostgreSQL
+ * store (that one is exercised by test/e2e/limits.e2e.test.ts across two API processes).
+ */
+class MemoryStore {
+  private readonly limiters = new Map<string, RateLimiterMemory>();
+  failing = false;
+
+  limiter(keyPrefix: string, points: number, duration: number) {
+    const id = `${keyPrefix}|${points}|${duration}`;
+    if (!this.limiters.has(id)) this.limiters.set(id, new RateLimiterMemory({ keyPrefix, points, duration }));
+    const limiter = this.limiters.get(id)!;
+    return { consume: (key: string) => (this.failing ? Promise.reject(new Error('connection refused')) : limiter.consume(key)) };
+  }
+}
+
+function service(env: Record<string, string> = {}, orgRow: unknown = null) {
+  const store = new MemoryStore();
+  const metrics = new RateLimitMetrics();
+  const orgLimits = { find: async () => orgRow } as unknown as OrgLimitsRepository;
+  const limits = new LimitsService(loadConfig(env), orgLimits, store as unknown as RateLimitStore, metrics);
+  return { limits, store, metrics };
+}
+
+const own = (perSecond: number | null, burst: number | null) => ({ perSecond, burst });
+
+describe('LimitsService', () => {
+  it('lets a burst through at once, then refuses until the second is over', async () => {
+    const { limits, metrics } = service();
+    const decisions = [];
+    for (let i = 0; i < 12; i++) decisions.push(await limits.admitKeyRequest('key-1', own(4, 10)));
+    assert.equal(decisions.filter((decision) => decision!.allowed).length, 10, '4 for the second + 6 of burst allowance');
+    const refused = decisions[11]!;
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.limit, 4);
+    assert.equal(refused.retryAfterSeconds, 1);
+    assert.equal(metrics.rejections.api_key_rate, 2);
+    assert.deepEqual([decisions[0]!.remaining, decisions[3]!.remaining, decisions[4]!.remaining], [3, 0, 0]);
+  });
+
+  it('after the burst, a new second brings the sustained rate only', async () => {
+    const { limits } = service();
+    for (let i = 0; i < 10; i++) assert.ok((await limits.admitKeyRequest('key-2', own(4, 10)))!.allowed);
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    const next = [];
+    for (let i = 0; i < 6; i++) next.push((await limits.admitKeyRequest('key-2', own(4, 10)))!.allowed);
+    assert.deepEqual(next, [true, true, true, true, false, false]);
+  });
+
+  it('counts each key on its own', async () => {
+    const { limits } = service();
+    for (let i = 0; i < 3; i++) await limits.admitKeyRequest('busy', own(2, 2));
+    assert.equal((await limits.admitKeyRequest('busy', own(2, 2)))!.allowed, false);
+    assert.equal((await limits.admitKeyRequest('quiet', own(2, 2)))!.allowed, true);
+  });
+
+  it('uses the configured defaults for a key without its own limit', async () => {
+    const { limits } = service({ RATE_LIMIT_PER_SECOND: '3', RATE_LIMIT_BURST: '3' });
+    const allowed = [];
+    for (let i = 0; i < 5; i++) allowed.push((await limits.admitKeyRequest('default-key', own(null, null)))!.allowed);
+    assert.deepEqual(allowed, [true, true, true, false, false]);
+  });
+
+  it('fails open when the store fails: no decision, a counted store error', async () => {
+    const { limits, store, metrics } = service();
+    store.failing = true;
+    assert.equal(await limits.admitKeyRequest('key-3', own(1, 1)), null);
+    assert.equal(await limits.admitKeyRequest('key-3', own(1, 1)), null);
+    await limits.admitTestEvent('org');
+    assert.equal(metrics.storeErrors, 3);
+    assert.equal(metrics.rejections.api_key_rate, 0);
+  });
+
+  it('refuses test events past the per-minute cap with a Retry-After', async () => {
+    const { limits, metrics } = service({ WEBHOOK_TEST_EVENTS_PER_MINUTE: '2' });
+    await limits.admitTestEvent('org');
+    await limits.admitTestEvent('org');
+    await assert.rejects(limits.admitTestEvent('org'), (error: unknown) => {
+      assert.ok(error instanceof LimitExceededError);
+      assert.match(error.message, /2 test events per minute/);
+      assert.ok(error.retryAfterSeconds! >= 59 && error.retryAfterSeconds! <= 60);
+      return true;
+    });
+    assert.equal(metrics.rejections.test_events_per_minute, 1);
+  });
+
+  it('creates within the endpoint cap, and names the count and the cap past it', async () => {
+    const { limits, metrics } = service({}, { orgId: 'org', webhookEndpoints: 3, testEventsPerMinute: null, inflightDeliveriesPerEndpoint: null, updatedAt: new Date() });
+    assert.equal(await limits.withinWebhookEndpointCap('org', async (cap) => ({ created: `made under ${cap}` })), 'made under 3');
+    await assert.rejects(
+      limits.withinWebhookEndpointCap('org', async () => ({ count: 3 })),
+      (error: unknown) => error instanceof LimitExceededError && error.message === 'this organisation has 3 webhook endpoints, its limit is 3' && error.retryAfterSeconds === undefined,
+    );
+    assert.equal(metrics.rejections.webhook_endpoints, 1);
+  });
+});

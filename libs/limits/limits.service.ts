@@ -1,0 +1,109 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BurstyRateLimiter, RateLimiterRes } from 'rate-limiter-flexible';
+import { PylonConfig } from '@pylon/config';
+import { OrgLimitsRepository, RateLimitStore, type OrgLimitChanges } from '@pylon/db';
+import { BURST_WINDOW_SECONDS, burstAllowance, effectiveKeyRate, toDecision, type KeyRate, type RateDecision } from './key-rate';
+import { LimitExceededError } from './limit-errors';
+import { effectiveOrgLimits, type EffectiveOrgLimits, type OrgLimitValues } from './org-limits';
+import { RateLimitMetrics } from './rate-limit-metrics';
+
+/** How often a failing rate-limit store may be logged (it would otherwise be once per request). */
+const STORE_WARNING_INTERVAL_MS = 10_000;
+
+/**
+ * The limits, in one place: each API key's request rate (sustained and burst, shared by every API
+ * replica through PostgreSQL), and each organisation's caps — webhook endpoints, test events per minute,
+ * in-flight deliveries per endpoint — with the configured defaults and the operator's overrides.
+ */
+@Injectable()
+export class LimitsService {
+  private readonly logger = new Logger(LimitsService.name);
+  private lastStoreWarning = 0;
+
+  constructor(
+    private readonly config: PylonConfig,
+    private readonly orgLimits: OrgLimitsRepository,
+    private readonly store: RateLimitStore,
+    private readonly metrics: RateLimitMetrics,
+  ) {}
+
+  keyRate(own: { perSecond: number | null; burst: number | null }): KeyRate {
+    return effectiveKeyRate({ perSecond: this.config.rateLimitPerSecond, burst: this.config.rateLimitBurst }, own);
+  }
+
+  /**
+   * Counts one request of an API key against its rate. Null when the store could not be asked: the
+   * request goes through (fail open; a warning is logged), since refusing everyone would be worse.
+   */
+  async admitKeyRequest(keyId: string, own: { perSecond: number | null; burst: number | null }): Promise<RateDecision | null> {
+    const rate = this.keyRate(own);
+    const perSecond = this.store.limiter('key', rate.perSecond, 1);
+    const extra = burstAllowance(rate);
+    const limiter = extra > 0 ? new BurstyRateLimiter(perSecond, this.store.limiter('key-burst', extra, BURST_WINDOW_SECONDS)) : perSecond;
+    const outcome = await this.consume(limiter, keyId, `API key ${keyId}`);
+    if (!outcome) return null;
+    if (!outcome.allowed) this.metrics.rejected('api_key_rate');
+    return toDecision(rate, outcome.allowed, outcome.res);
+  }
+
+  /** Counts a test event against the organisation's test events per minute, or throws LimitExceededError. */
+  async admitTestEvent(orgId: string): Promise<void> {
+    const perMinute = (await this.forOrg(orgId)).effective.testEventsPerMinute;
+    const outcome = await this.consume(this.store.limiter('test-events', perMinute, 60), orgId, `test events of organisation ${orgId}`);
+    if (!outcome || outcome.allowed) return;
+    this.metrics.rejected('test_events_per_minute');
+    const retryAfter = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000));
+    throw new LimitExceededError(`this organisation may send ${perMinute} test events per minute; retry in ${retryAfter} s`, retryAfter);
+  }
+
+  /**
+   * Creates something counted against the organisation's webhook endpoint cap: `create` gets the cap and
+   * either creates (atomically with its count) or answers how many endpoints there already are.
+   */
+  async withinWebhookEndpointCap<T>(orgId: string, create: (cap: number) => Promise<{ created: T } | { count: number }>): Promise<T> {
+    const cap = (await this.forOrg(orgId)).effective.webhookEndpoints;
+    const outcome = await create(cap);
+    if ('created' in outcome) return outcome.created;
+    this.metrics.rejected('webhook_endpoints');
+    throw new LimitExceededError(`this organisation has ${outcome.count} webhook endpoints, its limit is ${cap}`);
+  }
+
+  async forOrg(orgId: string): Promise<EffectiveOrgLimits> {
+    return effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.find(orgId));
+  }
+
+  /** Sets an organisation's overrides (a positive number, or null for the default); absent ones stay. */
+  async updateOrg(orgId: string, changes: OrgLimitChanges): Promise<EffectiveOrgLimits> {
+    if (Object.values(changes).every((value) => value === undefined)) return this.forOrg(orgId);
+    return effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.update(orgId, changes));
+  }
+
+  private orgDefaults(): OrgLimitValues {
+    return {
+      webhookEndpoints: this.config.webhookMaxEndpoints,
+      testEventsPerMinute: this.config.webhookTestEventsPerMinute,
+      inflightDeliveriesPerEndpoint: this.config.webhookMaxInflightPerEndpoint,
+    };
+  }
+
+  /** A limiter's answer, or null when its store failed (logged without the key's secret, at most every 10 s). */
+  private async consume(
+    limiter: { consume(key: string): Promise<RateLimiterRes> },
+    key: string,
+    what: string,
+  ): Promise<{ allowed: boolean; res: RateLimiterRes } | null> {
+    try {
+      return { allowed: true, res: await limiter.consume(key) };
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return { allowed: false, res: error };
+      this.metrics.storeErrors++;
+      const now = Date.now();
+      if (now - this.lastStoreWarning >= STORE_WARNING_INTERVAL_MS) {
+        this.lastStoreWarning = now;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.warn(`rate limit store failed for ${what}; letting the request through: ${reason}`);
+      }
+      return null;
+    }
+  }
+}
