@@ -11,7 +11,7 @@ import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
-import { envInt, log, mean, round, runConcurrently, sleep, summarize, type BenchContext, type Benchmark, type BenchReport } from './support';
+import { envInt, log, mean, round, runConcurrently, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const RUN_TIMEOUT_MS = 30_000;
 const INPUT = 'What is Pylon? Answer in one sentence.';
@@ -91,17 +91,7 @@ async function workflowDurations(client: Client, outcomes: RunOutcome[], concurr
 async function slowestRunTimeline(client: Client, outcomes: RunOutcome[]) {
   const slowest = outcomes.filter((outcome) => outcome.ok && outcome.workflowId).sort((a, b) => b.latencyMs - a.latencyMs)[0];
   if (!slowest) return undefined;
-  const history = await client.workflow.getHandle(slowest.workflowId!).fetchHistory();
-  const times = (history.events ?? []).map((event) => {
-    const at = event.eventTime!;
-    return { at: Number(at.seconds ?? 0) * 1000 + (at.nanos ?? 0) / 1e6, type: temporal.api.enums.v1.EventType[event.eventType ?? 0] };
-  });
-  const first = times[0]?.at ?? 0;
-  return {
-    workflowId: slowest.workflowId,
-    latencyMs: round(slowest.latencyMs, 1),
-    events: times.map((event) => `+${(event.at - first).toFixed(1)} ms ${event.type?.replace(/^EVENT_TYPE_/, '')}`),
-  };
+  return { latencyMs: round(slowest.latencyMs, 1), ...(await workflowTimeline(client, slowest.workflowId!)) };
 }
 
 function sideFigures(outcomes: RunOutcome[], wallMs: number, durations: number[]) {

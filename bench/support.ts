@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { Infrastructure } from '../test/support/infrastructure';
 import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
@@ -237,4 +239,15 @@ export function writeResult(
   writeFileSync(`${file}.tmp`, `${JSON.stringify(document, null, 2)}\n`);
   renameSync(`${file}.tmp`, file);
   return file;
+}
+
+/** A workflow's history as `+<ms since start> <event type>` lines: where its time went. */
+export async function workflowTimeline(client: Client, workflowId: string): Promise<{ workflowId: string; events: string[] }> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const times = (history.events ?? []).map((event) => {
+    const at = event.eventTime!;
+    return { at: Number(at.seconds ?? 0) * 1000 + (at.nanos ?? 0) / 1e6, type: temporal.api.enums.v1.EventType[event.eventType ?? 0] };
+  });
+  const first = times[0]?.at ?? 0;
+  return { workflowId, events: times.map((event) => `+${(event.at - first).toFixed(1)} ms ${event.type?.replace(/^EVENT_TYPE_/, '')}`) };
 }
