@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { webhookDeliveryWorkflowId } from '@pylon/contracts';
+import { webhookRetryWorkflowId } from '@pylon/contracts';
 import { Http } from '../test/support/http';
 import { AppProcess, Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
@@ -335,9 +335,9 @@ async function pylonStages(
   const posts = overlap(attempts.map((row) => ({ start: row.attempt_ms!, end: row.attempt_ms! + (row.duration_ms ?? 0) })));
   const retryWorkflows = (
     await Promise.all(
-      [...deliveries.keys()].map(async (deliveryId) =>
+      events.map(async (event) =>
         temporal.workflow
-          .getHandle(webhookDeliveryWorkflowId(deliveryId))
+          .getHandle(webhookRetryWorkflowId(event.id))
           .describe()
           .then(
             () => 1,
@@ -352,7 +352,7 @@ async function pylonStages(
     attemptsInDatabase: attempts.length,
     attemptsOtherThan200: attempts.filter((row) => row.status_code !== 200).length,
     deliveriesWithMoreThanOneAttempt: [...deliveries.values()].filter((row) => row.attempt_count > 1).length,
-    /** Deliveries that entered the durable retry schedule (a `webhook:<delivery_id>` workflow); 0 when every first attempt succeeds. */
+    /** Events with deliveries that entered the durable retry schedule (a `webhook-retry:<event_id>` workflow); 0 when every first attempt succeeds. */
     retryWorkflows,
     stagesMs: stageFigures,
     byArrivalRankWithinEvent: byRank.map((latency, rank) => ({

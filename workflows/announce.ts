@@ -4,7 +4,7 @@ import {
   WORKFLOW_TYPES,
   pylonSearchAttributes,
   siblingTaskQueue,
-  webhookDeliveryWorkflowId,
+  webhookRetryWorkflowId,
   type WebhookActivities,
 } from '@pylon/contracts';
 
@@ -21,27 +21,24 @@ function webhookActivities(taskQueue: string) {
 
 /**
  * Delivers a recorded event (its deliveries were planned with it): the first attempt to every
- * endpoint at once, right now; only the deliveries that failed enter the durable retry schedule, each
- * a `webhook:<delivery_id>` workflow that outlives this one.
+ * endpoint at once, right now; the deliveries that failed enter the durable retry schedule together,
+ * in one `webhook-retry:<event_id>` workflow that outlives this one.
  */
 export async function announce(orgId: string, eventId: string | null): Promise<void> {
   if (!eventId) return;
   const taskQueue = siblingTaskQueue(workflowInfo().taskQueue, 'webhooks');
   const retrying = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
-  await Promise.all(
-    retrying.map(async (deliveryId) => {
-      try {
-        await startChild(WORKFLOW_TYPES.webhookDelivery, {
-          workflowId: webhookDeliveryWorkflowId(deliveryId),
-          taskQueue,
-          args: [{ deliveryId, orgId, fromAttempt: 2 }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          typedSearchAttributes: pylonSearchAttributes(orgId, deliveryId),
-          staticSummary: `Webhook delivery ${deliveryId}: retries`,
-        });
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      }
-    }),
-  );
+  if (retrying.length === 0) return;
+  try {
+    await startChild(WORKFLOW_TYPES.webhookRetry, {
+      workflowId: webhookRetryWorkflowId(eventId),
+      taskQueue,
+      args: [{ orgId, eventId, deliveryIds: retrying }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: pylonSearchAttributes(orgId, eventId),
+      staticSummary: `Webhook retries of event ${eventId}: ${retrying.length} deliver${retrying.length === 1 ? 'y' : 'ies'}`,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
 }

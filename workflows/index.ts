@@ -3,4 +3,5 @@ export { agentRunWorkflow } from './agent-run.workflow';
 export { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
 export { videoGenerationWorkflow } from './video-generation.workflow';
 export { webhookEventWorkflow } from './webhook-event.workflow';
+export { webhookRetryWorkflow } from './webhook-retry.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

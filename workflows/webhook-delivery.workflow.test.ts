@@ -7,6 +7,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type WebhookActivities } from '@pylon/contracts';
 import { createTimeSkippingEnv } from '../test/support/time-skipping';
 import { attemptNow, webhookDeliveryWorkflow } from './webhook-delivery.workflow';
+import { webhookRetryWorkflow } from './webhook-retry.workflow';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -67,7 +68,7 @@ interface Delivery {
  * workflow bundle) serves every test, each on its own delivery id; the tests run one after another, as time
  * skipping is global to the test server.
  */
-describe('webhookDeliveryWorkflow (time skipping)', () => {
+describe('webhook delivery and retry workflows (time skipping)', () => {
   const taskQueue = `webhook-delivery-test-${randomUUID()}`;
   const deliveries = new Map<string, Delivery>();
   let planned = 0;
@@ -94,6 +95,15 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     },
     markDeliveryFailed: async (input) => {
       deliveryOf(input.deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
+    },
+    retryDeliveries: async (input) =>
+      input.deliveryIds.filter((deliveryId) => {
+        const delivery = deliveryOf(deliveryId);
+        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
+        return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1] === 'retry';
+      }),
+    markDeliveriesFailed: async (input) => {
+      for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
     },
   };
 
@@ -123,7 +133,7 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     answers: AttemptOutcome[],
     options: {
       replay?: boolean;
-      fromAttempt?: number;
+      stillScheduled?: boolean;
       during?: (ctx: { handle: Awaited<ReturnType<typeof env.client.workflow.start>>; attempts: Attempt[]; startedAtMs: number }) => Promise<void>;
     } = {},
   ) {
@@ -131,7 +141,7 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
       deliveryId: randomUUID(),
       orgId: randomUUID(),
       ...(options.replay ? { replay: true } : {}),
-      ...(options.fromAttempt ? { fromAttempt: options.fromAttempt } : {}),
+      ...(options.stillScheduled ? { stillScheduled: true } : {}),
     };
     const delivery: Delivery = { answers, attempts: [], failed: [] };
     deliveries.set(input.deliveryId, delivery);
@@ -192,22 +202,6 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     assert.ok(realMs < 30 * SECOND, `27 hours of timers took ${realMs} ms of real time`);
   });
 
-  it('a delivery whose first attempt went out with its event starts at the 2nd attempt, 5 s later, then keeps the schedule', async () => {
-    const { result, attempts, failed } = await deliver(['retry', 'delivered'], { fromAttempt: 2 });
-    assert.deepEqual(result, { outcome: 'delivered', attempts: 3 });
-    assert.deepEqual(
-      attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
-      [
-        { attempt: 2, nextAttemptInMs: 5 * MINUTE },
-        { attempt: 3, nextAttemptInMs: 30 * MINUTE },
-      ],
-    );
-    const [second, third] = attempts.map((a) => a.offsetMs) as [number, number];
-    assert.ok(second >= 5 * SECOND && second < 5 * SECOND + SLACK_MS, `2nd attempt at +${second} ms`);
-    assert.ok(third - second >= 5 * MINUTE && third - second < 5 * MINUTE + SLACK_MS, `3rd attempt ${third - second} ms after the 2nd`);
-    assert.deepEqual(failed, []);
-  });
-
   it("a receiver answering 410 ('gone') on the 2nd attempt ends the delivery there", async () => {
     const { result, attempts, failed } = await deliver(['retry', 'gone', 'delivered']);
     assert.deepEqual(result, { outcome: 'gone', attempts: 2 });
@@ -264,10 +258,61 @@ describe('webhookDeliveryWorkflow (time skipping)', () => {
     );
   });
 
+  it('a failed replay of a delivery whose event retries are still to come leaves it to them', async () => {
+    const { result, attempts, failed } = await deliver(['retry'], { replay: true, stillScheduled: true });
+    assert.deepEqual(result, { outcome: 'retry', attempts: 1 });
+    assert.equal(attempts.length, 1);
+    assert.deepEqual(failed, []);
+  });
+
   it('a successful replay makes exactly one attempt', async () => {
     const { result, attempts, failed } = await deliver(['delivered'], { replay: true });
     assert.deepEqual(result, { outcome: 'delivered', attempts: 1 });
     assert.equal(attempts.length, 1);
     assert.deepEqual(failed, []);
+  });
+
+  /** An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per delivery. */
+  async function retryTogether(answers: AttemptOutcome[][]) {
+    const ids = answers.map((list) => {
+      const deliveryId = randomUUID();
+      deliveries.set(deliveryId, { answers: list, attempts: [], failed: [] });
+      return deliveryId;
+    });
+    const eventId = randomUUID();
+    const handle = await env.client.workflow.start(webhookRetryWorkflow, {
+      taskQueue,
+      workflowId: `retry:${eventId}`,
+      args: [{ orgId: randomUUID(), eventId, deliveryIds: ids }],
+    });
+    const startedAtMs = (await handle.describe()).startTime.getTime();
+    const result = await handle.result();
+    const of = ids.map((id) => deliveryOf(id));
+    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) record.offsetMs -= startedAtMs;
+    return { result, deliveries: of };
+  }
+
+  it("an event's failed deliveries retry together: one recovers on its 3rd attempt, one never does; one round per step of the schedule", async () => {
+    const { result, deliveries: [recovering, dead] } = await retryTogether([['retry', 'delivered'], ['retry']]);
+    assert.deepEqual(result, { failed: 1, attempts: 8 });
+    assert.deepEqual(recovering!.attempts.map((a) => a.attempt), [2, 3]);
+    assert.deepEqual(recovering!.failed, []);
+    assert.deepEqual(dead!.attempts.map((a) => a.attempt), [2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(dead!.attempts.map((a) => a.nextAttemptInMs), [...DELIVERY_SCHEDULE_MS.slice(2), null]);
+    // Attempt k comes DELIVERY_SCHEDULE_MS[k-1] after attempt k-1; attempt 1 was the first attempt, just before this workflow started.
+    const expected = cumulativeOffsets(8).slice(1);
+    dead!.attempts.forEach((a, i) => {
+      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+    });
+    assert.equal(recovering!.attempts[0]!.offsetMs, dead!.attempts[0]!.offsetMs, 'one round attempts every delivery still pending');
+    assert.deepEqual(dead!.failed.map((f) => f.reason), ['no 2xx after 8 attempts']);
+  });
+
+  it("'gone' and 'stopped' end a delivery's retries; when none is left the workflow ends early", async () => {
+    const { result, deliveries: [gone, stopped] } = await retryTogether([['gone'], ['retry', 'stopped']]);
+    assert.deepEqual(result, { failed: 0, attempts: 3 });
+    assert.equal(gone!.attempts.length, 1);
+    assert.equal(stopped!.attempts.length, 2);
+    assert.deepEqual([...gone!.failed, ...stopped!.failed], []);
   });
 });

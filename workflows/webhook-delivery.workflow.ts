@@ -13,10 +13,10 @@ const deliver = proxyActivities<WebhookActivities>({
 export const attemptNow = defineSignal(ATTEMPT_NOW_SIGNAL);
 
 /**
- * A webhook delivery: attempt at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (durable
- * timers; a replay signal attempts early). A 2xx delivers; a 410 disables the endpoint; after the last
- * attempt the delivery is failed. When the first attempt was made as the event was delivered, this
- * starts at the second (`fromAttempt`). A replay started through the API makes one attempt.
+ * One delivery on its own (a test event, or a replay asked for through the API): attempt at once, then
+ * after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (durable timers; a replay signal attempts early).
+ * A 2xx delivers; a 410 disables the endpoint; after the last attempt the delivery is failed. A replay
+ * makes one attempt.
  */
 export async function webhookDeliveryWorkflow(delivery: DeliveryInput): Promise<{ outcome: string; attempts: number }> {
   let early = false;
@@ -24,7 +24,7 @@ export async function webhookDeliveryWorkflow(delivery: DeliveryInput): Promise<
     early = true;
   });
   const schedule = delivery.replay ? [0] : [...DELIVERY_SCHEDULE_MS];
-  for (let i = delivery.replay ? 0 : (delivery.fromAttempt ?? 1) - 1; i < schedule.length; i++) {
+  for (let i = 0; i < schedule.length; i++) {
     if (schedule[i]! > 0) {
       await condition(() => early, schedule[i]!);
       early = false;
@@ -35,6 +35,7 @@ export async function webhookDeliveryWorkflow(delivery: DeliveryInput): Promise<
     const outcome = await deliver.attemptDelivery({ ...delivery, attempt: i + 1, nextAttemptInMs: next ?? null });
     if (outcome !== 'retry') return { outcome, attempts: i + 1 };
   }
+  if (delivery.stillScheduled) return { outcome: 'retry', attempts: schedule.length };
   await deliver.markDeliveryFailed({ ...delivery, reason: `no 2xx after ${schedule.length} attempt${schedule.length === 1 ? '' : 's'}` });
   return { outcome: 'failed', attempts: schedule.length };
 }

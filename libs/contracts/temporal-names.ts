@@ -25,6 +25,7 @@ export const WORKFLOW_TYPES = {
   knowledgeIngest: 'knowledgeIngestWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
   webhookEvent: 'webhookEventWorkflow',
+  webhookRetry: 'webhookRetryWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -35,6 +36,7 @@ export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   knowledgeIngestWorkflow: 'knowledge',
   videoGenerationWorkflow: 'video',
   webhookEventWorkflow: 'webhooks',
+  webhookRetryWorkflow: 'webhooks',
   webhookDeliveryWorkflow: 'webhooks',
 };
 
@@ -52,6 +54,10 @@ export function videoWorkflowId(generationId: string): string {
 
 export function webhookEventWorkflowId(eventId: string): string {
   return `webhook-event:${eventId}`;
+}
+
+export function webhookRetryWorkflowId(eventId: string): string {
+  return `webhook-retry:${eventId}`;
 }
 
 export function webhookDeliveryWorkflowId(deliveryId: string): string {

@@ -17,13 +17,18 @@ export interface EventInput {
   orgId: string;
 }
 
+/** The deliveries of one event whose first attempt failed: they follow the retry schedule together. */
+export interface EventRetryInput extends EventInput {
+  deliveryIds: string[];
+}
+
 export interface DeliveryInput {
   deliveryId: string;
   orgId: string;
-  /** The attempt this workflow makes first: 2 when the first attempt was made as the event was delivered. */
-  fromAttempt?: number;
   /** A replay asked for through the API: one attempt, now. */
   replay?: boolean;
+  /** The replayed delivery is pending, with retries of its event still to come: a failed replay does not fail it. */
+  stillScheduled?: boolean;
 }
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
@@ -35,6 +40,12 @@ export interface WebhookActivities {
    * deliveries that need the retry schedule. Repeating it after a crash attempts only what was missed.
    */
   deliverEvent(input: EventInput): Promise<string[]>;
+  /**
+   * The next attempt of each of these deliveries that is still pending, all at once; returns those to
+   * retry again (a replay may have delivered or failed one meanwhile: it is left alone).
+   */
+  retryDeliveries(input: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]>;
+  markDeliveriesFailed(input: { orgId: string; deliveryIds: string[]; reason: string }): Promise<void>;
   /** One signed POST, recorded whatever happens. */
   attemptDelivery(input: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome>;
   markDeliveryFailed(input: DeliveryInput & { reason: string }): Promise<void>;

@@ -47,7 +47,26 @@ export class WebhookDeliveryService {
     return [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
   }
 
-  /** One later attempt of a delivery (its retry schedule, or a replay). */
+  /**
+   * The next attempt of each of these deliveries that is still pending (a replay may have settled one
+   * meanwhile), all at once. Returns the ones to retry again.
+   */
+  async retryDeliveries(orgId: string, deliveryIds: string[], nextAttemptInMs: number | null): Promise<string[]> {
+    const contexts = await this.webhooks.pendingDeliveryContexts(orgId, deliveryIds);
+    const outcomes = await Promise.all(
+      contexts.map(async ({ delivery, endpoint, event }) => ({
+        deliveryId: delivery.id,
+        outcome: await this.attempt({ deliveryId: delivery.id, endpoint, event, nextAttemptInMs }),
+      })),
+    );
+    return outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId);
+  }
+
+  async markDeliveriesFailed(orgId: string, deliveryIds: string[], reason: string): Promise<void> {
+    await this.webhooks.failPendingDeliveries(orgId, deliveryIds, reason);
+  }
+
+  /** One attempt of a single delivery (a test event's schedule, or a replay). */
   async attemptDelivery(orgId: string, deliveryId: string, nextAttemptInMs: number | null): Promise<AttemptOutcome> {
     const context = await this.webhooks.deliveryContext(orgId, deliveryId);
     if (!context) return 'stopped';

@@ -97,16 +97,17 @@ export class WebhookEndpointsService {
   async retry(orgId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
     const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
     if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
-    await this.deliverNow(orgId, deliveryId);
+    await this.deliverNow(orgId, deliveryId, delivery.status === 'pending');
     return delivery;
   }
 
-  private async deliverNow(orgId: string, deliveryId: string): Promise<void> {
+  /** `stillScheduled`: the delivery is pending, its retries still to come; a failed replay leaves them be. */
+  private async deliverNow(orgId: string, deliveryId: string, stillScheduled: boolean): Promise<void> {
     await this.temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookDelivery, {
       workflowId: webhookDeliveryWorkflowId(deliveryId),
       taskQueue: this.config.taskQueue('webhooks'),
       priority: { fairnessKey: orgId },
-      args: [{ deliveryId, orgId, replay: true }],
+      args: [{ deliveryId, orgId, replay: true, stillScheduled }],
       signal: ATTEMPT_NOW_SIGNAL,
       signalArgs: [],
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

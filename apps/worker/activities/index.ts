@@ -27,6 +27,6 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
     case 'video':
       return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo']);
     case 'webhooks':
-      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['deliverEvent', 'attemptDelivery', 'markDeliveryFailed']);
+      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['deliverEvent', 'retryDeliveries', 'markDeliveriesFailed', 'attemptDelivery', 'markDeliveryFailed']);
   }
 }

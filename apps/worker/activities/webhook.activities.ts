@@ -11,14 +11,17 @@ export class WebhookActivitiesImpl implements WebhookActivities {
   constructor(private readonly delivery: WebhookDeliveryService) {}
 
   /** Heartbeats while the POSTs are out, so a worker that dies mid-way is noticed in seconds and the event retried. */
-  async deliverEvent({ orgId, eventId }: EventInput): Promise<string[]> {
-    const context = Context.current();
-    const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
-    try {
-      return await this.delivery.deliverEvent(orgId, eventId, DELIVERY_SCHEDULE_MS[1]);
-    } finally {
-      clearInterval(heartbeat);
-    }
+  deliverEvent({ orgId, eventId }: EventInput): Promise<string[]> {
+    return this.heartbeating(() => this.delivery.deliverEvent(orgId, eventId, DELIVERY_SCHEDULE_MS[1]));
+  }
+
+  /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */
+  async retryDeliveries({ orgId, deliveryIds, nextAttemptInMs }: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]> {
+    return this.heartbeating(() => this.delivery.retryDeliveries(orgId, deliveryIds, nextAttemptInMs));
+  }
+
+  markDeliveriesFailed({ orgId, deliveryIds, reason }: { orgId: string; deliveryIds: string[]; reason: string }): Promise<void> {
+    return this.delivery.markDeliveriesFailed(orgId, deliveryIds, reason);
   }
 
   attemptDelivery({ orgId, deliveryId, nextAttemptInMs }: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome> {
@@ -27,5 +30,15 @@ export class WebhookActivitiesImpl implements WebhookActivities {
 
   markDeliveryFailed({ deliveryId, reason }: DeliveryInput & { reason: string }): Promise<void> {
     return this.delivery.markDeliveryFailed(deliveryId, reason);
+  }
+
+  private async heartbeating<T>(work: () => Promise<T>): Promise<T> {
+    const context = Context.current();
+    const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+    try {
+      return await work();
+    } finally {
+      clearInterval(heartbeat);
+    }
   }
 }

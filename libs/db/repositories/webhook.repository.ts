@@ -145,6 +145,34 @@ export class WebhookRepository {
     };
   }
 
+  /** These deliveries, those still pending, each with its endpoint and event (for a round of retries). */
+  async pendingDeliveryContexts(orgId: string, deliveryIds: string[]): Promise<DeliveryContext[]> {
+    if (deliveryIds.length === 0) return [];
+    const deliveries = await this.deliveries.findBy({ orgId, id: In(deliveryIds), status: 'pending' });
+    if (deliveries.length === 0) return [];
+    const [endpoints, events] = await Promise.all([
+      this.endpoints.findBy({ orgId, id: In([...new Set(deliveries.map((delivery) => delivery.endpointId))]) }),
+      this.db.getRepository(PylonEvent).findBy({ orgId, id: In([...new Set(deliveries.map((delivery) => delivery.eventId))]) }),
+    ]);
+    const endpointById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    const eventById = new Map(events.map((event) => [event.id, event]));
+    return deliveries.flatMap((delivery) => {
+      const endpoint = endpointById.get(delivery.endpointId);
+      const event = eventById.get(delivery.eventId);
+      return endpoint && event ? [{ delivery, endpoint, event }] : [];
+    });
+  }
+
+  /** Still-pending deliveries given up on, with the reason. */
+  async failPendingDeliveries(orgId: string, deliveryIds: string[], reason: string): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, next_attempt_at = NULL, ${TOUCH_UPDATED_AT}
+        WHERE org_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending'`,
+      [orgId, deliveryIds, reason],
+    );
+  }
+
   /** A delivery of `eventId` to one endpoint only (a test event). */
   async createDelivery(orgId: string, endpointId: string, event: PylonEvent): Promise<WebhookDelivery> {
     const now = new Date();

@@ -1,0 +1,27 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import { DELIVERY_SCHEDULE_MS, type EventRetryInput, type WebhookActivities } from '@pylon/contracts';
+
+/** One round of attempts is bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS (≤ 25 s); only a failure to record it is retried here. */
+const deliver = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+/**
+ * The retries of an event's deliveries whose first attempt failed, together: 5 s, 5 min, 30 min, 2 h,
+ * 5 h, 10 h and 10 h after the attempt before (durable timers), each round attempting every one still
+ * pending at once. A 2xx delivers, a 410 disables its endpoint, and what has no 2xx after the last
+ * attempt is failed. One workflow per event, however many endpoints failed.
+ */
+export async function webhookRetryWorkflow({ orgId, deliveryIds }: EventRetryInput): Promise<{ failed: number; attempts: number }> {
+  let remaining = deliveryIds;
+  let attempt = 1;
+  while (remaining.length > 0 && attempt < DELIVERY_SCHEDULE_MS.length) {
+    await sleep(DELIVERY_SCHEDULE_MS[attempt]!);
+    attempt++;
+    remaining = await deliver.retryDeliveries({ orgId, deliveryIds: remaining, nextAttemptInMs: DELIVERY_SCHEDULE_MS[attempt] ?? null });
+  }
+  if (remaining.length > 0) await deliver.markDeliveriesFailed({ orgId, deliveryIds: remaining, reason: `no 2xx after ${attempt} attempts` });
+  return { failed: remaining.length, attempts: attempt };
+}
