@@ -199,7 +199,7 @@ export const agentRunE2eBenchmark: Benchmark = {
         },
         notes: [
           `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
-          'pylon workflow: 3 activities (markRunRunning, generateRunOutput, markRunSucceeded) with database reads/writes; baseline workflow: 1 activity, no database.',
+          'pylon workflow: 1 activity (generateTurn, which also marks the run running) and 1 local activity (markRunSucceeded, the event and its deliveries in the same transaction), with database reads/writes; baseline workflow: 1 activity, no database.',
           'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
           'pylon workflow start→close can exceed the client latency: the run is already succeeded in the database before the workflow task that completes the workflow.',
         ],

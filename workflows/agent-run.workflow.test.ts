@@ -5,7 +5,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
-import { NON_RETRYABLE_LLM_ERROR, type AgentRunActivities, type AgentRunWorkflowInput } from '@pylon/contracts';
+import { NON_RETRYABLE_LLM_ERROR, RUN_ALREADY_FINISHED_ERROR, type AgentRunActivities, type AgentRunWorkflowInput } from '@pylon/contracts';
 import { agentRunWorkflow } from './agent-run.workflow';
 
 /** The workflow's story with its activities replaced: the projection and the LLM are covered end to end elsewhere. */
@@ -20,7 +20,7 @@ describe('agentRunWorkflow', () => {
   });
   after(async () => env?.teardown());
 
-  async function run(activities: Partial<AgentRunActivities>, options: { cancelAfterMs?: number } = {}) {
+  async function run(activities: Partial<AgentRunActivities>, options: { cancelAfterMs?: number; runTimeoutSeconds?: number } = {}) {
     const calls: string[] = [];
     const record = <K extends keyof AgentRunActivities>(name: K, impl: AgentRunActivities[K]) =>
       (async (...args: unknown[]) => {
@@ -33,14 +33,13 @@ describe('agentRunWorkflow', () => {
       taskQueue,
       workflowsPath: require.resolve('./index'),
       activities: {
-        markRunRunning: record('markRunRunning', activities.markRunRunning ?? (async () => ({ executable: true, runTimeoutSeconds: 30, heartbeatTimeoutSeconds: 5 }))),
         generateTurn: record('generateTurn', activities.generateTurn ?? (async () => ({ kind: 'answer' as const, text: 'hello' }))),
         runTool: record('runTool', activities.runTool ?? (async () => 'tool result')),
         markRunSucceeded: record('markRunSucceeded', activities.markRunSucceeded ?? (async () => null)),
         markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => null)),
       },
     });
-    const input: AgentRunWorkflowInput = { runId: randomUUID(), orgId: randomUUID() };
+    const input: AgentRunWorkflowInput = { runId: randomUUID(), orgId: randomUUID(), runTimeoutSeconds: options.runTimeoutSeconds ?? 30, heartbeatTimeoutSeconds: 5 };
     const outcome = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(agentRunWorkflow, { taskQueue, workflowId: `test:${input.runId}`, args: [input] });
       if (options.cancelAfterMs !== undefined) {
@@ -56,7 +55,7 @@ describe('agentRunWorkflow', () => {
     let recorded: unknown;
     const { outcome, calls } = await run({ markRunSucceeded: async (input) => ((recorded = input.output), null) });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunSucceeded']);
+    assert.deepEqual(calls, ['generateTurn', 'markRunSucceeded']);
     assert.equal(recorded, 'hello');
   });
 
@@ -69,7 +68,7 @@ describe('agentRunWorkflow', () => {
       markRunFailed: async (input) => ((error = input.error), null),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'OpenAI answered 400: bad model' });
-    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'markRunFailed']);
+    assert.deepEqual(calls, ['generateTurn', 'markRunFailed']);
     assert.equal(error, 'OpenAI answered 400: bad model');
   });
 
@@ -87,11 +86,13 @@ describe('agentRunWorkflow', () => {
 
   it('a run over its timeout fails with a timeout error', async () => {
     let error: unknown;
-    const { outcome } = await run({
-      markRunRunning: async () => ({ executable: true, runTimeoutSeconds: 1, heartbeatTimeoutSeconds: 5 }),
-      generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
-      markRunFailed: async (input) => ((error = input.error), null),
-    });
+    const { outcome } = await run(
+      {
+        generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
+        markRunFailed: async (input) => ((error = input.error), null),
+      },
+      { runTimeoutSeconds: 1 },
+    );
     assert.deepEqual(outcome, { status: 'failed', error: 'run timed out after 1 seconds' });
     assert.equal(error, 'run timed out after 1 seconds');
   });
@@ -124,7 +125,7 @@ describe('agentRunWorkflow', () => {
       markRunSucceeded: async (input) => ((recorded = input.output), null),
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['markRunRunning', 'generateTurn', 'runTool', 'generateTurn', 'markRunSucceeded']);
+    assert.deepEqual(calls, ['generateTurn', 'runTool', 'generateTurn', 'markRunSucceeded']);
     assert.equal(recorded, 'answer from hits for pylon');
     assert.deepEqual(seenTranscripts[1], [
       { role: 'assistant', toolCalls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] },
@@ -140,8 +141,12 @@ describe('agentRunWorkflow', () => {
   });
 
   it('a run that already finished is not executed again', async () => {
-    const { outcome, calls } = await run({ markRunRunning: async () => ({ executable: false, runTimeoutSeconds: 30, heartbeatTimeoutSeconds: 5 }) });
-    assert.equal((outcome as { status: string }).status, 'failed');
-    assert.deepEqual(calls, ['markRunRunning']);
+    const { outcome, calls } = await run({
+      generateTurn: async () => {
+        throw ApplicationFailure.nonRetryable('run already succeeded', RUN_ALREADY_FINISHED_ERROR);
+      },
+    });
+    assert.deepEqual(outcome, { status: 'failed', error: 'run had already finished' });
+    assert.deepEqual(calls, ['generateTurn'], 'nothing recorded, nothing announced');
   });
 });

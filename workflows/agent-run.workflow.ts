@@ -1,7 +1,16 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  type RetryPolicy,
+} from '@temporalio/workflow';
 import {
   MAX_AGENT_TURNS,
   NON_RETRYABLE_LLM_ERROR,
+  RUN_ALREADY_FINISHED_ERROR,
   RUN_CANCELLED_ERROR,
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
@@ -33,23 +42,25 @@ function llmActivities(heartbeatTimeoutSeconds: number) {
       backoffCoefficient: 2,
       maximumInterval: '1 minute',
       maximumAttempts: 6,
-      nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR],
+      nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR, RUN_ALREADY_FINISHED_ERROR],
     },
   });
 }
 
+/** A run that was already final when its workflow got to it (a duplicate or replayed execution). */
+function alreadyFinished(failure: unknown): boolean {
+  return failure instanceof ActivityFailure && failure.cause instanceof ApplicationFailure && failure.cause.type === RUN_ALREADY_FINISHED_ERROR;
+}
+
 /**
- * An agent run: mark it running; let the model take turns, running the tools it calls (each an
- * activity) until it answers, all within the version's run timeout; then record the output, or a
- * readable error, and announce the event to webhooks. A cancelled run ends `failed` with `cancelled`.
+ * An agent run: let the model take turns (the first marks the run running), running the tools it calls
+ * (each an activity) until it answers, all within the version's run timeout; then record the output,
+ * or a readable error, and announce the event to webhooks. A cancelled run ends `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
-  const plan = await projection.markRunRunning(run);
-  if (!plan.executable) return { status: 'failed', error: 'run had already finished' };
-  const llm = llmActivities(plan.heartbeatTimeoutSeconds);
-
+  const llm = llmActivities(run.heartbeatTimeoutSeconds);
   try {
-    const output = await CancellationScope.withTimeout(plan.runTimeoutSeconds * 1000, async () => {
+    const output = await CancellationScope.withTimeout(run.runTimeoutSeconds * 1000, async () => {
       const transcript: TranscriptEntry[] = [];
       for (let turn = 0; turn < MAX_AGENT_TURNS; turn++) {
         const reply = await llm.generateTurn({ ...run, transcript });
@@ -64,11 +75,12 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
     await announce(run.orgId, await projection.markRunSucceeded({ ...run, output }));
     return { status: 'succeeded' };
   } catch (failure) {
+    if (alreadyFinished(failure)) return { status: 'failed', error: 'run had already finished' };
     const cancelledByCaller = CancellationScope.current().consideredCancelled;
     const error = cancelledByCaller
       ? RUN_CANCELLED_ERROR
       : isCancellation(failure)
-        ? `run timed out after ${plan.runTimeoutSeconds} seconds`
+        ? `run timed out after ${run.runTimeoutSeconds} seconds`
         : describeFailure(failure);
     await CancellationScope.nonCancellable(async () => announce(run.orgId, await projection.markRunFailed({ ...run, error })));
     if (cancelledByCaller) throw failure;

@@ -32,9 +32,8 @@ export class AgentRunsService {
       const earlier = await this.runs.findByIdempotencyKey(orgId, idempotencyKey);
       if (earlier) return this.replay(earlier, requestHash);
     }
-    if (!(await this.agents.findVersion(orgId, request.agent_version_id))) {
-      throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
-    }
+    const version = await this.agents.findVersion(orgId, request.agent_version_id);
+    if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
 
     const runId = randomUUID();
     const createdAt = new Date();
@@ -54,7 +53,7 @@ export class AgentRunsService {
     if (!inserted) throw new Error(`run ${runId} could not be inserted`);
 
     try {
-      await this.workflows.start({ runId, orgId });
+      await this.workflows.start({ runId, orgId, runTimeoutSeconds: version.runTimeoutSeconds });
     } catch (error) {
       this.logger.error({ err: error }, `could not start the workflow of run ${runId}; removing the run`);
       await this.runs.deleteQueued(orgId, runId);
@@ -82,7 +81,10 @@ export class AgentRunsService {
   /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */
   private async replay(earlier: AgentRun, requestHash: string): Promise<AgentRun> {
     assertSameRequest(earlier, requestHash);
-    if (earlier.status === 'queued') await this.workflows.start({ runId: earlier.id, orgId: earlier.orgId });
+    if (earlier.status === 'queued') {
+      const version = await this.agents.findVersion(earlier.orgId, earlier.agentVersionId);
+      if (version) await this.workflows.start({ runId: earlier.id, orgId: earlier.orgId, runTimeoutSeconds: version.runTimeoutSeconds });
+    }
     return earlier;
   }
 }

@@ -3,9 +3,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   KNOWLEDGE_SEARCH_TOOL,
   NON_RETRYABLE_LLM_ERROR,
+  RUN_ALREADY_FINISHED_ERROR,
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
-  type AgentRunPlan,
   type AgentRunWorkflowInput,
   type KnowledgeToolHit,
   type LlmTurn,
@@ -33,19 +33,13 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     private readonly config: PylonConfig,
   ) {}
 
-  async markRunRunning({ orgId, runId }: AgentRunWorkflowInput): Promise<AgentRunPlan> {
+  /** Marks the run running (a no-op after the first turn) and asks the model for the next turn. */
+  async generateTurn({ orgId, runId, transcript }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn> {
     const run = await this.runs.markRunning(orgId, runId);
     if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
+    if (run.status !== 'running') throw ApplicationFailure.nonRetryable(`run ${runId} already ${run.status}`, RUN_ALREADY_FINISHED_ERROR);
     const version = await this.version(orgId, run.agentVersionId);
-    return {
-      executable: run.status === 'running',
-      runTimeoutSeconds: version?.runTimeoutSeconds ?? this.config.defaultRunTimeoutSeconds,
-      heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
-    };
-  }
-
-  async generateTurn({ orgId, runId, transcript }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn> {
-    const { run, version } = await this.load(orgId, runId);
+    if (!version) throw ApplicationFailure.nonRetryable(`the version of run ${runId} does not exist`, RUN_NOT_FOUND_ERROR);
     const context = Context.current();
     const heartbeat = setInterval(() => context.heartbeat(), (this.config.llmHeartbeatTimeoutSeconds * 1000) / 3);
     try {

@@ -59,19 +59,19 @@ export class AgentRunRepository {
     await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);
   }
 
-  /** queued → running, in one statement. The run's status and version afterwards, or null when it does not exist. */
-  async markRunning(orgId: string, runId: string): Promise<{ status: RunStatus; agentVersionId: string } | null> {
+  /** queued → running, in one statement. The run's status, version and input afterwards, or null when it does not exist. */
+  async markRunning(orgId: string, runId: string): Promise<{ status: RunStatus; agentVersionId: string; input: string } | null> {
     const [row] = (await this.db.query(
       `WITH started AS (
          UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
-         RETURNING status, agent_version_id
+         RETURNING status, agent_version_id, input
        )
-       SELECT status, agent_version_id FROM started
+       SELECT status, agent_version_id, input FROM started
        UNION ALL
-       SELECT status, agent_version_id FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
+       SELECT status, agent_version_id, input FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
       [runId, orgId],
-    )) as Array<{ status: RunStatus; agent_version_id: string }>;
-    return row ? { status: row.status, agentVersionId: row.agent_version_id } : null;
+    )) as Array<{ status: RunStatus; agent_version_id: string; input: string }>;
+    return row ? { status: row.status, agentVersionId: row.agent_version_id, input: row.input } : null;
   }
 
   /** → succeeded with the output, and its event, in one transaction. The event id, or null when the run was already final. */
