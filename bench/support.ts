@@ -221,7 +221,8 @@ export function writeResult(
   durationMs: number,
 ): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, `${benchmark.name}.json`);
+  // The embedded PGlite's figures in <name>.json, a PostgreSQL server's beside them in <name>.postgres.json.
+  const file = join(RESULTS_DIR, `${benchmark.name}${infra.databaseLabel.startsWith('embedded') ? '' : '.postgres'}.json`);
   const document = {
     benchmark: benchmark.name,
     description: benchmark.description,

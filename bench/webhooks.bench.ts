@@ -437,7 +437,7 @@ export const webhooksBenchmark: Benchmark = {
   name: 'webhooks',
   description:
     'E endpoints on one organisation receive the signed agent_run.succeeded of R agent runs (local/extractive) through the real API + worker + Temporal workflows, at a local receiver, vs a bare Node loop signing (standardwebhooks) and POSTing the same messages to the same receiver',
-  budgetMinutes: () => 3 + (envInt('BENCH_WEBHOOK_ENDPOINTS', 5) * envInt('BENCH_WEBHOOK_RUNS', 100)) / 250,
+  budgetMinutes: () => 4 + (envInt('BENCH_WEBHOOK_ENDPOINTS', 5) * envInt('BENCH_WEBHOOK_RUNS', 100)) / 250,
   async run(context: BenchContext): Promise<BenchReport> {
     const endpointCount = envInt('BENCH_WEBHOOK_ENDPOINTS', 5);
     const runCount = envInt('BENCH_WEBHOOK_RUNS', 100);
@@ -447,6 +447,8 @@ export const webhooksBenchmark: Benchmark = {
     const settleMs = envInt('BENCH_WEBHOOK_SETTLE_MS', 2_000);
     const pacedRate = envInt('BENCH_WEBHOOK_PACED_RATE', 10);
     const pacedSeconds = envInt('BENCH_WEBHOOK_PACED_SECONDS', 10);
+    const wideEndpoints = envInt('BENCH_WEBHOOK_WIDE_ENDPOINTS', 20);
+    const wideRuns = envInt('BENCH_WEBHOOK_WIDE_RUNS', 50);
     const deliveries = endpointCount * runCount;
 
     const clock = preciseWallClock();
@@ -465,13 +467,16 @@ export const webhooksBenchmark: Benchmark = {
       const http = new Http(stack.url);
       const tenant = await createTenant(http);
 
+      const addEndpoints = async (owner: Tenant, prefix: string, count: number, into: Map<string, string>) => {
+        for (let index = 0; index < count; index++) {
+          const path = `${prefix}/${index + 1}`;
+          const created = await http.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: `${receiver.url}${path}` } });
+          if (created.status !== 201) throw new Error(`POST /api/v1/webhook-endpoints answered ${created.status}: ${created.text}`);
+          into.set(path, created.body.secret as string);
+        }
+      };
       const secrets = new Map<string, string>();
-      for (let index = 0; index < endpointCount; index++) {
-        const path = `/hooks/${index + 1}`;
-        const created = await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: tenant.orgId, url: `${receiver.url}${path}` } });
-        if (created.status !== 201) throw new Error(`POST /api/v1/webhook-endpoints answered ${created.status}: ${created.text}`);
-        secrets.set(path, created.body.secret as string);
-      }
+      await addEndpoints(tenant, '/hooks', endpointCount, secrets);
 
       // ── Pylon
       const arrivals = new RunArrivals();
@@ -516,6 +521,24 @@ export const webhooksBenchmark: Benchmark = {
       ).rows;
       const pacedSide = analyse(pacedArrivals, new Set(pacedEvents.flatMap((event) => paths.map((path) => deliveryKey(event.id, path)))), secrets);
       const q = pacedSide.figures;
+
+      // ── Pylon with wide events: another organisation with W endpoints, closed loop: the delivery path's throughput.
+      const wideTenant = await createTenant(http);
+      const wideSecrets = new Map<string, string>();
+      await addEndpoints(wideTenant, '/wide', wideEndpoints, wideSecrets);
+      log(`pylon: ${wideRuns} runs of an organisation with ${wideEndpoints} endpoints (${wideRuns * wideEndpoints} deliveries), ${concurrency} in flight`);
+      receiver.onArrival = (runId) => arrivals.arrived(runId);
+      await receiver.reset(true);
+      const wide = await runConcurrently(wideRuns, concurrency, () => pylonRun(http, wideTenant, arrivals, wideEndpoints));
+      await sleep(settleMs);
+      receiver.onArrival = () => undefined;
+      const wideArrivals = await receiver.take();
+      const wideRunIds = wide.results.flatMap((outcome) => (outcome.runId ? [outcome.runId] : []));
+      const wideEvents = (
+        await pool.query<{ id: string }>(`SELECT id FROM events WHERE org_id = $1 AND resource_id = ANY($2::uuid[])`, [wideTenant.orgId, wideRunIds])
+      ).rows;
+      const widePaths = [...wideSecrets.keys()];
+      const w = analyse(wideArrivals, new Set(wideEvents.flatMap((event) => widePaths.map((path) => deliveryKey(event.id, path)))), wideSecrets).figures;
 
       // ── Baseline: the same messages (type, data, paths, sizes), signed and sent by a bare loop.
       const templates: Template[] = [...pylonSide.first]
@@ -581,6 +604,8 @@ export const webhooksBenchmark: Benchmark = {
           runDeliveriesTimeoutMs: RUN_DELIVERIES_TIMEOUT_MS,
           pacedRunsPerSecond: pacedRate,
           pacedSeconds,
+          wideEndpoints,
+          wideRuns,
           signaturesVerified: 'all (standardwebhooks Webhook.verify)',
         },
         rows: [
@@ -594,9 +619,11 @@ export const webhooksBenchmark: Benchmark = {
           { metric: 'deliveries in flight (mean)', pylon: p.meanDeliveriesInFlight, baseline: b.meanDeliveriesInFlight },
           { metric: `paced ${pacedRate} runs/s: created_at → arrival p50 (ms)`, pylon: q.createdToArrivalMs.p50, baseline: b.createdToArrivalMs.p50 },
           { metric: `paced ${pacedRate} runs/s: created_at → arrival p99 (ms)`, pylon: q.createdToArrivalMs.p99, baseline: b.createdToArrivalMs.p99 },
-          { metric: 'missing deliveries', pylon: p.missing + q.missing, baseline: b.missing, digits: 0 },
-          { metric: 'duplicated deliveries', pylon: p.duplicated + q.duplicated, baseline: b.duplicated, digits: 0 },
-          { metric: 'bad signatures', pylon: p.signatures.invalid + q.signatures.invalid, baseline: b.signatures.invalid, digits: 0 },
+          { metric: `${wideEndpoints} endpoints per event: deliveries/s`, pylon: w.deliveriesPerSecond, baseline: b.deliveriesPerSecond, digits: 1 },
+          { metric: `${wideEndpoints} endpoints per event: created_at → arrival p99 (ms)`, pylon: w.createdToArrivalMs.p99, baseline: b.createdToArrivalMs.p99 },
+          { metric: 'missing deliveries', pylon: p.missing + q.missing + w.missing, baseline: b.missing, digits: 0 },
+          { metric: 'duplicated deliveries', pylon: p.duplicated + q.duplicated + w.duplicated, baseline: b.duplicated, digits: 0 },
+          { metric: 'bad signatures', pylon: p.signatures.invalid + q.signatures.invalid + w.signatures.invalid, baseline: b.signatures.invalid, digits: 0 },
         ],
         tables: [stageGrid, rankGrid],
         pylon: {
@@ -610,6 +637,7 @@ export const webhooksBenchmark: Benchmark = {
             postToAllDeliveredMs: summarize(ok.map((outcome) => outcome.latencyMs)),
             postMs: summarize(ok.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
           },
+          wide: { endpoints: wideEndpoints, runs: wideRuns, runsWithAllDeliveries: wide.results.filter((outcome) => outcome.ok).length, ...w },
           paced: { runsPerSecond: pacedRate, seconds: pacedSeconds, runsWithAllDeliveries: paced.filter((outcome) => outcome.ok).length, ...q },
           eventsRecorded: events.length,
           eventTypes: [...new Set(events.map((event) => event.type))],
@@ -629,6 +657,7 @@ export const webhooksBenchmark: Benchmark = {
           'baseline: latency and span start when the loop takes a message, before signing (taken with sub-millisecond resolution; created_at in the body is that time in whole milliseconds); same paths, types, data and body size as the Pylon messages (a fresh UUID as id).',
           "pylon's created_at has millisecond resolution (latencies about +0.5 ms on average); the receiver stamps arrivals with sub-millisecond resolution on the same wall clock (performance.timeOrigin + performance.now()).",
           'stages: planned = webhook_deliveries.created_at (in the transaction that records the event), attempt started = webhook_attempts.started_at (in the deliverEvent activity on the webhooks task queue, after it loaded the event and its endpoints).',
+          `wide: an organisation with ${wideEndpoints} endpoints (the default cap), ${wideRuns} runs, ${concurrency} in flight: what the delivery path itself sustains, when the runs are not the bottleneck.`,
           `paced: ${pacedRate} runs/s started on a timer for ${pacedSeconds} s whatever the earlier ones are doing (open loop), each waiting for its ${endpointCount} deliveries; the baseline figures beside it are the bare loop's, as above.`,
         ],
       };
