@@ -8,7 +8,7 @@ import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
-import { AgentRunsModule } from './agent-runs/agent-runs.module';
+import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
 import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
@@ -50,7 +50,7 @@ const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
     AuthModule,
     AdminModule,
     AgentsModule,
-    AgentRunsModule,
+    AgentRunsApiModule,
     KnowledgeApiModule,
     TokensModule,
     VideoApiModule,

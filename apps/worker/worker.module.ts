@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AgentRunsModule } from '@pylon/agent-runs';
 import { ConfigModule } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
 import { MetricsModule } from '@pylon/metrics';
+import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
@@ -13,7 +15,18 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
 
 /** The worker's application context: no HTTP server, just what the activities need. */
 @Module({
-  imports: [ConfigModule, MetricsModule.forProcess('worker'), DbModule, LlmModule, KnowledgeModule, VideoModule, WebhooksModule],
+  imports: [
+    ConfigModule,
+    MetricsModule.forProcess('worker'),
+    DbModule,
+    // The agent-runs service also starts and cancels workflows (for the API); its client connects lazily, on first use.
+    TemporalClientModule,
+    LlmModule,
+    KnowledgeModule,
+    AgentRunsModule,
+    VideoModule,
+    WebhooksModule,
+  ],
   providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
 })
 export class WorkerModule {}

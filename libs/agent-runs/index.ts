@@ -1,1 +1,4 @@
 export { toAgentRunView, toAgentRunCreated, runEvent, type AgentRunView, type AgentRunCreatedView } from './run-view';
+export { AgentRunsService, type NewRunRequest } from './agent-runs.service';
+export { AgentRunsModule } from './agent-runs.module';
+export { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';

@@ -11,3 +11,4 @@ export * from './video';
 export * from './webhooks';
 export * from './workflow-outcomes';
 export * from './limits';
+export * from './api-error';

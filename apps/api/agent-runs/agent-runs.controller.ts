@@ -1,12 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentRunRepository } from '@pylon/db';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { AgentRunsService } from './agent-runs.service';
 import {
   AgentRunCreated,
   AgentRunList,
@@ -15,16 +13,13 @@ import {
   ListAgentRunsQuery,
 } from './dto/agent-run.dto';
 import { readIdempotencyKey } from '../common/idempotency';
-import { toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
+import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')
 @Controller('api/v1/agent-runs')
 export class AgentRunsController {
-  constructor(
-    private readonly service: AgentRunsService,
-    private readonly runs: AgentRunRepository,
-  ) {}
+  constructor(private readonly service: AgentRunsService) {}
 
   @Post()
   @HttpCode(200)
@@ -39,7 +34,7 @@ export class AgentRunsController {
     @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
   ): Promise<AgentRunCreated> {
     assertOwnOrg(principal, body.org_id);
-    const run = await this.service.create(principal, body, readIdempotencyKey(idempotencyKeyHeader));
+    const run = await this.service.create(principal.orgId, { agent_version_id: body.agent_version_id, input: body.input }, readIdempotencyKey(idempotencyKeyHeader));
     return toAgentRunCreated(run);
   }
 
@@ -50,7 +45,7 @@ export class AgentRunsController {
   @ApiErrors(400, 401, 403)
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentRunsQuery): Promise<AgentRunList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
-    return toListResponse(await this.runs.list(principal.orgId, query.status, toPageRequest(query)), toAgentRunView);
+    return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query)), toAgentRunView);
   }
 
   @Get(':runId')
@@ -60,7 +55,7 @@ export class AgentRunsController {
   @ApiOkResponse({ type: AgentRunView })
   @ApiErrors(400, 401, 403, 404)
   async get(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {
-    return toAgentRunView(await this.service.get(principal, runId));
+    return toAgentRunView(await this.service.get(principal.orgId, runId));
   }
 
   @Post(':runId/cancel')
@@ -71,6 +66,6 @@ export class AgentRunsController {
   @ApiAcceptedResponse({ type: AgentRunView })
   @ApiErrors(400, 401, 403, 404, 409)
   async cancel(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunView> {
-    return toAgentRunView(await this.service.cancel(principal, runId));
+    return toAgentRunView(await this.service.cancel(principal.orgId, runId));
   }
 }

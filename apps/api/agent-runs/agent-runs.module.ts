@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AgentRunsModule } from '@pylon/agent-runs';
 import { AgentRunsController } from './agent-runs.controller';
-import { AgentRunsService } from './agent-runs.service';
-import { RunWorkflows } from './run-workflows';
 
-@Module({ controllers: [AgentRunsController], providers: [AgentRunsService, RunWorkflows] })
-export class AgentRunsModule {}
+@Module({ imports: [AgentRunsModule], controllers: [AgentRunsController] })
+export class AgentRunsApiModule {}

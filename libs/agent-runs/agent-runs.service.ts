@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  ApiError,
+  ErrorCode,
+  KNOWLEDGE_SEARCH_TOOL,
+  RUN_CANCELLED_ERROR,
+  WORKFLOW_TYPES,
+  agentRunWorkflowId,
+  type KnowledgeToolHit,
+  type LlmTurn,
+  type RunStatus,
+  type ToolCall,
+  type TranscriptEntry,
+} from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import { assertSameRequest, fingerprint } from '@pylon/idempotency';
+import { KnowledgeSearchService } from '@pylon/knowledge';
+import { LlmService, toolSpecs } from '@pylon/llm';
+import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
+import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+import { runEvent } from './run-view';
+
+const VERSION_CACHE_SIZE = 1_000;
+
+export interface NewRunRequest {
+  agent_version_id: string;
+  input: string;
+}
+
+/**
+ * The rules of agent runs, for the API and for the workflow's activities alike. Creating a run writes
+ * the queued projection first and then starts workflow `agent-run:<run_id>`, answering only once both
+ * happened, so an acknowledged run is never lost; the workflow's turns mark it running, ask the model,
+ * run its tools, and record the outcome with its event.
+ */
+@Injectable()
+export class AgentRunsService {
+  private readonly logger = new Logger(AgentRunsService.name);
+  /** Versions never change once created, so each is read from the database once per process. */
+  private readonly versions = new Map<string, AgentVersion>();
+
+  constructor(
+    private readonly runs: AgentRunRepository,
+    private readonly agents: AgentRepository,
+    private readonly workflows: WorkflowStarter,
+    private readonly events: EventAnnouncer,
+    private readonly llm: LlmService,
+    private readonly knowledge: KnowledgeSearchService,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null): Promise<Pick<AgentRun, 'id' | 'status' | 'createdAt'>> {
+    const requestHash = fingerprint({ ...request });
+    if (idempotencyKey) {
+      const earlier = await this.runs.findByIdempotencyKey(orgId, idempotencyKey);
+      if (earlier) return this.replay(earlier, requestHash);
+    }
+    const version = await this.version(orgId, request.agent_version_id);
+    if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+
+    const runId = randomUUID();
+    const createdAt = new Date();
+    const inserted = await this.runs.insertQueued({
+      id: runId,
+      orgId,
+      agentVersionId: request.agent_version_id,
+      input: request.input,
+      idempotencyKey,
+      requestHash,
+      createdAt,
+    });
+    if (!inserted && idempotencyKey) {
+      const winner = await this.runs.findByIdempotencyKey(orgId, idempotencyKey);
+      if (winner) return this.replay(winner, requestHash);
+    }
+    if (!inserted) throw new Error(`run ${runId} could not be inserted`);
+
+    try {
+      await this.startWorkflow(orgId, runId, version);
+    } catch (error) {
+      this.logger.error({ err: error }, `could not start the workflow of run ${runId}; removing the run`);
+      await this.runs.deleteQueued(orgId, runId);
+      throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
+    }
+    return { id: runId, status: 'queued', createdAt };
+  }
+
+  async get(orgId: string, runId: string): Promise<AgentRun> {
+    const run = await this.runs.findById(orgId, runId);
+    if (!run) throw ApiError.notFound('no such run');
+    return run;
+  }
+
+  list(orgId: string, status: RunStatus | undefined, page: PageRequest): Promise<Page<AgentRun>> {
+    return this.runs.list(orgId, status, page);
+  }
+
+  async cancel(orgId: string, runId: string): Promise<AgentRun> {
+    const run = await this.get(orgId, runId);
+    if (run.status === 'succeeded' || run.status === 'failed') {
+      throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
+    }
+    const hadWorkflow = await this.workflows.cancel(agentRunWorkflowId(runId));
+    if (!hadWorkflow) await this.events.announce(orgId, await this.runs.markFailed(orgId, runId, RUN_CANCELLED_ERROR, runEvent));
+    return (await this.runs.findById(orgId, runId))!;
+  }
+
+  /** One model turn: marks the run running (a no-op after the first turn), then asks the model. */
+  async generateTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<LlmTurn> {
+    const run = await this.runs.markRunning(orgId, runId);
+    if (!run) throw new RunNotFoundError(runId);
+    if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
+    const version = await this.version(orgId, run.agentVersionId);
+    if (!version) throw new RunNotFoundError(runId);
+    return this.llm.generate(version.model, {
+      orgId,
+      instructions: version.instructions,
+      input: run.input,
+      temperature: version.temperature,
+      maxOutputTokens: version.maxOutputTokens,
+      tools: toolSpecs(version.tools),
+      transcript,
+      signal,
+    });
+  }
+
+  /** A tool call's result, as text for the model; a bad call is explained to the model rather than failing the run. */
+  async runTool(orgId: string, runId: string, call: ToolCall): Promise<string> {
+    const run = await this.runs.findById(orgId, runId);
+    const version = run && (await this.version(orgId, run.agentVersionId));
+    if (!version) throw new RunNotFoundError(runId);
+    const tool = version.tools.find((candidate) => candidate.type === call.name);
+    if (!tool || call.name !== KNOWLEDGE_SEARCH_TOOL) return JSON.stringify({ error: `unknown tool ${call.name}` });
+    let query: unknown;
+    try {
+      query = (JSON.parse(call.arguments) as { query?: unknown }).query;
+    } catch {
+      query = undefined;
+    }
+    if (typeof query !== 'string' || query.trim() === '') {
+      return JSON.stringify({ error: 'knowledge_search needs {"query": "<text>"}' });
+    }
+    const matches = await this.knowledge.search(orgId, query, tool.match_count);
+    const hits: KnowledgeToolHit[] = matches.map((match) => ({
+      doc_id: match.docId,
+      chunk_id: match.chunkId,
+      title: match.title,
+      score: match.score,
+      content: match.content,
+    }));
+    return JSON.stringify({ matches: hits });
+  }
+
+  /** → succeeded with the output, its event and deliveries in one transaction; the event id to announce, if any. */
+  markSucceeded(orgId: string, runId: string, output: string): Promise<string | null> {
+    return this.runs.markSucceeded(orgId, runId, output, runEvent);
+  }
+
+  markFailed(orgId: string, runId: string, error: string): Promise<string | null> {
+    return this.runs.markFailed(orgId, runId, error, runEvent);
+  }
+
+  /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */
+  private async replay(earlier: AgentRun, requestHash: string): Promise<AgentRun> {
+    assertSameRequest(earlier, requestHash);
+    if (earlier.status === 'queued') {
+      const version = await this.version(earlier.orgId, earlier.agentVersionId);
+      if (version) await this.startWorkflow(earlier.orgId, earlier.id, version);
+    }
+    return earlier;
+  }
+
+  private startWorkflow(orgId: string, runId: string, version: AgentVersion): Promise<void> {
+    return this.workflows.start({
+      workflowType: WORKFLOW_TYPES.agentRun,
+      workflowId: agentRunWorkflowId(runId),
+      args: [{ runId, orgId, runTimeoutSeconds: version.runTimeoutSeconds, heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds }],
+      orgId,
+      resourceId: runId,
+      summary: `Agent run ${runId}`,
+    });
+  }
+
+  private async version(orgId: string, versionId: string): Promise<AgentVersion | null> {
+    const key = `${orgId}/${versionId}`;
+    const cached = this.versions.get(key);
+    if (cached) return cached;
+    const version = await this.agents.findVersion(orgId, versionId);
+    if (version) {
+      if (this.versions.size >= VERSION_CACHE_SIZE) this.versions.delete(this.versions.keys().next().value!);
+      this.versions.set(key, version);
+    }
+    return version;
+  }
+}
