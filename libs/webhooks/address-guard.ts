@@ -1,24 +1,53 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Loopback, private, link-local, carrier-grade NAT, multicast and other non-public ranges. */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
+
+function ipv4From(high: number, low: number): IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
+/**
+ * The IPv4 addresses an IPv6 address carries or translates to, by its range: IPv4-mapped and
+ * translated (`::ffff:a.b.c.d`, `::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`),
+ * Teredo (server and the obfuscated client), and the deprecated IPv4-compatible `::a.b.c.d`.
+ */
+function embeddedIPv4(address: IPv6): IPv4[] {
+  const parts = address.parts;
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [ipv4From(parts[6]!, parts[7]!)];
+    case '6to4':
+      return [ipv4From(parts[1]!, parts[2]!)];
+    case 'teredo':
+      return [ipv4From(parts[2]!, parts[3]!), ipv4From(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff)];
+    default:
+      return parts.slice(0, 6).every((part) => part === 0) ? [ipv4From(parts[6]!, parts[7]!)] : [];
+  }
+}
+
+/** NAT64 prefixes for local use (RFC 8215): what they translate to is the network's own business. */
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * Whether an address is anything but public unicast, by ipaddr.js's range names: loopback, private,
+ * link-local, carrier-grade NAT, unique-local, site-local, multicast, reserved, documentation… An IPv6
+ * address that embeds or translates to an IPv4 one is judged by that IPv4 address.
+ */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return NON_PUBLIC.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(address)) return true;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as IPv6;
+  if (v6.range() === 'unspecified' || v6.range() === 'loopback') return true;
+  if (v6.match(LOCAL_NAT64)) return true;
+  const embedded = embeddedIPv4(v6);
+  if (embedded.length > 0) return embedded.some((ipv4) => ipv4.range() !== 'unicast');
+  return v6.range() !== 'unicast';
 }
 
 export class RefusedUrlError extends Error {
