@@ -6,6 +6,8 @@ import { describeFailure } from './failure-reason';
 /** Provider calls: backoff on rate limits, 5xx and timeouts; no retry when the provider refuses. */
 const provider = proxyActivities<VideoActivities>({
   startToCloseTimeout: '1 minute',
+  // A worker that dies mid-call is noticed by its missing heartbeat, and the call retried on another.
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '2 seconds',
     backoffCoefficient: 2,
