@@ -245,4 +245,32 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     const { run } = await waitForRun(http, a.key, created.body.run_id);
     assert.equal(run.status, 'succeeded');
   });
+
+  describe('400 for text PostgreSQL cannot store, and for bodies nested too deep: one rule at the edge', () => {
+    const json = (text: string) => ({ rawBody: text, headers: { 'content-type': 'application/json' } });
+    const cases: Array<[label: string, path: string, body: () => string]> = [
+      ['NUL in an agent name', '/api/v1/agents', () => `{"org_id": "${a.orgId}", "name": "a\\u0000b"}`],
+      ['NUL in a run input', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "agent_version_id": "${a.versionId}", "input": "hi\\u0000"}`],
+      ['a lone surrogate in a run input', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "agent_version_id": "${a.versionId}", "input": "\\ud800"}`],
+      ['NUL inside document metadata', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"k": ["\\u0000"]}}`],
+      ['a lone surrogate in a metadata key', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"\\udc00": 1}}`],
+      ['JSON nested 3 000 levels deep', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "input": ${'['.repeat(3000)}${']'.repeat(3000)}}`],
+      ['JSON nested 3 000 levels deep, in objects', '/api/v1/knowledge/documents', () => `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
+    ];
+    for (const [label, path, body] of cases) {
+      it(`${label} → 400 invalid_request, nothing echoed`, async () => {
+        const response = await http.post(path, { token: a.key, ...json(body()) });
+        expectError(response, 400, 'invalid_request');
+        assert.doesNotMatch(response.headers.get('error-detail') ?? '', /\\u|\u0000/);
+      });
+    }
+
+    it('emoji and other well-formed text are stored and read back as they are', async () => {
+      const input = 'rocket \ud83d\ude80, Пилон, 塔';
+      const created = await http.post('/api/v1/agent-runs', { token: a.key, body: { org_id: a.orgId, agent_version_id: a.versionId, input } });
+      assert.equal(created.status, 200, created.text);
+      const read = await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: a.key });
+      assert.equal(read.body.input, input);
+    });
+  });
 });

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MAX_BODY_DEPTH, unstorableReason } from './storable-json';
+
+function nested(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = i % 2 ? { a: value } : [value];
+  return value;
+}
+
+describe('unstorableReason', () => {
+  const cases: Array<[label: string, body: unknown, refused: boolean]> = [
+    ['plain text', { name: 'Acme', tags: ['a', 'b'] }, false],
+    ['emoji (a surrogate pair)', { name: 'rocket \ud83d\ude80' }, false],
+    ['non-Latin text', { title: 'Пилон 塔 ٱلْ' }, false],
+    ['numbers, booleans and null', { a: 1, b: true, c: null, d: 1.5e10 }, false],
+    ['NUL in a value', { name: 'a\u0000b' }, true],
+    ['NUL deep inside metadata', { metadata: { x: [{ y: 'ok' }, { z: '\u0000' }] } }, true],
+    ['NUL in a property name', { metadata: { 'a\u0000': 1 } }, true],
+    ['a lone high surrogate', { metadata: { note: '\ud800' } }, true],
+    ['a lone low surrogate', { title: 'x\udc00y' }, true],
+    ['a high surrogate at the end', { title: 'x\ud83d' }, true],
+    ['two high surrogates', { title: '\ud83d\ud83d\ude80' }, true],
+    ['a lone surrogate in a key', { metadata: { '\udfff': 1 } }, true],
+    [`nesting of exactly ${MAX_BODY_DEPTH} levels`, nested(MAX_BODY_DEPTH), false],
+    [`nesting of ${MAX_BODY_DEPTH + 1} levels`, nested(MAX_BODY_DEPTH + 1), true],
+    ['nesting of 3 000 levels', nested(3_000), true],
+  ];
+  for (const [label, body, refused] of cases) {
+    it(`${refused ? 'refuses' : 'accepts'} ${label}`, () => {
+      const reason = unstorableReason(body);
+      assert.equal(reason !== null, refused, String(reason));
+      if (reason) assert.doesNotMatch(reason, /\u0000|[\ud800-\udfff]|leaf/, 'the reason never quotes the input');
+    });
+  }
+
+  it('walks 100 000 levels without exhausting the stack', () => {
+    assert.match(unstorableReason(nested(100_000))!, /deeper than/);
+  });
+});

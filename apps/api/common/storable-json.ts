@@ -1,0 +1,28 @@
+/** How deep a request body may nest: far beyond any real request, far below what recursion survives. */
+export const MAX_BODY_DEPTH = 32;
+
+/** A NUL character, or half of a surrogate pair without its other half: text PostgreSQL cannot store. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a parsed JSON body cannot be accepted as it is, or null when it can: nested deeper than
+ * MAX_BODY_DEPTH, or a string (value or key) PostgreSQL could not store in a text or jsonb column.
+ * Iterative, so a hostile body cannot exhaust the stack here either. Never quotes the input.
+ */
+export function unstorableReason(body: unknown): string | null {
+  const pending: Array<[value: unknown, depth: number]> = [[body, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) return 'a string contains a NUL character or an unpaired surrogate';
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) return `the body nests deeper than ${MAX_BODY_DEPTH} levels`;
+    for (const [key, item] of Object.entries(value)) {
+      if (UNSTORABLE.test(key)) return 'a property name contains a NUL character or an unpaired surrogate';
+      pending.push([item, depth + 1]);
+    }
+  }
+  return null;
+}
