@@ -119,8 +119,9 @@ describe('a noisy neighbour', () => {
     const count = (predicate: (row: (typeof rows)[number]) => boolean) => rows.filter(predicate).reduce((sum, row) => sum + row.n, 0);
     assert.equal(count((row) => row.status === 'delivered'), 0, JSON.stringify(rows));
     assert.equal(count((row) => row.status === 'pending' && !row.attempted), 0, `deliveries never attempted: ${JSON.stringify(rows)}`);
-    // Each endpoint holds at most its cap in the retry schedule; the rest were refused at once, and say so.
-    assert.ok(count((row) => row.status === 'pending' && row.attempted) <= NOISY_ENDPOINTS * IN_FLIGHT_CAP, JSON.stringify(rows));
+    // Each endpoint holds at most its cap in the retry schedule, give or take the first attempts already
+    // under way when it was reached (at most the webhook activity slots); the rest were refused at once, and say so.
+    assert.ok(count((row) => row.status === 'pending' && row.attempted) <= NOISY_ENDPOINTS * (IN_FLIGHT_CAP + Number(SLOTS)), JSON.stringify(rows));
     assert.ok(count((row) => row.capped) > 0, JSON.stringify(rows));
     const [retrying] = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1 AND status = 'pending' AND attempt_count > 0 GROUP BY endpoint_id ORDER BY 1 DESC LIMIT 1`,
