@@ -9,5 +9,3 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   }
   return value;
 }
-
-export { assertSameRequest, fingerprint } from '@pylon/idempotency';

@@ -5,7 +5,7 @@ import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
 import { WorkflowStarter } from '@pylon/temporal';
 import { ApiError } from '../common/api-error';
-import { assertSameRequest, fingerprint } from '../common/idempotency';
+import { assertSameRequest, fingerprint } from '@pylon/idempotency';
 import type { CreateDocumentRequest } from './dto/knowledge.dto';
 
 const MAX_METADATA_BYTES = 16 * 1024;

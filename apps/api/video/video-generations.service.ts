@@ -6,7 +6,7 @@ import { DuplicateIdempotencyKeyError, InsufficientTokensError, VideoGeneration,
 import { WorkflowStarter } from '@pylon/temporal';
 import { generationEvent } from '@pylon/video';
 import { ApiError } from '../common/api-error';
-import { assertSameRequest, fingerprint } from '../common/idempotency';
+import { assertSameRequest, fingerprint } from '@pylon/idempotency';
 import type { CreateGenerationRequest } from './dto/video.dto';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import {
   NON_RETRYABLE_LLM_ERROR,
   RUN_ALREADY_FINISHED_ERROR,
@@ -12,6 +12,7 @@ import {
 } from '@pylon/contracts';
 import { AgentRunsService, RunAlreadyFinishedError, RunNotFoundError } from '@pylon/agent-runs';
 import { LlmRequestRejectedError } from '@pylon/llm';
+import { heartbeating } from './heartbeating';
 
 /** The errors retrying cannot help, as the non-retryable failure types the workflow knows. */
 function asActivityFailure(error: unknown): unknown {
@@ -28,14 +29,10 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
   async generateTurn({ orgId, runId, transcript, heartbeatTimeoutSeconds }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn> {
-    const context = Context.current();
-    const heartbeat = setInterval(() => context.heartbeat(), (heartbeatTimeoutSeconds * 1000) / 3);
     try {
-      return await this.runs.generateTurn(orgId, runId, transcript, context.cancellationSignal);
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.generateTurn(orgId, runId, transcript, signal));
     } catch (error) {
       throw asActivityFailure(error);
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { VideoActivities, VideoPollResult, VideoSubmission, VideoWorkflowInput } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { VideoGeneration, VideoGenerationRepository } from '@pylon/db';
 import { ConfiguredVideoProvider, generationEvent } from '@pylon/video';
 import { VideoProviderRejectedError, VideoProviderUnavailableError } from '@pylon/video-providers';
+import { heartbeating } from './heartbeating';
 
 const HEARTBEAT_MS = 2_000;
 
@@ -70,16 +71,12 @@ export class VideoActivitiesImpl implements VideoActivities {
    * while the provider answers, so a worker that dies mid-call is noticed in seconds, not at the call's timeout.
    */
   private async call<T>(request: () => Promise<T>): Promise<T> {
-    const context = Context.current();
-    const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
     try {
-      return await request();
+      return await heartbeating(HEARTBEAT_MS, request);
     } catch (error) {
       if (error instanceof VideoProviderRejectedError) throw ApplicationFailure.nonRetryable(error.message, 'VideoProviderRejected');
       if (error instanceof VideoProviderUnavailableError) throw ApplicationFailure.nonRetryable(error.message, 'VideoProviderUnavailable');
       throw error;
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Context } from '@temporalio/activity';
 import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type EventInput, type WebhookActivities } from '@pylon/contracts';
 import { WebhookDeliveryService } from '@pylon/webhooks';
+import { heartbeating } from './heartbeating';
 
 const HEARTBEAT_MS = 2_000;
 
@@ -12,12 +12,12 @@ export class WebhookActivitiesImpl implements WebhookActivities {
 
   /** Heartbeats while the POSTs are out, so a worker that dies mid-way is noticed in seconds and the event retried. */
   deliverEvent({ orgId, eventId }: EventInput): Promise<string[]> {
-    return this.heartbeating(() => this.delivery.deliverEvent(orgId, eventId, DELIVERY_SCHEDULE_MS[1]));
+    return heartbeating(HEARTBEAT_MS, () => this.delivery.deliverEvent(orgId, eventId, DELIVERY_SCHEDULE_MS[1]));
   }
 
   /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */
-  async retryDeliveries({ orgId, deliveryIds, nextAttemptInMs }: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]> {
-    return this.heartbeating(() => this.delivery.retryDeliveries(orgId, deliveryIds, nextAttemptInMs));
+  retryDeliveries({ orgId, deliveryIds, nextAttemptInMs }: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]> {
+    return heartbeating(HEARTBEAT_MS, () => this.delivery.retryDeliveries(orgId, deliveryIds, nextAttemptInMs));
   }
 
   markDeliveriesFailed({ orgId, deliveryIds, reason }: { orgId: string; deliveryIds: string[]; reason: string }): Promise<void> {
@@ -30,15 +30,5 @@ export class WebhookActivitiesImpl implements WebhookActivities {
 
   markDeliveryFailed({ deliveryId, reason }: DeliveryInput & { reason: string }): Promise<void> {
     return this.delivery.markDeliveryFailed(deliveryId, reason);
-  }
-
-  private async heartbeating<T>(work: () => Promise<T>): Promise<T> {
-    const context = Context.current();
-    const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
-    try {
-      return await work();
-    } finally {
-      clearInterval(heartbeat);
-    }
   }
 }
