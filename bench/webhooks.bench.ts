@@ -653,7 +653,7 @@ export const webhooksBenchmark: Benchmark = {
           meanRoundTripMs: round(mean(sent.roundTripMs), 3),
         },
         notes: [
-          `pylon: ${concurrency} clients each POST a run and wait until the receiver has the ${endpointCount} deliveries of its event; deliveries/s = distinct deliveries / (last arrival − first event created_at); latency = arrival − the payload's created_at (when the event was recorded, inside markRunSucceeded), first attempt.`,
+          `pylon: ${concurrency} clients each POST a run and wait until the receiver has the ${endpointCount} deliveries of its event; deliveries/s = distinct deliveries / (last arrival − first event created_at); latency = arrival − the payload's created_at (when the event was recorded, inside the model turn that answered), first attempt.`,
           'baseline: latency and span start when the loop takes a message, before signing (taken with sub-millisecond resolution; created_at in the body is that time in whole milliseconds); same paths, types, data and body size as the Pylon messages (a fresh UUID as id).',
           "pylon's created_at has millisecond resolution (latencies about +0.5 ms on average); the receiver stamps arrivals with sub-millisecond resolution on the same wall clock (performance.timeOrigin + performance.now()).",
           'stages: planned = webhook_deliveries.created_at (in the transaction that records the event), attempt started = webhook_attempts.started_at (in the deliverEvent activity on the webhooks task queue, after it loaded the event and its endpoints).',

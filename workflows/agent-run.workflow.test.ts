@@ -33,9 +33,8 @@ describe('agentRunWorkflow', () => {
       taskQueue,
       workflowsPath: require.resolve('./index'),
       activities: {
-        generateTurn: record('generateTurn', activities.generateTurn ?? (async () => ({ kind: 'answer' as const, text: 'hello' }))),
+        takeTurn: record('takeTurn', activities.takeTurn ?? (async () => ({ kind: 'answered' as const, eventId: null }))),
         runTool: record('runTool', activities.runTool ?? (async () => 'tool result')),
-        markRunSucceeded: record('markRunSucceeded', activities.markRunSucceeded ?? (async () => null)),
         markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => null)),
       },
     });
@@ -51,33 +50,31 @@ describe('agentRunWorkflow', () => {
     return { outcome, calls };
   }
 
-  it('marks running, generates, then records the output', async () => {
-    let recorded: unknown;
-    const { outcome, calls } = await run({ markRunSucceeded: async (input) => ((recorded = input.output), null) });
+  it('one turn that answers (and records the answer) is the whole run', async () => {
+    const { outcome, calls } = await run({});
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['generateTurn', 'markRunSucceeded']);
-    assert.equal(recorded, 'hello');
+    assert.deepEqual(calls, ['takeTurn']);
   });
 
   it('a rejected LLM request is not retried and fails the run with its message', async () => {
     let error: unknown;
     const { outcome, calls } = await run({
-      generateTurn: async () => {
+      takeTurn: async () => {
         throw ApplicationFailure.nonRetryable('OpenAI answered 400: bad model', NON_RETRYABLE_LLM_ERROR);
       },
       markRunFailed: async (input) => ((error = input.error), null),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'OpenAI answered 400: bad model' });
-    assert.deepEqual(calls, ['generateTurn', 'markRunFailed']);
+    assert.deepEqual(calls, ['takeTurn', 'markRunFailed']);
     assert.equal(error, 'OpenAI answered 400: bad model');
   });
 
   it('a transient LLM failure is retried', async () => {
     let attempts = 0;
     const { outcome } = await run({
-      generateTurn: async () => {
+      takeTurn: async () => {
         if (++attempts < 2) throw ApplicationFailure.retryable('OpenAI answered 503', 'LlmUnavailableError');
-        return { kind: 'answer', text: 'second try' };
+        return { kind: 'answered', eventId: null };
       },
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
@@ -88,7 +85,7 @@ describe('agentRunWorkflow', () => {
     let error: unknown;
     const { outcome } = await run(
       {
-        generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
+        takeTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answered', eventId: null }), 4_000)),
         markRunFailed: async (input) => ((error = input.error), null),
       },
       { runTimeoutSeconds: 1 },
@@ -101,7 +98,7 @@ describe('agentRunWorkflow', () => {
     let error: unknown;
     const { outcome, calls } = await run(
       {
-        generateTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answer', text: 'late' }), 4_000)),
+        takeTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answered', eventId: null }), 4_000)),
         markRunFailed: async (input) => ((error = input.error), null),
       },
       { cancelAfterMs: 500 },
@@ -112,21 +109,18 @@ describe('agentRunWorkflow', () => {
   });
 
   it('runs the tools the model calls, feeding their results back, until it answers', async () => {
-    let recorded: unknown;
     const seenTranscripts: unknown[] = [];
     const { outcome, calls } = await run({
-      generateTurn: async (input) => {
+      takeTurn: async (input) => {
         seenTranscripts.push(structuredClone(input.transcript));
         return input.transcript.length === 0
           ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] }
-          : { kind: 'answer', text: `answer from ${input.transcript[1]!.role === 'tool' ? input.transcript[1]!.content : '?'}` };
+          : { kind: 'answered', eventId: null };
       },
       runTool: async (input) => `hits for ${JSON.parse(input.call.arguments).query}`,
-      markRunSucceeded: async (input) => ((recorded = input.output), null),
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['generateTurn', 'runTool', 'generateTurn', 'markRunSucceeded']);
-    assert.equal(recorded, 'answer from hits for pylon');
+    assert.deepEqual(calls, ['takeTurn', 'runTool', 'takeTurn']);
     assert.deepEqual(seenTranscripts[1], [
       { role: 'assistant', toolCalls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] },
       { role: 'tool', toolCallId: 'c1', content: 'hits for pylon' },
@@ -135,18 +129,18 @@ describe('agentRunWorkflow', () => {
 
   it('a model that never stops calling tools fails the run', async () => {
     const { outcome } = await run({
-      generateTurn: async () => ({ kind: 'tool_calls', calls: [{ id: 'again', name: 'knowledge_search', arguments: '{}' }] }),
+      takeTurn: async () => ({ kind: 'tool_calls', calls: [{ id: 'again', name: 'knowledge_search', arguments: '{}' }] }),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'the agent called tools 6 times without answering' });
   });
 
   it('a run that already finished is not executed again', async () => {
     const { outcome, calls } = await run({
-      generateTurn: async () => {
+      takeTurn: async () => {
         throw ApplicationFailure.nonRetryable('run already succeeded', RUN_ALREADY_FINISHED_ERROR);
       },
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'run had already finished' });
-    assert.deepEqual(calls, ['generateTurn'], 'nothing recorded, nothing announced');
+    assert.deepEqual(calls, ['takeTurn'], 'nothing recorded, nothing announced');
   });
 });

@@ -24,15 +24,15 @@ import { describeFailure } from './failure-reason';
 const databaseRetry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
 
 /**
- * Projection writes are one short transaction each: local activities, run inside the workflow task
- * that needs them, so a run costs no task round trips for them. Retried until the database is back.
+ * Recording a failure is one short transaction: a local activity, run inside the workflow task that
+ * needs it, so it costs no task round trip. Retried until the database is back.
  */
 const projection = proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '30 seconds', retry: databaseRetry });
 
 /** Tools may call the embedding provider (a knowledge search): ordinary activities. */
 const tools = proxyActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: databaseRetry });
 
-/** LLM calls: bounded per attempt, heartbeating, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
+/** Model turns: bounded per attempt, heartbeating, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
 function llmActivities(heartbeatTimeoutSeconds: number) {
   return proxyActivities<AgentRunActivities>({
     startToCloseTimeout: '2 minutes',
@@ -54,17 +54,19 @@ function alreadyFinished(failure: unknown): boolean {
 
 /**
  * An agent run: let the model take turns (the first marks the run running), running the tools it calls
- * (each an activity) until it answers, all within the version's run timeout; then record the output,
- * or a readable error, and announce the event to webhooks. A cancelled run ends `failed` with `cancelled`.
+ * (each an activity) until it answers, all within the version's run timeout. The turn that answers
+ * records the output, so the caller sees the run succeeded as soon as the model is done; a failure is
+ * recorded with a readable error. Either way the event is announced to webhooks. A cancelled run ends
+ * `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
   const llm = llmActivities(run.heartbeatTimeoutSeconds);
   try {
-    const output = await CancellationScope.withTimeout(run.runTimeoutSeconds * 1000, async () => {
+    const answered = await CancellationScope.withTimeout(run.runTimeoutSeconds * 1000, async () => {
       const transcript: TranscriptEntry[] = [];
       for (let turn = 0; turn < MAX_AGENT_TURNS; turn++) {
-        const reply = await llm.generateTurn({ ...run, transcript });
-        if (reply.kind === 'answer') return reply.text;
+        const reply = await llm.takeTurn({ ...run, transcript });
+        if (reply.kind === 'answered') return reply;
         transcript.push({ role: 'assistant', toolCalls: reply.calls, ...(reply.content ? { content: reply.content } : {}) });
         for (const call of reply.calls) {
           transcript.push({ role: 'tool', toolCallId: call.id, content: await tools.runTool({ ...run, call }) });
@@ -72,7 +74,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       }
       throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
     });
-    await announce(run.orgId, await projection.markRunSucceeded({ ...run, output }));
+    await announce(run.orgId, answered.eventId);
     return { status: 'succeeded' };
   } catch (failure) {
     if (alreadyFinished(failure)) return { status: 'failed', error: 'run had already finished' };

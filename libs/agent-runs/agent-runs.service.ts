@@ -8,7 +8,7 @@ import {
   WORKFLOW_TYPES,
   agentRunWorkflowId,
   type KnowledgeToolHit,
-  type LlmTurn,
+  type AgentTurn,
   type RunStatus,
   type ToolCall,
   type TranscriptEntry,
@@ -107,14 +107,19 @@ export class AgentRunsService {
     return (await this.runs.findById(orgId, runId))!;
   }
 
-  /** One model turn: marks the run running (a no-op after the first turn), then asks the model. */
-  async generateTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<LlmTurn> {
+  /**
+   * One model turn: marks the run running (a no-op after the first turn), asks the model, and records
+   * an answer at once: the run succeeded, with its event and deliveries, in one transaction. A retried
+   * turn whose answer was already recorded hands back the event if it was never announced.
+   */
+  async takeTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<AgentTurn> {
     const run = await this.runs.markRunning(orgId, runId);
     if (!run) throw new RunNotFoundError(runId);
+    if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };
     if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
     const version = await this.version(orgId, run.agentVersionId);
     if (!version) throw new RunNotFoundError(runId);
-    return this.llm.generate(version.model, {
+    const reply = await this.llm.generate(version.model, {
       orgId,
       instructions: version.instructions,
       input: run.input,
@@ -124,6 +129,8 @@ export class AgentRunsService {
       transcript,
       signal,
     });
+    if (reply.kind === 'tool_calls') return reply;
+    return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent) };
   }
 
   /** A tool call's result, as text for the model; a bad call is explained to the model rather than failing the run. */
@@ -151,11 +158,6 @@ export class AgentRunsService {
       content: match.content,
     }));
     return JSON.stringify({ matches: hits });
-  }
-
-  /** → succeeded with the output, its event and deliveries in one transaction; the event id to announce, if any. */
-  markSucceeded(orgId: string, runId: string, output: string): Promise<string | null> {
-    return this.runs.markSucceeded(orgId, runId, output, runEvent);
   }
 
   markFailed(orgId: string, runId: string, error: string): Promise<string | null> {

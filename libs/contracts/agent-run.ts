@@ -1,4 +1,4 @@
-import type { LlmTurn, ToolCall, TranscriptEntry } from './agent-tools';
+import type { ToolCall, TranscriptEntry } from './agent-tools';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -21,17 +21,23 @@ export interface AgentRunOutcome {
   error?: string;
 }
 
+/**
+ * A turn as the workflow sees it: the model answered and the run is already succeeded (with the id of
+ * its event to announce, null when there is none left to announce), or it called tools.
+ */
+export type AgentTurn = { kind: 'answered'; eventId: string | null } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string };
+
 /** Activities of the agent-run workflow. Workflows import this interface as a type only. */
 export interface AgentRunActivities {
   /**
-   * One model turn over the run's input and the transcript so far: an answer, or tool calls. The first
-   * marks the run running; a run already final fails it with RUN_ALREADY_FINISHED_ERROR.
+   * One model turn over the run's input and the transcript so far. The first marks the run running; an
+   * answer is recorded at once (the run succeeds with its event), tool calls are handed back to run. A run
+   * that already failed fails it with RUN_ALREADY_FINISHED_ERROR.
    */
-  generateTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn>;
+  takeTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   /** The id of the event recorded with the change, or null when the run was already final. */
-  markRunSucceeded(input: AgentRunWorkflowInput & { output: string }): Promise<string | null>;
   markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<string | null>;
 }
 

@@ -46,7 +46,10 @@ export class AppProcess {
 function launch(name: string, script: string, env: Record<string, string>): AppProcess {
   const logFile = join(LOG_DIR, `${name}-${randomBytes(3).toString('hex')}.log`);
   const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, [join(DIST, script)], {
+  // PYLON_CPU_PROFILE_DIR: each app process writes a V8 CPU profile there when it exits (to find where time goes).
+  const profileDir = process.env.PYLON_CPU_PROFILE_DIR;
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profiling, join(DIST, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

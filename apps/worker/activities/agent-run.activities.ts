@@ -6,7 +6,7 @@ import {
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
-  type LlmTurn,
+  type AgentTurn,
   type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
@@ -28,9 +28,9 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   constructor(private readonly runs: AgentRunsService) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async generateTurn({ orgId, runId, transcript, heartbeatTimeoutSeconds }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<LlmTurn> {
+  async takeTurn({ orgId, runId, transcript, heartbeatTimeoutSeconds }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
     try {
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.generateTurn(orgId, runId, transcript, signal));
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal));
     } catch (error) {
       throw asActivityFailure(error);
     }
@@ -40,10 +40,6 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.runs.runTool(orgId, runId, call).catch((error: unknown) => {
       throw asActivityFailure(error);
     });
-  }
-
-  markRunSucceeded({ orgId, runId, output }: AgentRunWorkflowInput & { output: string }): Promise<string | null> {
-    return this.runs.markSucceeded(orgId, runId, output);
   }
 
   markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<string | null> {

@@ -14,6 +14,13 @@ export type NewAgentRun = Pick<
   'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'
 >;
 
+/** The run's columns under its entity's property names, so raw rows need no query builder to map. */
+const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
+  idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+function toAgentRun(row: AgentRun): AgentRun {
+  return Object.assign(new AgentRun(), row);
+}
 
 /**
  * The run projection. Transitions are conditional updates, so a retried activity never
@@ -40,8 +47,10 @@ export class AgentRunRepository {
     return inserted.length > 0;
   }
 
-  findById(orgId: string, runId: string): Promise<AgentRun | null> {
-    return this.runs.findOneBy({ id: runId, orgId });
+  /** The hottest read of the API (callers poll it): plain SQL, no query builder. */
+  async findById(orgId: string, runId: string): Promise<AgentRun | null> {
+    const [row] = (await this.db.query(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`, [runId, orgId])) as AgentRun[];
+    return row ? toAgentRun(row) : null;
   }
 
   findByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<AgentRun | null> {
@@ -83,15 +92,20 @@ export class AgentRunRepository {
     return this.finish(orgId, runId, `status = 'failed', output = NULL, error = $3`, error, describe);
   }
 
+  /** The id of the run's latest event if it was recorded but never announced (a retried final step), else null. */
+  unannouncedEvent(orgId: string, runId: string): Promise<string | null> {
+    return unannouncedEvent(this.db.manager, orgId, runId);
+  }
+
   private finish(orgId: string, runId: string, assignments: string, value: string, describe: AgentRunEventFactory): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
-        `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+        `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING ${RUN_COLUMNS}`,
         [runId, orgId, value],
       )) as unknown[];
-      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, runId);
-      const run = (await manager.findOneBy(AgentRun, { id: runId, orgId }))!;
-      return recordEvent(manager, { orgId, resourceId: runId, ...describe(run) });
+      const [run] = returnedRows(updated) as AgentRun[];
+      if (!run) return unannouncedEvent(manager, orgId, runId);
+      return recordEvent(manager, { orgId, resourceId: runId, ...describe(toAgentRun(run)) });
     });
   }
 }

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { DataSource } from 'typeorm';
+import { AgentRunRepository, createDataSource, type AgentRunEventFactory } from '@pylon/db';
+import { sql } from '../support/db';
+import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
+import { Stack } from '../support/stack';
+import { createTenant, type Tenant } from '../support/tenant';
+
+const describeRun: AgentRunEventFactory = (run) => ({ type: run.status === 'succeeded' ? 'agent_run.succeeded' : 'agent_run.failed', data: { run_id: run.id, status: run.status } });
+
+/**
+ * The run projection's promises to a retried activity, on the real database: a final step that is
+ * repeated (its first try committed, its completion was lost) neither changes the run nor records a
+ * second event, and hands back the event whose deliveries were never attempted, so it is announced.
+ */
+describe('the run projection under retries', () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let db: DataSource;
+  let runs: AgentRunRepository;
+
+  before(async () => {
+    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    // An endpoint that owes a delivery for every run event: without one there is nothing to announce.
+    const endpoint = await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: tenant.orgId, url: 'http://127.0.0.1:9/hooks' } });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 2, applicationName: 'pylon-test' }).initialize();
+    runs = new AgentRunRepository(db);
+  });
+  after(async () => {
+    await db?.destroy();
+    await stack?.stop();
+  });
+
+  async function queuedRun(): Promise<string> {
+    const id = randomUUID();
+    const inserted = await runs.insertQueued({ id, orgId: tenant.orgId, agentVersionId: tenant.versionId, input: 'hi', idempotencyKey: null, requestHash: null, createdAt: new Date() });
+    assert.ok(inserted);
+    return id;
+  }
+
+  it('a repeated success returns the same unannounced event and records no second one', async () => {
+    const runId = await queuedRun();
+    assert.equal((await runs.markRunning(tenant.orgId, runId))?.status, 'running');
+    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'the answer', describeRun);
+    assert.ok(eventId, 'the success recorded an event with a delivery');
+
+    assert.equal(await runs.markSucceeded(tenant.orgId, runId, 'another answer', describeRun), eventId);
+    assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), eventId);
+    assert.equal((await runs.markRunning(tenant.orgId, runId))?.status, 'succeeded', 'a retried turn sees the run final');
+
+    const run = await runs.findById(tenant.orgId, runId);
+    assert.equal(run?.status, 'succeeded');
+    assert.equal(run?.output, 'the answer');
+    assert.ok(run?.updatedAt instanceof Date && run.createdAt instanceof Date);
+    const events = await sql(`SELECT id FROM events WHERE resource_id = $1`, [runId]);
+    assert.equal(events.length, 1);
+  });
+
+  it('a failure after a success changes nothing', async () => {
+    const runId = await queuedRun();
+    await runs.markRunning(tenant.orgId, runId);
+    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'done', describeRun);
+    assert.equal(await runs.markFailed(tenant.orgId, runId, 'run timed out after 1 seconds', describeRun), eventId);
+    const run = await runs.findById(tenant.orgId, runId);
+    assert.equal(run?.status, 'succeeded');
+    assert.equal(run?.error, null);
+  });
+
+  it('once its deliveries were attempted, the event is no longer handed back', async () => {
+    const runId = await queuedRun();
+    await runs.markRunning(tenant.orgId, runId);
+    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'done', describeRun);
+    await sql(`UPDATE webhook_deliveries SET attempt_count = 1 WHERE event_id = $1`, [eventId]);
+    assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), null);
+    assert.equal(await runs.markSucceeded(tenant.orgId, runId, 'again', describeRun), null);
+  });
+
+  it('another organisation sees no run', async () => {
+    const runId = await queuedRun();
+    assert.equal(await runs.findById(randomUUID(), runId), null);
+    assert.equal(await runs.markRunning(randomUUID(), runId), null);
+  });
+});
