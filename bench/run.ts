@@ -3,6 +3,7 @@
  * DATABASE_URL, plus a Temporal dev server), runs the selected benchmarks (default all), writes
  * bench/results/<name>.json, prints a table per benchmark, and stops everything.
  */
+import { requireSupportedNode } from '@pylon/config';
 import { loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { startInfrastructure, type Infrastructure } from '../test/support/infrastructure';
@@ -36,6 +37,7 @@ function select(filter: string | undefined): Benchmark[] {
 }
 
 async function main(): Promise<number> {
+  requireSupportedNode();
   const selected = select(process.argv[2]);
   const loadAtStart = loadavg();
   const started = Date.now();

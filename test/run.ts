@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { requireSupportedNode } from '@pylon/config';
 import { startInfrastructure } from './support/infrastructure';
 
 const DIST = join(__dirname, '..');
@@ -18,6 +19,8 @@ function testFiles(filter: string | undefined): string[] {
 }
 
 async function main(): Promise<number> {
+  requireSupportedNode();
+  console.log(`Node ${process.version} (${process.execPath})`);
   const files = testFiles(process.argv[2]);
   if (files.length === 0) throw new Error(`no test files match ${process.argv[2] ?? '*'}`);
   const infra = await startInfrastructure();

@@ -1,8 +1,9 @@
-import { PylonConfig } from '@pylon/config';
+import { PylonConfig, requireSupportedNode } from '@pylon/config';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
   process.title = 'pylon-api';
+  requireSupportedNode();
   const app = await createApp();
   const config = app.get(PylonConfig);
   await app.listen(config.port, config.host);

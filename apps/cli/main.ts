@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@pylon/config';
+import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { ADMIN_TOKEN_FILE } from '../embedded/embedded-files';
 
 const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
@@ -90,6 +90,7 @@ function required(value: string | undefined, flag: string): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  requireSupportedNode();
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '@pylon/config';
+import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
 import { startTemporalDevServer, type DevServer } from '@pylon/temporal';
 import { resolveAdminToken } from './admin-token';
@@ -26,6 +26,7 @@ async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
  */
 async function main(): Promise<void> {
   process.title = 'pylon';
+  requireSupportedNode();
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel } from '@temporalio/worker';
 import type { Server } from 'node:http';
-import { PylonConfig } from '@pylon/config';
+import { PylonConfig, requireSupportedNode } from '@pylon/config';
 import { PylonMetrics } from '@pylon/metrics';
 import { registerSearchAttributes } from '@pylon/temporal';
 import { activitiesFor } from './activities';
@@ -17,6 +17,7 @@ import { workflowOutcomeSinks } from './workflow-outcome-sinks';
  */
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
+  requireSupportedNode();
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
   const config = app.get(PylonConfig);
   Runtime.install({ logger: new DefaultLogger(temporalLogLevel(config.logLevel)) });
