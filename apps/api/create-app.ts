@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { mkdirSync } from 'node:fs';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
 import { PylonMetrics } from '@pylon/metrics';
@@ -12,6 +11,7 @@ import { BodyShapePipe } from './common/body-shape.pipe';
 import { createValidationPipe } from './common/validation.pipe';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
+import { serveMediaFiles } from './video/media-files';
 
 /** Builds the HTTP application: Fastify, strict JSON bodies, validation, errors and OpenAPI. */
 export async function createApp(): Promise<NestFastifyApplication> {
@@ -37,8 +37,6 @@ export async function createApp(): Promise<NestFastifyApplication> {
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);
-  const mediaDir = app.get(PylonConfig).mediaDir;
-  mkdirSync(mediaDir, { recursive: true });
-  app.useStaticAssets({ root: mediaDir, prefix: '/media/', decorateReply: false, index: false, dotfiles: 'deny' });
+  serveMediaFiles(app, app.get(PylonConfig).mediaDir);
   return app;
 }

@@ -40,18 +40,19 @@ export class LocalJobPaths {
     return join(this.jobsDir, `${jobId}.log`);
   }
 
-  videoFile(jobId: string): string {
-    return join(this.videosDir, `${jobId}.mp4`);
+  /** Published files are named by the job's media name (its id and a random part), not its bare id. */
+  videoFile(mediaName: string): string {
+    return join(this.videosDir, `${mediaName}.mp4`);
   }
-  thumbnailFile(jobId: string): string {
-    return join(this.thumbnailsDir, `${jobId}.jpg`);
+  thumbnailFile(mediaName: string): string {
+    return join(this.thumbnailsDir, `${mediaName}.jpg`);
   }
-  /** `videos/<jobId>.mp4`, relative to the media directory. */
-  relativeVideo(jobId: string): string {
-    return `videos/${jobId}.mp4`;
+  /** `videos/<mediaName>.mp4`, relative to the media directory. */
+  relativeVideo(mediaName: string): string {
+    return `videos/${mediaName}.mp4`;
   }
-  relativeThumbnail(jobId: string): string {
-    return `thumbnails/${jobId}.jpg`;
+  relativeThumbnail(mediaName: string): string {
+    return `thumbnails/${mediaName}.jpg`;
   }
 
   attempt(jobId: string, token: string) {

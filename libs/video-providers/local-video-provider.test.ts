@@ -56,8 +56,27 @@ async function waitForRenderingLock(mediaDir: string, jobId: string): Promise<Re
 }
 
 /** Checks a finished job's files: an H.264 yuv420p MP4 with moov before mdat, and a JPEG of the same size. */
+/** A job's media name: its id and 128 random bits, so its URL cannot be derived from the id. */
+function mediaName(mediaDir: string, jobId: string): string {
+  const name = (JSON.parse(readFileSync(join(mediaDir, 'jobs', `${jobId}.json`), 'utf8')) as { mediaName: string }).mediaName;
+  assert.match(name, new RegExp(`^${jobId}-[0-9a-f]{32}$`));
+  return name;
+}
+
+/** What a finished job answers, with the paths under its media name. */
+function servedPaths(mediaDir: string, jobId: string, size: { width: number; height: number }) {
+  const name = mediaName(mediaDir, jobId);
+  return {
+    videoUrl: `/media/videos/${name}.mp4`,
+    thumbnailUrl: `/media/thumbnails/${name}.jpg`,
+    ...size,
+    videoFile: `videos/${name}.mp4`,
+    thumbnailFile: `thumbnails/${name}.jpg`,
+  };
+}
+
 async function checkOutput(mediaDir: string, jobId: string, size: { width: number; height: number }, seconds: number): Promise<VideoProbe> {
-  const videoFile = join(mediaDir, 'videos', `${jobId}.mp4`);
+  const videoFile = join(mediaDir, 'videos', `${mediaName(mediaDir, jobId)}.mp4`);
   const video = await probeVideo(ffmpeg, videoFile);
   assert.equal(video.codec, 'h264');
   assert.equal(video.pixelFormat, 'yuv420p');
@@ -66,7 +85,7 @@ async function checkOutput(mediaDir: string, jobId: string, size: { width: numbe
   const bytes = readFileSync(videoFile);
   assert.ok(bytes.indexOf('moov') > 0 && bytes.indexOf('moov') < bytes.indexOf('mdat'), '+faststart puts moov before mdat');
 
-  const thumbnailFile = join(mediaDir, 'thumbnails', `${jobId}.jpg`);
+  const thumbnailFile = join(mediaDir, 'thumbnails', `${mediaName(mediaDir, jobId)}.jpg`);
   assert.deepEqual([...readFileSync(thumbnailFile).subarray(0, 3)], [0xff, 0xd8, 0xff], 'a JPEG');
   const thumbnail = await probeVideo(ffmpeg, thumbnailFile);
   assert.equal(thumbnail.codec, 'mjpeg');
@@ -96,22 +115,8 @@ describe('LocalVideoProvider', () => {
     await local.submit(request('tall', { aspectRatio: '9:16' }));
 
     const wide = await settle(local, 'wide');
-    assert.deepEqual(completed(wide.status), {
-      videoUrl: '/media/videos/wide.mp4',
-      thumbnailUrl: '/media/thumbnails/wide.jpg',
-      width: 640,
-      height: 360,
-      videoFile: 'videos/wide.mp4',
-      thumbnailFile: 'thumbnails/wide.jpg',
-    });
-    assert.deepEqual(completed((await settle(local, 'tall')).status), {
-      videoUrl: '/media/videos/tall.mp4',
-      thumbnailUrl: '/media/thumbnails/tall.jpg',
-      width: 360,
-      height: 640,
-      videoFile: 'videos/tall.mp4',
-      thumbnailFile: 'thumbnails/tall.jpg',
-    });
+    assert.deepEqual(completed(wide.status), servedPaths(mediaDir, 'wide', { width: 640, height: 360 }));
+    assert.deepEqual(completed((await settle(local, 'tall')).status), servedPaths(mediaDir, 'tall', { width: 360, height: 640 }));
     await checkOutput(mediaDir, 'wide', { width: 640, height: 360 }, 2);
     await checkOutput(mediaDir, 'tall', { width: 360, height: 640 }, 2);
 
@@ -120,7 +125,7 @@ describe('LocalVideoProvider', () => {
     assert.deepEqual(await provider().submit(request('wide')), { jobId: 'wide', estimateWaitSeconds: undefined });
     // Nothing is left behind but the job's records.
     assert.deepEqual((await readdir(join(mediaDir, 'jobs'))).sort(), ['tall.json', 'tall.result.json', 'wide.json', 'wide.result.json']);
-    assert.deepEqual((await readdir(join(mediaDir, 'videos'))).sort(), ['tall.mp4', 'wide.mp4']);
+    assert.deepEqual((await readdir(join(mediaDir, 'videos'))).sort(), [`${mediaName(mediaDir, 'tall')}.mp4`, `${mediaName(mediaDir, 'wide')}.mp4`]);
   });
 
   it('renders a prompt full of quotes, colons, backslashes, percent signs, brackets and newlines', async () => {
@@ -140,12 +145,12 @@ describe('LocalVideoProvider', () => {
 
   it("extends: the parent's video followed by the new part, at the parent's size whatever the aspect ratio", async () => {
     const local = provider({ renderSeconds: 1 });
-    const parentFile = join(mediaDir, 'videos', 'wide.mp4'); // 640x360, 2 s, from the first test
+    const parentFile = join(mediaDir, 'videos', `${mediaName(mediaDir, 'wide')}.mp4`); // 640x360, 2 s, from the first test
     await local.submit(
       request('wide-more', { prompt: 'The boat sails on', aspectRatio: '1:1', extend: { generationId: 'wide', providerJobId: 'wide', videoFile: parentFile } }),
     );
     const result = completed((await settle(local, 'wide-more')).status);
-    assert.deepEqual([result.width, result.height, result.videoFile], [640, 360, 'videos/wide-more.mp4']);
+    assert.deepEqual([result.width, result.height, result.videoFile], [640, 360, `videos/${mediaName(mediaDir, 'wide-more')}.mp4`]);
     await checkOutput(mediaDir, 'wide-more', { width: 640, height: 360 }, 3);
     assert.ok(readFileSync(parentFile).length > 0, 'the parent is left as it was');
   });
@@ -160,7 +165,7 @@ describe('LocalVideoProvider', () => {
     assert.equal(status.state, 'failed');
     assert.match((status as { reason: string }).reason, /cannot extend bad-parent: the parent video .*corrupt\.mp4 is not a readable video: .*Invalid data found when processing input/);
 
-    // Without videoFile, the parent is this media directory's videos/<providerJobId>.mp4: here, missing.
+    // Without videoFile, the parent is this media directory's video of job <providerJobId>: here, there is no such job.
     await local.submit(request('orphan', { extend: { generationId: 'gone', providerJobId: 'gone' } }));
     const orphan = await settle(local, 'orphan');
     assert.match((orphan.status as { reason: string }).reason, /videos\/gone\.mp4 is not a readable video: .*No such file or directory/);

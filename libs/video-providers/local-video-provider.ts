@@ -52,6 +52,11 @@ interface StoredJob {
   request: VideoRequest;
   renderSeconds: number;
   submittedAt: string;
+  /**
+   * The job's file name under videos/ and thumbnails/: its id and 128 random bits, so a media URL cannot be
+   * derived from a generation id (jobs submitted before it existed use the bare id).
+   */
+  mediaName?: string;
 }
 
 /** `jobs/<jobId>.state.json`. */
@@ -124,7 +129,8 @@ export class LocalVideoProvider implements VideoProvider {
       await this.makeDirectories();
       // Idempotent: a second submit of the same generation keeps the first request.
       if (!(await readJson<StoredJob>(this.paths.job(jobId)))) {
-        const job: StoredJob = { request, renderSeconds: this.renderSeconds, submittedAt: new Date().toISOString() };
+        const mediaName = `${jobId}-${randomBytes(16).toString('hex')}`;
+        const job: StoredJob = { request, renderSeconds: this.renderSeconds, submittedAt: new Date().toISOString(), mediaName };
         await writeJsonAtomic(this.paths.job(jobId), job);
       }
       const status = await this.advance(jobId);
@@ -218,7 +224,7 @@ export class LocalVideoProvider implements VideoProvider {
   ): Promise<{ size: { width: number; height: number }; parent?: { file: string; durationSeconds: number } } | { failed: string }> {
     const { extend } = job.request;
     if (!extend) return { size: LOCAL_RENDER_SIZES[job.request.aspectRatio] };
-    const parentFile = extend.videoFile ?? this.paths.videoFile(extend.providerJobId);
+    const parentFile = extend.videoFile ?? this.paths.videoFile(await this.mediaName(extend.providerJobId));
     try {
       const probe = await probeVideo(ffmpeg, parentFile, Math.min(10_000, this.staleAfterMs));
       const even = (n: number) => Math.max(2, n - (n % 2));
@@ -269,8 +275,9 @@ export class LocalVideoProvider implements VideoProvider {
           await stat(attempt.thumbnail);
           const result: StoredResult = { width: probe.width, height: probe.height, durationSeconds: probe.durationSeconds };
           await writeJsonAtomic(this.paths.result(jobId), result);
-          await rename(attempt.thumbnail, this.paths.thumbnailFile(jobId));
-          await rename(attempt.video, this.paths.videoFile(jobId)); // last: the video's presence means done
+          const name = await this.mediaName(jobId);
+          await rename(attempt.thumbnail, this.paths.thumbnailFile(name));
+          await rename(attempt.video, this.paths.videoFile(name)); // last: the video's presence means done
         }
       } else if (code !== null) {
         const stderr = await readFile(attempt.log, 'utf8').catch(() => '');
@@ -340,21 +347,27 @@ export class LocalVideoProvider implements VideoProvider {
 
   private async completed(jobId: string): Promise<JobStatus | undefined> {
     const exists = (file: string) => stat(file).then(() => true, () => false);
-    if (!(await exists(this.paths.videoFile(jobId))) || !(await exists(this.paths.thumbnailFile(jobId)))) return undefined;
+    const name = await this.mediaName(jobId);
+    if (!(await exists(this.paths.videoFile(name))) || !(await exists(this.paths.thumbnailFile(name)))) return undefined;
     let stored = await readJson<StoredResult>(this.paths.result(jobId));
     if (!stored) {
-      const probe = await probeVideo(this.ffmpegPath(), this.paths.videoFile(jobId));
+      const probe = await probeVideo(this.ffmpegPath(), this.paths.videoFile(name));
       stored = { width: probe.width, height: probe.height, durationSeconds: probe.durationSeconds };
     }
     const result: VideoResult = {
-      videoUrl: `/media/${this.paths.relativeVideo(jobId)}`,
-      thumbnailUrl: `/media/${this.paths.relativeThumbnail(jobId)}`,
+      videoUrl: `/media/${this.paths.relativeVideo(name)}`,
+      thumbnailUrl: `/media/${this.paths.relativeThumbnail(name)}`,
       width: stored.width,
       height: stored.height,
-      videoFile: this.paths.relativeVideo(jobId),
-      thumbnailFile: this.paths.relativeThumbnail(jobId),
+      videoFile: this.paths.relativeVideo(name),
+      thumbnailFile: this.paths.relativeThumbnail(name),
     };
     return { state: 'completed', result };
+  }
+
+  /** The job's name under videos/ and thumbnails/ (see StoredJob.mediaName). */
+  private async mediaName(jobId: string): Promise<string> {
+    return (await readJson<StoredJob>(this.paths.job(jobId)))?.mediaName ?? jobId;
   }
 
   private readLock(jobId: string): Promise<RenderLock | undefined> {

@@ -90,6 +90,36 @@ describe('video generation', () => {
     assert.deepEqual(events[0]!.data, done);
   });
 
+  it('media: only finished files are served, under names that cannot be derived from the generation id, and nothing is listed', async () => {
+    const created = await create({ user_prompt: 'A private prompt about a secret launch', aspect_ratio: '1:1' });
+    assert.equal(created.status, 201, created.text);
+    const done = await waitForState(created.body.id, ['completed', 'failed']);
+    assert.equal(done.state, 'completed', JSON.stringify(done));
+    const id = created.body.id as string;
+    const videoPath = new URL(done.video.url).pathname;
+    assert.match(videoPath, new RegExp(`^/media/videos/${id}-[0-9a-f]{32}\\.mp4$`));
+    assert.match(new URL(done.video.thumbnail).pathname, new RegExp(`^/media/thumbnails/${id}-[0-9a-f]{32}\\.jpg$`));
+    assert.equal((await fetch(done.video.url)).status, 200);
+
+    const notServed = [
+      `/media/jobs/${id}.json`, // the renderer's record of the request, with its prompt
+      `/media/jobs/`,
+      `/media/videos/${id}.mp4`, // the id alone does not name the file
+      `/media/thumbnails/${id}.jpg`,
+      '/media/videos/',
+      '/media/thumbnails/',
+      '/media/',
+      '/media/videos/..%2Fjobs%2F' + id + '.json',
+      '/media/videos/%2e%2e/jobs/' + id + '.json',
+    ];
+    for (const path of notServed) {
+      const response = await fetch(`${stack.url}${path}`);
+      const text = await response.text();
+      assert.ok(response.status === 404 || response.status === 403, `${path}: ${response.status} ${text}`);
+      assert.ok(!text.includes('secret launch') && !text.includes(id), `${path} must not show the job: ${text.slice(0, 200)}`);
+    }
+  });
+
   it('defaults to 16:9 and accepts every aspect ratio', async () => {
     const created = await create({ user_prompt: 'default ratio' });
     assert.equal(created.status, 201);
