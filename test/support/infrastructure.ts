@@ -57,6 +57,13 @@ export async function startInfrastructure(): Promise<Infrastructure> {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     }).trim();
+  // Schemathesis (PyPI), the API fuzzer, in a cached virtualenv.
+  const schemathesis =
+    process.env.SCHEMATHESIS ||
+    execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-schemathesis.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
   const temporal = await startTemporalDevServer();
   return {
     databaseUrl: database.url,
@@ -68,6 +75,7 @@ export async function startInfrastructure(): Promise<Infrastructure> {
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_CLI: temporalCli,
       TEMPORAL_TEST_SERVER: temporalTestServer,
+      SCHEMATHESIS: schemathesis,
       ADMIN_TOKEN: `test-admin-${randomBytes(12).toString('hex')}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       PYLON_TEST_INFRA: '1',

@@ -22,7 +22,7 @@ export class CreateApiKeyRequest {
 }
 
 export class RollApiKeyRequest {
-  @ApiPropertyOptional({ minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps working (default from configuration).' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps working (default from configuration).' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -32,7 +32,7 @@ export class RollApiKeyRequest {
 
 export class UpdateApiKeyRequest {
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     nullable: true,
     minimum: 1,
     maximum: MAX_RATE_LIMIT,
@@ -45,7 +45,7 @@ export class UpdateApiKeyRequest {
   rate_limit_per_second?: number | null;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     nullable: true,
     minimum: 1,
     maximum: MAX_RATE_LIMIT,
@@ -69,9 +69,9 @@ export class ApiKeyView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the secret before the last roll still works.' })
   previous_secret_expires_at!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: "The key's own rate, requests per second; null: RATE_LIMIT_PER_SECOND." })
+  @ApiProperty({ type: 'integer', nullable: true, description: "The key's own rate, requests per second; null: RATE_LIMIT_PER_SECOND." })
   rate_limit_per_second!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: "The key's own burst, requests at once; null: RATE_LIMIT_BURST." })
+  @ApiProperty({ type: 'integer', nullable: true, description: "The key's own burst, requests at once; null: RATE_LIMIT_BURST." })
   rate_limit_burst!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }

@@ -42,7 +42,7 @@ export class AgentToolRequest {
   @IsIn([KNOWLEDGE_SEARCH_TOOL])
   type!: typeof KNOWLEDGE_SEARCH_TOOL;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -73,14 +73,14 @@ export class CreateAgentVersionRequest {
   @Max(2)
   temperature?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 128_000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 128_000 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(128_000)
   max_output_tokens?: number;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'A run of this version that takes longer ends failed.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 86_400, description: 'A run of this version that takes longer ends failed.' })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -3,7 +3,7 @@ import { IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-val
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateTokenGrantRequest {
-  @ApiProperty({ minimum: 1, maximum: 1_000_000_000_000, example: 5_000_000 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000_000_000, example: 5_000_000 })
   @IsInt()
   @Min(1)
   @Max(1_000_000_000_000)

@@ -56,7 +56,7 @@ export class UpdateWebhookEndpointRequest {
 }
 
 export class RotateSecretRequest {
-  @ApiPropertyOptional({ minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).' })
   @IsOptional()
   @IsInt()
   @Min(0)
