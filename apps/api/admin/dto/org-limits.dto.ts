@@ -3,7 +3,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_ORG_LIMIT } from '@pylon/contracts';
 
 const override = (what: string, setting: string) => ({
-  type: 'integer',
+  type: 'integer' as const,
   nullable: true,
   minimum: 1,
   maximum: MAX_ORG_LIMIT,
