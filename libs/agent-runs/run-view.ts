@@ -39,8 +39,14 @@ export function toAgentRunCreated(run: Pick<AgentRun, 'id' | 'status' | 'created
   return { run_id: run.id, status: run.status, created_at: run.createdAt.toISOString() };
 }
 
-/** `agent_run.succeeded` or `.failed`, carrying the run as the API returns it. */
-export const runEvent: AgentRunEventFactory = (run) => ({
-  type: run.status === 'succeeded' ? EVENT_TYPES.agentRunSucceeded : EVENT_TYPES.agentRunFailed,
-  data: { ...toAgentRunView(run) },
-});
+/**
+ * A final state's events, both carrying the run as the API returns it: the webhook event
+ * `agent_run.succeeded` or `.failed`, and the run's terminal log event `succeeded` or `failed`.
+ */
+export const runEvent: AgentRunEventFactory = (run) => {
+  const view = { ...toAgentRunView(run) };
+  return {
+    webhook: { type: run.status === 'succeeded' ? EVENT_TYPES.agentRunSucceeded : EVENT_TYPES.agentRunFailed, data: view },
+    log: { type: run.status, data: view },
+  };
+};

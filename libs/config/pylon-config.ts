@@ -45,6 +45,9 @@ export class PylonConfig {
   readonly openaiBaseUrl: string | undefined;
   readonly llmTimeoutMs: number;
   readonly llmHeartbeatTimeoutSeconds: number;
+  readonly runEventsRetentionDays: number;
+  readonly runEventsPollMs: number;
+  readonly runEventsHeartbeatSeconds: number;
   readonly defaultRunTimeoutSeconds: number;
   readonly maxRunTimeoutSeconds: number;
   readonly bodyLimitBytes: number;
@@ -119,7 +122,11 @@ export class PylonConfig {
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
-    this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 30, 1, 600);
+    // Short: a cancel reaches a model call only with the answer to one of its heartbeats.
+    this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 5, 1, 600);
+    this.runEventsRetentionDays = readInt(env, 'RUN_EVENTS_RETENTION_DAYS', 7, 1, 3_650);
+    this.runEventsPollMs = readInt(env, 'RUN_EVENTS_POLL_MS', 500, 50, 60_000);
+    this.runEventsHeartbeatSeconds = readInt(env, 'RUN_EVENTS_HEARTBEAT_SECONDS', 15, 1, 3_600);
     this.defaultRunTimeoutSeconds = readInt(env, 'RUN_TIMEOUT_SECONDS', 600, 1, 86_400);
     this.maxRunTimeoutSeconds = readInt(env, 'MAX_RUN_TIMEOUT_SECONDS', 3_600, 1, 86_400);
     this.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 104_857_600);

@@ -4,10 +4,12 @@ import { PylonConfig } from '@pylon/config';
 import { createDataSource } from './data-source';
 import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
+import { RunEventRepository } from './repositories/run-event.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { OrgLimitsRepository } from './repositories/org-limits.repository';
 import { RateLimitStore } from './rate-limit-store';
+import { RunEventNotifications } from './run-event-notifications';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
@@ -19,6 +21,7 @@ const REPOSITORIES = [
   ApiKeyRepository,
   AgentRepository,
   AgentRunRepository,
+  RunEventRepository,
   KnowledgeDocumentRepository,
   KnowledgeChunkRepository,
   LedgerRepository,
@@ -26,6 +29,7 @@ const REPOSITORIES = [
   WebhookRepository,
   OrgLimitsRepository,
   RateLimitStore,
+  RunEventNotifications,
 ];
 
 /** The database connection and the repositories, the only code that touches SQL. */

@@ -20,6 +20,8 @@ export interface LlmRequest {
   transcript: TranscriptEntry[];
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
+  /** Called with each piece of the answer's text as the model produces it, in order. */
+  onDelta?: (text: string) => void;
 }
 
 export interface LlmProvider {

@@ -9,7 +9,10 @@ import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
 
-const describeRun: AgentRunEventFactory = (run) => ({ type: run.status === 'succeeded' ? 'agent_run.succeeded' : 'agent_run.failed', data: { run_id: run.id, status: run.status } });
+const describeRun: AgentRunEventFactory = (run) => {
+  const data = { run_id: run.id, status: run.status };
+  return { webhook: { type: run.status === 'succeeded' ? 'agent_run.succeeded' : 'agent_run.failed', data }, log: { type: run.status, data } };
+};
 
 /**
  * The run projection's promises to a retried activity, on the real database: a final step that is

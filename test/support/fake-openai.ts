@@ -12,6 +12,8 @@ export interface FakeReply {
   reversed?: boolean;
   /** Chat only: answer with these function tool calls instead of content. */
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  /** Chat streams only: send the first piece of content, then hold the response open until the client goes. */
+  holdOpen?: boolean;
 }
 
 /**
@@ -19,7 +21,8 @@ export interface FakeReply {
  * would cross. Replies are taken from a queue, then from the default.
  */
 export class FakeOpenAi {
-  readonly requests: Array<{ body: any; at: number }> = [];
+  /** Chat requests received; `closedAt` is when the client's connection closed (streams held open). */
+  readonly requests: Array<{ body: any; at: number; closedAt?: number }> = [];
   private readonly queue: FakeReply[] = [];
   defaultReply: FakeReply = { content: 'fake completion' };
   private server!: Server;
@@ -83,16 +86,23 @@ export class FakeOpenAi {
       return;
     }
     const body = JSON.parse(raw);
-    this.requests.push({ body, at: Date.now() });
+    const received: { body: any; at: number; closedAt?: number } = { body, at: Date.now() };
+    this.requests.push(received);
+    response.once('close', () => (received.closedAt = Date.now()));
     const reply = this.queue.shift() ?? this.defaultReply;
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (response.destroyed) return;
     const status = reply.status ?? 200;
-    response.writeHead(status, { 'content-type': 'application/json' });
     if (status !== 200) {
+      response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: reply.errorMessage ?? `fake error ${status}`, type: 'fake', code: null } }));
       return;
     }
+    if (body.stream) {
+      this.stream(reply, body, response);
+      return;
+    }
+    response.writeHead(status, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({
         id: `chatcmpl-${this.requests.length}`,
@@ -115,6 +125,29 @@ export class FakeOpenAi {
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
       }),
     );
+  }
+
+  /** Chat Completions streaming: the content a few words per chunk (or the tool calls), then [DONE]. */
+  private stream(reply: FakeReply, body: any, response: import('node:http').ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const base = { id: `chatcmpl-${this.requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+    const send = (delta: unknown, finishReason: string | null = null) =>
+      response.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+    if (reply.toolCalls) {
+      reply.toolCalls.forEach((call, index) =>
+        send({ role: 'assistant', tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }),
+      );
+      send({}, 'tool_calls');
+    } else {
+      const pieces = (reply.content ?? 'fake completion').match(/\S+\s*|\s+/g) ?? [''];
+      if (reply.holdOpen) {
+        send({ role: 'assistant', content: pieces[0] });
+        return; // the client's cancel is what ends this response
+      }
+      for (const piece of pieces) send({ content: piece });
+      send({}, 'stop');
+    }
+    response.end('data: [DONE]\n\n');
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@ import { VideoAndLedger1763900000000 } from './1763900000000-video-and-ledger';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
 import { Limits1764100000000 } from './1764100000000-limits';
 import { DeliveryBacklog1764200000000 } from './1764200000000-delivery-backlog';
+import { RunEvents1764500000000 } from './1764500000000-run-events';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Webhooks1764000000000,
   Limits1764100000000,
   DeliveryBacklog1764200000000,
+  RunEvents1764500000000,
 ];

@@ -4,10 +4,11 @@ import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
+import { appendRunEvents, type NewRunEvent } from './run-event.repository';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
-/** Describes the event of a run's final state, from the run as it is then. */
-export type AgentRunEventFactory = (run: AgentRun) => Omit<NewEvent, 'orgId' | 'resourceId'>;
+/** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
+export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
 
 export type NewAgentRun = Pick<
   AgentRun,
@@ -34,14 +35,20 @@ export class AgentRunRepository {
     return this.db.getRepository(AgentRun);
   }
 
-  /** Inserts a queued run; false when a run with that id or idempotency key already exists. */
+  /** Inserts a queued run with its `queued` event; false when a run with that id or idempotency key already exists. */
   async insertQueued(run: NewAgentRun): Promise<boolean> {
     const inserted = (await this.db.query(
-      `INSERT INTO agent_runs
-         (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
-       ON CONFLICT DO NOTHING
-       RETURNING id`,
+      `WITH inserted AS (
+         INSERT INTO agent_runs
+           (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
+         ON CONFLICT DO NOTHING
+         RETURNING id, org_id
+       ), logged AS (
+         INSERT INTO run_events (run_id, org_id, type, data, seq)
+         SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 0 FROM inserted
+       )
+       SELECT id FROM inserted`,
       [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt],
     )) as unknown[];
     return inserted.length > 0;
@@ -68,12 +75,18 @@ export class AgentRunRepository {
     await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);
   }
 
-  /** queued → running, in one statement. The run's status, version and input afterwards, or null when it does not exist. */
+  /**
+   * queued → running with its `running` event, in one statement. The run's status, version and input
+   * afterwards, or null when it does not exist.
+   */
   async markRunning(orgId: string, runId: string): Promise<{ status: RunStatus; agentVersionId: string; input: string } | null> {
     const [row] = (await this.db.query(
       `WITH started AS (
          UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
-         RETURNING status, agent_version_id, input
+         RETURNING id, org_id, status, agent_version_id, input
+       ), logged AS (
+         INSERT INTO run_events (run_id, org_id, type, data, seq)
+         SELECT id, org_id, 'running', '{"status": "running"}'::jsonb, 0 FROM started
        )
        SELECT status, agent_version_id, input FROM started
        UNION ALL
@@ -103,9 +116,11 @@ export class AgentRunRepository {
         `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING ${RUN_COLUMNS}`,
         [runId, orgId, value],
       )) as unknown[];
-      const [run] = returnedRows(updated) as AgentRun[];
-      if (!run) return unannouncedEvent(manager, orgId, runId);
-      return recordEvent(manager, { orgId, resourceId: runId, ...describe(toAgentRun(run)) });
+      const [row] = returnedRows(updated) as AgentRun[];
+      if (!row) return unannouncedEvent(manager, orgId, runId);
+      const events = describe(toAgentRun(row));
+      await appendRunEvents(manager, orgId, runId, [events.log]);
+      return recordEvent(manager, { orgId, resourceId: runId, ...events.webhook });
     });
   }
 }

@@ -22,6 +22,12 @@ export class LocalLlmProvider implements LlmProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmTurn> {
+    const turn = this.answer(request);
+    if (turn.kind === 'answer') for (const sentence of sentences(turn.text)) request.onDelta?.(sentence);
+    return turn;
+  }
+
+  private answer(request: LlmRequest): LlmTurn {
     if (request.model === 'echo') {
       return { kind: 'answer', text: `[local/echo: offline test provider, not a language model] ${request.input}` };
     }
@@ -48,6 +54,11 @@ export class LocalLlmProvider implements LlmProvider {
         : `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input)}".`,
     };
   }
+}
+
+/** The text cut after each sentence end (and line break), so the pieces joined are the text. */
+export function sentences(text: string): string[] {
+  return text.match(/[^.!?\n]*(?:[.!?]+["')\]]*\s*|\n+|$)/g)?.filter((piece) => piece.length > 0) ?? [text];
 }
 
 function parseHits(content: string): KnowledgeToolHit[] {

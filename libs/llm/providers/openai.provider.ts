@@ -50,13 +50,15 @@ export class OpenAiLlmProvider implements LlmProvider {
     return model.length > 0;
   }
 
+  /** Streams the completion, handing each piece of content to `onDelta` as it arrives. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.getClient();
     try {
-      const completion = await client.chat.completions.create(
+      const stream = await client.chat.completions.create(
         {
           model: request.model,
           messages: toMessages(request),
+          stream: true,
           ...(request.tools.length
             ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) }
             : {}),
@@ -65,13 +67,26 @@ export class OpenAiLlmProvider implements LlmProvider {
         },
         { signal: request.signal },
       );
-      const message = completion.choices[0]?.message;
-      const calls = (message?.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
-      );
-      if (calls.length > 0) return { kind: 'tool_calls', calls, ...(message?.content ? { content: message.content } : {}) };
-      if (typeof message?.content !== 'string') throw new LlmUnavailableError('OpenAI returned no message content');
-      return { kind: 'answer', text: message.content };
+      let content: string | undefined;
+      const calls: Array<{ id: string; name: string; arguments: string }> = [];
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta;
+        if (!delta) continue;
+        if (typeof delta.content === 'string' && delta.content.length > 0) {
+          content = (content ?? '') + delta.content;
+          request.onDelta?.(delta.content);
+        }
+        for (const call of delta.tool_calls ?? []) {
+          const gathered = (calls[call.index] ??= { id: '', name: '', arguments: '' });
+          if (call.id) gathered.id = call.id;
+          if (call.function?.name) gathered.name += call.function.name;
+          if (call.function?.arguments) gathered.arguments += call.function.arguments;
+        }
+      }
+      const toolCalls = calls.filter((call) => call && call.name);
+      if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(content ? { content } : {}) };
+      if (content === undefined) throw new LlmUnavailableError('OpenAI returned no message content');
+      return { kind: 'answer', text: content };
     } catch (error) {
       throw classify(error);
     }

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** One entry of a run's event log; `seq` counts from 1 within the run. */
+export interface StoredRunEvent {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface NewRunEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Inserts events of one run, in order, in one statement; the table's trigger numbers and announces
+ * them. Only for a run of that organisation (nothing is written otherwise).
+ */
+export async function appendRunEvents(manager: EntityManager | DataSource, orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const types = events.map((event) => event.type);
+  const data = events.map((event) => JSON.stringify(event.data));
+  await manager.query(
+    `INSERT INTO run_events (run_id, org_id, type, data, seq)
+     SELECT r.id, r.org_id, e.type, e.data::jsonb, 0
+       FROM agent_runs r, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
+      WHERE r.id = $1 AND r.org_id = $2
+      ORDER BY e.n`,
+    [runId, orgId, types, data],
+  );
+}
+
+/** The event logs of runs. Every method takes the organisation. */
+@Injectable()
+export class RunEventRepository {
+  constructor(private readonly db: DataSource) {}
+
+  append(orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
+    return appendRunEvents(this.db, orgId, runId, events);
+  }
+
+  /** The run's events after `afterSeq`, oldest first, at most `limit`. */
+  async after(orgId: string, runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]> {
+    const rows = (await this.db.query(
+      `SELECT seq, type, data, created_at FROM run_events
+        WHERE run_id = $1 AND org_id = $2 AND seq > $3
+        ORDER BY seq LIMIT $4`,
+      [runId, orgId, afterSeq, limit],
+    )) as Array<{ seq: number; type: string; data: Record<string, unknown>; created_at: Date }>;
+    return rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, createdAt: row.created_at }));
+  }
+
+  /** Retention, across organisations: drops events older than `cutoff`. How many went. */
+  async deleteOlderThan(cutoff: Date): Promise<number> {
+    const [row] = (await this.db.query(
+      `WITH deleted AS (DELETE FROM run_events WHERE created_at < $1 RETURNING 1) SELECT count(*)::int AS count FROM deleted`,
+      [cutoff],
+    )) as Array<{ count: number }>;
+    return row?.count ?? 0;
+  }
+}
