@@ -24,7 +24,7 @@ function respond(exception: unknown): { status: number; body: unknown; headers: 
     },
   };
   const host = {
-    switchToHttp: () => ({ getRequest: () => ({ method: 'GET', url: '/x' }), getResponse: () => reply }),
+    switchToHttp: () => ({ getRequest: () => ({ id: 'req-123', method: 'GET', url: '/x' }), getResponse: () => reply }),
   } as unknown as ArgumentsHost;
   new ErrorFilter().catch(exception, host);
   return sent;
