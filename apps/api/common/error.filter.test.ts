@@ -9,7 +9,6 @@ import { ErrorFilter } from './error.filter';
 function respond(exception: unknown): { status: number; body: unknown; headers: Record<string, string> } {
   const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
   const reply = {
-    getHeader: (name: string) => (name === 'x-request-id' ? 'req-123' : undefined),
     header(name: string, value: string) {
       sent.headers[name.toLowerCase()] = value;
       return reply;
