@@ -1,9 +1,11 @@
 /**
  * `npm test`: starts what the suites need (see startInfrastructure) and runs every compiled
  * `*.test.js` under dist/ with Node's test runner. `npm test -- <substring>` runs the matching files.
+ * The logs of every API and worker the suites start go to one directory per run, printed at the end.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { requireSupportedNode } from '@pylon/config';
 import { startInfrastructure } from './support/infrastructure';
@@ -23,15 +25,20 @@ async function main(): Promise<number> {
   console.log(`Node ${process.version} (${process.execPath})`);
   const files = testFiles(process.argv[2]);
   if (files.length === 0) throw new Error(`no test files match ${process.argv[2] ?? '*'}`);
+  const logDir = join(tmpdir(), 'pylon-test-logs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+  mkdirSync(logDir, { recursive: true });
   const infra = await startInfrastructure();
   console.log(`test infrastructure: ${infra.databaseLabel}; Temporal dev server at ${infra.temporalAddress}`);
+  console.log(`app logs of this run (API and worker) go to ${logDir}`);
   console.log(`running ${files.length} test files: ${files.map((file) => relative(DIST, file)).join(', ')}`);
   try {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], {
       stdio: 'inherit',
-      env: { ...process.env, ...infra.env },
+      env: { ...process.env, ...infra.env, PYLON_TEST_LOG_DIR: logDir },
     });
-    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+    const code = await new Promise<number>((resolve) => child.on('exit', (exitCode) => resolve(exitCode ?? 1)));
+    console.log(`app logs of this run (API and worker): ${logDir}`);
+    return code;
   } finally {
     await infra.stop();
   }

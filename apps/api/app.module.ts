@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
+import { pylonLoggerOptions, REQUEST_ID_KEY } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
@@ -19,8 +19,6 @@ import { TokensModule } from './tokens/tokens.module';
 import { VideoApiModule } from './video/video-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
-
 /** Probes and scrapes, not traffic: kept out of the access log. */
 const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -31,16 +29,16 @@ const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
     LoggerModule.forRootAsync({
       inject: [PylonConfig],
       useFactory: (config: PylonConfig) => ({
+        // nestjs-pino's default route, `{/*splat}`, matches no request on this Nest's Fastify adapter:
+        // without this, no access line is written and no line knows its request.
+        forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
         pinoHttp: {
-          level: config.logLevel,
-          genReqId: (request, response) => {
-            const incoming = request.headers['x-request-id'];
-            const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-            response.setHeader('x-request-id', id);
-            return id;
-          },
-          redact: ['req.headers.authorization', 'req.headers.cookie'],
-          autoLogging: { ignore: (request) => UNLOGGED_PATHS.has((request.url ?? '').split('?')[0]!) },
+          ...pylonLoggerOptions(config.logLevel),
+          // The id is Fastify's (see createApp), which middie copies to the raw request pino-http sees.
+          quietReqLogger: true,
+          customAttributeKeys: { reqId: REQUEST_ID_KEY },
+          // Nest's middleware sees `url` cut to "/"; `originalUrl` is the request's.
+          autoLogging: { ignore: (request) => UNLOGGED_PATHS.has(((request as { originalUrl?: string }).originalUrl ?? request.url ?? '').split('?')[0]!) },
         },
       }),
     }),

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
+import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
+import { REQUEST_ID_HEADER, requestIdFor } from '@pylon/logging';
 import { PylonMetrics } from '@pylon/metrics';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
+import { echoRequestId } from './common/request-id';
 import { BodyShapePipe } from './common/body-shape.pipe';
 import { createValidationPipe } from './common/validation.pipe';
 import { registerHttpMetrics } from './metrics/http-metrics';
@@ -20,7 +23,9 @@ export async function createApp(): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // Fastify owns the request id: every response gets it, even one no route or middleware saw.
     requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => requestIdFor(request.headers[REQUEST_ID_HEADER]),
     return503OnClosing: true,
     routerOptions: {
       // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
@@ -32,6 +37,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  echoRequestId(app.getHttpAdapter().getInstance());
   registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(PylonMetrics));
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { PylonConfig, requireSupportedNode } from '@pylon/config';
 import { PylonMetrics } from '@pylon/metrics';
 import { registerSearchAttributes } from '@pylon/temporal';
 import { activitiesFor } from './activities';
 import { metricsUrl, serveMetrics } from './metrics-server';
+import { TemporalPinoLogger } from './temporal-logger';
 import { WorkerModule } from './worker.module';
 import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 
@@ -18,9 +20,11 @@ import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
   requireSupportedNode();
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
   const config = app.get(PylonConfig);
-  Runtime.install({ logger: new DefaultLogger(temporalLogLevel(config.logLevel)) });
+  const temporalLogger = new TemporalPinoLogger(PinoLogger.root.child({ context: 'Temporal' }));
+  Runtime.install({ logger: temporalLogger });
   const metrics = app.get(PylonMetrics);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   let metricsServer: Server | undefined;
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../workflows'),
       workflowInterceptorModules: [require.resolve('../../workflows/outcome-interceptors')],
-      logger: quietBundlerLogger,
+      logger: new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })),
     });
     const workers = await Promise.all(
       config.workerQueues.map((kind) => {
@@ -58,23 +62,6 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await connection.close();
     await app.close();
-  }
-}
-
-const quietBundlerLogger = new DefaultLogger('WARN');
-
-function temporalLogLevel(level: PylonConfig['logLevel']): LogLevel {
-  switch (level) {
-    case 'trace':
-      return 'TRACE';
-    case 'debug':
-      return 'DEBUG';
-    case 'info':
-      return 'INFO';
-    case 'warn':
-      return 'WARN';
-    default:
-      return 'ERROR';
   }
 }
 

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
 import { AgentRunsModule } from '@pylon/agent-runs';
-import { ConfigModule } from '@pylon/config';
+import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
+import { pylonLoggerOptions } from '@pylon/logging';
 import { MetricsModule } from '@pylon/metrics';
 import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
@@ -17,6 +19,11 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
 @Module({
   imports: [
     ConfigModule,
+    // The worker serves no HTTP: nestjs-pino only gives it the same pino logger as the API's.
+    LoggerModule.forRootAsync({
+      inject: [PylonConfig],
+      useFactory: (config: PylonConfig) => ({ pinoHttp: pylonLoggerOptions(config.logLevel) }),
+    }),
     MetricsModule.forProcess('worker'),
     DbModule,
     // The agent-runs service also starts and cancels workflows (for the API); its client connects lazily, on first use.

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type Logger } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -6,10 +6,12 @@ export interface DataSourceSettings {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /** Where TypeORM logs; without one, it logs nothing. */
+  logger?: Logger;
 }
 
 /** The one way to build a TypeORM DataSource for Pylon's schema. Never `synchronize`. */
-export function createDataSource({ url, poolSize = 10, applicationName = 'pylon' }: DataSourceSettings): DataSource {
+export function createDataSource({ url, poolSize = 10, applicationName = 'pylon', logger }: DataSourceSettings): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -20,6 +22,7 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'pylon'
     migrationsTransactionMode: 'each',
     poolSize,
     applicationName,
+    ...(logger ? { logger } : {}),
     extra: { connectionTimeoutMillis: 10_000 },
   });
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PylonConfig } from '@pylon/config';
 import { createDataSource } from './data-source';
+import { SafeTypeOrmLogger } from './typeorm-logger';
 import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { RunEventRepository } from './repositories/run-event.repository';
@@ -45,7 +46,7 @@ const REPOSITORIES = [
       }),
       dataSourceFactory: async (options) => {
         const { url, poolSize } = options as { url: string; poolSize: number };
-        return createDataSource({ url, poolSize, applicationName: process.title }).initialize();
+        return createDataSource({ url, poolSize, applicationName: process.title, logger: new SafeTypeOrmLogger() }).initialize();
       },
     }),
   ],

@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { freePort } from '@pylon/temporal';
 import { testInfra } from './infra';
 
 const DIST = join(__dirname, '..', '..');
-const LOG_DIR = mkdtempSync(join(tmpdir(), 'pylon-test-logs-'));
+/** The run's log directory (`npm test` makes one and prints it), so that one grep covers every app log of a run. */
+const LOG_DIR = process.env.PYLON_TEST_LOG_DIR || mkdtempSync(join(tmpdir(), 'pylon-test-logs-'));
+/** Which test file started the process, in its log file's name. */
+const TEST_FILE = basename(process.argv[1] ?? 'test', '.js');
 
 export class AppProcess {
   private exited: Promise<void>;
@@ -44,7 +47,7 @@ export class AppProcess {
 }
 
 function launch(name: string, script: string, env: Record<string, string>): AppProcess {
-  const logFile = join(LOG_DIR, `${name}-${randomBytes(3).toString('hex')}.log`);
+  const logFile = join(LOG_DIR, `${TEST_FILE}.${name}-${randomBytes(3).toString('hex')}.log`);
   const out = createWriteStream(logFile);
   // PYLON_CPU_PROFILE_DIR: each app process writes a V8 CPU profile there when it exits (to find where time goes).
   const profileDir = process.env.PYLON_CPU_PROFILE_DIR;

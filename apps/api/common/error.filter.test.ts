@@ -9,7 +9,6 @@ import { ErrorFilter } from './error.filter';
 function respond(exception: unknown): { status: number; body: unknown; headers: Record<string, string> } {
   const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
   const reply = {
-    getHeader: (name: string) => (name === 'x-request-id' ? 'req-123' : undefined),
     header(name: string, value: string) {
       sent.headers[name.toLowerCase()] = value;
       return reply;
@@ -24,7 +23,7 @@ function respond(exception: unknown): { status: number; body: unknown; headers: 
     },
   };
   const host = {
-    switchToHttp: () => ({ getRequest: () => ({ method: 'GET', url: '/x' }), getResponse: () => reply }),
+    switchToHttp: () => ({ getRequest: () => ({ id: 'req-123', method: 'GET', url: '/x' }), getResponse: () => reply }),
   } as unknown as ArgumentsHost;
   new ErrorFilter().catch(exception, host);
   return sent;

@@ -4,6 +4,7 @@ import { ErrorCode } from '@pylon/contracts';
 import { InvalidCursorError } from '@pylon/db';
 import { EmbeddingError } from '@pylon/embeddings';
 import { LimitExceededError } from '@pylon/limits';
+import { truncate } from '@pylon/logging';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, statusOf } from './error-status';
 
@@ -28,10 +29,9 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const { code, detail, headers } = this.classify(exception);
     if (statusOf(code) >= 500) {
-      this.logger.error(
-        { err: exception, requestId: reply.getHeader('x-request-id'), method: request.method, url: request.url },
-        `request ${String(reply.getHeader('x-request-id'))} failed: ${code}`,
-      );
+      // The error goes through the logger's error serializer, which keeps its code, message and
+      // constraint but never a database error's parameters or the row it quotes.
+      this.logger.error({ err: exception, method: request.method, url: truncate(request.url, 300) }, `request ${request.id} failed: ${code}`);
     }
     for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
     if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
