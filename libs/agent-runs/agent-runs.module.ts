@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
 import { AgentRunsService } from './agent-runs.service';
+import { RunEventsService } from './run-events.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
-@Module({ imports: [LlmModule, KnowledgeModule], providers: [AgentRunsService], exports: [AgentRunsService] })
+@Module({ imports: [LlmModule, KnowledgeModule], providers: [AgentRunsService, RunEventsService], exports: [AgentRunsService, RunEventsService] })
 export class AgentRunsModule {}

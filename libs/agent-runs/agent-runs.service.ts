@@ -20,6 +20,7 @@ import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+import { RunEventsService } from './run-events.service';
 import { runEvent } from './run-view';
 
 const VERSION_CACHE_SIZE = 1_000;
@@ -48,6 +49,7 @@ export class AgentRunsService {
     private readonly events: EventAnnouncer,
     private readonly llm: LlmService,
     private readonly knowledge: KnowledgeSearchService,
+    private readonly runEvents: RunEventsService,
     private readonly config: PylonConfig,
   ) {}
 
@@ -99,6 +101,7 @@ export class AgentRunsService {
 
   async cancel(orgId: string, runId: string): Promise<AgentRun> {
     const run = await this.get(orgId, runId);
+    if (run.status === 'failed' && run.error === RUN_CANCELLED_ERROR) return run; // cancelled already: the same answer again
     if (run.status === 'succeeded' || run.status === 'failed') {
       throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
     }
@@ -119,36 +122,51 @@ export class AgentRunsService {
     if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
     const version = await this.version(orgId, run.agentVersionId);
     if (!version) throw new RunNotFoundError(runId);
-    const reply = await this.llm.generate(version.model, {
-      orgId,
-      instructions: version.instructions,
-      input: run.input,
-      temperature: version.temperature,
-      maxOutputTokens: version.maxOutputTokens,
-      tools: toolSpecs(version.tools),
-      transcript,
-      signal,
-    });
-    if (reply.kind === 'tool_calls') return reply;
-    return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent) };
+    const output = this.runEvents.outputRecorder(orgId, runId);
+    try {
+      const reply = await this.llm.generate(version.model, {
+        orgId,
+        instructions: version.instructions,
+        input: run.input,
+        temperature: version.temperature,
+        maxOutputTokens: version.maxOutputTokens,
+        tools: toolSpecs(version.tools),
+        transcript,
+        signal,
+        onDelta: (text) => output.add(text),
+      });
+      await output.flush();
+      if (reply.kind === 'tool_calls') {
+        await this.runEvents.recordToolCalls(orgId, runId, reply.calls);
+        return reply;
+      }
+      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent) };
+    } finally {
+      output.discard();
+    }
   }
 
-  /** A tool call's result, as text for the model; a bad call is explained to the model rather than failing the run. */
+  /**
+   * A tool call's result, as text for the model, recorded in the run's log (a knowledge search with its
+   * query and the matched doc_ids); a bad call is explained to the model rather than failing the run.
+   */
   async runTool(orgId: string, runId: string, call: ToolCall): Promise<string> {
     const run = await this.runs.findById(orgId, runId);
     const version = run && (await this.version(orgId, run.agentVersionId));
     if (!version) throw new RunNotFoundError(runId);
+    const refuse = async (error: string) => {
+      await this.runEvents.recordToolResult(orgId, runId, call, { error });
+      return JSON.stringify({ error });
+    };
     const tool = version.tools.find((candidate) => candidate.type === call.name);
-    if (!tool || call.name !== KNOWLEDGE_SEARCH_TOOL) return JSON.stringify({ error: `unknown tool ${call.name}` });
+    if (!tool || call.name !== KNOWLEDGE_SEARCH_TOOL) return refuse(`unknown tool ${call.name}`);
     let query: unknown;
     try {
       query = (JSON.parse(call.arguments) as { query?: unknown }).query;
     } catch {
       query = undefined;
     }
-    if (typeof query !== 'string' || query.trim() === '') {
-      return JSON.stringify({ error: 'knowledge_search needs {"query": "<text>"}' });
-    }
+    if (typeof query !== 'string' || query.trim() === '') return refuse('knowledge_search needs {"query": "<text>"}');
     const matches = await this.knowledge.search(orgId, query, tool.match_count);
     const hits: KnowledgeToolHit[] = matches.map((match) => ({
       doc_id: match.docId,
@@ -157,6 +175,7 @@ export class AgentRunsService {
       score: match.score,
       content: match.content,
     }));
+    await this.runEvents.recordToolResult(orgId, runId, call, { query, doc_ids: [...new Set(hits.map((hit) => hit.doc_id))] });
     return JSON.stringify({ matches: hits });
   }
 

@@ -167,25 +167,41 @@ describe('agent runs end to end', () => {
     assert.equal(run.output, null);
   });
 
-  it('cancel stops the workflow and leaves the run failed with error "cancelled"', async () => {
+  it('cancel aborts the model call under way (the server sees the connection close), and the run ends failed with "cancelled"', async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow' });
-    fake.enqueue({ delayMs: 10_000, content: 'never seen' });
+    fake.enqueue({ holdOpen: true, content: 'The first words, and then nothing more.' });
     const created = await create({ agent_version_id: versionId });
     const deadline = Date.now() + 10_000;
-    while ((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key })).body.status !== 'running') {
-      assert.ok(Date.now() < deadline, 'run never started');
+    // Running, and the model's first words are in the run's log: the call is under way.
+    while ((await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data?.some((e: { type: string }) => e.type === 'output_delta') !== true) {
+      assert.ok(Date.now() < deadline, 'the model call never started streaming');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const heldOpen = fake.requests.at(-1)!;
+    assert.equal(heldOpen.closedAt, undefined, 'the response is still open');
+    const cancelledAt = Date.now();
     const cancelled = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
     assert.equal(cancelled.status, 202);
     const { run } = await waitForRun(http, tenant.key, created.body.run_id, 10_000);
     assert.equal(run.status, 'failed');
     assert.equal(run.error, 'cancelled');
+    while (heldOpen.closedAt === undefined && Date.now() - cancelledAt < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(heldOpen.closedAt !== undefined, 'the model call was never aborted');
+    assert.ok(heldOpen.closedAt - cancelledAt < 6_000, `aborted ${heldOpen.closedAt - cancelledAt} ms after the cancel`);
     const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
     await assert.rejects(handle.result());
     assert.equal((await handle.describe()).status.name, 'CANCELLED');
+    const events = (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data as Array<{ type: string; data: unknown }>;
+    assert.deepEqual(events.at(-1), { ...events.at(-1), type: 'failed', data: run });
+
+    // A second cancel answers the same final run; a run that finished otherwise cannot be cancelled.
     const again = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
-    assert.equal(again.status, 409);
-    assert.deepEqual(again.body, { error: 'run_not_cancellable' });
+    assert.equal(again.status, 202);
+    assert.deepEqual(again.body, run);
+    const finished = await create({});
+    await waitForRun(http, tenant.key, finished.body.run_id, 10_000);
+    const late = await http.post(`/api/v1/agent-runs/${finished.body.run_id}/cancel`, { token: tenant.key });
+    assert.equal(late.status, 409);
+    assert.deepEqual(late.body, { error: 'run_not_cancellable' });
   });
 });

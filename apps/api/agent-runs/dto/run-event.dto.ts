@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export const RUN_EVENT_TYPES = ['queued', 'running', 'output_delta', 'tool_call', 'tool_result', 'succeeded', 'failed'] as const;
+const MAX_SEQ = 2_147_483_647;
+
+export class RunEventsQuery {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_SEQ,
+    default: 0,
+    description: 'Only events after this sequence number (a stream takes the `Last-Event-ID` header instead, when sent).',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SEQ)
+  after?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000, default: 100, description: 'JSON pages only.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  limit?: number;
+}
+
+export class RunEventView {
+  @ApiProperty({ type: 'integer', description: "The event's place in the run's log, from 1; the SSE `id`." }) seq!: number;
+  @ApiProperty({
+    enum: RUN_EVENT_TYPES,
+    description:
+      '`queued`, `running`: status changes ({status}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); ' +
+      '`tool_result` ({call_id, name, query, doc_ids} or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.',
+  })
+  type!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) data!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class RunEventPage {
+  @ApiProperty({ type: [RunEventView] }) data!: RunEventView[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `after` for the next page; null when there is none yet.' })
+  next_cursor!: string | null;
+}

@@ -1,0 +1,92 @@
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { RunEventsService } from '@pylon/agent-runs';
+import type { StoredRunEvent } from '@pylon/db';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, type Principal } from '../auth/principal';
+import { ServerSentEventStream } from '../common/server-sent-events';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { RunEventPage, RunEventsQuery, type RunEventView } from './dto/run-event.dto';
+
+const DEFAULT_PAGE = 100;
+
+function toView(event: StoredRunEvent): RunEventView {
+  return { seq: event.seq, type: event.type, data: event.data, created_at: event.createdAt.toISOString() };
+}
+
+/** Where a reconnecting stream resumes: its `Last-Event-ID` when it sends one, else `after`. */
+function resumePoint(lastEventId: string | undefined, after: number | undefined): number {
+  if (lastEventId === undefined || lastEventId === '') return after ?? 0;
+  if (!/^\d{1,10}$/.test(lastEventId) || Number(lastEventId) > 2_147_483_647) {
+    throw ApiError.invalidRequest('Last-Event-ID must be the id (a sequence number) of an event of this run');
+  }
+  return Number(lastEventId);
+}
+
+@ApiTags('agent runs')
+@ApiBearerAuth('apiKey')
+@Controller('api/v1/agent-runs')
+export class RunEventsController {
+  constructor(
+    private readonly runEvents: RunEventsService,
+    private readonly config: PylonConfig,
+  ) {}
+
+  @Get(':runId/events')
+  @RequireScope('runs:read')
+  @ApiOperation({
+    operationId: 'listAgentRunEvents',
+    summary: "A run's events: a live Server-Sent Events stream, or a JSON page",
+    description:
+      'With `Accept: text/event-stream`: every stored event after `after` (or the `Last-Event-ID` header), then each new one as it ' +
+      'happens, as `id: <seq>`, `event: <type>`, `data: <JSON>`; the stream ends after the terminal event (`succeeded` or `failed`). ' +
+      'Comment lines keep an idle stream open. Otherwise: the stored events after `after` as a page.',
+  })
+  @ApiUuidParam('runId')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Streams: resume right after this event.' })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiOkResponse({ type: RunEventPage })
+  @ApiErrors(400, 401, 403, 404)
+  async events(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('runId') runId: string,
+    @Query() query: RunEventsQuery,
+    @Headers('accept') accept: string | undefined,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (!accept?.includes('text/event-stream')) {
+      const { events, more } = await this.runEvents.page(principal.orgId, runId, query.after ?? 0, query.limit ?? DEFAULT_PAGE);
+      const page: RunEventPage = { data: events.map(toView), next_cursor: more ? String(events[events.length - 1]!.seq) : null };
+      await reply.send(page);
+      return;
+    }
+    const after = resumePoint(lastEventId, query.after);
+    await this.runEvents.requireRun(principal.orgId, runId);
+    await this.stream(principal.orgId, runId, after, request, reply);
+  }
+
+  private async stream(orgId: string, runId: string, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.hijack();
+    const stream = new ServerSentEventStream(reply.raw);
+    const gone = new AbortController();
+    request.raw.once('close', () => gone.abort());
+    reply.raw.once('close', () => gone.abort());
+    stream.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
+    try {
+      for await (const event of this.runEvents.follow(orgId, runId, after, gone.signal)) {
+        await stream.send({ id: String(event.seq), event: event.type, data: event.data });
+        if (gone.signal.aborted) break;
+      }
+    } catch (error) {
+      request.log.warn({ err: error }, `the event stream of run ${runId} stopped`);
+    } finally {
+      stream.close();
+    }
+  }
+}
