@@ -14,6 +14,8 @@ export interface FakeReply {
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   /** Chat streams only: send the first piece of content, then hold the response open until the client goes. */
   holdOpen?: boolean;
+  /** Chat streams only: wait this long between pieces of content. */
+  chunkDelayMs?: number;
 }
 
 /**
@@ -99,7 +101,7 @@ export class FakeOpenAi {
       return;
     }
     if (body.stream) {
-      this.stream(reply, body, response);
+      await this.stream(reply, body, response);
       return;
     }
     response.writeHead(status, { 'content-type': 'application/json' });
@@ -128,7 +130,7 @@ export class FakeOpenAi {
   }
 
   /** Chat Completions streaming: the content a few words per chunk (or the tool calls), then [DONE]. */
-  private stream(reply: FakeReply, body: any, response: import('node:http').ServerResponse): void {
+  private async stream(reply: FakeReply, body: any, response: import('node:http').ServerResponse): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const base = { id: `chatcmpl-${this.requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
     const send = (delta: unknown, finishReason: string | null = null) =>
@@ -144,7 +146,11 @@ export class FakeOpenAi {
         send({ role: 'assistant', content: pieces[0] });
         return; // the client's cancel is what ends this response
       }
-      for (const piece of pieces) send({ content: piece });
+      for (const piece of pieces) {
+        if (reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+        if (response.destroyed) return;
+        send({ content: piece });
+      }
       send({}, 'stop');
     }
     response.end('data: [DONE]\n\n');

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EventSource } from 'eventsource';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createTenant, createVersion, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+
+const EVENT_TYPES = ['queued', 'running', 'output_delta', 'tool_call', 'tool_result', 'succeeded', 'failed'];
+
+interface Received {
+  seq: number;
+  type: string;
+  data: any;
+  /** When this client got it. */
+  at: number;
+}
+
+/**
+ * A run's event stream read with `eventsource`, the npm EventSource client: every named event, until the
+ * terminal one (then the client is closed, as a browser's would be by the page) or until `stopAfter`.
+ */
+function readStream(url: string, token: string, options: { lastEventId?: string; stopAfter?: (received: Received[]) => boolean } = {}) {
+  const received: Received[] = [];
+  const source = new EventSource(url, {
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${token}`, ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },
+      }),
+  });
+  const finished = new Promise<Received[]>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`no terminal event within 30 s; got ${JSON.stringify(received.map((event) => event.type))}`));
+    }, 30_000);
+    const stop = () => {
+      clearTimeout(timer);
+      source.close();
+      resolve(received);
+    };
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (event) => {
+        received.push({ seq: Number(event.lastEventId), type: event.type, data: JSON.parse(event.data), at: Date.now() });
+        if (type === 'succeeded' || type === 'failed' || options.stopAfter?.(received)) stop();
+      });
+    }
+    source.addEventListener('error', (event) => {
+      if ((event as { code?: number }).code) {
+        clearTimeout(timer);
+        source.close();
+        reject(new Error(`stream refused: ${(event as { code?: number }).code} ${(event as { message?: string }).message}`));
+      }
+    });
+  });
+  return finished;
+}
+
+describe('run events: stored, streamed live, resumable', () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let fake: FakeOpenAi;
+  let slowVersion: string;
+
+  before(async () => {
+    fake = await FakeOpenAi.start();
+    stack = await Stack.start({ env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: fake.baseUrl } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    slowVersion = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/streaming' });
+  });
+  after(async () => {
+    await stack?.stop();
+    await fake?.stop();
+  });
+
+  const eventsUrl = (runId: string) => `${stack.url}/api/v1/agent-runs/${runId}/events`;
+  const storedEvents = async (runId: string) => {
+    const page = await http.get(`/api/v1/agent-runs/${runId}/events?limit=1000`, { token: tenant.key });
+    assert.equal(page.status, 200, page.text);
+    return page.body as { data: Array<{ seq: number; type: string; data: any; created_at: string }>; next_cursor: string | null };
+  };
+  const startRun = async (versionId: string, input = 'Tell me about Pylon.') => {
+    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: versionId, input } });
+    assert.equal(created.status, 200, created.text);
+    return created.body.run_id as string;
+  };
+
+  it('a live stream goes from queued to the terminal event, which carries the run exactly as GET returns it', async () => {
+    const answer = 'Pylon runs agents. It searches knowledge. It renders videos.';
+    fake.enqueue({ content: answer, delayMs: 500, chunkDelayMs: 40 });
+    const runId = await startRun(slowVersion);
+    const received = await readStream(eventsUrl(runId), tenant.key);
+
+    assert.deepEqual(received.map((event) => event.seq), received.map((_, index) => index + 1), 'every event once, in order, from 1');
+    assert.deepEqual(received.slice(0, 2).map((event) => [event.type, event.data]), [
+      ['queued', { status: 'queued' }],
+      ['running', { status: 'running' }],
+    ]);
+    const deltas = received.filter((event) => event.type === 'output_delta');
+    assert.ok(deltas.length >= 1);
+    assert.equal(deltas.map((event) => event.data.text).join(''), answer, 'the deltas add up to the output');
+    const terminal = received.at(-1)!;
+    assert.equal(terminal.type, 'succeeded');
+    const run = await http.get(`/api/v1/agent-runs/${runId}`, { token: tenant.key });
+    assert.deepEqual(terminal.data, run.body);
+    assert.equal(run.body.output, answer);
+    assert.ok(received[1]!.at < Date.parse(run.body.updated_at), 'live: `running` arrived before the run finished');
+
+    const stored = await storedEvents(runId);
+    assert.deepEqual(stored.data.map((event) => [event.seq, event.type, event.data]), received.map((event) => [event.seq, event.type, event.data]));
+    assert.equal(stored.next_cursor, null);
+  });
+
+  it('a stream dropped mid-run and resumed with Last-Event-ID continues right after it: no gap, no repeat', async () => {
+    const answer = Array.from({ length: 40 }, (_, index) => `Word${index}`).join(' ');
+    fake.enqueue({ content: answer, chunkDelayMs: 60 });
+    const runId = await startRun(slowVersion);
+    const first = await readStream(eventsUrl(runId), tenant.key, { stopAfter: (events) => events.some((event) => event.type === 'output_delta') });
+    assert.notEqual(first.at(-1)!.type, 'succeeded', 'dropped before the end');
+    const second = await readStream(eventsUrl(runId), tenant.key, { lastEventId: String(first.at(-1)!.seq) });
+
+    const joined = [...first, ...second];
+    assert.deepEqual(joined.map((event) => event.seq), joined.map((_, index) => index + 1));
+    assert.equal(joined.at(-1)!.type, 'succeeded');
+    const stored = await storedEvents(runId);
+    assert.deepEqual(joined.map((event) => [event.seq, event.type, event.data]), stored.data.map((event) => [event.seq, event.type, event.data]));
+    assert.equal(joined.filter((event) => event.type === 'output_delta').map((event) => event.data.text).join(''), answer);
+
+    // ?after= does the same as the header; a JSON page after that point is the rest of the log.
+    const resumed = await readStream(`${eventsUrl(runId)}?after=${first.at(-1)!.seq}`, tenant.key);
+    const withoutArrival = (events: Received[]) => events.map(({ seq, type, data }) => ({ seq, type, data }));
+    assert.deepEqual(withoutArrival(resumed), withoutArrival(second));
+    const page = await http.get(`/api/v1/agent-runs/${runId}/events?after=2&limit=2`, { token: tenant.key });
+    assert.deepEqual(page.body.data.map((event: { seq: number }) => event.seq), [3, 4]);
+    assert.equal(page.body.next_cursor, '4');
+  });
+
+  it('a stream opened after the run finished sends the whole log and closes; tool calls show their query and doc_ids', async () => {
+    const doc = await ingestDocument(http, tenant, { title: 'Pylon facts', content: 'Pylon is a backend for AI products. Pylon uses Temporal for durable work.' });
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', tools: [{ type: 'knowledge_search' }] });
+    const runId = await startRun(versionId, 'What does Pylon use for durable work?');
+    const { run } = await waitForRun(http, tenant.key, runId);
+    assert.equal(run.status, 'succeeded');
+
+    const received = await readStream(eventsUrl(runId), tenant.key);
+    assert.deepEqual(received.map((event) => event.type).filter((type) => type !== 'output_delta'), ['queued', 'running', 'tool_call', 'tool_result', 'succeeded']);
+    const call = received.find((event) => event.type === 'tool_call')!;
+    const result = received.find((event) => event.type === 'tool_result')!;
+    assert.equal(call.data.name, 'knowledge_search');
+    assert.equal(result.data.call_id, call.data.call_id);
+    assert.equal(result.data.query, 'What does Pylon use for durable work?');
+    assert.deepEqual(result.data.doc_ids, [doc.doc_id]);
+    assert.equal(received.filter((event) => event.type === 'output_delta').map((event) => event.data.text).join(''), run.output);
+    assert.deepEqual(received.at(-1)!.data, run);
+  });
+
+  it("another organisation's run, an unknown run and a bad Last-Event-ID are refused with the contract's errors", async () => {
+    const runId = await startRun(tenant.versionId);
+    await waitForRun(http, tenant.key, runId);
+    const other = await createTenant(http);
+    for (const accept of ['text/event-stream', 'application/json']) {
+      for (const [id, key] of [
+        [runId, other.key],
+        ['3f0b7a52-8f7e-4a5e-9d61-2f1d6f0c9b11', tenant.key],
+      ]) {
+        const response = await fetch(eventsUrl(id!), { headers: { authorization: `Bearer ${key}`, accept } });
+        assert.equal(response.status, 404);
+        assert.deepEqual(await response.json(), { error: 'not_found' });
+      }
+    }
+    const bad = await fetch(eventsUrl(runId), { headers: { authorization: `Bearer ${tenant.key}`, accept: 'text/event-stream', 'last-event-id': 'yesterday' } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { error: 'invalid_request' });
+    const unauthenticated = await fetch(eventsUrl(runId), { headers: { accept: 'text/event-stream' } });
+    assert.equal(unauthenticated.status, 401);
+  });
+});
