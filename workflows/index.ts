@@ -5,3 +5,4 @@ export { videoGenerationWorkflow } from './video-generation.workflow';
 export { webhookEventWorkflow } from './webhook-event.workflow';
 export { webhookRetryWorkflow } from './webhook-retry.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
+export { runEventsRetentionWorkflow } from './run-events-retention.workflow';

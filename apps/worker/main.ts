@@ -5,7 +5,9 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { PylonConfig, requireSupportedNode } from '@pylon/config';
 import { PylonMetrics } from '@pylon/metrics';
-import { registerSearchAttributes } from '@pylon/temporal';
+import { runEventsRetentionScheduleId } from '@pylon/contracts';
+import { ensureRunEventsRetentionSchedule, registerSearchAttributes } from '@pylon/temporal';
+import { Client } from '@temporalio/client';
 import { activitiesFor } from './activities';
 import { metricsUrl, serveMetrics } from './metrics-server';
 import { TemporalPinoLogger } from './temporal-logger';
@@ -54,6 +56,11 @@ async function main(): Promise<void> {
     if (config.workerMetricsPort > 0) {
       metricsServer = await serveMetrics(metrics, config.host, config.workerMetricsPort);
       console.log(`pylon worker metrics at ${metricsUrl(metricsServer)}`);
+    }
+    if (config.workerQueues.includes('agent-runs')) {
+      await ensureRunEventsRetentionSchedule(app.get(Client), runEventsRetentionScheduleId(config.temporalTaskQueuePrefix), config.taskQueue('agent-runs')).catch((error: unknown) =>
+        PinoLogger.root.warn({ err: error }, 'could not create the run-event retention schedule; old run events are kept until a worker does'),
+      );
     }
     const queues = config.workerQueues.map((kind) => config.taskQueue(kind));
     console.log(`pylon worker polling ${queues.map((queue) => `"${queue}"`).join(', ')} on ${config.temporalAddress}`);

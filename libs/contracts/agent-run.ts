@@ -39,6 +39,8 @@ export interface AgentRunActivities {
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   /** The id of the event recorded with the change, or null when the run was already final. */
   markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<string | null>;
+  /** Retention: deletes run events older than RUN_EVENTS_RETENTION_DAYS; how many. */
+  purgeExpiredRunEvents(): Promise<number>;
 }
 
 /** Error type names thrown by activities that must not be retried. */

@@ -27,6 +27,7 @@ export const WORKFLOW_TYPES = {
   webhookEvent: 'webhookEventWorkflow',
   webhookRetry: 'webhookRetryWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
+  runEventsRetention: 'runEventsRetentionWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -38,7 +39,13 @@ export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   webhookEventWorkflow: 'webhooks',
   webhookRetryWorkflow: 'webhooks',
   webhookDeliveryWorkflow: 'webhooks',
+  runEventsRetentionWorkflow: 'agent-runs',
 };
+
+/** The Temporal schedule that runs the run-event retention workflow every hour, one per deployment (queue prefix). */
+export function runEventsRetentionScheduleId(taskQueuePrefix: string): string {
+  return `${taskQueuePrefix}.run-events-retention`;
+}
 
 export function agentRunWorkflowId(runId: string): string {
   return `agent-run:${runId}`;

@@ -4,3 +4,4 @@ export { findOrBuildTemporalCli, startTemporalDevServer, freePort, type DevServe
 export { WorkflowStarter, type StartRequest } from './workflow-starter';
 export { EventAnnouncer } from './event-announcer';
 export { TaskQueueBacklogReader, type QueueBacklog } from './task-queue-backlog';
+export { ensureRunEventsRetentionSchedule } from './retention-schedule';

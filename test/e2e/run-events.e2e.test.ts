@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
 import { EventSource } from 'eventsource';
+import { runEventsRetentionScheduleId } from '@pylon/contracts';
+import { sql } from '../support/db';
+import { testInfra } from '../support/infra';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
@@ -175,5 +179,32 @@ describe('run events: stored, streamed live, resumable', () => {
     assert.deepEqual(await bad.json(), { error: 'invalid_request' });
     const unauthenticated = await fetch(eventsUrl(runId), { headers: { accept: 'text/event-stream' } });
     assert.equal(unauthenticated.status, 401);
+  });
+
+  it('retention: the hourly Temporal schedule drops events older than RUN_EVENTS_RETENTION_DAYS; a stream of such a run still ends', async () => {
+    const oldRun = await startRun(tenant.versionId);
+    const { run } = await waitForRun(http, tenant.key, oldRun);
+    const recentRun = await startRun(tenant.versionId);
+    await waitForRun(http, tenant.key, recentRun);
+    await sql(`UPDATE run_events SET created_at = now() - interval '8 days' WHERE run_id = $1`, [oldRun]);
+
+    const connection = await Connection.connect({ address: testInfra().temporalAddress });
+    try {
+      const schedule = new Client({ connection }).schedule.getHandle(runEventsRetentionScheduleId(stack.env.TEMPORAL_TASK_QUEUE_PREFIX!));
+      const description = await schedule.describe();
+      assert.deepEqual(description.spec.intervals?.map((interval) => interval.every), [3_600_000]);
+      await schedule.trigger();
+      const deadline = Date.now() + 20_000;
+      while ((await sql(`SELECT 1 FROM run_events WHERE run_id = $1`, [oldRun])).length > 0) {
+        assert.ok(Date.now() < deadline, 'the old events were never purged');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } finally {
+      await connection.close();
+    }
+    assert.ok((await storedEvents(recentRun)).data.length >= 3, 'recent events are kept');
+    // The finished run's stream, its log gone, still ends with the run as it is.
+    const received = await readStream(eventsUrl(oldRun), tenant.key);
+    assert.deepEqual(received.map((event) => [event.type, event.data]), [['succeeded', run]]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
-import { AgentRunsService, RunAlreadyFinishedError, RunNotFoundError } from '@pylon/agent-runs';
+import { AgentRunsService, RunAlreadyFinishedError, RunEventsService, RunNotFoundError } from '@pylon/agent-runs';
 import { LlmRequestRejectedError } from '@pylon/llm';
 import { heartbeating } from './heartbeating';
 
@@ -25,7 +25,10 @@ function asActivityFailure(error: unknown): unknown {
 /** Thin adapters between the agent-run workflow and the agent-runs service. */
 @Injectable()
 export class AgentRunActivitiesImpl implements AgentRunActivities {
-  constructor(private readonly runs: AgentRunsService) {}
+  constructor(
+    private readonly runs: AgentRunsService,
+    private readonly runEvents: RunEventsService,
+  ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
   async takeTurn({ orgId, runId, transcript, heartbeatTimeoutSeconds }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
@@ -44,5 +47,9 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
 
   markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<string | null> {
     return this.runs.markFailed(orgId, runId, error);
+  }
+
+  purgeExpiredRunEvents(): Promise<number> {
+    return this.runEvents.purgeExpired();
   }
 }

@@ -16,7 +16,7 @@ function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): 
 export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Activities {
   switch (kind) {
     case 'agent-runs':
-      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['takeTurn', 'runTool', 'markRunFailed']);
+      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['takeTurn', 'runTool', 'markRunFailed', 'purgeExpiredRunEvents']);
     case 'knowledge':
       return bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
         'prepareChunks',
