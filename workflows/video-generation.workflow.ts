@@ -1,5 +1,5 @@
-import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
-import { NON_RETRYABLE_VIDEO_ERRORS, type VideoActivities, type VideoWorkflowInput } from '@pylon/contracts';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import { NON_RETRYABLE_VIDEO_ERRORS, VIDEO_CANCELLED_REASON, type VideoActivities, type VideoWorkflowInput } from '@pylon/contracts';
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
@@ -29,7 +29,8 @@ const MAX_POLL_MS = 30_000;
 /**
  * A video generation or extension: submit it to the provider, then poll on durable timers with
  * backoff (the projection shows `processing` and the provider's estimate) until it completes and is
- * stored. A failure, a refusal or the overall timeout marks it failed and refunds its tokens once.
+ * stored. A failure, a refusal or the overall timeout marks it failed and refunds its tokens once. A
+ * cancel stops the provider's job first, then fails and refunds it with reason `cancelled`.
  */
 export async function videoGenerationWorkflow(generation: VideoWorkflowInput): Promise<{ state: 'completed' | 'failed'; reason?: string }> {
   try {
@@ -48,6 +49,14 @@ export async function videoGenerationWorkflow(generation: VideoWorkflowInput): P
       }
     }
   } catch (failure) {
+    if (isCancellation(failure)) {
+      await CancellationScope.nonCancellable(async () => {
+        // Refunded even if the provider cannot be told (its retries exhausted): the caller asked to stop paying.
+        await provider.cancelVideo(generation).catch(() => undefined);
+        await announce(generation.orgId, await ledger.failVideo({ ...generation, reason: VIDEO_CANCELLED_REASON }));
+      });
+      throw failure;
+    }
     const reason = describeFailure(failure);
     await announce(generation.orgId, await ledger.failVideo({ ...generation, reason }));
     return { state: 'failed', reason };

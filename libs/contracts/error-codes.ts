@@ -13,6 +13,8 @@ export enum ErrorCode {
   PayloadTooLarge = 'payload_too_large',
   InsufficientTokens = 'insufficient_tokens',
   GenerationNotCompleted = 'generation_not_completed',
+  /** Cancelling a generation that already completed or failed. */
+  GenerationNotCancellable = 'generation_not_cancellable',
   /** An organisation's cap (webhook endpoints, test events per minute) is reached. */
   LimitExceeded = 'limit_exceeded',
   /** The API key sent more requests than its rate limit allows. */

@@ -28,6 +28,11 @@ export interface VideoActivities {
   pollVideo(input: VideoWorkflowInput): Promise<VideoPollResult>;
   /** Marks the generation failed and refunds its tokens, exactly once; the event id, or null if already final. */
   failVideo(input: VideoWorkflowInput & { reason: string }): Promise<string | null>;
+  /** Stops the provider's job (kills the render, deletes the remote job); nothing to do if it was never submitted. */
+  cancelVideo(input: VideoWorkflowInput): Promise<void>;
 }
+
+/** The failure reason of a generation cancelled through the API. */
+export const VIDEO_CANCELLED_REASON = 'cancelled';
 
 export const NON_RETRYABLE_VIDEO_ERRORS = ['VideoProviderRejected', 'VideoProviderUnavailable', 'GenerationNotFound'] as const;

@@ -294,6 +294,12 @@ export class LocalVideoProvider implements VideoProvider {
 
   /** A stale lock: its render died (or hung, and is killed if it is provably ours). Clears it and counts the interruption. */
   private async abandon(jobId: string, lock: RenderLock): Promise<JobState> {
+    await this.stopRender(jobId, lock);
+    return this.recordInterruption(jobId, 'the render stopped without finishing (its worker or ffmpeg died, or it hung)');
+  }
+
+  /** Kills the lock's ffmpeg if it provably is this job's, and removes the attempt's files and the lock. */
+  private async stopRender(jobId: string, lock: RenderLock): Promise<void> {
     const token = lock.info?.token;
     if (token && lock.info?.phase === 'rendering' && pidExists(lock.info.pid) && commandLineHas(lock.info.pid, token) === true) {
       // ffmpeg was spawned detached, so it leads its own process group: end the group.
@@ -311,7 +317,17 @@ export class LocalVideoProvider implements VideoProvider {
       await removeQuietly(attempt.video, attempt.thumbnail, attempt.prompt, attempt.progress, attempt.log);
     }
     await removeQuietly(this.paths.lock(jobId));
-    return this.recordInterruption(jobId, 'the render stopped without finishing (its worker or ffmpeg died, or it hung)');
+  }
+
+  /** Fails the job for good (no render starts again) and stops the render under way; a finished job stays finished. */
+  async cancel(jobId: string): Promise<void> {
+    if (!LOCAL_JOB_ID.test(jobId)) throw new VideoProviderRejectedError(`${JSON.stringify(jobId)} is not a local video job id`);
+    return this.guard(async () => {
+      if (await this.completed(jobId)) return;
+      await this.updateState(jobId, (state) => ({ ...state, lastError: 'cancelled', failedReason: state.failedReason ?? 'cancelled' }));
+      const lock = await this.readLock(jobId);
+      if (lock) await this.stopRender(jobId, lock);
+    });
   }
 
   private async recordFailure(jobId: string, error: string): Promise<JobState> {

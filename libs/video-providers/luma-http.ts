@@ -17,7 +17,7 @@ export interface LumaHttpOptions {
  * included). Classifies every failure: 400/401/403/404/422 and other 4xx → rejected (401/403 name
  * the API key); 408/409/429/5xx, timeouts and network errors → transient; a 2xx that is not JSON → rejected.
  */
-export async function lumaJson(options: LumaHttpOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+export async function lumaJson(options: LumaHttpOptions, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   const what = `${method} ${path}`;
   const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
   let status: number;
@@ -44,6 +44,7 @@ export async function lumaJson(options: LumaHttpOptions, method: 'GET' | 'POST',
   }
 
   if (status < 200 || status >= 300) throw statusError(what, status, text);
+  if (method === 'DELETE' && text.trim() === '') return null;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

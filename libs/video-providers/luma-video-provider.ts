@@ -51,4 +51,15 @@ export class LumaVideoProvider implements VideoProvider {
     // Luma echoes the request it was given; if it ever does not, assume its default aspect ratio (16:9).
     return lumaJobStatus(generation, { aspectRatio: '16:9', resolution: this.resolution });
   }
+
+  /** Deletes the generation at Luma, which stops it; one Luma no longer knows is already gone. */
+  async cancel(jobId: string): Promise<void> {
+    if (!jobId) throw new VideoProviderRejectedError('a Luma job id is required');
+    try {
+      await lumaJson(this.http, 'DELETE', `/generations/${encodeURIComponent(jobId)}`);
+    } catch (error) {
+      if (error instanceof VideoProviderRejectedError && /answered 404 to/.test(error.message)) return;
+      throw error;
+    }
+  }
 }

@@ -15,4 +15,7 @@ export class UnavailableVideoProvider implements VideoProvider {
   async poll(): Promise<JobStatus> {
     throw new VideoProviderUnavailableError(this.reason);
   }
+
+  /** Nothing was ever submitted here, so nothing runs. */
+  async cancel(): Promise<void> {}
 }

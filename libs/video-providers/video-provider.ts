@@ -52,4 +52,6 @@ export interface VideoProvider {
   readonly name: 'luma' | 'local';
   submit(request: VideoRequest): Promise<{ jobId: string; estimateWaitSeconds?: number }>;
   poll(jobId: string): Promise<JobStatus>;
+  /** Stops the job for good (a render under way is killed, a remote job deleted); a finished job is left as it is. */
+  cancel(jobId: string): Promise<void>;
 }

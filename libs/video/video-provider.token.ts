@@ -5,4 +5,5 @@ export abstract class ConfiguredVideoProvider implements VideoProvider {
   abstract readonly name: VideoProvider['name'];
   abstract submit(request: VideoRequest): Promise<{ jobId: string; estimateWaitSeconds?: number }>;
   abstract poll(jobId: string): Promise<JobStatus>;
+  abstract cancel(jobId: string): Promise<void>;
 }

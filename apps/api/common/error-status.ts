@@ -17,6 +17,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.IdempotencyKeyReused:
     case ErrorCode.RunNotCancellable:
     case ErrorCode.GenerationNotCompleted:
+    case ErrorCode.GenerationNotCancellable:
     case ErrorCode.LimitExceeded:
       return 409;
     case ErrorCode.PayloadTooLarge:

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DEFAULT_ASPECT_RATIO, ErrorCode, WORKFLOW_TYPES, videoWorkflowId } from '@pylon/contracts';
+import { DEFAULT_ASPECT_RATIO, ErrorCode, VIDEO_CANCELLED_REASON, WORKFLOW_TYPES, videoWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { DuplicateIdempotencyKeyError, InsufficientTokensError, VideoGeneration, VideoGenerationRepository } from '@pylon/db';
-import { WorkflowStarter } from '@pylon/temporal';
+import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { generationEvent } from '@pylon/video';
 import { ApiError } from '../common/api-error';
 import { assertSameRequest, fingerprint } from '@pylon/idempotency';
@@ -20,6 +20,7 @@ export class VideoGenerationsService {
   constructor(
     private readonly generations: VideoGenerationRepository,
     private readonly workflows: WorkflowStarter,
+    private readonly events: EventAnnouncer,
     private readonly config: PylonConfig,
   ) {}
 
@@ -75,6 +76,25 @@ export class VideoGenerationsService {
     const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
     const found = new Map((await this.generations.findByIds(orgId, unique)).map((generation) => [generation.id, generation]));
     return unique.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /**
+   * Stops a pending or processing generation: its workflow stops the render or provider job, then fails
+   * it with reason `cancelled` and refunds its tokens (once: the refund is tied to its debit). A second
+   * cancel answers the same generation; one that completed or failed otherwise is 409.
+   */
+  async cancel(orgId: string, generationId: string): Promise<VideoGeneration> {
+    const generation = await this.generations.findById(orgId, generationId);
+    if (!generation) throw ApiError.notFound('no such generation');
+    if (generation.state === 'failed' && generation.failureReason === VIDEO_CANCELLED_REASON) return generation;
+    if (generation.state === 'completed' || generation.state === 'failed') {
+      throw new ApiError(ErrorCode.GenerationNotCancellable, `the generation already ${generation.state}`);
+    }
+    const hadWorkflow = await this.workflows.cancel(videoWorkflowId(generationId));
+    if (!hadWorkflow) {
+      await this.events.announce(orgId, await this.generations.failAndRefund(orgId, generationId, VIDEO_CANCELLED_REASON, generationEvent(this.config.publicUrl)));
+    }
+    return (await this.generations.findById(orgId, generationId))!;
   }
 
   private async assertExtendable(orgId: string, parentId: string): Promise<void> {

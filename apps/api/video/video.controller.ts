@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { toGenerationView } from '@pylon/video';
 import { readIdempotencyKey } from '../common/idempotency';
@@ -64,5 +64,19 @@ export class VideoController {
   ): Promise<VideoGenerationResponse> {
     const generation = await this.service.create(principal.orgId, body, readIdempotencyKey(idempotencyKey), taskId);
     return toGenerationView(generation, this.config.publicUrl);
+  }
+
+  @Post('generations/:taskId/cancel')
+  @HttpCode(202)
+  @RequireScope('video:create')
+  @ApiOperation({
+    operationId: 'cancelVideoGeneration',
+    summary: 'Stop a pending or processing generation: the render or provider job stops, it fails with reason "cancelled" and its tokens are refunded once',
+  })
+  @ApiUuidParam('taskId')
+  @ApiAcceptedResponse({ type: VideoGenerationResponse })
+  @ApiErrors(400, 401, 403, 404, 409)
+  async cancel(@CurrentPrincipal() principal: Principal, @UuidParam('taskId') taskId: string): Promise<VideoGenerationResponse> {
+    return toGenerationView(await this.service.cancel(principal.orgId, taskId), this.config.publicUrl);
   }
 }

@@ -25,7 +25,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
         'markDocumentFailed',
       ]);
     case 'video':
-      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo']);
+      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo', 'cancelVideo']);
     case 'webhooks':
       return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['deliverEvent', 'retryDeliveries', 'markDeliveriesFailed', 'attemptDelivery', 'markDeliveryFailed']);
   }

@@ -56,6 +56,11 @@ export class VideoActivitiesImpl implements VideoActivities {
     }
   }
 
+  async cancelVideo({ orgId, generationId }: VideoWorkflowInput): Promise<void> {
+    const generation = await this.load(orgId, generationId);
+    if (generation.providerJobId && generation.state !== 'completed') await this.call(() => this.provider.cancel(generation.providerJobId!));
+  }
+
   failVideo({ orgId, generationId, reason }: VideoWorkflowInput & { reason: string }): Promise<string | null> {
     return this.generations.failAndRefund(orgId, generationId, reason, generationEvent(this.config.publicUrl));
   }
