@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
@@ -8,6 +9,9 @@ import { PylonMetrics } from '@pylon/metrics';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
 import { BodyShapePipe } from './common/body-shape.pipe';
+import { ErrorFilter } from './common/error.filter';
+import { answerClientError, answerUnmetExpectations } from './common/http-parser-errors';
+import { registerRoutingErrors } from './common/routing-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
@@ -17,11 +21,17 @@ import { serveMediaFiles } from './video/media-files';
 export async function createApp(): Promise<NestFastifyApplication> {
   const config = loadConfig();
   config.requireAdminToken();
+  const errors = new ErrorFilter();
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     return503OnClosing: true,
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks for timed-out requests every 30 s by default, far too coarse for the timeout above.
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => errors.respond(error, request, reply),
     routerOptions: {
       // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
       querystringParser: (query: string) => parseQuery(query, { depth: 1, arrayLimit: 100, parameterLimit: 200 }),
@@ -34,6 +44,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
   app.useLogger(app.get(Logger));
   registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(PylonMetrics));
+  registerRoutingErrors(app.getHttpAdapter().getInstance());
+  answerUnmetExpectations(app.getHttpAdapter().getHttpServer());
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

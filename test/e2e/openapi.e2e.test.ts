@@ -45,7 +45,7 @@ describe('OpenAPI document', () => {
     const get = document.paths['/api/v1/agent-runs/{runId}'].get;
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
-    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '429', '500']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '415', '429', '500']);
     assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '429', '500']);
     for (const status of ['400', '401', '403', '500']) {
       assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
@@ -79,17 +79,20 @@ describe('OpenAPI document', () => {
     const limits = document.paths['/admin/v1/orgs/{org_id}/limits'];
     assert.equal(key.operationId, 'updateApiKey');
     assert.equal(key.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ApiKeyView');
-    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '500']);
-    for (const [method, operationId] of [['get', 'getOrgLimits'], ['patch', 'updateOrgLimits']]) {
+    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '415', '500']);
+    for (const [method, operationId, statuses] of [
+      ['get', 'getOrgLimits', ['200', '400', '401', '404', '500']],
+      ['patch', 'updateOrgLimits', ['200', '400', '401', '404', '415', '500']],
+    ] as const) {
       assert.equal(limits[method].operationId, operationId);
       assert.equal(limits[method].responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OrgLimitsView');
-      assert.deepEqual(Object.keys(limits[method].responses).sort(), ['200', '400', '401', '404', '500']);
+      assert.deepEqual(Object.keys(limits[method].responses).sort(), statuses);
     }
     const body = document.components.schemas.UpdateOrgLimitsRequest;
     assert.deepEqual(Object.keys(body.properties).sort(), ['inflight_deliveries_per_endpoint', 'test_events_per_minute', 'webhook_endpoints']);
     assert.equal(body.properties.webhook_endpoints.nullable, true);
     assert.equal(body.properties.webhook_endpoints.minimum, 1);
-    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '429', '500']);
+    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '415', '429', '500']);
     assert.ok(document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['409']);
   });
 
