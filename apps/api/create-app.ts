@@ -12,6 +12,7 @@ import { BodyShapePipe } from './common/body-shape.pipe';
 import { ErrorFilter } from './common/error.filter';
 import { answerClientError, answerUnmetExpectations } from './common/http-parser-errors';
 import { registerRoutingErrors } from './common/routing-errors';
+import { refuseRequestsWhileClosing } from './common/shutdown-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
@@ -26,7 +27,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Answered by refuseRequestsWhileClosing instead, with the error body of every other error.
+    return503OnClosing: false,
     requestTimeout: config.requestTimeoutMs,
     // Node checks for timed-out requests every 30 s by default, far too coarse for the timeout above.
     http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
@@ -42,10 +44,12 @@ export async function createApp(): Promise<NestFastifyApplication> {
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
-  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(PylonMetrics));
-  registerRoutingErrors(app.getHttpAdapter().getInstance());
-  answerUnmetExpectations(app.getHttpAdapter().getHttpServer());
+  const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify, app.get(PylonConfig).bodyLimitBytes);
+  registerHttpMetrics(fastify, app.get(PylonMetrics));
+  refuseRequestsWhileClosing(fastify);
+  registerRoutingErrors(fastify);
+  answerUnmetExpectations(fastify.server);
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

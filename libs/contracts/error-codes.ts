@@ -31,5 +31,7 @@ export enum ErrorCode {
   VideoProviderUnavailable = 'video_provider_unavailable',
   OrchestratorUnavailable = 'orchestrator_unavailable',
   EmbeddingUnavailable = 'embedding_unavailable',
+  /** The API process is shutting down; another replica (or this one, restarted) answers a retry. */
+  ServiceUnavailable = 'service_unavailable',
   InternalError = 'internal_error',
 }

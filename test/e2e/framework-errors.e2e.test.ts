@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Http } from '../support/http';
-import { sendRaw } from '../support/raw-http';
+import { openRaw, sendRaw, untilRefused } from '../support/raw-http';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -108,5 +108,27 @@ describe('errors the framework answers: exactly {"error": code}', () => {
     assert.ok(stack.api.running);
     assert.equal((await http.get('/healthz')).status, 200);
     assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: tenant.key })).status, 200);
+  });
+});
+
+describe('a request that reaches the API while it shuts down', () => {
+  it('→ 503 service_unavailable, and the connection closes', async () => {
+    const stack = await Stack.start({ worker: false });
+    try {
+      const connection = openRaw(stack.url);
+      await connection.connected;
+      // An unfinished head makes the connection busy, so closing the server does not drop it as idle.
+      connection.socket.write('GET /healthz HTTP/1.1\r\nHost: pylon\r\n');
+      stack.api.child.kill('SIGTERM');
+      await untilRefused(stack.url);
+      connection.socket.write('\r\n');
+      const response = await connection.response;
+      assert.equal(response.status, 503, JSON.stringify(response));
+      assert.equal(response.body, JSON.stringify({ error: 'service_unavailable' }));
+      assert.equal(response.headers.connection, 'close');
+      assert.ok(documentedCodes().has('service_unavailable'));
+    } finally {
+      await stack.stop();
+    }
   });
 });

@@ -40,6 +40,8 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.VideoProviderUnavailable:
     case ErrorCode.InternalError:
       return 500;
+    case ErrorCode.ServiceUnavailable:
+      return 503;
   }
 }
 
