@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
@@ -11,6 +12,10 @@ import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
 import { echoRequestId } from './common/request-id';
 import { BodyShapePipe } from './common/body-shape.pipe';
+import { ErrorFilter } from './common/error.filter';
+import { answerClientError, answerUnmetExpectations } from './common/http-parser-errors';
+import { registerRoutingErrors } from './common/routing-errors';
+import { refuseRequestsWhileClosing } from './common/shutdown-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
@@ -20,13 +25,20 @@ import { serveMediaFiles } from './video/media-files';
 export async function createApp(): Promise<NestFastifyApplication> {
   const config = loadConfig();
   config.requireAdminToken();
+  const errors = new ErrorFilter();
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // Fastify owns the request id: every response gets it, even one no route or middleware saw.
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFor(request.headers[REQUEST_ID_HEADER]),
-    return503OnClosing: true,
+    // Answered by refuseRequestsWhileClosing instead, with the error body of every other error.
+    return503OnClosing: false,
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks for timed-out requests every 30 s by default, far too coarse for the timeout above.
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => errors.respond(error, request, reply),
     routerOptions: {
       // `ids[0]=…&ids[1]=…` as well as `ids=…&ids=…`; nothing deeper than one level.
       querystringParser: (query: string) => parseQuery(query, { depth: 1, arrayLimit: 100, parameterLimit: 200 }),
@@ -37,9 +49,13 @@ export async function createApp(): Promise<NestFastifyApplication> {
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  echoRequestId(app.getHttpAdapter().getInstance());
-  registerBodyParsers(app.getHttpAdapter().getInstance(), app.get(PylonConfig).bodyLimitBytes);
-  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(PylonMetrics));
+  const fastify = app.getHttpAdapter().getInstance();
+  echoRequestId(fastify);
+  registerBodyParsers(fastify, app.get(PylonConfig).bodyLimitBytes);
+  registerHttpMetrics(fastify, app.get(PylonMetrics));
+  refuseRequestsWhileClosing(fastify);
+  registerRoutingErrors(fastify);
+  answerUnmetExpectations(fastify.server);
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

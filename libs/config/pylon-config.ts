@@ -51,6 +51,8 @@ export class PylonConfig {
   readonly defaultRunTimeoutSeconds: number;
   readonly maxRunTimeoutSeconds: number;
   readonly bodyLimitBytes: number;
+  /** How long a client may take to send a whole request (head and body) before it gets 408. */
+  readonly requestTimeoutMs: number;
   readonly maxRunInputChars: number;
   readonly apiKeyLastUsedDebounceSeconds: number;
   readonly apiKeyRollGraceSeconds: number;
@@ -130,6 +132,7 @@ export class PylonConfig {
     this.defaultRunTimeoutSeconds = readInt(env, 'RUN_TIMEOUT_SECONDS', 600, 1, 86_400);
     this.maxRunTimeoutSeconds = readInt(env, 'MAX_RUN_TIMEOUT_SECONDS', 3_600, 1, 86_400);
     this.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 104_857_600);
+    this.requestTimeoutMs = readInt(env, 'REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000);
     this.maxRunInputChars = readInt(env, 'MAX_RUN_INPUT_CHARS', 100_000, 1, 10_000_000);
     this.apiKeyLastUsedDebounceSeconds = readInt(env, 'API_KEY_LAST_USED_DEBOUNCE_SECONDS', 60, 0, 86_400);
     this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);

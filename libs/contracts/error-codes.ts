@@ -8,9 +8,20 @@ export enum ErrorCode {
   InvalidApiKey = 'invalid_api_key',
   InsufficientScope = 'insufficient_scope',
   NotFound = 'not_found',
+  /** The path exists, but not with this method (the `Allow` header lists the methods it has). */
+  MethodNotAllowed = 'method_not_allowed',
+  /** The client did not send the whole request in time. */
+  RequestTimeout = 'request_timeout',
   IdempotencyKeyReused = 'idempotency_key_reused',
   RunNotCancellable = 'run_not_cancellable',
   PayloadTooLarge = 'payload_too_large',
+  UriTooLong = 'uri_too_long',
+  /** A body that is not `application/json`, or a Content-Type header that is not a media type. */
+  UnsupportedMediaType = 'unsupported_media_type',
+  /** An `Expect` header other than `100-continue`. */
+  ExpectationFailed = 'expectation_failed',
+  /** The request line and headers together exceed what the HTTP parser accepts. */
+  HeaderFieldsTooLarge = 'header_fields_too_large',
   InsufficientTokens = 'insufficient_tokens',
   GenerationNotCompleted = 'generation_not_completed',
   /** Cancelling a generation that already completed or failed. */
@@ -22,5 +33,7 @@ export enum ErrorCode {
   VideoProviderUnavailable = 'video_provider_unavailable',
   OrchestratorUnavailable = 'orchestrator_unavailable',
   EmbeddingUnavailable = 'embedding_unavailable',
+  /** The API process is shutting down; another replica (or this one, restarted) answers a retry. */
+  ServiceUnavailable = 'service_unavailable',
   InternalError = 'internal_error',
 }

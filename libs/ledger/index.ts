@@ -1,3 +1,3 @@
-export { LedgerService } from './ledger.service';
+export { LedgerService, type TokenGrant, type TokenGrantRequest } from './ledger.service';
 export { LedgerModule } from './ledger.module';
 export { InsufficientTokensError } from '@pylon/db';

@@ -1,5 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { LedgerRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
+import { ApiError } from '@pylon/contracts';
+import { LedgerRepository, OrganizationRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
+import { assertSameRequest, fingerprint } from '@pylon/idempotency';
+
+export interface TokenGrantRequest {
+  amount: number;
+  reason: string;
+}
+
+export interface TokenGrant {
+  entry: TokenEntry;
+  /** The balance right after this grant, so that a replay answers exactly what the grant answered. */
+  balance: number;
+}
+
+/** A grant entry keeps its whole request (amount and reason), so a replay is compared with the entry itself. */
+function grantFingerprint(grant: { amount: number; reason: string | null }): string {
+  return fingerprint({ amount: String(grant.amount), reason: grant.reason ?? '' });
+}
 
 /**
  * An organisation's token ledger: grants, debits and refunds as append-only entries, and a balance
@@ -8,10 +26,22 @@ import { LedgerRepository, type Page, type PageRequest, type TokenEntry } from '
  */
 @Injectable()
 export class LedgerService {
-  constructor(private readonly ledger: LedgerRepository) {}
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly orgs: OrganizationRepository,
+  ) {}
 
-  grant(orgId: string, amount: number, reason: string, idempotencyKey: string | null): Promise<TokenEntry> {
-    return this.ledger.grant(orgId, amount, reason, idempotencyKey);
+  /**
+   * Adds tokens. Under an Idempotency-Key the organisation is granted once: the same key and request
+   * answer the first grant again, the same key with another request is 409 `idempotency_key_reused`.
+   */
+  async grant(orgId: string, request: TokenGrantRequest, idempotencyKey: string | null): Promise<TokenGrant> {
+    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    const earlier = idempotencyKey ? await this.ledger.findGrantByIdempotencyKey(orgId, idempotencyKey) : null;
+    // Under a key, the repository hands back the entry of a concurrent grant that won the insert.
+    const entry = earlier ?? (await this.ledger.grant(orgId, request.amount, request.reason, idempotencyKey));
+    if (idempotencyKey) assertSameRequest({ requestHash: grantFingerprint(entry) }, grantFingerprint(request));
+    return { entry, balance: entry.balanceAfter };
   }
 
   balance(orgId: string): Promise<number> {

@@ -144,7 +144,12 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     it('an unknown route → not_found, with or without a key', async () => {
       expectError(await http.get('/api/v1/nope', { token: a.key }), 404, 'not_found');
       expectError(await http.get('/nope'), 404, 'not_found');
-      expectError(await http.request('PUT', '/api/v1/agent-runs', { token: a.key, body: {} }), 404, 'not_found');
+    });
+
+    it('a known path with another method → 405 method_not_allowed, with Allow', async () => {
+      const response = await http.request('PUT', '/api/v1/agent-runs', { token: a.key, body: {} });
+      expectError(response, 405, 'method_not_allowed');
+      assert.equal(response.headers.get('allow'), 'GET, HEAD, POST');
     });
 
     it("another org's agent and agent version are not_found", async () => {
@@ -179,13 +184,11 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       });
     }
 
-    it('create with malformed JSON, an empty body, no body, or another content type', async () => {
+    it('create with malformed JSON, an empty body, or no body', async () => {
       const json = { 'content-type': 'application/json' };
       expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: '{"org_id": ', headers: json }), 400, 'invalid_request');
       expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: '', headers: json }), 400, 'invalid_request');
       expectError(await http.post('/api/v1/agent-runs', { token: a.key }), 400, 'invalid_request');
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: 'input=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'invalid_request');
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(createBody()), headers: { 'content-type': 'text/plain' } }), 400, 'invalid_request');
     });
 
     it('create with an agent version that does not exist, or belongs to another org', async () => {
@@ -230,6 +233,13 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     it('a body over the limit → payload_too_large', async () => {
       const response = await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), input: 'x'.repeat(2 * 1024 * 1024) } });
       expectError(response, 413, 'payload_too_large');
+    });
+  });
+
+  describe('415', () => {
+    it('create with another content type → unsupported_media_type', async () => {
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: 'input=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(createBody()), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     });
   });
 

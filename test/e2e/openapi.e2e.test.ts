@@ -1,12 +1,54 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DECORATORS } from '@nestjs/swagger';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { AppModule } from '../../apps/api/app.module';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, waitForRun, type Tenant } from '../support/tenant';
+
+interface HandlerRoute {
+  /** `METHOD /path/{param}`, as the document names the operation. */
+  operation: string;
+  /** The status the handler answers on success: its `@HttpCode`, or Nest's default (201 for POST, 200 otherwise). */
+  status: number;
+}
+
+/** Every route handler of the API's controllers that the document publishes, read from Nest's own metadata. */
+function documentedHandlerRoutes(): HandlerRoute[] {
+  const modules = new Set<unknown>();
+  const controllers = new Set<Type>();
+  const visit = (entry: any): void => {
+    const module = entry?.module ?? entry;
+    if (!module || modules.has(module)) return;
+    modules.add(module);
+    for (const controller of [...(Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []), ...(entry.controllers ?? [])]) controllers.add(controller);
+    for (const imported of [...(Reflect.getMetadata(MODULE_METADATA.IMPORTS, module) ?? []), ...(entry.imports ?? [])]) visit(imported);
+  };
+  visit(AppModule);
+  const routes: HandlerRoute[] = [];
+  for (const controller of controllers) {
+    if (Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller)?.[0]) continue;
+    const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string;
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = controller.prototype[name];
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined || name === 'constructor') continue;
+      const path = `/${[prefix, Reflect.getMetadata(PATH_METADATA, handler) as string].join('/')}`
+        .replace(/\/+/g, '/')
+        .replace(/\/$/, '')
+        .replace(/:([A-Za-z_]+)/g, '{$1}');
+      const status = Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (method === RequestMethod.POST ? 201 : 200);
+      routes.push({ operation: `${RequestMethod[method]} ${path}`, status });
+    }
+  }
+  return routes;
+}
 
 describe('OpenAPI document', () => {
   let stack: Stack;
@@ -45,12 +87,48 @@ describe('OpenAPI document', () => {
     const get = document.paths['/api/v1/agent-runs/{runId}'].get;
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
-    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '429', '500']);
+    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '415', '429', '500']);
     assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '429', '500']);
     for (const status of ['400', '401', '403', '500']) {
       assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
     }
     assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
+  });
+
+  it('documents one success status per operation, with a schema for its body, and every error with the error body', () => {
+    const errorBody = { $ref: '#/components/schemas/ErrorBody' };
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        const successes = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+        assert.equal(successes.length, 1, `${name} documents one 2xx response: ${successes.join(', ') || 'none'}`);
+        const success = operation.responses[successes[0]!];
+        if (successes[0] === '204') {
+          assert.equal(success.content, undefined, `${name} 204 has no body`);
+        } else {
+          const schema = success.content?.['application/json']?.schema;
+          assert.ok(schema?.$ref || schema?.type, `${name} ${successes[0]} has a response schema`);
+        }
+        for (const [status, response] of Object.entries<any>(operation.responses).filter(([status]) => /^[45]/.test(status))) {
+          assert.deepEqual(response.content?.['application/json']?.schema, errorBody, `${name} ${status}`);
+        }
+      }
+    }
+  });
+
+  it("documents the success status each handler really answers (its @HttpCode, or Nest's default), for every handler", () => {
+    const routes = documentedHandlerRoutes();
+    const operations = Object.entries<any>(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    assert.deepEqual(routes.map((route) => route.operation).sort(), operations.sort());
+    for (const { operation, status } of routes) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const documented = Object.keys(document.paths[path][method.toLowerCase()].responses).filter((code) => code.startsWith('2'));
+      assert.deepEqual(documented, [String(status)], operation);
+    }
+    const seed = Object.fromEntries(routes.map((route) => [route.operation, route.status]));
+    assert.equal(seed['POST /api/v1/agent-runs'], 200, 'spec 4.1');
+    assert.equal(seed['GET /api/v1/agent-runs/{runId}'], 200, 'spec 4.2');
+    assert.equal(seed['POST /api/v1/knowledge/search'], 200, 'spec 4.3');
   });
 
   it('documents the rate limit on every API-key operation, and only there', () => {
@@ -79,17 +157,20 @@ describe('OpenAPI document', () => {
     const limits = document.paths['/admin/v1/orgs/{org_id}/limits'];
     assert.equal(key.operationId, 'updateApiKey');
     assert.equal(key.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ApiKeyView');
-    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '500']);
-    for (const [method, operationId] of [['get', 'getOrgLimits'], ['patch', 'updateOrgLimits']]) {
+    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '415', '500']);
+    for (const [method, operationId, statuses] of [
+      ['get', 'getOrgLimits', ['200', '400', '401', '404', '500']],
+      ['patch', 'updateOrgLimits', ['200', '400', '401', '404', '415', '500']],
+    ] as const) {
       assert.equal(limits[method].operationId, operationId);
       assert.equal(limits[method].responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OrgLimitsView');
-      assert.deepEqual(Object.keys(limits[method].responses).sort(), ['200', '400', '401', '404', '500']);
+      assert.deepEqual(Object.keys(limits[method].responses).sort(), statuses);
     }
     const body = document.components.schemas.UpdateOrgLimitsRequest;
     assert.deepEqual(Object.keys(body.properties).sort(), ['inflight_deliveries_per_endpoint', 'test_events_per_minute', 'webhook_endpoints']);
     assert.equal(body.properties.webhook_endpoints.nullable, true);
     assert.equal(body.properties.webhook_endpoints.minimum, 1);
-    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '429', '500']);
+    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '415', '429', '500']);
     assert.ok(document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['409']);
   });
 
@@ -134,6 +215,31 @@ describe('OpenAPI document', () => {
     const keys = await http.get(`/admin/v1/orgs/${tenant.orgId}/api-keys`, admin);
     const key = await http.patch(`/admin/v1/api-keys/${keys.body.data[0].key_id}`, { ...admin, body: { rate_limit_per_second: 100000, rate_limit_burst: null } });
     assertMatches('ApiKeyView', key.body);
+  });
+
+  it('live management responses (organisations, keys, agents, versions) match their schemas', async () => {
+    const admin = { token: testInfra().adminToken };
+    const org = await http.post('/admin/v1/orgs', { ...admin, body: { name: 'Schema org' } });
+    assertMatches('OrgView', org.body);
+    assertMatches('OrgList', (await http.get('/admin/v1/orgs?limit=2', admin)).body);
+    const issued = await http.post(`/admin/v1/orgs/${org.body.org_id}/api-keys`, { ...admin, body: { name: 'k', scopes: ['*'] } });
+    assertMatches('IssuedApiKeyView', issued.body);
+    assertMatches('ApiKeyList', (await http.get(`/admin/v1/orgs/${org.body.org_id}/api-keys`, admin)).body);
+    const rolled = await http.post(`/admin/v1/api-keys/${issued.body.key_id}/roll`, { ...admin, body: { grace_seconds: 60 } });
+    assertMatches('IssuedApiKeyView', rolled.body);
+    const key = { token: rolled.body.api_key as string };
+    const agent = await http.post('/api/v1/agents', { ...key, body: { org_id: org.body.org_id, name: 'schema agent' } });
+    assertMatches('AgentView', agent.body);
+    assertMatches('AgentView', (await http.get(`/api/v1/agents/${agent.body.agent_id}`, key)).body);
+    assertMatches('AgentList', (await http.get('/api/v1/agents', key)).body);
+    const version = await http.post(`/api/v1/agents/${agent.body.agent_id}/versions`, {
+      ...key,
+      body: { model: 'local/echo', instructions: 'x', temperature: 0.5, tools: [{ type: 'knowledge_search', match_count: 3 }] },
+    });
+    assertMatches('AgentVersionView', version.body);
+    assertMatches('AgentVersionView', (await http.get(`/api/v1/agent-versions/${version.body.agent_version_id}`, key)).body);
+    assertMatches('AgentVersionList', (await http.get(`/api/v1/agents/${agent.body.agent_id}/versions`, key)).body);
+    assertMatches('ApiKeyView', (await http.delete(`/admin/v1/api-keys/${issued.body.key_id}`, admin)).body);
   });
 
   it('serves Swagger UI at /docs', async () => {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
 import { ApiErrors } from '../openapi/api-errors.decorator';
@@ -7,8 +7,8 @@ import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.d
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
 import { ApiKeyService } from '../auth/api-key.service';
-import { ApiKeyView, CreateApiKeyRequest, RollApiKeyRequest, UpdateApiKeyRequest } from './dto/create-api-key.dto';
-import { CreateOrgRequest } from './dto/create-org.dto';
+import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest, UpdateApiKeyRequest } from './dto/create-api-key.dto';
+import { CreateOrgRequest, OrgList, OrgView } from './dto/create-org.dto';
 import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
 
 /** Operators' management of organisations and their API keys, with the admin token. */
@@ -26,15 +26,17 @@ export class AdminController {
   @Post('orgs')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createOrg', summary: 'Create an organisation' })
+  @ApiCreatedResponse({ type: OrgView })
   @ApiErrors(400, 401)
-  async createOrg(@Body() body: CreateOrgRequest) {
+  async createOrg(@Body() body: CreateOrgRequest): Promise<OrgView> {
     return toOrgView(await this.orgs.create(body.name));
   }
 
   @Get('orgs')
   @ApiOperation({ operationId: 'listOrgs', summary: 'List organisations, newest first' })
+  @ApiOkResponse({ type: OrgList })
   @ApiErrors(400, 401)
-  async listOrgs(@Query() query: PageQuery) {
+  async listOrgs(@Query() query: PageQuery): Promise<OrgList> {
     return toListResponse(await this.orgs.list(toPageRequest(query)), toOrgView);
   }
 
@@ -42,8 +44,9 @@ export class AdminController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the secret is in this response only' })
   @ApiUuidParam('org_id')
+  @ApiCreatedResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
-  async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest) {
+  async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
     if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.invalidRequest('expires_at must be in the future');
@@ -54,8 +57,9 @@ export class AdminController {
   @Get('orgs/:org_id/api-keys')
   @ApiOperation({ operationId: 'listApiKeys', summary: "List an organisation's API keys (no secrets)" })
   @ApiUuidParam('org_id')
+  @ApiOkResponse({ type: ApiKeyList })
   @ApiErrors(400, 401, 404)
-  async listApiKeys(@UuidParam('org_id') orgId: string, @Query() query: PageQuery) {
+  async listApiKeys(@UuidParam('org_id') orgId: string, @Query() query: PageQuery): Promise<ApiKeyList> {
     if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
     return toListResponse(await this.keys.listForOrg(orgId, toPageRequest(query)), toApiKeyView);
   }
@@ -63,8 +67,9 @@ export class AdminController {
   @Delete('api-keys/:key_id')
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key at once' })
   @ApiUuidParam('key_id')
+  @ApiOkResponse({ type: ApiKeyView, description: 'The revoked key' })
   @ApiErrors(400, 401, 404)
-  async revokeApiKey(@UuidParam('key_id') keyId: string) {
+  async revokeApiKey(@UuidParam('key_id') keyId: string): Promise<ApiKeyView> {
     const key = await this.apiKeys.revoke(keyId);
     if (!key) throw ApiError.notFound('no such API key');
     return toApiKeyView(key);
@@ -85,8 +90,9 @@ export class AdminController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'rollApiKey', summary: 'Issue a new secret; the old one works for a grace period' })
   @ApiUuidParam('key_id')
+  @ApiOkResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
-  async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest) {
+  async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
     const rolled = await this.apiKeys.roll(keyId, body.grace_seconds);
     if (!rolled) throw ApiError.notFound('no such active API key');
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);

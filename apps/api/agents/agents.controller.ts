@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentRepository } from '@pylon/db';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -7,7 +7,15 @@ import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AgentsService } from './agents.service';
-import { CreateAgentRequest, CreateAgentVersionRequest, ListAgentsQuery } from './dto/agent.dto';
+import {
+  AgentList,
+  AgentVersionList,
+  AgentVersionView,
+  AgentView,
+  CreateAgentRequest,
+  CreateAgentVersionRequest,
+  ListAgentsQuery,
+} from './dto/agent.dto';
 import { toAgentVersionView, toAgentView } from './views';
 
 /** Agents and their immutable versions, for an organisation's own keys with `agents:manage`. */
@@ -24,16 +32,18 @@ export class AgentsController {
   @Post('agents')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
+  @ApiCreatedResponse({ type: AgentView })
   @ApiErrors(400, 401, 403)
-  async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest) {
+  async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest): Promise<AgentView> {
     assertOwnOrg(principal, body.org_id);
     return toAgentView(await this.agents.createAgent(principal.orgId, body.name));
   }
 
   @Get('agents')
   @ApiOperation({ operationId: 'listAgents', summary: 'List agents, newest first' })
+  @ApiOkResponse({ type: AgentList })
   @ApiErrors(400, 401, 403)
-  async listAgents(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentsQuery) {
+  async listAgents(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentsQuery): Promise<AgentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return toListResponse(await this.agents.listAgents(principal.orgId, toPageRequest(query)), toAgentView);
   }
@@ -41,8 +51,9 @@ export class AgentsController {
   @Get('agents/:agent_id')
   @ApiOperation({ operationId: 'getAgent', summary: 'Get an agent' })
   @ApiUuidParam('agent_id')
+  @ApiOkResponse({ type: AgentView })
   @ApiErrors(400, 401, 403, 404)
-  async getAgent(@CurrentPrincipal() principal: Principal, @UuidParam('agent_id') agentId: string) {
+  async getAgent(@CurrentPrincipal() principal: Principal, @UuidParam('agent_id') agentId: string): Promise<AgentView> {
     return toAgentView(await this.service.getAgent(principal.orgId, agentId));
   }
 
@@ -50,24 +61,26 @@ export class AgentsController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createAgentVersion', summary: 'Create an immutable agent version' })
   @ApiUuidParam('agent_id')
+  @ApiCreatedResponse({ type: AgentVersionView })
   @ApiErrors(400, 401, 403, 404)
   async createVersion(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('agent_id') agentId: string,
     @Body() body: CreateAgentVersionRequest,
-  ) {
+  ): Promise<AgentVersionView> {
     return toAgentVersionView(await this.service.createVersion(principal.orgId, agentId, body));
   }
 
   @Get('agents/:agent_id/versions')
   @ApiOperation({ operationId: 'listAgentVersions', summary: "List an agent's versions, newest first" })
   @ApiUuidParam('agent_id')
+  @ApiOkResponse({ type: AgentVersionList })
   @ApiErrors(400, 401, 403, 404)
   async listVersions(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('agent_id') agentId: string,
     @Query() query: PageQuery,
-  ) {
+  ): Promise<AgentVersionList> {
     await this.service.getAgent(principal.orgId, agentId);
     const page = await this.agents.listVersions(principal.orgId, agentId, toPageRequest(query));
     return toListResponse(page, toAgentVersionView);
@@ -76,8 +89,9 @@ export class AgentsController {
   @Get('agent-versions/:agent_version_id')
   @ApiOperation({ operationId: 'getAgentVersion', summary: 'Get an agent version' })
   @ApiUuidParam('agent_version_id')
+  @ApiOkResponse({ type: AgentVersionView })
   @ApiErrors(400, 401, 403, 404)
-  async getVersion(@CurrentPrincipal() principal: Principal, @UuidParam('agent_version_id') versionId: string) {
+  async getVersion(@CurrentPrincipal() principal: Principal, @UuidParam('agent_version_id') versionId: string): Promise<AgentVersionView> {
     return toAgentVersionView(await this.service.getVersion(principal.orgId, versionId));
   }
 }

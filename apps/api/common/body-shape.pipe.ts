@@ -2,12 +2,12 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { UnparsableBody } from './body-parsing';
 
-/** A request body must be one JSON object; anything else is `invalid_request` before field validation. */
+/** A request body must be one JSON object; anything else is `invalid_request` (or `unsupported_media_type`) before field validation. */
 @Injectable()
 export class BodyShapePipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type !== 'body') return value;
-    if (value instanceof UnparsableBody) throw ApiError.invalidRequest(value.reason);
+    if (value instanceof UnparsableBody) throw new ApiError(value.code, value.reason);
     if (value === undefined || value === null) throw ApiError.invalidRequest('a JSON object body is required');
     if (typeof value !== 'object' || Array.isArray(value)) throw ApiError.invalidRequest('the body must be a JSON object');
     return value;

@@ -14,6 +14,10 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case ErrorCode.NotFound:
       return 404;
+    case ErrorCode.MethodNotAllowed:
+      return 405;
+    case ErrorCode.RequestTimeout:
+      return 408;
     case ErrorCode.IdempotencyKeyReused:
     case ErrorCode.RunNotCancellable:
     case ErrorCode.GenerationNotCompleted:
@@ -22,21 +26,50 @@ export function statusOf(code: ErrorCode): number {
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;
+    case ErrorCode.UriTooLong:
+      return 414;
+    case ErrorCode.UnsupportedMediaType:
+      return 415;
+    case ErrorCode.ExpectationFailed:
+      return 417;
     case ErrorCode.RateLimited:
       return 429;
+    case ErrorCode.HeaderFieldsTooLarge:
+      return 431;
     case ErrorCode.OrchestratorUnavailable:
     case ErrorCode.EmbeddingUnavailable:
     case ErrorCode.VideoProviderUnavailable:
     case ErrorCode.InternalError:
       return 500;
+    case ErrorCode.ServiceUnavailable:
+      return 503;
   }
 }
 
-/** Errors raised by Fastify itself before a route handler runs. */
+/** The whole body of every error response. */
+export function errorBodyOf(code: ErrorCode): string {
+  return JSON.stringify({ error: code });
+}
+
+/** Client errors the framework signals by status alone that have a code of their own; any other 4xx is `invalid_request`. */
+const CODE_OF_CLIENT_STATUS: Readonly<Record<number, ErrorCode>> = {
+  404: ErrorCode.NotFound,
+  405: ErrorCode.MethodNotAllowed,
+  408: ErrorCode.RequestTimeout,
+  413: ErrorCode.PayloadTooLarge,
+  414: ErrorCode.UriTooLong,
+  415: ErrorCode.UnsupportedMediaType,
+  417: ErrorCode.ExpectationFailed,
+  431: ErrorCode.HeaderFieldsTooLarge,
+};
+
+/**
+ * Errors raised by Fastify itself before a route handler runs (body too large, unsupported media type,
+ * malformed URL, over-long route parameter), and Nest's HTTP exceptions.
+ */
 export function codeOfFastifyError(fastifyCode: string | undefined, statusCode: number | undefined): ErrorCode | undefined {
-  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE' || statusCode === 413) return ErrorCode.PayloadTooLarge;
+  if (statusCode !== undefined && CODE_OF_CLIENT_STATUS[statusCode]) return CODE_OF_CLIENT_STATUS[statusCode];
   if (fastifyCode?.startsWith('FST_ERR_CTP_') || fastifyCode === 'FST_ERR_VALIDATION') return ErrorCode.InvalidRequest;
-  if (statusCode === 404) return ErrorCode.NotFound;
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return ErrorCode.InvalidRequest;
   return undefined;
 }

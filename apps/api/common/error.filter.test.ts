@@ -17,8 +17,8 @@ function respond(exception: unknown): { status: number; body: unknown; headers: 
       sent.status = code;
       return reply;
     },
-    send(body: unknown) {
-      sent.body = body;
+    send(body: string) {
+      sent.body = JSON.parse(body);
       return reply;
     },
   };
@@ -69,4 +69,20 @@ describe('ErrorFilter', () => {
     assert.equal(respond(new NotFoundException()).status, 404);
     assert.deepEqual(respond(new NotFoundException()).body, { error: 'not_found' });
   });
+
+  const fastifyErrors: Array<[fastifyCode: string, statusCode: number, status: number, code: string]> = [
+    ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 415, 'unsupported_media_type'],
+    ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400, 400, 'invalid_request'],
+    ['FST_ERR_BAD_URL', 400, 400, 'invalid_request'],
+    ['FST_ERR_MAX_PARAM_LENGTH', 414, 414, 'uri_too_long'],
+    ['FST_ERR_SOMETHING_ELSE', 416, 400, 'invalid_request'],
+  ];
+  for (const [fastifyCode, statusCode, status, code] of fastifyErrors) {
+    it(`maps ${fastifyCode} (${statusCode}) to ${status} ${code}, quoting no input in Error-Detail`, () => {
+      const sent = respond(Object.assign(new Error("'/api/v1/agent-runs/%zz' is bad"), { code: fastifyCode, statusCode }));
+      assert.equal(sent.status, status);
+      assert.deepEqual(sent.body, { error: code });
+      if (fastifyCode === 'FST_ERR_BAD_URL' || fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH') assert.doesNotMatch(sent.headers['error-detail']!, /%zz/);
+    });
+  }
 });

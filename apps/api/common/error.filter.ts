@@ -6,7 +6,13 @@ import { EmbeddingError } from '@pylon/embeddings';
 import { LimitExceededError } from '@pylon/limits';
 import { truncate } from '@pylon/logging';
 import { ApiError } from './api-error';
-import { codeOfFastifyError, statusOf } from './error-status';
+import { codeOfFastifyError, errorBodyOf, statusOf } from './error-status';
+
+/** Fastify's messages for these quote the request's path; the client knows what it sent. */
+const DETAIL_WITHOUT_INPUT: Readonly<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'the path is not a valid URL (malformed percent-encoding)',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path segment is longer than any identifier of this API',
+};
 
 interface Classified {
   code: ErrorCode;
@@ -25,8 +31,11 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    this.respond(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Also the router's `frameworkErrors` handler: a malformed URL or an over-long parameter never reaches Nest. */
+  respond(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const { code, detail, headers } = this.classify(exception);
     if (statusOf(code) >= 500) {
       // The error goes through the logger's error serializer, which keeps its code, message and
@@ -35,7 +44,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
     if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
-    void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send({ error: code });
+    void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send(errorBodyOf(code));
   }
 
   private classify(exception: unknown): Classified {
@@ -55,6 +64,6 @@ export class ErrorFilter implements ExceptionFilter {
     const code = typeof fastify?.code === 'string' || typeof fastify?.statusCode === 'number'
       ? codeOfFastifyError(fastify.code, fastify.statusCode)
       : undefined;
-    return code ? { code, detail: fastify.message } : { code: ErrorCode.InternalError };
+    return code ? { code, detail: (fastify.code && DETAIL_WITHOUT_INPUT[fastify.code]) ?? fastify.message } : { code: ErrorCode.InternalError };
   }
 }

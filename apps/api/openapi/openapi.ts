@@ -3,7 +3,13 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 
 type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
 type Response = { headers?: Record<string, unknown>; [field: string]: unknown };
-type Operation = { security?: Array<Record<string, unknown>>; responses?: Record<string, Response> };
+type Operation = { security?: Array<Record<string, unknown>>; requestBody?: unknown; responses?: Record<string, Response> };
+
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
+
+function operationsOf(document: OpenAPIObject): Operation[] {
+  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]).filter((operation) => operation?.responses);
+}
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -16,18 +22,24 @@ const RATE_LIMIT_HEADERS = {
 
 /** Every operation authenticated by an API key may answer 429 `rate_limited`, and its responses carry the RateLimit-* headers. */
 function documentRateLimits(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item) as Operation[]) {
-      if (!operation?.responses || !operation.security?.some((requirement) => 'apiKey' in requirement)) continue;
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (status.startsWith('2')) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
-      }
-      operation.responses['429'] = {
-        description: 'rate_limited: this API key sent more requests than its rate limit allows',
-        headers: { 'Retry-After': integerHeader('Seconds to wait before the next request can pass.'), ...RATE_LIMIT_HEADERS },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-      };
+  for (const operation of operationsOf(document)) {
+    if (!operation.security?.some((requirement) => 'apiKey' in requirement)) continue;
+    for (const [status, response] of Object.entries(operation.responses!)) {
+      if (status.startsWith('2')) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
     }
+    operation.responses!['429'] = {
+      description: 'rate_limited: this API key sent more requests than its rate limit allows',
+      headers: { 'Retry-After': integerHeader('Seconds to wait before the next request can pass.'), ...RATE_LIMIT_HEADERS },
+      content: ERROR_CONTENT,
+    };
+  }
+}
+
+/** Every operation that takes a body answers 415 to a body that is not JSON (see body-parsing). */
+function documentUnsupportedMediaType(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    if (!operation.requestBody) continue;
+    operation.responses!['415'] = { description: 'unsupported_media_type: the body is not `application/json`', content: ERROR_CONTENT };
   }
 }
 
@@ -52,6 +64,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (CLOSED_SCHEMA.test(name) && schema.type === 'object') schema.additionalProperties = false;
   }
   documentRateLimits(document);
+  documentUnsupportedMediaType(document);
   return document;
 }
 

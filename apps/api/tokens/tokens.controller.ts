@@ -1,8 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OrganizationRepository } from '@pylon/db';
 import { LedgerService } from '@pylon/ledger';
-import { ApiError } from '../common/api-error';
 import { readIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -22,10 +20,7 @@ import { toTokenEntryView } from './views';
 @ApiTags('management')
 @Controller()
 export class TokensController {
-  constructor(
-    private readonly ledger: LedgerService,
-    private readonly orgs: OrganizationRepository,
-  ) {}
+  constructor(private readonly ledger: LedgerService) {}
 
   @Post('admin/v1/orgs/:org_id/token-grants')
   @HttpCode(201)
@@ -33,17 +28,16 @@ export class TokensController {
   @ApiBearerAuth('admin')
   @ApiOperation({ operationId: 'grantTokens', summary: "Add tokens to an organisation's balance" })
   @ApiUuidParam('org_id')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key grants once.' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key grants once: a retry with the same body answers the first grant again, another body 409.' })
   @ApiCreatedResponse({ type: TokenGrantView })
-  @ApiErrors(400, 401, 404)
+  @ApiErrors(400, 401, 404, 409)
   async grant(
     @UuidParam('org_id') orgId: string,
     @Body() body: CreateTokenGrantRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<TokenGrantView> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
-    const entry = await this.ledger.grant(orgId, body.amount, body.reason, readIdempotencyKey(idempotencyKey));
-    return { entry: toTokenEntryView(entry), balance: await this.ledger.balance(orgId) };
+    const grant = await this.ledger.grant(orgId, body, readIdempotencyKey(idempotencyKey));
+    return { entry: toTokenEntryView(grant.entry), balance: grant.balance };
   }
 
   @Get('api/v1/tokens/balance')

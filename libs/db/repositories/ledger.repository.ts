@@ -52,6 +52,10 @@ export class LedgerRepository {
     }
   }
 
+  findGrantByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<TokenEntry | null> {
+    return this.db.getRepository(TokenEntry).findOneBy({ orgId, idempotencyKey, kind: 'grant' });
+  }
+
   /** Inside the caller's transaction: takes `amount` or throws InsufficientTokensError, changing nothing. */
   async debit(manager: EntityManager, orgId: string, amount: number, reference: EntryReference, reason: string): Promise<TokenEntry> {
     const updated = returnedRows<{ balance: string }>(

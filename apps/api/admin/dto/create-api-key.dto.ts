@@ -80,3 +80,8 @@ export class IssuedApiKeyView extends ApiKeyView {
   @ApiProperty({ description: 'The secret API key. Shown only in this response; store it now.' })
   api_key!: string;
 }
+
+export class ApiKeyList {
+  @ApiProperty({ type: [ApiKeyView] }) data!: ApiKeyView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}

@@ -13,3 +13,8 @@ export class OrgView {
   @ApiProperty() name!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
+
+export class OrgList {
+  @ApiProperty({ type: [OrgView] }) data!: OrgView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}

@@ -37,6 +37,11 @@ export class AgentView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
+export class AgentList {
+  @ApiProperty({ type: [AgentView] }) data!: AgentView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
+}
+
 export class AgentToolRequest {
   @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] })
   @IsIn([KNOWLEDGE_SEARCH_TOOL])
@@ -52,7 +57,7 @@ export class AgentToolRequest {
 
 export class AgentToolView {
   @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] }) type!: typeof KNOWLEDGE_SEARCH_TOOL;
-  @ApiProperty() match_count!: number;
+  @ApiProperty({ type: 'integer' }) match_count!: number;
 }
 
 export class CreateAgentVersionRequest {
@@ -100,14 +105,19 @@ export class AgentVersionView {
   @ApiProperty({ format: 'uuid' }) agent_version_id!: string;
   @ApiProperty({ format: 'uuid' }) agent_id!: string;
   @ApiProperty({ format: 'uuid' }) org_id!: string;
-  @ApiProperty({ description: '1 for the first version of an agent, then 2, 3…' }) version!: number;
+  @ApiProperty({ type: 'integer', description: '1 for the first version of an agent, then 2, 3…' }) version!: number;
   @ApiProperty() model!: string;
   @ApiProperty() instructions!: string;
   @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
-  @ApiProperty({ type: Number, nullable: true }) max_output_tokens!: number | null;
-  @ApiProperty() run_timeout_seconds!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) max_output_tokens!: number | null;
+  @ApiProperty({ type: 'integer' }) run_timeout_seconds!: number;
   @ApiProperty({ type: [AgentToolView] }) tools!: AgentToolView[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class AgentVersionList {
+  @ApiProperty({ type: [AgentVersionView] }) data!: AgentVersionView[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
 export class ListAgentsQuery extends PageQuery {

@@ -31,7 +31,7 @@ export class TokenEntryView {
 
 export class TokenGrantView {
   @ApiProperty({ type: TokenEntryView }) entry!: TokenEntryView;
-  @ApiProperty() balance!: number;
+  @ApiProperty({ description: 'The balance right after this grant (a replay answers the same).' }) balance!: number;
 }
 
 export class TokenBalanceView {

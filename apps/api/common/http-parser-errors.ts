@@ -1,0 +1,56 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ErrorCode } from '@pylon/contracts';
+import { errorBodyOf, statusOf } from './error-status';
+
+/**
+ * What Node's HTTP server answers by itself, before Fastify sees a request: a request it cannot parse,
+ * one not received within the request timeout, head fields beyond `maxHeaderSize` (a 20 kB path or
+ * header), and an `Expect` header it cannot meet. There is no request or reply object then, so the
+ * response is written here, with the body every other error has.
+ */
+
+/** Node's error codes (see `server.on('clientError')`), with the status Node itself would answer. */
+function codeOfClientError(nodeCode: string | undefined): ErrorCode {
+  switch (nodeCode) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return ErrorCode.RequestTimeout;
+    case 'HPE_HEADER_OVERFLOW':
+      return ErrorCode.HeaderFieldsTooLarge;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return ErrorCode.PayloadTooLarge;
+    default:
+      return ErrorCode.InvalidRequest;
+  }
+}
+
+function errorHead(code: ErrorCode, body: string): { status: number; headers: Record<string, string> } {
+  return {
+    status: statusOf(code),
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' },
+  };
+}
+
+/** Fastify's `clientErrorHandler`. */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node's own rule: nothing is written into a response already under way on this connection.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const code = codeOfClientError(error.code);
+    const body = errorBodyOf(code);
+    const { status, headers } = errorHead(code, body);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
+/** An `Expect` other than `100-continue`: Node would answer 417 with an empty body. */
+export function answerUnmetExpectations(server: Server): void {
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = errorBodyOf(ErrorCode.ExpectationFailed);
+    const { status, headers } = errorHead(ErrorCode.ExpectationFailed, body);
+    response.writeHead(status, headers).end(body);
+  });
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { ApiError, ErrorCode } from '@pylon/contracts';
+
+/**
+ * Longest request target (path and query) accepted: far beyond any URL of this API. Longer heads than
+ * Node's `maxHeaderSize` (16 KiB) never get this far: the parser answers 431 `header_fields_too_large`.
+ */
+export const MAX_URL_LENGTH = 8_192;
+
+const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * What the router cannot answer itself: a URL too long (414 `uri_too_long`), and a known path asked
+ * with a method it does not have (405 `method_not_allowed` with `Allow`; the router would say 404).
+ * Thrown from an `onRequest` hook, so the error filter writes them like every other error.
+ */
+export function registerRoutingErrors(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      throw new ApiError(ErrorCode.UriTooLong, `the URL is longer than ${MAX_URL_LENGTH} characters`);
+    }
+    if (!request.is404) return;
+    const path = request.url.split('?', 1)[0]!;
+    const allowed = METHODS.filter((method) => fastify.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      throw new ApiError(ErrorCode.MethodNotAllowed, 'this path does not take this method', { Allow: allowed.join(', ') });
+    }
+  });
+}

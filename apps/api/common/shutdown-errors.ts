@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, ErrorCode } from '@pylon/contracts';
+
+/**
+ * A request that reaches the server once it has begun to close (on a connection that was busy then,
+ * so not closed with the idle ones) is refused with 503 `service_unavailable`, for the client to retry
+ * elsewhere. Fastify's own `return503OnClosing` would answer with a body of its own shape.
+ */
+export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', async () => {
+    if (closing) throw new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down');
+  });
+}
