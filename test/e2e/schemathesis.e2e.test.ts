@@ -53,7 +53,8 @@ function schemathesis(stack: Stack, token: string, operations: string[]): Promis
     ...operations,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
+    // Its working directory is the report directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+    const child = spawn(cli, args, { cwd: REPORT_DIR, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -286,5 +287,72 @@ describe('video generation', () => {
     } finally {
       await slow.stop();
     }
+  });
+
+  it('cancel stops the render (ffmpeg is gone), fails the generation and refunds it exactly once; a second cancel answers the same', async () => {
+    const slow = await Stack.start({ env: { VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '60' } });
+    const renders = (id: string) => {
+      try {
+        return execFileSync('pgrep', ['-f', id], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      } catch {
+        return []; // pgrep exits 1 when nothing matches
+      }
+    };
+    try {
+      const slowHttp = new Http(slow.url);
+      const orgId = await createOrg(slowHttp, 'Cancel org');
+      orgs.add(orgId);
+      await grantTokens(slowHttp, orgId, 2 * COST);
+      const key = await createKey(slowHttp, orgId, ['*']);
+      const created = await slowHttp.post('/v1/video-gen/generations', { token: key, body: { user_prompt: 'a very long render' } });
+      assert.equal(created.status, 201);
+      const id = created.body.id as string;
+      const deadline = Date.now() + 20_000;
+      while (renders(id).length === 0) {
+        assert.ok(Date.now() < deadline, 'ffmpeg never started');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const balanceBefore = (await slowHttp.get('/api/v1/tokens/balance', { token: key })).body.balance;
+      assert.equal(balanceBefore, COST);
+
+      const other = await createKey(slowHttp, await createOrg(slowHttp, 'Other org'), ['*']);
+      const foreign = await slowHttp.post(`/v1/video-gen/generations/${id}/cancel`, { token: other });
+      assert.equal(foreign.status, 404);
+      assert.deepEqual(foreign.body, { error: 'not_found' });
+
+      const cancelled = await slowHttp.post(`/v1/video-gen/generations/${id}/cancel`, { token: key });
+      assert.equal(cancelled.status, 202, cancelled.text);
+      assert.deepEqual(Object.keys(cancelled.body).sort(), GENERATION_FIELDS);
+      let generation: any;
+      const finalDeadline = Date.now() + 20_000;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        [generation] = (await slowHttp.get(`/v1/video-gen/generation?ids[0]=${id}`, { token: key })).body;
+      } while (generation.state !== 'failed' && Date.now() < finalDeadline);
+      assert.equal(generation.state, 'failed');
+      assert.equal(generation.video, null);
+      const killDeadline = Date.now() + 10_000;
+      while (renders(id).length > 0 && Date.now() < killDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(renders(id), [], 'the render was stopped');
+
+      const again = await slowHttp.post(`/v1/video-gen/generations/${id}/cancel`, { token: key });
+      assert.equal(again.status, 202);
+      assert.deepEqual(again.body, generation);
+      assert.equal((await slowHttp.get('/api/v1/tokens/balance', { token: key })).body.balance, 2 * COST, 'refunded');
+      const entries = await sql<{ kind: string }>(`SELECT kind FROM token_entries WHERE org_id = $1 ORDER BY created_at`, [orgId]);
+      assert.deepEqual(entries.map((entry) => entry.kind), ['grant', 'debit', 'refund'], 'refunded exactly once');
+      const [failure] = await sql<{ failure_reason: string }>(`SELECT failure_reason FROM video_generations WHERE id = $1`, [id]);
+      assert.equal(failure!.failure_reason, 'cancelled');
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('a completed generation cannot be cancelled: 409 generation_not_cancellable', async () => {
+    const created = await create({ user_prompt: 'finishes first' });
+    const done = await waitForState(created.body.id, ['completed', 'failed']);
+    assert.equal(done.state, 'completed');
+    expectError(await http.post(`/v1/video-gen/generations/${created.body.id}/cancel`, { token: tenant.key }), 409, 'generation_not_cancellable');
+    expectError(await http.post(`/v1/video-gen/generations/${randomUUID()}/cancel`, { token: tenant.key }), 404, 'not_found');
   });
 });
