@@ -231,4 +231,23 @@ describe('LumaVideoProvider', () => {
     assert.deepEqual(lumaNominalSize('4:3', '720p'), { width: 960, height: 720 });
     assert.deepEqual(lumaNominalSize('9:21', '720p'), { width: 720, height: 1680 });
   });
+
+  describe('cancel', () => {
+    it('deletes the generation at Luma (204, no body)', async () => {
+      fake.enqueue({ status: 204, text: '' });
+      await provider().cancel('5f8c1c3e-2b6a-4d61-9a3e-7d2f1b0c4a11');
+      assert.equal(fake.requests[0]!.method, 'DELETE');
+      assert.equal(fake.requests[0]!.path, '/generations/5f8c1c3e-2b6a-4d61-9a3e-7d2f1b0c4a11');
+      assert.equal(fake.requests[0]!.authorization, 'Bearer luma-test-key');
+    });
+
+    it('a generation Luma no longer knows is already gone; a refusal or an outage is an error', async () => {
+      fake.enqueue({ status: 404, json: { detail: 'Generation not found' } });
+      await provider().cancel('5f8c1c3e-2b6a-4d61-9a3e-7d2f1b0c4a11');
+      fake.enqueue({ status: 403, json: { detail: 'Forbidden' } });
+      await assert.rejects(provider().cancel('5f8c1c3e-2b6a-4d61-9a3e-7d2f1b0c4a11'), VideoProviderRejectedError);
+      fake.enqueue({ status: 503, json: { detail: 'busy' } });
+      await assert.rejects(provider().cancel('5f8c1c3e-2b6a-4d61-9a3e-7d2f1b0c4a11'), VideoProviderTransientError);
+    });
+  });
 });
