@@ -35,6 +35,8 @@ function schemathesis(stack: Stack, token: string, operations: string[]): Promis
   const cli = process.env.SCHEMATHESIS;
   if (!cli) throw new Error('schemathesis runs under `npm test`, which installs it (scripts/ensure-schemathesis.sh)');
   const args = [
+    '--config-file',
+    join(__dirname, '..', '..', '..', 'test', 'schemathesis.toml'),
     'run',
     `${stack.url}/integration/openapi.json`,
     '--checks',

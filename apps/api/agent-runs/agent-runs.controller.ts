@@ -12,7 +12,7 @@ import {
   CreateAgentRunRequest,
   ListAgentRunsQuery,
 } from './dto/agent-run.dto';
-import { readIdempotencyKey } from '../common/idempotency';
+import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 
 @ApiTags('agent runs')
@@ -25,7 +25,7 @@ export class AgentRunsController {
   @HttpCode(200)
   @RequireScope('runs:create')
   @ApiOperation({ operationId: 'createAgentRun', summary: 'Create a run of an agent version' })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key and body return the same run; same key with another body is 409.' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the same run; same key with another body is 409.' })
   @ApiOkResponse({ type: AgentRunCreated })
   @ApiErrors(400, 401, 403, 409)
   async create(

@@ -1,11 +1,12 @@
+import { IsOmittable } from './omittable';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '@pylon/db';
 
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -13,7 +14,7 @@ export class PageQuery {
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page.' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(200)
   cursor?: string;

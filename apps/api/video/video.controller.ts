@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/c
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { toGenerationView } from '@pylon/video';
-import { readIdempotencyKey } from '../common/idempotency';
+import { IDEMPOTENCY_KEY_SCHEMA, readIdempotencyKey } from '../common/idempotency';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
@@ -10,7 +10,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse } from './dto/video.dto';
 import { VideoGenerationsService } from './video-generations.service';
 
-const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: false, description: 'Same key and body return the first result and charge once; another body is 409.' };
+const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the first result and charge once; another body is 409.' };
 
 /** Video generation (4.4–4.6). Each generation or extension costs VIDEO_TOKEN_COST tokens (default 500 000). */
 @ApiTags('video')

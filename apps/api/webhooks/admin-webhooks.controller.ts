@@ -21,6 +21,6 @@ export class AdminWebhooksController {
   @ApiOkResponse({ type: DisabledWebhookEndpointsView })
   @ApiErrors(400, 401, 404)
   async disableAll(@UuidParam('org_id') orgId: string, @Body() body: DisableWebhookEndpointsRequest): Promise<DisabledWebhookEndpointsView> {
-    return { disabled: await this.service.disableAllOfOrg(orgId, body.reason) };
+    return { disabled: await this.service.disableAllOfOrg(orgId, body.reason ?? undefined) };
   }
 }

@@ -1,3 +1,4 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { MAX_RATE_LIMIT, SCOPES, type Scope } from '@pylon/contracts';
@@ -15,15 +16,15 @@ export class CreateApiKeyRequest {
   @IsIn(SCOPES, { each: true })
   scopes!: Scope[];
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'The key stops working at this time.' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'The key stops working at this time (in the future); null or absent: never.' })
   @IsOptional()
   @IsISO8601({ strict: true })
-  expires_at?: string;
+  expires_at?: string | null;
 }
 
 export class RollApiKeyRequest {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps working (default from configuration).' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(2_592_000)

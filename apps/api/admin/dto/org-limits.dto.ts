@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_ORG_LIMIT } from '@pylon/contracts';
 
+// Nullable: null puts the default back. Hence IsOptional (which lets null through) below.
 const override = (what: string, setting: string) => ({
   type: 'integer' as const,
   nullable: true,

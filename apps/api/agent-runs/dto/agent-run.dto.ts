@@ -1,5 +1,6 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { RUN_STATUSES, type RunStatus } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
@@ -50,12 +51,12 @@ export class AgentRunList {
 
 export class ListAgentRunsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID()
   org_id?: string;
 
   @ApiPropertyOptional({ enum: RUN_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(RUN_STATUSES)
   status?: RunStatus;
 }

@@ -1,6 +1,7 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 
 export const RUN_EVENT_TYPES = ['queued', 'running', 'output_delta', 'tool_call', 'tool_result', 'succeeded', 'failed'] as const;
 const MAX_SEQ = 2_147_483_647;
@@ -13,7 +14,7 @@ export class RunEventsQuery {
     default: 0,
     description: 'Only events after this sequence number (a stream takes the `Last-Event-ID` header instead, when sent).',
   })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -21,7 +22,7 @@ export class RunEventsQuery {
   after?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000, default: 100, description: 'JSON pages only.' })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,3 +1,4 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -47,12 +48,12 @@ export class AgentToolRequest {
   @IsIn([KNOWLEDGE_SEARCH_TOOL])
   type!: typeof KNOWLEDGE_SEARCH_TOOL;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT, description: 'null or absent: the default.' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(20)
-  match_count?: number;
+  match_count?: number | null;
 }
 
 export class AgentToolView {
@@ -61,7 +62,11 @@ export class AgentToolView {
 }
 
 export class CreateAgentVersionRequest {
-  @ApiProperty({ description: '`provider/model`: `openai/<model>` or `local/extractive`, `local/echo`', example: 'local/extractive' })
+  @ApiProperty({
+    description: '`provider/model`: `openai/<model>` or `local/extractive`, `local/echo`',
+    pattern: '^(openai/\\S{1,200}|local/(extractive|echo))$',
+    example: 'local/extractive',
+  })
   @IsString()
   @Matches(/^[a-z][a-z0-9-]*\/\S{1,200}$/, { message: 'model must look like provider/model' })
   model!: string;
@@ -72,33 +77,38 @@ export class CreateAgentVersionRequest {
   instructions!: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 2 })
-  @IsOptional()
+  @IsOmittable()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(2)
   temperature?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 128_000 })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(128_000)
   max_output_tokens?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 86_400, description: 'A run of this version that takes longer ends failed.' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(86_400)
   run_timeout_seconds?: number;
 
-  @ApiPropertyOptional({ type: [AgentToolRequest], description: 'Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}].' })
+  @ApiPropertyOptional({
+    type: [AgentToolRequest],
+    nullable: true,
+    maxItems: 1,
+    description: 'Tools the model may call, each at most once, e.g. [{"type": "knowledge_search", "match_count": 6}]; null or absent: none.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(1)
   @ValidateNested({ each: true })
   @Type(() => AgentToolRequest)
-  tools?: AgentToolRequest[];
+  tools?: AgentToolRequest[] | null;
 }
 
 export class AgentVersionView {
@@ -122,7 +132,7 @@ export class AgentVersionList {
 
 export class ListAgentsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID()
   org_id?: string;
 }

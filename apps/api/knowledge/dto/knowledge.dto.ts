@@ -1,5 +1,6 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
@@ -16,13 +17,13 @@ export class CreateDocumentRequest {
   @Length(1, MAX_TITLE_CHARS)
   title!: string;
 
-  @ApiProperty({ description: 'Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).', example: '# Pylon\n\nPylon runs agents.' })
+  @ApiProperty({ minLength: 1, description: 'Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).', example: '# Pylon\n\nPylon runs agents.' })
   @IsString()
   @MinLength(1)
   content!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form JSON object, returned with the document and its matches (at most 16 KiB).' })
-  @IsOptional()
+  @IsOmittable()
   @IsObject()
   metadata?: Record<string, unknown>;
 }
@@ -46,12 +47,12 @@ export class DocumentList {
 
 export class ListDocumentsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID()
   org_id?: string;
 
   @ApiPropertyOptional({ enum: DOCUMENT_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(DOCUMENT_STATUSES)
   status?: DocumentStatus;
 }

@@ -1,5 +1,6 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsInt, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateTokenGrantRequest {
@@ -46,14 +47,14 @@ export class TokenEntryList {
 
 export class OrgScopedQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID()
   org_id?: string;
 }
 
 export class ListTokenEntriesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID()
   org_id?: string;
 }

@@ -1,3 +1,4 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
@@ -16,26 +17,26 @@ export class CreateGenerationRequest {
   user_prompt!: string;
 
   @ApiPropertyOptional({ enum: VIDEO_ASPECT_RATIOS, default: DEFAULT_ASPECT_RATIO })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(VIDEO_ASPECT_RATIOS)
   aspect_ratio?: VideoAspectRatio;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   expand_prompt?: boolean;
 
-  @ApiPropertyOptional({ format: 'uri', description: 'Start image (http or https).' })
+  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: 2_048, nullable: true, description: 'Start image (http or https); null or absent: none.' })
   @IsOptional()
   @IsUrl(HTTP_URL)
   @MaxLength(2_048)
-  image_url?: string;
+  image_url?: string | null;
 
-  @ApiPropertyOptional({ format: 'uri', description: 'End image (http or https).' })
+  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: 2_048, nullable: true, description: 'End image (http or https); null or absent: none.' })
   @IsOptional()
   @IsUrl(HTTP_URL)
   @MaxLength(2_048)
-  image_end_url?: string;
+  image_end_url?: string | null;
 }
 
 export class GeneratedVideo {
@@ -58,7 +59,11 @@ export class VideoGenerationResponse {
 
 export class GetGenerationsQuery {
   @ApiProperty({
-    type: [String],
+    type: 'string',
+    format: 'uuid',
+    isArray: true,
+    minItems: 1,
+    maxItems: MAX_IDS_PER_REQUEST,
     description: `Generation ids, as ids[0]=…&ids[1]=… or ids=…&ids=… (at most ${MAX_IDS_PER_REQUEST}).`,
   })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))

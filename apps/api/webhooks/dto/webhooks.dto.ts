@@ -1,3 +1,4 @@
+import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '@pylon/contracts';
@@ -13,8 +14,8 @@ export class CreateWebhookEndpointRequest {
   @MaxLength(2_048)
   url!: string;
 
-  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, description: 'Omit to receive every event.' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, minItems: 1, uniqueItems: true, description: 'Omit to receive every event.' })
+  @IsOmittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
@@ -22,7 +23,7 @@ export class CreateWebhookEndpointRequest {
   events?: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(500)
   description?: string;
@@ -30,12 +31,12 @@ export class CreateWebhookEndpointRequest {
 
 export class UpdateWebhookEndpointRequest {
   @ApiPropertyOptional({ format: 'uri', maxLength: 2_048 })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(2_048)
   url?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, nullable: true, description: 'null: every event.' })
+  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, minItems: 1, uniqueItems: true, nullable: true, description: 'null: every event.' })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -44,12 +45,12 @@ export class UpdateWebhookEndpointRequest {
   events?: string[] | null;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(500)
   description?: string;
@@ -57,7 +58,7 @@ export class UpdateWebhookEndpointRequest {
 
 export class RotateSecretRequest {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(2_592_000)
@@ -118,17 +119,17 @@ export class WebhookDeliveryList {
 
 export class ListDeliveriesQuery extends PageQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 }
 
 export class DisableWebhookEndpointsRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 500, description: "Why; the organisation sees it as each endpoint's disabled_reason." })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 500, description: "Why; the organisation sees it as each endpoint's disabled_reason (null or absent: none given)." })
   @IsOptional()
   @IsString()
   @Length(1, 500)
-  reason?: string;
+  reason?: string | null;
 }
 
 export class DisabledWebhookEndpointsView {
