@@ -12,6 +12,7 @@ import {
   queryMessage,
   syncMessage,
 } from './protocol';
+import { listenCommand, takeNotifications, type NotificationRouter } from './notifications';
 import type { Release, SessionLock } from './session-lock';
 import { StatementNamespace } from './statement-names';
 
@@ -20,6 +21,8 @@ export interface SessionContext {
   readonly lock: SessionLock;
   /** 0 disables the timeout. */
   readonly idleInTransactionTimeoutMs: number;
+  /** Hands NOTIFY messages to the clients that LISTEN on their channel. */
+  readonly notifications: NotificationRouter<ClientSession>;
   warn(message: string, error?: unknown): void;
 }
 
@@ -72,6 +75,7 @@ export class ClientSession {
   close(farewell?: Buffer): void {
     if (this.closed) return;
     this.closed = true;
+    this.context.notifications.forget(this);
     this.queue.length = 0;
     this.clearIdleTimer();
     if (farewell && this.socket.writable) {
@@ -160,9 +164,18 @@ export class ClientSession {
       if (this.closed) return;
     }
     if (extended) this.midExtended = true;
+    const listening = listenCommand(message);
     const { output, status } = await this.exec(message);
-    if (output.length > 0 && !this.socket.destroyed) this.socket.write(output);
+    if (listening && status !== TxStatus.Failed) this.context.notifications.apply(this, listening);
+    const { rest, notifications } = takeNotifications(output);
+    if (rest.length > 0 && !this.socket.destroyed) this.socket.write(rest);
+    this.context.notifications.route(notifications);
     if (status === TxStatus.Idle) this.releaseSession();
+  }
+
+  /** A notification on a channel this client listens on (written between whole messages of its own). */
+  deliver(message: Buffer): void {
+    if (!this.closed && !this.socket.destroyed) this.socket.write(message);
   }
 
   private async exec(message: Buffer): Promise<{ output: Buffer; status: number | undefined }> {

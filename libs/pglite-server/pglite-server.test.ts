@@ -91,6 +91,38 @@ describe('PgliteServer (in-memory)', () => {
     await server.stop();
   });
 
+  it('LISTEN/NOTIFY: a notification committed by one client reaches the clients listening on its channel, and only them', async () => {
+    const listener = await newClient(server.url);
+    const other = await newClient(server.url);
+    const notifier = await newClient(server.url);
+    try {
+      const heard: string[] = [];
+      const strayed: string[] = [];
+      listener.on('notification', (message) => heard.push(`${message.channel}:${message.payload}`));
+      other.on('notification', (message) => strayed.push(`${message.channel}:${message.payload}`));
+      notifier.on('notification', (message) => strayed.push(`${message.channel}:${message.payload}`));
+      await listener.query('LISTEN run_events');
+      await other.query('LISTEN "Other"');
+      await notifier.query("SELECT pg_notify('run_events', 'one')");
+      await notifier.query('BEGIN');
+      await notifier.query("NOTIFY run_events, 'two'");
+      await sleep(50);
+      assert.deepEqual(heard, ['run_events:one'], 'nothing before the commit');
+      await notifier.query('COMMIT');
+      await pool.query("SELECT pg_notify('Other', 'three')");
+      const deadline = Date.now() + 2_000;
+      while ((heard.length < 2 || strayed.length < 1) && Date.now() < deadline) await sleep(10);
+      assert.deepEqual(heard, ['run_events:one', 'run_events:two']);
+      assert.deepEqual(strayed, ['Other:three'], 'the quoted channel, to its listener only');
+      await listener.query('UNLISTEN run_events');
+      await notifier.query("SELECT pg_notify('run_events', 'four')");
+      await sleep(50);
+      assert.equal(heard.length, 2);
+    } finally {
+      await Promise.all([listener.end(), other.end(), notifier.end()]);
+    }
+  });
+
   it('exposes a usable url', () => {
     assert.match(server.url, /^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/postgres$/);
     assert.ok(server.port > 0);

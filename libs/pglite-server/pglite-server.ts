@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { AddressInfo, Server, Socket, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { NotificationRouter } from './notifications';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { ClientSession, SessionContext } from './client-session';
 import { SessionLock } from './session-lock';
@@ -61,6 +62,7 @@ export class PgliteServer {
         db,
         lock: new SessionLock(),
         idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        notifications: new NotificationRouter(),
         warn: (message, error) =>
           process.emitWarning(error === undefined ? message : `${message}: ${String(error)}`, 'PgliteServer'),
       };

@@ -207,4 +207,21 @@ describe('run events: stored, streamed live, resumable', () => {
     const received = await readStream(eventsUrl(oldRun), tenant.key);
     assert.deepEqual(received.map((event) => [event.type, event.data]), [['succeeded', run]]);
   });
+
+  it('a stream served by another API replica follows a run created on the first one, woken by PostgreSQL, not by polling', async () => {
+    // A replica that would read the table only every 30 s: events arriving sooner came by NOTIFY.
+    const replica = await stack.startApiReplica({ RUN_EVENTS_POLL_MS: '30000' });
+    try {
+      fake.enqueue({ content: 'One sentence. Another sentence. A third one.', delayMs: 800, chunkDelayMs: 100 });
+      const runId = await startRun(slowVersion);
+      const received = await readStream(`${replica.url}/api/v1/agent-runs/${runId}/events`, tenant.key);
+      assert.equal(received.at(-1)!.type, 'succeeded');
+      assert.deepEqual(received.map((event) => event.seq), received.map((_, index) => index + 1));
+      const stored = await storedEvents(runId);
+      const lateness = received.slice(1).map((event, index) => event.at - Date.parse(stored.data[index + 1]!.created_at));
+      assert.ok(Math.max(...lateness) < 5_000, `events reached the other replica ${JSON.stringify(lateness)} ms after they were written`);
+    } finally {
+      await replica.api.stop();
+    }
+  });
 });

@@ -124,9 +124,10 @@ export class Stack {
   }
 
   /** Another API process against the same database and Temporal, on a port of its own (a second replica). */
-  async startApiReplica(): Promise<{ api: AppProcess; url: string }> {
+  /** Another API process on the same database and Temporal; `env` adds to (or overrides) the stack's settings. */
+  async startApiReplica(env: Record<string, string> = {}): Promise<{ api: AppProcess; url: string }> {
     const url = `http://127.0.0.1:${await freePort()}`;
-    const api = launch('api-replica', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1', PORT: new URL(url).port });
+    const api = launch('api-replica', 'apps/api/main.js', { ...this.env, ...env, HOST: '127.0.0.1', PORT: new URL(url).port });
     await waitFor('the API replica', api, async () => (await fetch(`${url}/readyz`)).ok);
     return { api, url };
   }
