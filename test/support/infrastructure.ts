@@ -38,6 +38,14 @@ async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: ()
  * A PostgreSQL with pgvector — the embedded PGlite, or a fresh database on the server at DATABASE_URL —
  * migrated, and a Temporal dev server: what `npm test` and `npm run bench` run against.
  */
+/** A tool's path: from the environment when CI provisioned it already, else from its (caching) script. */
+function provisioned(variable: string, script: string): string {
+  return (
+    process.env[variable] ||
+    execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  );
+}
+
 export async function startInfrastructure(): Promise<Infrastructure> {
   let database: { url: string; label: string; stop: () => Promise<void> };
   if (process.env.DATABASE_URL) {
@@ -51,19 +59,9 @@ export async function startInfrastructure(): Promise<Infrastructure> {
   await runMigrations(database.url);
   const temporalCli = findOrBuildTemporalCli();
   // Temporal's Java test server (time skipping), resolved from Maven Central once and cached.
-  const temporalTestServer =
-    process.env.TEMPORAL_TEST_SERVER ||
-    execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-temporal-test-server.sh')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim();
+  const temporalTestServer = provisioned('TEMPORAL_TEST_SERVER', 'ensure-temporal-test-server.sh');
   // Schemathesis (PyPI), the API fuzzer, in a cached virtualenv.
-  const schemathesis =
-    process.env.SCHEMATHESIS ||
-    execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-schemathesis.sh')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim();
+  const schemathesis = provisioned('SCHEMATHESIS', 'ensure-schemathesis.sh');
   const temporal = await startTemporalDevServer();
   return {
     databaseUrl: database.url,
