@@ -199,9 +199,9 @@ export const agentRunE2eBenchmark: Benchmark = {
         },
         notes: [
           `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
-          'pylon workflow: 1 activity (generateTurn, which also marks the run running) and 1 local activity (markRunSucceeded, the event and its deliveries in the same transaction), with database reads/writes; baseline workflow: 1 activity, no database.',
+          "pylon workflow: 1 activity (takeTurn: marks the run running, asks the model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 1 activity, no database.",
           'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
-          'pylon workflow start→close can exceed the client latency: the run is already succeeded in the database before the workflow task that completes the workflow.',
+          'pylon workflow start→close exceeds the client latency: the run is succeeded in the database when the activity ends, before the workflow task that completes the workflow.',
         ],
       };
     } finally {
