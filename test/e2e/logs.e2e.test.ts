@@ -89,7 +89,7 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     // Other error paths, with credentials and the body marker in headers and bodies.
     await send('an unknown key', 401, 'GET', '/api/v1/agent-runs', { token: `pyl_${'Z'.repeat(40)}`, requestId: 'not sane!' });
     await send('an unknown route', 404, 'GET', `/api/v1/nowhere?secret=whsec_${bodyMarker}`, { token: tenant.key });
-    await send('a 10 kB URL, too long for one log line', 404, 'GET', `/api/v1/${'u'.repeat(10_000)}`, { token: tenant.key, requestId: 'logs-e2e-long-url' });
+    await send('a 10 kB URL, too long for one log line', 414, 'GET', `/api/v1/${'u'.repeat(10_000)}`, { token: tenant.key, requestId: 'logs-e2e-long-url' });
     await send('malformed JSON', 400, 'POST', '/api/v1/agent-runs', { token: tenant.key, rawBody: `{"input": "${bodyMarker}`, headers: { 'content-type': 'application/json' } });
     await send('a body over the limit', 413, 'POST', '/api/v1/agent-runs', {
       token: tenant.key,
@@ -138,7 +138,7 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     for (const line of lines) assert.ok(Buffer.byteLength(line) < MAX_LOG_LINE_BYTES, `a line of ${Buffer.byteLength(line)} bytes`);
     const longUrlLine = entries.find((entry) => entry.requestId === 'logs-e2e-long-url' && entry.res);
     assert.ok(longUrlLine?.truncated && longUrlLine.truncated.originalBytes > 10_000, JSON.stringify(longUrlLine));
-    assert.equal(longUrlLine.res?.statusCode, 404);
+    assert.equal(longUrlLine.res?.statusCode, 414);
   });
 
   it('logs each database error with its code, constraint and table', () => {
