@@ -69,9 +69,14 @@ describe('a noisy neighbour', () => {
     return created.body.run_id as string;
   }
 
-  async function unfinishedNoisyRuns(): Promise<number> {
-    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM agent_runs WHERE org_id = $1 AND status IN ('queued', 'running')`, [noisy.orgId]);
-    return row!.n;
+  /** What the flood still owes: its runs not yet finished, and its deliveries not yet tried once. */
+  async function unfinishedNoisyWork(): Promise<number> {
+    const [row] = await sql<{ n: number }>(
+      `SELECT (SELECT count(*) FROM agent_runs WHERE org_id = $1 AND status IN ('queued', 'running'))
+            + (SELECT count(*) FROM webhook_deliveries WHERE org_id = $1 AND status = 'pending' AND attempt_count = 0) AS n`,
+      [noisy.orgId],
+    );
+    return Number(row!.n);
   }
 
   it("the quiet organisation's runs and documents finish while the noisy one's burst is still being worked through", async () => {
@@ -90,7 +95,7 @@ describe('a noisy neighbour', () => {
       ingestDocument(http, quiet, { title: 'Quiet notes', content: 'The quiet organisation keeps its notes here.' }, 120_000),
     ]);
     const delivered = await receiver.waitFor('/quiet', QUIET_RUNS + 1, 120_000);
-    const noisyLeft = await unfinishedNoisyRuns();
+    const noisyLeft = await unfinishedNoisyWork();
     await burst;
 
     for (const { run } of finished) assert.equal(run.status, 'succeeded', JSON.stringify(run));
