@@ -20,7 +20,7 @@ import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
-import { RunEventsService } from './run-events.service';
+import { RunEventsService, outputDelta } from './run-events.service';
 import { runEvent } from './run-view';
 
 const VERSION_CACHE_SIZE = 1_000;
@@ -135,12 +135,13 @@ export class AgentRunsService {
         signal,
         onDelta: (text) => output.add(text),
       });
-      await output.flush();
+      // The last deltas go out with what the turn ends in: one write fewer per turn.
+      const unwritten = await output.takeUnwritten();
       if (reply.kind === 'tool_calls') {
-        await this.runEvents.recordToolCalls(orgId, runId, reply.calls);
+        await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten);
         return reply;
       }
-      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent) };
+      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent, unwritten.map(outputDelta)) };
     } finally {
       output.discard();
     }

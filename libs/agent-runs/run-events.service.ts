@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRunRepository, RunEventNotifications, RunEventRepository, type StoredRunEvent } from '@pylon/db';
+import { AgentRunRepository, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
 import { toAgentRunView } from './run-view';
 
 /** A run's log ends with the event of its final status, which carries the run as the API returns it. */
@@ -90,15 +90,15 @@ export class RunEventsService {
 
   /** Gathers a model turn's output deltas and writes them in order, a few at a time. */
   outputRecorder(orgId: string, runId: string): OutputRecorder {
-    return new OutputRecorder((texts) => this.events.append(orgId, runId, texts.map((text) => ({ type: 'output_delta', data: { text } }))));
+    return new OutputRecorder((texts) => this.events.append(orgId, runId, texts.map(outputDelta)));
   }
 
-  recordToolCalls(orgId: string, runId: string, calls: ToolCall[]): Promise<void> {
-    return this.events.append(
-      orgId,
-      runId,
-      calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
-    );
+  /** The model's tool calls, after the output deltas not written yet, in one write. */
+  recordToolCalls(orgId: string, runId: string, calls: ToolCall[], unwrittenDeltas: string[] = []): Promise<void> {
+    return this.events.append(orgId, runId, [
+      ...unwrittenDeltas.map(outputDelta),
+      ...calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+    ]);
   }
 
   recordToolResult(orgId: string, runId: string, call: ToolCall, result: Record<string, unknown>): Promise<void> {
@@ -109,6 +109,10 @@ export class RunEventsService {
   purgeExpired(now = new Date()): Promise<number> {
     return this.events.deleteOlderThan(new Date(now.getTime() - this.config.runEventsRetentionDays * 86_400_000));
   }
+}
+
+export function outputDelta(text: string): NewRunEvent {
+  return { type: 'output_delta', data: { text } };
 }
 
 /** Deltas in, ordered batched writes out; `flush` writes what is left and waits for every write. */
@@ -131,6 +135,17 @@ export class OutputRecorder {
   async flush(): Promise<void> {
     this.drain();
     await this.writing;
+  }
+
+  /** Waits for the writes under way and hands back what is not written yet, for the caller's own write. */
+  async takeUnwritten(): Promise<string[]> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.writing;
+    const texts = this.pending;
+    this.pending = [];
+    this.pendingChars = 0;
+    return texts;
   }
 
   /** Drops what was not written yet (the turn failed or was cancelled). */

@@ -5,7 +5,8 @@ export const RUN_EVENTS_CHANNEL = 'pylon_run_events';
 
 /**
  * Every run's ordered event log. A trigger numbers each run's events 1, 2, 3… (under a per-run
- * advisory lock, so concurrent writers of one run never collide) and announces each on the
+ * advisory lock, so concurrent writers of one run never collide; inserted with seq 0, an event gets
+ * the next number, while the `queued` event written with its run is 1) and announces each on the
  * `pylon_run_events` channel when its transaction commits, so API replicas follow runs with LISTEN.
  */
 export class RunEvents1764500000000 implements MigrationInterface {
@@ -26,8 +27,10 @@ export class RunEvents1764500000000 implements MigrationInterface {
     await db.query(`
       CREATE FUNCTION run_events_number_and_announce() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM pg_advisory_xact_lock(hashtextextended(NEW.run_id::text, 0));
-        SELECT COALESCE(MAX(seq), 0) + 1 INTO NEW.seq FROM run_events WHERE run_id = NEW.run_id;
+        IF NEW.seq < 1 THEN
+          PERFORM pg_advisory_xact_lock(hashtextextended(NEW.run_id::text, 0));
+          SELECT COALESCE(MAX(seq), 0) + 1 INTO NEW.seq FROM run_events WHERE run_id = NEW.run_id;
+        END IF;
         PERFORM pg_notify('${RUN_EVENTS_CHANNEL}', NEW.run_id::text || ':' || NEW.seq);
         RETURN NEW;
       END

@@ -46,7 +46,7 @@ export class AgentRunRepository {
          RETURNING id, org_id
        ), logged AS (
          INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 0 FROM inserted
+         SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
        )
        SELECT id FROM inserted`,
       [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt],
@@ -97,8 +97,8 @@ export class AgentRunRepository {
   }
 
   /** → succeeded with the output, and its event, in one transaction. The event id, or null when the run was already final. */
-  markSucceeded(orgId: string, runId: string, output: string, describe: AgentRunEventFactory): Promise<string | null> {
-    return this.finish(orgId, runId, `status = 'succeeded', output = $3, error = NULL`, output, describe);
+  markSucceeded(orgId: string, runId: string, output: string, describe: AgentRunEventFactory, logBefore: NewRunEvent[] = []): Promise<string | null> {
+    return this.finish(orgId, runId, `status = 'succeeded', output = $3, error = NULL`, output, describe, logBefore);
   }
 
   markFailed(orgId: string, runId: string, error: string, describe: AgentRunEventFactory): Promise<string | null> {
@@ -110,7 +110,15 @@ export class AgentRunRepository {
     return unannouncedEvent(this.db.manager, orgId, runId);
   }
 
-  private finish(orgId: string, runId: string, assignments: string, value: string, describe: AgentRunEventFactory): Promise<string | null> {
+  /** The final state, its events in the run's log (after `logBefore`, e.g. the last output deltas) and its webhook event, in one transaction. */
+  private finish(
+    orgId: string,
+    runId: string,
+    assignments: string,
+    value: string,
+    describe: AgentRunEventFactory,
+    logBefore: NewRunEvent[] = [],
+  ): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
         `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING ${RUN_COLUMNS}`,
@@ -119,7 +127,7 @@ export class AgentRunRepository {
       const [row] = returnedRows(updated) as AgentRun[];
       if (!row) return unannouncedEvent(manager, orgId, runId);
       const events = describe(toAgentRun(row));
-      await appendRunEvents(manager, orgId, runId, [events.log]);
+      await appendRunEvents(manager, orgId, runId, [...logBefore, events.log]);
       return recordEvent(manager, { orgId, resourceId: runId, ...events.webhook });
     });
   }
