@@ -9,6 +9,7 @@ import { pylonLoggerOptions, REQUEST_ID_KEY } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
+import { ApiKeysApiModule } from './api-keys/api-keys.module';
 import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
@@ -49,6 +50,7 @@ const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
     AdminModule,
     AgentsModule,
     AgentRunsApiModule,
+    ApiKeysApiModule,
     KnowledgeApiModule,
     TokensModule,
     VideoApiModule,

@@ -10,6 +10,8 @@ export const SCOPES = [
   'webhooks:manage',
   'agents:manage',
   'tokens:read',
+  /** The organisation's own API keys: create (with at most the creator's scopes), list, roll, revoke. */
+  'keys:manage',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

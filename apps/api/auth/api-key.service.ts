@@ -55,6 +55,31 @@ export class ApiKeyService {
     return { apiKey, secret: secret.key };
   }
 
+  /**
+   * An organisation's own key management (scope `keys:manage`): a key is created in the caller's
+   * organisation with at most the caller's scopes (`*` only by a `*` key), and only the organisation's
+   * keys can be listed, rolled or revoked; another organisation's key is not found.
+   */
+  issueByKey(creator: Principal, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
+    const beyond = scopes.filter((scope) => !(scope === '*' ? creator.scopes.includes('*') : grantsScope(creator.scopes, scope)));
+    if (beyond.length > 0) {
+      throw new ApiError(ErrorCode.InsufficientScope, `a key cannot grant scopes its creator lacks: ${[...new Set(beyond)].join(', ')}`);
+    }
+    return this.issue(creator.orgId, name, scopes, expiresAt);
+  }
+
+  async rollInOrg(orgId: string, keyId: string, graceSeconds?: number): Promise<IssuedApiKey> {
+    const rolled = (await this.keys.findInOrg(orgId, keyId)) && (await this.roll(keyId, graceSeconds));
+    if (!rolled) throw ApiError.notFound('no such active API key');
+    return rolled;
+  }
+
+  async revokeInOrg(orgId: string, keyId: string): Promise<ApiKey> {
+    const revoked = (await this.keys.findInOrg(orgId, keyId)) && (await this.revoke(keyId));
+    if (!revoked) throw ApiError.notFound('no such API key');
+    return revoked;
+  }
+
   /** Issues a new secret for the same key; the old secret keeps working for `graceSeconds`. */
   async roll(keyId: string, graceSeconds = this.config.apiKeyRollGraceSeconds): Promise<IssuedApiKey | null> {
     const existing = await this.keys.findById(keyId);

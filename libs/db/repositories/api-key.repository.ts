@@ -24,6 +24,11 @@ export class ApiKeyRepository {
     return this.keys.findOneBy({ id: keyId });
   }
 
+  /** A key of this organisation, or null (another organisation's key is not found). */
+  findInOrg(orgId: string, keyId: string): Promise<ApiKey | null> {
+    return this.keys.findOneBy({ id: keyId, orgId });
+  }
+
   listForOrg(orgId: string, page: PageRequest): Promise<Page<ApiKey>> {
     return paginate(this.keys.createQueryBuilder('key').where('key.org_id = :orgId', { orgId }), page);
   }

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createKey, createTenant, type Tenant } from '../support/tenant';
+
+/** An organisation's own key management through the public API (scope keys:manage). */
+describe("an organisation's API keys", () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let manager: string;
+
+  before(async () => {
+    stack = await Stack.start();
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    manager = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read', 'runs:create']);
+  });
+  after(async () => stack?.stop());
+
+  const create = (token: string, body: Record<string, unknown>) => http.post('/api/v1/api-keys', { token, body });
+
+  it('creates a key with the secret shown once; the list shows it without a secret; it works at once', async () => {
+    const created = await create(manager, { name: 'reader', scopes: ['runs:read'] });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.api_key, /^pyl_/);
+    assert.equal(created.body.org_id, tenant.orgId);
+    assert.deepEqual(created.body.scopes, ['runs:read']);
+
+    const listed = await http.get('/api/v1/api-keys?limit=100', { token: manager });
+    assert.equal(listed.status, 200);
+    const mine = listed.body.data.find((key: { key_id: string }) => key.key_id === created.body.key_id);
+    assert.ok(mine, 'the new key is listed');
+    assert.equal(mine.api_key, undefined, 'no secret in the list');
+    assert.ok(listed.body.data.every((key: { org_id: string }) => key.org_id === tenant.orgId), 'only this organisation');
+
+    assert.equal((await http.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200);
+    assert.equal((await http.post('/api/v1/agent-runs', { token: created.body.api_key, body: {} })).status, 403, 'only its scope');
+  });
+
+  it('a key can never grant scopes its creator lacks, nor * unless it has *', async () => {
+    for (const scopes of [['kb:write'], ['runs:read', 'video:create'], ['*']]) {
+      const refused = await create(manager, { name: 'too much', scopes });
+      assert.equal(refused.status, 403, JSON.stringify(scopes));
+      assert.deepEqual(refused.body, { error: 'insufficient_scope' });
+      assert.match(refused.headers.get('error-detail') ?? '', /cannot grant scopes its creator lacks/);
+    }
+    const byStar = await create(tenant.key, { name: 'everything', scopes: ['*'] });
+    assert.equal(byStar.status, 201, 'a * key may create a * key');
+  });
+
+  it('revoke: a request with the revoked key fails at once; roll: the new secret works, the old one for the grace period', async () => {
+    const created = await create(manager, { name: 'short-lived', scopes: ['runs:read'] });
+    const rolled = await http.post(`/api/v1/api-keys/${created.body.key_id}/roll`, { token: manager, body: { grace_seconds: 3600 } });
+    assert.equal(rolled.status, 200, rolled.text);
+    assert.notEqual(rolled.body.api_key, created.body.api_key);
+    assert.equal((await http.get('/api/v1/agent-runs', { token: rolled.body.api_key })).status, 200);
+    assert.equal((await http.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200, 'the old secret, within its grace');
+
+    const revoked = await http.delete(`/api/v1/api-keys/${created.body.key_id}`, { token: manager });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.ok(revoked.body.revoked_at);
+    for (const secret of [rolled.body.api_key, created.body.api_key]) {
+      const refused = await http.get('/api/v1/agent-runs', { token: secret });
+      assert.equal(refused.status, 401);
+      assert.deepEqual(refused.body, { error: 'invalid_api_key' });
+    }
+  });
+
+  it("another organisation's keys are not found; without keys:manage, 403", async () => {
+    const other = await createTenant(http);
+    const otherManager = await createKey(http, other.orgId, ['keys:manage']);
+    const theirs = await create(otherManager, { name: 'theirs', scopes: ['keys:manage'] });
+    for (const [method, path] of [
+      ['POST', `/api/v1/api-keys/${theirs.body.key_id}/roll`],
+      ['DELETE', `/api/v1/api-keys/${theirs.body.key_id}`],
+      ['DELETE', `/api/v1/api-keys/${randomUUID()}`],
+    ] as const) {
+      const response = method === 'POST' ? await http.post(path, { token: manager, body: {} }) : await http.delete(path, { token: manager });
+      assert.equal(response.status, 404, `${method} ${path}`);
+      assert.deepEqual(response.body, { error: 'not_found' });
+    }
+    assert.equal((await http.get('/api/v1/agent-runs', { token: theirs.body.api_key })).status, 403, 'their key still works, in its own scope');
+
+    const plain = await createKey(http, tenant.orgId, ['runs:read']);
+    for (const response of [await http.get('/api/v1/api-keys', { token: plain }), await create(plain, { name: 'x', scopes: ['runs:read'] })]) {
+      assert.equal(response.status, 403);
+      assert.deepEqual(response.body, { error: 'insufficient_scope' });
+    }
+  });
+});
