@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRunRepository, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
+import { AgentRun, AgentRunRepository, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
 import { toAgentRunView } from './run-view';
 
 /** A run's log ends with the event of its final status, which carries the run as the API returns it. */
@@ -34,41 +34,37 @@ export class RunEventsService {
     return { events: events.slice(0, size), more: events.length > size };
   }
 
-  /** Throws 404 unless the run exists in this organisation (before a stream starts). */
-  async requireRun(orgId: string, runId: string): Promise<void> {
-    if (!(await this.runs.findById(orgId, runId))) throw ApiError.notFound('no such run');
+  /** The run, or 404 unless it exists in this organisation (before a stream starts). */
+  async requireRun(orgId: string, runId: string): Promise<AgentRun> {
+    const run = await this.runs.findById(orgId, runId);
+    if (!run) throw ApiError.notFound('no such run');
+    return run;
   }
 
   /**
    * Every event after `after`, as stored and then as it is committed, ending with the terminal event
-   * (or when `signal` aborts). A finished run whose log was purged by retention ends with its final
-   * state as a terminal event.
+   * (or when `signal` aborts). A run that is not final yet writes its terminal event with its final
+   * state, so only a run final already can lack one in its log (purged by retention): its stream ends
+   * with its final state as the terminal event, unless the log shows the end was already sent.
    */
-  async *follow(orgId: string, runId: string, after: number, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
+  async *follow(orgId: string, run: AgentRun, after: number, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
     let last = after;
     let wake: (() => void) | undefined;
-    const unsubscribe = this.notifications.subscribe(runId, () => wake?.());
+    const unsubscribe = this.notifications.subscribe(run.id, () => wake?.());
     try {
       for (;;) {
-        const batch = await this.events.after(orgId, runId, last, PAGE_LIMIT_MAX);
+        const batch = await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX);
         for (const event of batch) {
           yield event;
           last = event.seq;
           if (TERMINAL_RUN_EVENTS.includes(event.type)) return;
         }
         if (batch.length === PAGE_LIMIT_MAX) continue;
-        if (batch.length === 0) {
-          const run = await this.runs.findById(orgId, runId);
-          if (!run) return;
-          if (TERMINAL_RUN_EVENTS.includes(run.status)) {
-            // Only when the log no longer holds the end: a race with the final write shows up in the next read.
-            const again = await this.events.after(orgId, runId, last, 1);
-            if (again.length === 0) {
-              yield { seq: last + 1, type: run.status, data: { ...toAgentRunView(run) }, createdAt: run.updatedAt };
-              return;
-            }
-            continue;
+        if (TERMINAL_RUN_EVENTS.includes(run.status)) {
+          if (!(await this.events.holdsAny(orgId, run.id, TERMINAL_RUN_EVENTS))) {
+            yield { seq: last + 1, type: run.status, data: { ...toAgentRunView(run) }, createdAt: run.updatedAt };
           }
+          return;
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.config.runEventsPollMs);
@@ -115,7 +111,7 @@ export function outputDelta(text: string): NewRunEvent {
   return { type: 'output_delta', data: { text } };
 }
 
-/** Deltas in, ordered batched writes out; `flush` writes what is left and waits for every write. */
+/** Deltas in, ordered batched writes out; `takeUnwritten` waits for the writes and hands back the rest. */
 export class OutputRecorder {
   private pending: string[] = [];
   private pendingChars = 0;
@@ -130,11 +126,6 @@ export class OutputRecorder {
     this.pendingChars += text.length;
     if (this.pendingChars >= DELTA_FLUSH_CHARS) this.drain();
     else this.timer ??= setTimeout(() => this.drain(), DELTA_FLUSH_MS);
-  }
-
-  async flush(): Promise<void> {
-    this.drain();
-    await this.writing;
   }
 
   /** Waits for the writes under way and hands back what is not written yet, for the caller's own write. */
@@ -165,6 +156,6 @@ export class OutputRecorder {
     this.pendingChars = 0;
     // Chained, so batches land in order; a failed write fails the turn at flush.
     this.writing = this.writing.then(() => this.write(texts));
-    this.writing.catch(() => undefined); // handled: `flush` rethrows it
+    this.writing.catch(() => undefined); // handled: `takeUnwritten` rethrows it
   }
 }

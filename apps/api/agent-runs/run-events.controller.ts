@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { RunEventsService } from '@pylon/agent-runs';
-import type { StoredRunEvent } from '@pylon/db';
+import type { AgentRun, StoredRunEvent } from '@pylon/db';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ServerSentEventStream } from '../common/server-sent-events';
@@ -67,11 +67,11 @@ export class RunEventsController {
       return;
     }
     const after = resumePoint(lastEventId, query.after);
-    await this.runEvents.requireRun(principal.orgId, runId);
-    await this.stream(principal.orgId, runId, after, request, reply);
+    const run = await this.runEvents.requireRun(principal.orgId, runId);
+    await this.stream(principal.orgId, run, after, request, reply);
   }
 
-  private async stream(orgId: string, runId: string, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async stream(orgId: string, run: AgentRun, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.hijack();
     const stream = new ServerSentEventStream(reply.raw);
     const gone = new AbortController();
@@ -79,12 +79,12 @@ export class RunEventsController {
     reply.raw.once('close', () => gone.abort());
     stream.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
     try {
-      for await (const event of this.runEvents.follow(orgId, runId, after, gone.signal)) {
+      for await (const event of this.runEvents.follow(orgId, run, after, gone.signal)) {
         await stream.send({ id: String(event.seq), event: event.type, data: event.data });
         if (gone.signal.aborted) break;
       }
     } catch (error) {
-      request.log.warn({ err: error }, `the event stream of run ${runId} stopped`);
+      request.log.warn({ err: error }, `the event stream of run ${run.id} stopped`);
     } finally {
       stream.close();
     }

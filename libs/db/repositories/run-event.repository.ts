@@ -52,6 +52,16 @@ export class RunEventRepository {
     return rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, createdAt: row.created_at }));
   }
 
+  /** Whether the run's log holds an event of one of these types (e.g. its terminal event). */
+  async holdsAny(orgId: string, runId: string, types: readonly string[]): Promise<boolean> {
+    const rows = (await this.db.query(`SELECT 1 FROM run_events WHERE run_id = $1 AND org_id = $2 AND type = ANY($3) LIMIT 1`, [
+      runId,
+      orgId,
+      types,
+    ])) as unknown[];
+    return rows.length > 0;
+  }
+
   /** Retention, across organisations: drops events older than `cutoff`. How many went. */
   async deleteOlderThan(cutoff: Date): Promise<number> {
     const [row] = (await this.db.query(
