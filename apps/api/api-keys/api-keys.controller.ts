@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyRepository } from '@pylon/db';
-import { ApiError } from '../common/api-error';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
@@ -29,7 +28,6 @@ export class ApiKeysController {
   @ApiErrors(400, 401, 403)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.invalidRequest('expires_at must be in the future');
     const issued = await this.apiKeys.issueByKey(principal, body.name, body.scopes, expiresAt);
     return toIssuedApiKeyView(issued.apiKey, issued.secret);
   }

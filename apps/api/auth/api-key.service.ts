@@ -31,7 +31,9 @@ export class ApiKeyService {
     private readonly config: PylonConfig,
   ) {}
 
+  /** A new key and its secret (shown once); an expiry must lie in the future. */
   async issue(orgId: string, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.invalidRequest('expires_at must be in the future');
     const secret = generateApiKey();
     const apiKey = await this.keys.insert(
       Object.assign(new ApiKey(), {
