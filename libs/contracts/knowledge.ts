@@ -32,3 +32,34 @@ export const NON_RETRYABLE_EMBEDDING_ERRORS = ['EmbeddingRejected', 'EmbeddingUn
 
 /** How many embedding batches of one document run at once. */
 export const EMBEDDING_BATCH_PARALLELISM = 4;
+
+/** How `POST /api/v1/knowledge/query` finds matches: nearest embeddings, full-text search, or both fused. */
+export const SEARCH_MODES = ['vector', 'keyword', 'hybrid'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+export type SearchLeg = Exclude<SearchMode, 'hybrid'>;
+
+export const EQUALITY_OPERATORS = ['eq', 'ne'] as const;
+export const RANGE_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
+export const SET_OPERATORS = ['in', 'nin'] as const;
+export const COMPOUND_OPERATORS = ['and', 'or'] as const;
+export type ComparisonOperator = (typeof EQUALITY_OPERATORS)[number] | (typeof RANGE_OPERATORS)[number] | (typeof SET_OPERATORS)[number];
+
+export type FilterScalar = string | number | boolean;
+
+/**
+ * A condition on one attribute of a document: `title`, or a top-level key of its metadata
+ * (`metadata.<key>` names a metadata key explicitly, e.g. one called "title").
+ */
+export interface ComparisonFilter {
+  type: ComparisonOperator;
+  attribute: { kind: 'title' } | { kind: 'metadata'; key: string };
+  value: FilterScalar | FilterScalar[];
+}
+
+export interface CompoundFilter {
+  type: (typeof COMPOUND_OPERATORS)[number];
+  filters: SearchFilter[];
+}
+
+/** The shape of OpenAI's vector-store attribute filters, validated (see parseSearchFilter). */
+export type SearchFilter = ComparisonFilter | CompoundFilter;

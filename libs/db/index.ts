@@ -18,7 +18,7 @@ export {
   type PageRequest,
 } from './pagination';
 export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory } from './repositories/knowledge-document.repository';
-export { KnowledgeChunkRepository, type ChunkMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
+export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type ChunkQueryMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export {
   VideoGenerationRepository,

@@ -1,5 +1,6 @@
 export { chunkText, type ChunkingOptions, type TextChunk } from './chunking';
 export { toDocumentView, documentEvent, type KnowledgeDocumentView } from './document-view';
 export { planSearch, supportsIterativeScan, type SearchShape } from './search-planner';
-export { KnowledgeSearchService } from './knowledge-search.service';
+export { KnowledgeSearchService, type KnowledgeQuery } from './knowledge-search.service';
+export { parseSearchFilter, FILTER_LIMITS } from './search-filter';
 export { KnowledgeModule } from './knowledge.module';

@@ -1,10 +1,23 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
-import { ChunkMatch, KnowledgeChunkRepository, KnowledgeDocumentRepository } from '@pylon/db';
+import type { SearchFilter, SearchMode } from '@pylon/contracts';
+import { ChunkMatch, ChunkQueryMatch, KnowledgeChunkRepository, KnowledgeDocumentRepository, SearchPlan } from '@pylon/db';
 import { CachedQueryEmbedder } from '@pylon/embeddings';
 import { planSearch, supportsIterativeScan } from './search-planner';
 
 const SIZE_CACHE_MS = 5_000;
+/** Candidates each leg of a query ranks before fusion: at least this many, and a few times what is asked. */
+const MIN_LEG_DEPTH = 50;
+const LEG_DEPTH_PER_MATCH = 4;
+const EXACT: SearchPlan = { exact: true, efSearch: 0, iterativeScan: false };
+
+export interface KnowledgeQuery {
+  query: string;
+  matchCount: number;
+  mode: SearchMode;
+  filter?: SearchFilter;
+  scoreThreshold?: number;
+}
 const SIZE_CACHE_ENTRIES = 10_000;
 
 /**
@@ -38,6 +51,7 @@ export class KnowledgeSearchService implements OnModuleInit {
     this.logger.log(`pgvector ${version ?? 'missing'}; iterative index scans ${this.iterativeScanAvailable ? 'on' : 'unavailable'}`);
   }
 
+  /** The seed search (`POST /knowledge/search`): the organisation's chunks nearest to the query, by cosine similarity. */
   async search(orgId: string, query: string, matchCount: number): Promise<ChunkMatch[]> {
     const [embedding, orgChunks, totalChunks] = await Promise.all([
       this.queries.embedQuery(query),
@@ -45,21 +59,58 @@ export class KnowledgeSearchService implements OnModuleInit {
       this.totalChunkCount(),
     ]);
     if (orgChunks === 0) return [];
-    const plan = planSearch({
-      orgChunks,
-      totalChunks,
-      k: matchCount,
-      exactMaxChunks: this.config.kbExactSearchMaxChunks,
-      iterativeScanAvailable: this.iterativeScanAvailable,
-    });
+    const plan = this.plan(orgChunks, totalChunks, matchCount);
     const matches = await this.chunks.search(orgId, embedding, matchCount, plan);
     // The index can come back short when the nearest candidates are mostly other organisations'
     // (pgvector < 0.8 has no iterative scan to keep going): answer exactly rather than short.
     if (!plan.exact && matches.length < Math.min(matchCount, orgChunks)) {
       this.logger.debug(`HNSW returned ${matches.length} of ${matchCount} for org ${orgId}; searching exactly`);
-      return this.chunks.search(orgId, embedding, matchCount, { exact: true, efSearch: 0, iterativeScan: false });
+      return this.chunks.search(orgId, embedding, matchCount, EXACT);
     }
     return matches;
+  }
+
+  /**
+   * `POST /knowledge/query` and the agents' knowledge_search tool: vector, keyword or hybrid (both legs
+   * fused by reciprocal rank fusion), filtered on the documents' title and metadata. The keyword leg
+   * needs no embedding, so a keyword query works while the embedding provider is down.
+   */
+  async query(orgId: string, request: KnowledgeQuery): Promise<ChunkQueryMatch[]> {
+    const needsEmbedding = request.mode !== 'keyword';
+    const [embedding, orgChunks, totalChunks] = await Promise.all([
+      needsEmbedding ? this.queries.embedQuery(request.query) : undefined,
+      this.orgChunkCount(orgId),
+      this.totalChunkCount(),
+    ]);
+    if (orgChunks === 0) return [];
+    const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
+    const query = {
+      mode: request.mode,
+      embedding,
+      text: request.query,
+      limit: request.matchCount,
+      legDepth,
+      plan: this.plan(orgChunks, totalChunks, legDepth),
+      filter: request.filter,
+      scoreThreshold: request.scoreThreshold,
+    };
+    const { matches, vectorCandidates } = await this.chunks.query(orgId, query);
+    const indexedVectorLeg = needsEmbedding && !query.plan.exact && !query.filter;
+    if (indexedVectorLeg && vectorCandidates < Math.min(legDepth, orgChunks)) {
+      this.logger.debug(`HNSW returned ${vectorCandidates} of ${legDepth} candidates for org ${orgId}; searching exactly`);
+      return (await this.chunks.query(orgId, { ...query, plan: EXACT })).matches;
+    }
+    return matches;
+  }
+
+  private plan(orgChunks: number, totalChunks: number, k: number): SearchPlan {
+    return planSearch({
+      orgChunks,
+      totalChunks,
+      k,
+      exactMaxChunks: this.config.kbExactSearchMaxChunks,
+      iterativeScanAvailable: this.iterativeScanAvailable,
+    });
   }
 
   /** Cached briefly: a document published a moment ago may be planned as slightly smaller, never missed. */

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KnowledgeDocumentRepository } from '@pylon/db';
-import { KnowledgeSearchService, toDocumentView } from '@pylon/knowledge';
+import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
+import { KnowledgeSearchService, parseSearchFilter, toDocumentView } from '@pylon/knowledge';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -12,9 +13,14 @@ import {
   CreateDocumentRequest,
   DocumentList,
   DocumentView,
+  KnowledgeMatch,
+  KnowledgeQueryMatch,
+  KnowledgeQueryRequest,
+  KnowledgeQueryResponse,
   KnowledgeSearchRequest,
   KnowledgeSearchResponse,
   ListDocumentsQuery,
+  QUERY_DEFAULT_MATCH_COUNT,
 } from './dto/knowledge.dto';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
 
@@ -39,17 +45,28 @@ export class KnowledgeController {
   async knowledgeSearch(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeSearchRequest): Promise<KnowledgeSearchResponse> {
     assertOwnOrg(principal, body.org_id);
     const matches = await this.search.search(principal.orgId, body.query, body.match_count ?? DEFAULT_MATCH_COUNT);
-    return {
-      matches: matches.map((match) => ({
-        chunk_id: match.chunkId,
-        doc_id: match.docId,
-        content: match.content,
-        score: match.score,
-        title: match.title,
-        chunk_index: match.chunkIndex,
-        metadata: match.metadata,
-      })),
-    };
+    return { matches: matches.map(toMatchView) };
+  }
+
+  @Post('query')
+  @HttpCode(200)
+  @RequireScope('kb:read')
+  @ApiOperation({
+    operationId: 'knowledgeQuery',
+    summary: 'Vector, keyword or hybrid search of the organisation\'s knowledge, filtered on document title and metadata',
+  })
+  @ApiOkResponse({ type: KnowledgeQueryResponse })
+  @ApiErrors(400, 401, 403)
+  async knowledgeQuery(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeQueryRequest): Promise<KnowledgeQueryResponse> {
+    assertOwnOrg(principal, body.org_id);
+    const matches = await this.search.query(principal.orgId, {
+      query: body.query,
+      matchCount: body.match_count ?? QUERY_DEFAULT_MATCH_COUNT,
+      mode: body.mode ?? 'hybrid',
+      filter: body.filters === undefined ? undefined : parseSearchFilter(body.filters),
+      scoreThreshold: body.score_threshold,
+    });
+    return { matches: matches.map(toQueryMatchView) };
   }
 
   @Post('documents')
@@ -98,4 +115,27 @@ export class KnowledgeController {
   async delete(@CurrentPrincipal() principal: Principal, @UuidParam('doc_id') docId: string): Promise<void> {
     await this.service.delete(principal.orgId, docId);
   }
+}
+
+function toMatchView(match: ChunkMatch): KnowledgeMatch {
+  return {
+    chunk_id: match.chunkId,
+    doc_id: match.docId,
+    content: match.content,
+    score: match.score,
+    title: match.title,
+    chunk_index: match.chunkIndex,
+    metadata: match.metadata,
+  };
+}
+
+function toQueryMatchView(match: ChunkQueryMatch): KnowledgeQueryMatch {
+  return {
+    ...toMatchView(match),
+    found_by: match.foundBy,
+    vector_rank: match.vectorRank,
+    vector_similarity: match.vectorSimilarity,
+    keyword_rank: match.keywordRank,
+    keyword_score: match.keywordScore,
+  };
 }

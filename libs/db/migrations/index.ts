@@ -5,6 +5,7 @@ import { Webhooks1764000000000 } from './1764000000000-webhooks';
 import { Limits1764100000000 } from './1764100000000-limits';
 import { DeliveryBacklog1764200000000 } from './1764200000000-delivery-backlog';
 import { RunEvents1764500000000 } from './1764500000000-run-events';
+import { KnowledgeKeywordSearch1764600000000 } from './1764600000000-knowledge-keyword-search';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Limits1764100000000,
   DeliveryBacklog1764200000000,
   RunEvents1764500000000,
+  KnowledgeKeywordSearch1764600000000,
 ];

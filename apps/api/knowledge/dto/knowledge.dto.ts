@@ -1,7 +1,18 @@
 import { IsOmittable } from '../../common/omittable';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import { DOCUMENT_STATUSES, type DocumentStatus } from '@pylon/contracts';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, getSchemaPath } from '@nestjs/swagger';
+import { IsIn, IsInt, IsNumber, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  COMPOUND_OPERATORS,
+  DOCUMENT_STATUSES,
+  EQUALITY_OPERATORS,
+  RANGE_OPERATORS,
+  SEARCH_MODES,
+  SET_OPERATORS,
+  type DocumentStatus,
+  type SearchLeg,
+  type SearchMode,
+} from '@pylon/contracts';
+import { FILTER_LIMITS } from '@pylon/knowledge';
 import { PageQuery } from '../../common/pagination.dto';
 
 export const MAX_QUERY_CHARS = 4_000;
@@ -90,4 +101,105 @@ export class KnowledgeMatch {
 
 export class KnowledgeSearchResponse {
   @ApiProperty({ type: [KnowledgeMatch], description: 'Best first.' }) matches!: KnowledgeMatch[];
+}
+
+const SCALAR_SCHEMA = { oneOf: [{ type: 'string', maxLength: FILTER_LIMITS.maxStringChars }, { type: 'number' }, { type: 'boolean' }] };
+const KEY_DESCRIPTION =
+  '`title` is the document\'s title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).';
+
+/** `eq`/`ne`: equal (jsonb equality: 1 equals 1.0, "1" does not). A document without the key matches `ne`. */
+export class EqualityFilter {
+  @ApiProperty({ enum: EQUALITY_OPERATORS }) type!: string;
+  @ApiProperty({ minLength: 1, maxLength: FILTER_LIMITS.maxKeyChars, description: KEY_DESCRIPTION, example: 'category' }) key!: string;
+  @ApiProperty({ ...SCALAR_SCHEMA, example: 'handbook' }) value!: string | number | boolean;
+}
+
+/** `gt`/`gte`/`lt`/`lte`: numbers as numbers, strings by collation (ISO dates compare as dates); other types never match. */
+export class RangeFilter {
+  @ApiProperty({ enum: RANGE_OPERATORS }) type!: string;
+  @ApiProperty({ minLength: 1, maxLength: FILTER_LIMITS.maxKeyChars, description: KEY_DESCRIPTION, example: 'year' }) key!: string;
+  @ApiProperty({ oneOf: [{ type: 'string', maxLength: FILTER_LIMITS.maxStringChars }, { type: 'number' }], example: 2024 }) value!: string | number;
+}
+
+/** `in`/`nin`: equal to one of / none of the values. A document without the key matches `nin`. */
+export class SetFilter {
+  @ApiProperty({ enum: SET_OPERATORS }) type!: string;
+  @ApiProperty({ minLength: 1, maxLength: FILTER_LIMITS.maxKeyChars, description: KEY_DESCRIPTION, example: 'lang' }) key!: string;
+  @ApiProperty({ type: 'array', minItems: 1, maxItems: FILTER_LIMITS.maxSetValues, items: SCALAR_SCHEMA, example: ['en', 'de'] }) value!: Array<string | number | boolean>;
+}
+
+const ANY_FILTER = () => ({
+  oneOf: [
+    { $ref: getSchemaPath(EqualityFilter) },
+    { $ref: getSchemaPath(RangeFilter) },
+    { $ref: getSchemaPath(SetFilter) },
+    { $ref: getSchemaPath(CompoundFilter) },
+  ],
+});
+
+/** `and`/`or` of other filters, nested at most FILTER_LIMITS.maxDepth deep. */
+export class CompoundFilter {
+  @ApiProperty({ enum: COMPOUND_OPERATORS }) type!: string;
+  @ApiProperty({ type: 'array', minItems: 1, items: ANY_FILTER() }) filters!: unknown[];
+}
+
+export const QUERY_DEFAULT_MATCH_COUNT = 6;
+
+/** `POST /api/v1/knowledge/query`. No other properties are allowed. */
+@ApiExtraModels(EqualityFilter, RangeFilter, SetFilter, CompoundFilter)
+export class KnowledgeQueryRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  org_id!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: MAX_QUERY_CHARS, example: 'How do I cancel a run?' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_QUERY_CHARS)
+  query!: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 50, default: QUERY_DEFAULT_MATCH_COUNT })
+  @IsOmittable()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  match_count?: number;
+
+  @ApiPropertyOptional({ enum: SEARCH_MODES, default: 'hybrid', description: '`vector`: nearest embeddings; `keyword`: PostgreSQL full-text search; `hybrid`: both, fused by reciprocal rank fusion.' })
+  @IsOmittable()
+  @IsIn(SEARCH_MODES)
+  mode?: SearchMode;
+
+  @ApiPropertyOptional({
+    ...ANY_FILTER(),
+    description: `Conditions on each match's document (the shape of OpenAI's vector-store attribute filters). At most ${FILTER_LIMITS.maxComparisons} comparisons.`,
+  })
+  @IsOmittable()
+  @IsObject()
+  filters?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'number', minimum: -1, maximum: 1, description: 'Matches whose `score` is lower are left out.' })
+  @IsOmittable()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-1)
+  @Max(1)
+  score_threshold?: number;
+}
+
+export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as const) {
+  @ApiProperty({
+    type: 'number',
+    format: 'float',
+    description: 'vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).',
+  })
+  score!: number;
+  @ApiProperty({ enum: ['vector', 'keyword'], isArray: true, description: 'The legs that found this chunk.' }) found_by!: SearchLeg[];
+  @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the vector leg (1 = nearest), null if it didn't find it." }) vector_rank!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Cosine similarity, when the vector leg found it.' }) vector_similarity!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the keyword leg, null if it didn't find it." }) keyword_rank!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Normalised ts_rank_cd, when the keyword leg found it.' }) keyword_score!: number | null;
+}
+
+export class KnowledgeQueryResponse {
+  @ApiProperty({ type: [KnowledgeQueryMatch], description: 'Best first.' }) matches!: KnowledgeQueryMatch[];
 }
