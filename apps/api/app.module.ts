@@ -5,7 +5,7 @@ import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
-import { pylonLoggerOptions, REQUEST_ID_KEY } from '@pylon/logging';
+import { pylonLogDestination, pylonLoggerOptions, REQUEST_ID_KEY } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
@@ -33,14 +33,17 @@ const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
         // nestjs-pino's default route, `{/*splat}`, matches no request on this Nest's Fastify adapter:
         // without this, no access line is written and no line knows its request.
         forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
-        pinoHttp: {
+        pinoHttp: [
+          {
           ...pylonLoggerOptions(config.logLevel),
           // The id is Fastify's (see createApp), which middie copies to the raw request pino-http sees.
           quietReqLogger: true,
           customAttributeKeys: { reqId: REQUEST_ID_KEY },
           // Nest's middleware sees `url` cut to "/"; `originalUrl` is the request's.
           autoLogging: { ignore: (request) => UNLOGGED_PATHS.has(((request as { originalUrl?: string }).originalUrl ?? request.url ?? '').split('?')[0]!) },
-        },
+          },
+          pylonLogDestination(),
+        ],
       }),
     }),
     DbModule,

@@ -14,17 +14,22 @@ import { RateLimitMetrics } from './rate-limit-metrics';
 class MemoryStore {
   private readonly limiters = new Map<string, RateLimiterMemory>();
   failing = false;
+  calls = 0;
 
   limiter(keyPrefix: string, points: number, duration: number) {
     const id = `${keyPrefix}|${points}|${duration}`;
     if (!this.limiters.has(id)) this.limiters.set(id, new RateLimiterMemory({ keyPrefix, points, duration }));
     const limiter = this.limiters.get(id)!;
-    return { consume: (key: string) => (this.failing ? Promise.reject(new Error('connection refused')) : limiter.consume(key)) };
+    return {
+      consume: (key: string, points?: number) => {
+        this.calls++;
+        return this.failing ? Promise.reject(new Error('connection refused')) : limiter.consume(key, points);
+      },
+    };
   }
 }
 
-function service(env: Record<string, string> = {}, orgRow: unknown = null) {
-  const store = new MemoryStore();
+function service(env: Record<string, string> = {}, orgRow: unknown = null, store = new MemoryStore()) {
   const metrics = new RateLimitMetrics();
   const orgLimits = { find: async () => orgRow } as unknown as OrgLimitsRepository;
   const limits = new LimitsService(loadConfig(env), orgLimits, store as unknown as RateLimitStore, metrics);
@@ -34,6 +39,30 @@ function service(env: Record<string, string> = {}, orgRow: unknown = null) {
 const own = (perSecond: number | null, burst: number | null) => ({ perSecond, burst });
 
 describe('LimitsService', () => {
+  it('takes a key\'s window from the store in leases, never admitting more than the rate, across replicas', async () => {
+    const store = new MemoryStore();
+    const replicas = [service({}, null, store).limits, service({}, null, store).limits];
+    let admitted = 0;
+    let requests = 0;
+    let callsBeforeFirstRefusal: number | undefined;
+    // Both replicas serve one key, interleaved, well past its rate of 200/s and burst of 220.
+    while (requests < 600) {
+      const decisions = await Promise.all(replicas.map((limits) => limits.admitKeyRequest('leased', own(200, 220))));
+      requests += decisions.length;
+      admitted += decisions.filter((decision) => decision!.allowed).length;
+      if (callsBeforeFirstRefusal === undefined && decisions.some((decision) => !decision!.allowed)) callsBeforeFirstRefusal = store.calls;
+    }
+    assert.ok(admitted <= 220, `admitted ${admitted} of a window of 200 + burst 20`);
+    assert.ok(admitted >= 200, `admitted ${admitted}: leases that find the window spent may refuse early, but not the window's worth`);
+    assert.ok(callsBeforeFirstRefusal! < 100, `${callsBeforeFirstRefusal} store calls to admit the window's 200 requests`);
+  });
+
+  it('a lease saves store round trips: one per several requests while the window lasts', async () => {
+    const { limits, store } = service();
+    for (let i = 0; i < 100; i++) assert.ok((await limits.admitKeyRequest('busy', own(1_000, 1_000)))!.allowed);
+    assert.ok(store.calls <= 10, `${store.calls} store calls for 100 requests`);
+  });
+
   it('lets a burst through at once, then refuses until the second is over', async () => {
     const { limits, metrics } = service();
     const decisions = [];

@@ -3,6 +3,7 @@ import { BurstyRateLimiter, RateLimiterRes } from 'rate-limiter-flexible';
 import { PylonConfig } from '@pylon/config';
 import { OrgLimitsRepository, RateLimitStore, type OrgLimitChanges } from '@pylon/db';
 import { BURST_WINDOW_SECONDS, burstAllowance, effectiveKeyRate, toDecision, type KeyRate, type RateDecision } from './key-rate';
+import { KeyRateLeases } from './key-rate-leases';
 import { LimitExceededError } from './limit-errors';
 import { effectiveOrgLimits, type EffectiveOrgLimits, type OrgLimitValues } from './org-limits';
 import { RateLimitMetrics } from './rate-limit-metrics';
@@ -19,6 +20,7 @@ const STORE_WARNING_INTERVAL_MS = 10_000;
 export class LimitsService {
   private readonly logger = new Logger(LimitsService.name);
   private lastStoreWarning = 0;
+  private readonly leases = new KeyRateLeases();
 
   constructor(
     private readonly config: PylonConfig,
@@ -32,17 +34,33 @@ export class LimitsService {
   }
 
   /**
-   * Counts one request of an API key against its rate. Null when the store could not be asked: the
-   * request goes through (fail open; a warning is logged), since refusing everyone would be worse.
+   * Counts one request of an API key against its rate. The one-second window is taken from the store in
+   * leases of a few requests (KeyRateLeases), so most requests cost no round trip; once the window is
+   * spent, each request asks the store, whose burst allowance decides. Null when the store could not be
+   * asked: the request goes through (fail open; a warning is logged), since refusing everyone would be worse.
    */
   async admitKeyRequest(keyId: string, own: { perSecond: number | null; burst: number | null }): Promise<RateDecision | null> {
     const rate = this.keyRate(own);
+    const leaseKey = `${keyId}|${rate.perSecond}`;
+    const now = Date.now();
+    const leased = this.leases.take(leaseKey, now);
+    if (leased) return admitted(rate, leased.remaining, leased.windowEndsAt - now);
     const perSecond = this.store.limiter('key', rate.perSecond, 1);
+    const what = `API key ${keyId}`;
+    const size = this.leases.size(leaseKey, rate.perSecond, now);
+    if (size > 1) {
+      const lease = await this.consume(perSecond, keyId, what, size);
+      if (!lease) return null;
+      const windowEndsAt = now + lease.res.msBeforeNext;
+      if (lease.allowed) return admitted(rate, this.leases.granted(leaseKey, size, lease.res.remainingPoints, windowEndsAt, now).remaining, lease.res.msBeforeNext);
+      this.leases.exhausted(leaseKey, windowEndsAt);
+    }
     const extra = burstAllowance(rate);
     const limiter = extra > 0 ? new BurstyRateLimiter(perSecond, this.store.limiter('key-burst', extra, BURST_WINDOW_SECONDS)) : perSecond;
-    const outcome = await this.consume(limiter, keyId, `API key ${keyId}`);
+    const outcome = await this.consume(limiter, keyId, what);
     if (!outcome) return null;
     if (!outcome.allowed) this.metrics.rejected('api_key_rate');
+    else this.leases.granted(leaseKey, 1, outcome.res.remainingPoints, now + outcome.res.msBeforeNext, now);
     return toDecision(rate, outcome.allowed, outcome.res);
   }
 
@@ -88,12 +106,13 @@ export class LimitsService {
 
   /** A limiter's answer, or null when its store failed (logged without the key's secret, at most every 10 s). */
   private async consume(
-    limiter: { consume(key: string): Promise<RateLimiterRes> },
+    limiter: { consume(key: string, points?: number): Promise<RateLimiterRes> },
     key: string,
     what: string,
+    points = 1,
   ): Promise<{ allowed: boolean; res: RateLimiterRes } | null> {
     try {
-      return { allowed: true, res: await limiter.consume(key) };
+      return { allowed: true, res: await limiter.consume(key, points) };
     } catch (error) {
       if (error instanceof RateLimiterRes) return { allowed: false, res: error };
       this.metrics.storeErrors++;
@@ -106,4 +125,8 @@ export class LimitsService {
       return null;
     }
   }
+}
+
+function admitted(rate: KeyRate, remaining: number, msBeforeReset: number): RateDecision {
+  return { allowed: true, limit: rate.perSecond, remaining, resetSeconds: Math.max(0, Math.ceil(msBeforeReset / 1000)), retryAfterSeconds: 1 };
 }
