@@ -82,6 +82,8 @@ interface Tenant {
 interface Query {
   text: string;
   vector: string;
+  /** The paragraph the query's words come from: its document's title and its chunk index. */
+  source: { title: string; chunkIndex: number };
 }
 
 interface Hit {
@@ -382,8 +384,9 @@ export const knowledgeSearchBenchmark: Benchmark = {
         for (let q = 0; q < params.queriesPerClass; q++) {
           const docIndex = Math.floor(random() * tenant.plan.documents.length);
           const doc = corpus.document(tenant.plan.index, docIndex, tenant.plan.documents[docIndex]!);
-          const text = corpus.query(random, doc.paragraphs[Math.floor(random() * doc.paragraphs.length)]!);
-          list.push({ text, vector: toSql(embedder.embedOne(text)) as string });
+          const chunkIndex = Math.floor(random() * doc.paragraphs.length);
+          const text = corpus.query(random, doc.paragraphs[chunkIndex]!);
+          list.push({ text, vector: toSql(embedder.embedOne(text)) as string, source: { title: doc.title, chunkIndex } });
         }
         queries.set(tenant.plan.sizeClass!, list);
       }
@@ -484,6 +487,28 @@ export const knowledgeSearchBenchmark: Benchmark = {
         }
       } finally {
         client.release();
+      }
+
+      // ── 3b. Hit rate@6 of each query's source paragraph, per mode of POST /knowledge/query ─────────
+      const modes = ['vector', 'keyword', 'hybrid'] as const;
+      const hitRates: Record<string, Record<string, { hits: number; queries: number; latencyMs: number[] }>> = {};
+      for (const tenant of classTenants) {
+        const cls = tenant.plan.sizeClass!;
+        hitRates[cls] = {};
+        for (const mode of modes) {
+          const measure = { hits: 0, queries: 0, latencyMs: [] as number[] };
+          for (const query of queries.get(cls)!) {
+            const begin = performance.now();
+            const response = await http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, query: query.text, match_count: K, mode } });
+            measure.latencyMs.push(performance.now() - begin);
+            assert.equal(response.status, 200, response.text);
+            const matches = response.body.matches as Array<{ title: string; chunk_index: number }>;
+            measure.queries++;
+            if (matches.some((match) => match.title === query.source.title && match.chunk_index === query.source.chunkIndex)) measure.hits++;
+          }
+          hitRates[cls]![mode] = measure;
+        }
+        log(`  source-paragraph hit rate@${K} ${cls}: ${modes.map((mode) => `${mode} ${(hitRates[cls]![mode]!.hits / hitRates[cls]![mode]!.queries).toFixed(3)}`).join(', ')}`);
       }
 
       // ── 2 + 4. Search load: API vs baseline SQL ──────────────────────────────────────────────────
@@ -608,6 +633,18 @@ export const knowledgeSearchBenchmark: Benchmark = {
         }),
       };
 
+      const hitRateTable: Grid = {
+        title: `hit rate@${K} of each query's source paragraph through POST /api/v1/knowledge/query, per mode (${params.queriesPerClass} queries per class; hit rate; sequential p50 ms)`,
+        header: ['mode', ...classTenants.map((t) => `${t.plan.sizeClass} (${t.plan.chunks})`)],
+        rows: modes.map((mode) => [
+          mode,
+          ...classTenants.map((t) => {
+            const m = hitRates[t.plan.sizeClass!]![mode]!;
+            return `${(m.hits / m.queries).toFixed(3)}; ${percentile(m.latencyMs, 50).toFixed(1)}`;
+          }),
+        ]),
+      };
+
       const notes = [
         `Organisations: ${params.orgs}; the four measured hold ${SIZE_CLASSES.map(({ name }) => name).join(', ')} of ${params.totalChunks} chunks; documents of at most ${params.maxChunksPerDocument} chunks (one chunk per paragraph, KB_CHUNK_SIZE=${CHUNK_SIZE}, KB_CHUNK_OVERLAP=${CHUNK_OVERLAP}).`,
         `KB_EXACT_SEARCH_MAX_CHUNKS=${params.exactMaxChunks}${params.totalChunks === FULL_SIZE ? ' (the default)' : ` (the default ${DEFAULT_EXACT_MAX} scaled to ${params.totalChunks} chunks)`}.`,
@@ -634,7 +671,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
           organisations: tenants.map((t) => ({ index: t.plan.index, sizeClass: t.plan.sizeClass ?? null, chunks: t.plan.chunks, documents: t.plan.documents.length })),
         },
         rows,
-        tables: [recallTable, shareTable, loadTable],
+        tables: [recallTable, hitRateTable, shareTable, loadTable],
         pylon: {
           database: { serverVersion, pgvector: vectorVersion, iterativeScanAvailable, reltuplesBeforeAnalyze, reltuplesAfterAnalyze: reltuples, rows: tableChunks, tableMiB: round(Number(sizes.table_bytes) / 2 ** 20, 1), hnswIndexMiB: round(Number(sizes.hnsw_bytes) / 2 ** 20, 1) },
           ingestion,
@@ -642,6 +679,9 @@ export const knowledgeSearchBenchmark: Benchmark = {
           search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.api)])),
           ownAmongNearest: ownShares,
           recall: Object.fromEntries(Object.entries(recallByClass).map(([cls, measures]) => [cls, Object.fromEntries(Object.entries(measures).map(([name, m]) => [name, recallSummary(m)]))])),
+          sourceParagraphHitRate: Object.fromEntries(
+            Object.entries(hitRates).map(([cls, byMode]) => [cls, Object.fromEntries(Object.entries(byMode).map(([mode, m]) => [mode, { hitRate: round(m.hits / m.queries, 4), queries: m.queries, latencyMs: latencyFigures(m.latencyMs) }]))]),
+          ),
           sampleQueries: Object.fromEntries([...queries].map(([cls, list]) => [cls, list.slice(0, 3).map((q) => q.text)])),
         },
         baseline: {
