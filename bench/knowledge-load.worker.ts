@@ -6,7 +6,7 @@
  * started in the measured window counts; latencies are exact (performance.now()).
  *
  * mode `http`: POST /api/v1/knowledge/search on the API. mode `sql`: the repository's search SQL
- * in a transaction through a `pg` Pool (the baseline), with the query vector precomputed.
+ * with the repository's statements through a `pg` Pool (the baseline), with the query vector precomputed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolClient } from 'pg';
@@ -67,15 +67,15 @@ export function searchSql(exact: boolean): string {
           ORDER BY n.distance, c.id`;
 }
 
-/** The repository's transaction: the same statements in the same order. */
+/** The repository's statements in the same order: exact search alone; HNSW with its tuning set in a transaction. */
 export async function runSqlSearch(client: PoolClient, search: SqlSearch): Promise<Array<{ chunk_id: string; score: number }>> {
+  const params = [search.orgId, search.vector, search.limit];
+  if (search.plan.exact) return (await client.query(searchSql(true), params)).rows as Array<{ chunk_id: string; score: number }>;
   await client.query('BEGIN');
   try {
-    if (!search.plan.exact) {
-      await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.max(search.plan.efSearch, search.limit))]);
-      if (search.plan.iterativeScan) await client.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-    }
-    const { rows } = await client.query(searchSql(search.plan.exact), [search.orgId, search.vector, search.limit]);
+    const iterative = search.plan.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
+    await client.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(Math.max(search.plan.efSearch, search.limit))]);
+    const { rows } = await client.query(searchSql(false), params);
     await client.query('COMMIT');
     return rows as Array<{ chunk_id: string; score: number }>;
   } catch (error) {

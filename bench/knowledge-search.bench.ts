@@ -685,7 +685,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
           sampleQueries: Object.fromEntries([...queries].map(([cls, list]) => [cls, list.slice(0, 3).map((q) => q.text)])),
         },
         baseline: {
-          what: 'the repository search SQL with the API plan, in a transaction through a pg Pool, query vectors precomputed',
+          what: 'the repository search statements with the API plan (exact: one statement; HNSW: its settings and the query in a transaction) through a pg Pool, query vectors precomputed',
           search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.sql)])),
           resultsDifferingFromApi: mismatchesApiVsBaseline,
         },

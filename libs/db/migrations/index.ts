@@ -6,6 +6,7 @@ import { Limits1764100000000 } from './1764100000000-limits';
 import { DeliveryBacklog1764200000000 } from './1764200000000-delivery-backlog';
 import { RunEvents1764500000000 } from './1764500000000-run-events';
 import { KnowledgeKeywordSearch1764600000000 } from './1764600000000-knowledge-keyword-search';
+import { InlineEmbeddings1764700000000 } from './1764700000000-inline-embeddings';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   DeliveryBacklog1764200000000,
   RunEvents1764500000000,
   KnowledgeKeywordSearch1764600000000,
+  InlineEmbeddings1764700000000,
 ];

@@ -128,49 +128,54 @@ export class KnowledgeChunkRepository {
 
   /**
    * The knowledge search: the organisation's `k` chunks nearest to `embedding` by cosine distance,
-   * best first, with score = cosine similarity. Tuning is `SET LOCAL`, so it ends with the transaction.
+   * best first, with score = cosine similarity.
    */
   async search(orgId: string, embedding: number[], k: number, plan: SearchPlan): Promise<ChunkMatch[]> {
     const limit = Math.max(1, Math.min(100, Math.floor(k)));
-    const vector = toSql(embedding);
+    // A materialized CTE cannot use the HNSW index: every row of the organisation is scored exactly.
+    const nearest = plan.exact
+      ? `WITH scored AS MATERIALIZED (
+           SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks WHERE org_id = $1
+         )
+         SELECT id, distance FROM scored ORDER BY distance LIMIT $3`
+      : `WITH candidates AS MATERIALIZED (
+           SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks
+            WHERE org_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3
+         )
+         SELECT id, distance FROM candidates ORDER BY distance`;
+    const rows = await this.runSearch<{ chunk_id: string; doc_id: string; chunk_index: number; content: string; score: number; title: string; metadata: Record<string, unknown> }>(
+      `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata
+         FROM (${nearest}) AS n
+         JOIN knowledge_chunks c ON c.id = n.id
+         JOIN knowledge_documents d ON d.id = c.doc_id
+        ORDER BY n.distance, c.id`,
+      [orgId, toSql(embedding), limit],
+      plan.exact ? undefined : { efSearch: Math.max(plan.efSearch, limit), iterativeScan: plan.iterativeScan },
+    );
+    return rows.map((row) => ({
+      chunkId: row.chunk_id,
+      docId: row.doc_id,
+      chunkIndex: row.chunk_index,
+      content: row.content,
+      score: Number(row.score),
+      title: row.title,
+      metadata: row.metadata,
+    }));
+  }
+
+  /**
+   * One search statement: on its own (one round trip) when it scans exactly, or with the HNSW index's
+   * tuning `SET LOCAL` in a transaction, so that the settings end with it.
+   */
+  private async runSearch<T>(sql: string, params: unknown[], index?: { efSearch: number; iterativeScan: boolean }): Promise<T[]> {
+    if (!index) return (await this.db.query(sql, params)) as T[];
     return this.db.transaction(async (manager) => {
-      let nearest: string;
-      if (plan.exact) {
-        // A materialized CTE cannot use the HNSW index: every row of the organisation is scored exactly.
-        nearest = `
-          WITH scored AS MATERIALIZED (
-            SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks WHERE org_id = $1
-          )
-          SELECT id, distance FROM scored ORDER BY distance LIMIT $3`;
-      } else {
-        await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.max(plan.efSearch, limit))]);
-        if (plan.iterativeScan) await manager.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-        nearest = `
-          WITH candidates AS MATERIALIZED (
-            SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks
-             WHERE org_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3
-          )
-          SELECT id, distance FROM candidates ORDER BY distance`;
-      }
-      const rows = (await manager.query(
-        `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata
-           FROM (${nearest}) AS n
-           JOIN knowledge_chunks c ON c.id = n.id
-           JOIN knowledge_documents d ON d.id = c.doc_id
-          ORDER BY n.distance, c.id`,
-        [orgId, vector, limit],
-      )) as Array<{ chunk_id: string; doc_id: string; chunk_index: number; content: string; score: number; title: string; metadata: Record<string, unknown> }>;
-      return rows.map((row) => ({
-        chunkId: row.chunk_id,
-        docId: row.doc_id,
-        chunkIndex: row.chunk_index,
-        content: row.content,
-        score: Number(row.score),
-        title: row.title,
-        metadata: row.metadata,
-      }));
+      const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
+      await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
+      return (await manager.query(sql, params)) as T[];
     });
   }
+
   /**
    * Vector, keyword or hybrid search of one organisation's chunks, filtered on their documents, in one
    * statement. Each leg ranks up to `legDepth` candidates; hybrid fuses them by reciprocal rank fusion.
@@ -236,26 +241,21 @@ export class KnowledgeChunkRepository {
     const threshold = query.scoreThreshold === undefined ? '' : `WHERE f.score >= ${bind(query.scoreThreshold)}`;
     const vectorCount = useVector ? '(SELECT count(*) FROM vector_leg)' : '0';
     const limit = bind(query.limit);
-    const rows = (await this.db.transaction(async (manager) => {
-      if (useVector && !exactVector) {
-        await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(1000, Math.max(query.plan.efSearch, query.legDepth)))]);
-        if (query.plan.iterativeScan) await manager.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-      }
-      return manager.query(
-        `WITH ${legs.join(',\n')},
-         fused AS (${fused}),
-         matches AS (
-           SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
-                  f.keyword_rank, f.keyword_score, d.title, d.metadata
-             FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
-             ${threshold}
-            ORDER BY f.score DESC, c.id LIMIT ${limit}
-         )
-         SELECT ${vectorCount} AS vector_candidates, m.* FROM (SELECT 1) AS one LEFT JOIN matches m ON true
-          ORDER BY m.score DESC, m.chunk_id`,
-        params,
-      );
-    })) as ChunkQueryRow[];
+    const rows = await this.runSearch<ChunkQueryRow>(
+      `WITH ${legs.join(',\n')},
+       fused AS (${fused}),
+       matches AS (
+         SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
+                f.keyword_rank, f.keyword_score, d.title, d.metadata
+           FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
+           ${threshold}
+          ORDER BY f.score DESC, c.id LIMIT ${limit}
+       )
+       SELECT ${vectorCount} AS vector_candidates, m.* FROM (SELECT 1) AS one LEFT JOIN matches m ON true
+        ORDER BY m.score DESC, m.chunk_id`,
+      params,
+      useVector && !exactVector ? { efSearch: Math.min(1000, Math.max(query.plan.efSearch, query.legDepth)), iterativeScan: query.plan.iterativeScan } : undefined,
+    );
     const vectorCandidates = Number(rows[0]?.vector_candidates ?? 0);
     return { matches: rows.filter((row) => row.chunk_id !== null).map(toQueryMatch), vectorCandidates };
   }
