@@ -1,10 +1,11 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import {
   EMBEDDING_BATCH_PARALLELISM,
   NON_RETRYABLE_EMBEDDING_ERRORS,
   type IngestDocumentInput,
   type IngestionOutcome,
   type KnowledgeIngestionActivities,
+  type PublishOutcome,
 } from '@pylon/contracts';
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
@@ -27,13 +28,24 @@ const embedder = proxyActivities<KnowledgeIngestionActivities>({
   },
 });
 
+/** Histories from before ingestion in one step replay the batched path. */
+const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
+
 /**
- * Knowledge ingestion: chunk the document into drafts, embed them in batches, then publish every
- * chunk and mark the document ready in one transaction. Any failure marks it failed with the reason;
- * drafts are never searchable, so nothing half-written is ever found.
+ * Knowledge ingestion. A document that fits one embedding batch — most do — is chunked, embedded and
+ * published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
+ * own), then published. Publishing makes every chunk searchable and the document ready in one
+ * transaction; any failure marks it failed with the reason. Drafts are never searchable, so nothing
+ * half-written is ever found.
  */
 export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Promise<IngestionOutcome> {
   try {
+    if (patched(INGEST_IN_ONE_STEP)) {
+      const oneStep = await embedder.ingestInOneStep(document);
+      if (oneStep.kind === 'deleted') return { status: 'deleted' };
+      if (oneStep.kind === 'published') return finish(document, oneStep);
+    }
+
     const plan = await store.prepareChunks(document);
     if (!plan.exists) return { status: 'deleted' };
 
@@ -42,12 +54,15 @@ export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Pr
       await Promise.all(batches.map((batchIndex) => embedder.embedChunkBatch({ ...document, batchIndex })));
     }
 
-    const { published, chunkCount, eventId } = await store.publishDocument(document);
-    await announce(document.orgId, eventId);
-    return published ? { status: 'ready', chunkCount } : { status: 'deleted' };
+    return finish(document, await store.publishDocument(document));
   } catch (failure) {
     const reason = describeFailure(failure);
     await announce(document.orgId, await store.markDocumentFailed({ ...document, reason }));
     return { status: 'failed', reason };
   }
+}
+
+async function finish(document: IngestDocumentInput, { published, chunkCount, eventId }: PublishOutcome): Promise<IngestionOutcome> {
+  await announce(document.orgId, eventId);
+  return published ? { status: 'ready', chunkCount } : { status: 'deleted' };
 }

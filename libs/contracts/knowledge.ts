@@ -16,13 +16,31 @@ export interface IngestionPlan {
 
 export type IngestionOutcome = { status: 'ready'; chunkCount: number } | { status: 'failed'; reason: string } | { status: 'deleted' };
 
+/** Publishing's result: false when the document was no longer processing; the event to announce, if any. */
+export interface PublishOutcome {
+  published: boolean;
+  chunkCount: number;
+  eventId: string | null;
+}
+
+/**
+ * What ingestInOneStep did: published the document (or found it no longer processing: `published`
+ * false), found it deleted, or left it to the batched path because it needs more than one embedding batch.
+ */
+export type OneStepIngestion =
+  | ({ kind: 'published' } & PublishOutcome)
+  | { kind: 'deleted' }
+  | { kind: 'batched' };
+
 /** Activities of the ingestion workflow. Workflows import this interface as a type only. */
 export interface KnowledgeIngestionActivities {
+  /** Chunks, embeds and publishes a document that fits one embedding batch, without drafts. */
+  ingestInOneStep(input: IngestDocumentInput): Promise<OneStepIngestion>;
   /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
   prepareChunks(input: IngestDocumentInput): Promise<IngestionPlan>;
   embedChunkBatch(input: IngestDocumentInput & { batchIndex: number }): Promise<void>;
   /** Makes every chunk searchable and the document ready, in one transaction. */
-  publishDocument(input: IngestDocumentInput): Promise<{ published: boolean; chunkCount: number; eventId: string | null }>;
+  publishDocument(input: IngestDocumentInput): Promise<PublishOutcome>;
   /** The id of the event recorded with the change, or null when the document was already final. */
   markDocumentFailed(input: IngestDocumentInput & { reason: string }): Promise<string | null>;
 }

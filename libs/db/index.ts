@@ -17,7 +17,7 @@ export {
   type Page,
   type PageRequest,
 } from './pagination';
-export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory } from './repositories/knowledge-document.repository';
+export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory, type EmbeddedChunk } from './repositories/knowledge-document.repository';
 export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type ChunkQueryMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export {

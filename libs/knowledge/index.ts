@@ -4,3 +4,4 @@ export { planSearch, supportsIterativeScan, type SearchShape } from './search-pl
 export { KnowledgeSearchService, type KnowledgeQuery } from './knowledge-search.service';
 export { parseSearchFilter, FILTER_LIMITS } from './search-filter';
 export { KnowledgeModule } from './knowledge.module';
+export { KnowledgeIngestionService } from './knowledge-ingestion.service';

@@ -19,6 +19,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
       return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['takeTurn', 'runTool', 'markRunFailed', 'purgeExpiredRunEvents']);
     case 'knowledge':
       return bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
+        'ingestInOneStep',
         'prepareChunks',
         'embedChunkBatch',
         'publishDocument',

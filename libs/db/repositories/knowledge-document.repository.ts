@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { DocumentStatus } from '@pylon/contracts';
+import { toSql } from 'pgvector';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { DocumentStatus, PublishOutcome } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
@@ -10,6 +11,14 @@ export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
   'id' | 'orgId' | 'title' | 'content' | 'metadata' | 'idempotencyKey' | 'requestHash' | 'createdAt'
 >;
+
+export interface EmbeddedChunk {
+  index: number;
+  content: string;
+  start: number;
+  end: number;
+  embedding: number[];
+}
 
 /** Describes the event of a document's final state, from the document as it is then. */
 export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
@@ -74,11 +83,55 @@ export class KnowledgeDocumentRepository {
    * Publishes a processing document in one transaction: its drafts become searchable chunks, the
    * drafts go, the document turns ready and its event is recorded. False when it is no longer processing.
    */
-  async publish(
+  async publish(orgId: string, docId: string, describe: DocumentEventFactory): Promise<PublishOutcome> {
+    return this.publishWith(orgId, docId, describe, async (manager) => {
+      const [missing] = (await manager.query(
+        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
+        [docId],
+      )) as Array<{ n: number }>;
+      if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
+      const inserted = (await manager.query(
+        `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
+         SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, embedding
+           FROM knowledge_chunk_drafts WHERE doc_id = $1
+         RETURNING chunk_index`,
+        [docId, orgId],
+      )) as unknown[];
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      return inserted.length;
+    });
+  }
+
+  /** Publishes a processing document from chunks embedded in memory (no drafts), in one transaction as publish does. */
+  async publishChunks(orgId: string, docId: string, chunks: EmbeddedChunk[], describe: DocumentEventFactory): Promise<PublishOutcome> {
+    return this.publishWith(orgId, docId, describe, async (manager) => {
+      if (chunks.length > 0) {
+        await manager.query(
+          `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
+           SELECT gen_random_uuid(), $2, $1, c.chunk_index, c.content, c.start_offset, c.end_offset, c.embedding::vector
+             FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[]) AS c(chunk_index, content, start_offset, end_offset, embedding)`,
+          [
+            docId,
+            orgId,
+            chunks.map((chunk) => chunk.index),
+            chunks.map((chunk) => chunk.content),
+            chunks.map((chunk) => chunk.start),
+            chunks.map((chunk) => chunk.end),
+            chunks.map((chunk) => toSql(chunk.embedding)),
+          ],
+        );
+      }
+      return chunks.length;
+    });
+  }
+
+  /** The transaction both ways of publishing share: lock, replace the chunks (`insertChunks`), ready, event. */
+  private publishWith(
     orgId: string,
     docId: string,
     describe: DocumentEventFactory,
-  ): Promise<{ published: boolean; chunkCount: number; eventId: string | null }> {
+    insertChunks: (manager: EntityManager) => Promise<number>,
+  ): Promise<PublishOutcome> {
     return this.db.transaction(async (manager) => {
       const [locked] = (await manager.query(
         `SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`,
@@ -87,21 +140,8 @@ export class KnowledgeDocumentRepository {
       if (!locked || locked.status !== 'processing') {
         return { published: false, chunkCount: 0, eventId: locked ? await unannouncedEvent(manager, orgId, docId) : null };
       }
-      const [missing] = (await manager.query(
-        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
-        [docId],
-      )) as Array<{ n: number }>;
-      if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
       await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1`, [docId]);
-      const inserted = (await manager.query(
-        `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
-         SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, embedding
-           FROM knowledge_chunk_drafts WHERE doc_id = $1
-         RETURNING chunk_index`,
-        [docId, orgId],
-      )) as unknown[];
-      const chunkCount = inserted.length;
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      const chunkCount = await insertChunks(manager);
       await manager.query(
         `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, failure_reason = NULL, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2`,
         [docId, orgId, chunkCount],

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { IngestionPlan, OneStepIngestion, PublishOutcome } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { KnowledgeChunkRepository, KnowledgeDocumentRepository } from '@pylon/db';
+import { EmbeddingProvider } from '@pylon/embeddings';
+import { chunkText } from './chunking';
+import { documentEvent } from './document-view';
+
+/**
+ * Knowledge ingestion's rules, for the ingestion workflow's activities. A document that fits one
+ * embedding batch (most do) is chunked, embedded and published in one step, in memory; a larger one is
+ * chunked into drafts, embedded batch by batch (each batch retried on its own), then published. Either
+ * way the chunks become searchable and the document ready in one transaction.
+ */
+@Injectable()
+export class KnowledgeIngestionService {
+  constructor(
+    private readonly documents: KnowledgeDocumentRepository,
+    private readonly chunks: KnowledgeChunkRepository,
+    private readonly embedder: EmbeddingProvider,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async ingestInOneStep(orgId: string, docId: string, signal?: AbortSignal): Promise<OneStepIngestion> {
+    const document = await this.documents.findById(orgId, docId);
+    if (!document) return { kind: 'deleted' };
+    const chunks = this.chunk(document.content);
+    if (chunks.length > this.config.embeddingBatchSize) return { kind: 'batched' };
+    const vectors = chunks.length > 0 ? await this.embedder.embed(chunks.map((chunk) => chunk.content), signal) : [];
+    const embedded = chunks.map((chunk, i) => ({ index: chunk.index, content: chunk.content, start: chunk.start, end: chunk.end, embedding: vectors[i]! }));
+    return { kind: 'published', ...(await this.documents.publishChunks(orgId, docId, embedded, documentEvent)) };
+  }
+
+  /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
+  async prepareChunks(orgId: string, docId: string): Promise<IngestionPlan> {
+    const document = await this.documents.findById(orgId, docId);
+    if (!document) return { exists: false, chunkCount: 0, batchCount: 0 };
+    const chunks = this.chunk(document.content);
+    await this.chunks.replaceDrafts(docId, chunks);
+    return { exists: true, chunkCount: chunks.length, batchCount: Math.ceil(chunks.length / this.config.embeddingBatchSize) };
+  }
+
+  async embedChunkBatch(docId: string, batchIndex: number, signal?: AbortSignal): Promise<void> {
+    const size = this.config.embeddingBatchSize;
+    const drafts = await this.chunks.draftBatch(docId, batchIndex * size, size);
+    if (drafts.length === 0) return;
+    const vectors = await this.embedder.embed(drafts.map((draft) => draft.content), signal);
+    await this.chunks.saveDraftEmbeddings(docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
+  }
+
+  publish(orgId: string, docId: string): Promise<PublishOutcome> {
+    return this.documents.publish(orgId, docId, documentEvent);
+  }
+
+  markFailed(orgId: string, docId: string, reason: string): Promise<string | null> {
+    return this.documents.markFailed(orgId, docId, reason, documentEvent);
+  }
+
+  private chunk(content: string) {
+    return chunkText(content, { targetSize: this.config.kbChunkSize, overlap: this.config.kbChunkOverlap });
+  }
+}
