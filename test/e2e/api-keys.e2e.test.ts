@@ -69,6 +69,19 @@ describe("an organisation's API keys", () => {
     }
   });
 
+  it('any key reads itself at /whoami, whatever its scopes: its organisation and scopes, no secret', async () => {
+    const plain = await createKey(http, tenant.orgId, ['runs:read', 'kb:read']);
+    const current = await http.get('/api/v1/whoami', { token: plain });
+    assert.equal(current.status, 200, current.text);
+    assert.equal(current.body.org_id, tenant.orgId);
+    assert.deepEqual(current.body.scopes, ['runs:read', 'kb:read']);
+    assert.equal(current.body.api_key, undefined, 'no secret');
+    assert.ok(plain.startsWith(current.body.hint.replace('…', '')), 'the hint is the beginning of the key');
+    const missing = await http.get('/api/v1/whoami');
+    assert.equal(missing.status, 401);
+    assert.deepEqual(missing.body, { error: 'missing_api_key' });
+  });
+
   it("another organisation's keys are not found; without keys:manage, 403", async () => {
     const other = await createTenant(http);
     const otherManager = await createKey(http, other.orgId, ['keys:manage']);

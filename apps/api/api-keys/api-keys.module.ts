@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysController } from './api-keys.controller';
+import { WhoAmIController } from './whoami.controller';
 
-@Module({ controllers: [ApiKeysController] })
+@Module({ controllers: [ApiKeysController, WhoAmIController] })
 export class ApiKeysApiModule {}

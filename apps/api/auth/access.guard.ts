@@ -49,7 +49,7 @@ export class AccessGuard implements CanActivate {
     }
     const principal = await this.apiKeys.authenticate(token);
     await this.admitRate(principal, context.switchToHttp().getResponse<FastifyReply>());
-    this.apiKeys.authorize(principal, rule.scope);
+    if (rule.kind === 'scope') this.apiKeys.authorize(principal, rule.scope);
     request.principal = principal;
     return true;
   }
