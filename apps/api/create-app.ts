@@ -17,6 +17,7 @@ import { answerClientError, answerUnmetExpectations } from './common/http-parser
 import { registerRoutingErrors } from './common/routing-errors';
 import { refuseRequestsWhileClosing } from './common/shutdown-errors';
 import { createValidationPipe } from './common/validation.pipe';
+import { serveConsole } from './console/console-files';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
 import { serveMediaFiles } from './video/media-files';
@@ -60,5 +61,6 @@ export async function createApp(): Promise<NestFastifyApplication> {
   app.enableShutdownHooks();
   publishOpenApi(app);
   serveMediaFiles(app, app.get(PylonConfig).mediaDir);
+  await serveConsole(app);
   return app;
 }

@@ -1,0 +1,104 @@
+import type { ReactNode } from 'react';
+import { Link, Route, Switch, useLocation } from 'wouter';
+import { ErrorNotice } from './components/ui';
+import { HomePage } from './pages/Home';
+import { KeysPage } from './pages/Keys';
+import { KnowledgePage } from './pages/Knowledge';
+import { RunPage } from './pages/Run';
+import { RunsPage } from './pages/Runs';
+import { SignInPage } from './pages/SignIn';
+import { VideosPage } from './pages/Videos';
+import { WebhookEndpointPage } from './pages/WebhookEndpoint';
+import { WebhooksPage } from './pages/Webhooks';
+import type { Scope } from './scopes';
+import { SessionProvider, useSession, useSignIn } from './session';
+
+/** The console's sections, each shown only to a key with the scope it needs. */
+const SECTIONS: Array<{ path: string; label: string; scope: Scope }> = [
+  { path: '/runs', label: 'Runs', scope: 'runs:read' },
+  { path: '/knowledge', label: 'Knowledge', scope: 'kb:read' },
+  { path: '/videos', label: 'Videos', scope: 'video:read' },
+  { path: '/webhooks', label: 'Webhooks', scope: 'webhooks:manage' },
+  { path: '/keys', label: 'API keys', scope: 'keys:manage' },
+];
+
+export function App() {
+  const { apiKey, current, refusal, signIn, signOut } = useSignIn();
+  if (!apiKey || current.isError) return <SignInPage onSignIn={signIn} error={refusal ?? current.error} />;
+  if (!current.data) {
+    return (
+      <main id="main" className="centered">
+        <p role="status">Checking the API key…</p>
+      </main>
+    );
+  }
+  return (
+    <SessionProvider keyView={current.data} signOut={signOut}>
+      <Shell>
+        <Switch>
+          <Route path="/" component={HomePage} />
+          <Route path="/runs">{() => <Guarded scope="runs:read"><RunsPage /></Guarded>}</Route>
+          <Route path="/runs/:runId">{(params) => <Guarded scope="runs:read"><RunPage runId={params.runId} /></Guarded>}</Route>
+          <Route path="/knowledge">{() => <Guarded scope="kb:read"><KnowledgePage /></Guarded>}</Route>
+          <Route path="/videos">{() => <Guarded scope="video:read"><VideosPage /></Guarded>}</Route>
+          <Route path="/webhooks">{() => <Guarded scope="webhooks:manage"><WebhooksPage /></Guarded>}</Route>
+          <Route path="/webhooks/:endpointId">
+            {(params) => <Guarded scope="webhooks:manage"><WebhookEndpointPage endpointId={params.endpointId} /></Guarded>}
+          </Route>
+          <Route path="/keys">{() => <Guarded scope="keys:manage"><KeysPage /></Guarded>}</Route>
+          <Route>{() => <NotFound />}</Route>
+        </Switch>
+      </Shell>
+    </SessionProvider>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const { key, can, signOut } = useSession();
+  const [location] = useLocation();
+  const isCurrent = (path: string) => location === path || location.startsWith(`${path}/`);
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="top">
+        <Link href="/" className="brand">Pylon console</Link>
+        <nav aria-label="Sections">
+          <ul>
+            <li><Link href="/" aria-current={location === '/' ? 'page' : undefined}>Overview</Link></li>
+            {SECTIONS.filter((section) => can(section.scope)).map((section) => (
+              <li key={section.path}>
+                <Link href={section.path} aria-current={isCurrent(section.path) ? 'page' : undefined}>{section.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>Key <code>{key.hint}</code> ({key.name})</span>
+          <button type="button" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </>
+  );
+}
+
+function Guarded({ scope, children }: { scope: Scope; children: ReactNode }) {
+  const { can } = useSession();
+  if (can(scope)) return <>{children}</>;
+  return (
+    <>
+      <h1>Not available with this key</h1>
+      <ErrorNotice error={new Error(`This page needs the ${scope} scope, which this API key does not have. Sign in with a key that has it.`)} />
+      <p><Link href="/">Back to the overview</Link></p>
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>The console has no page at this address. <Link href="/">Go to the overview</Link>.</p>
+    </>
+  );
+}

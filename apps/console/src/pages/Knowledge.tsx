@@ -1,0 +1,149 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, unwrap, type Schemas } from '../api/client';
+import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
+import { useSession } from '../session';
+
+/** The organisation's knowledge: documents with their status, upload, delete, and a search playground. */
+export function KnowledgePage() {
+  const { can } = useSession();
+  const pager = usePager();
+  const documents = useQuery({
+    queryKey: ['documents', pager.cursor],
+    queryFn: () => unwrap(api.GET('/api/v1/knowledge/documents', { params: { query: { limit: 20, cursor: pager.cursor } } })),
+    // While a document is being ingested, its status is followed until ready or failed.
+    refetchInterval: (query) => (query.state.data?.data.some((document) => document.status === 'processing') ? 1_000 : false),
+  });
+  return (
+    <>
+      <h1>Knowledge</h1>
+      {can('kb:write') ? <Upload /> : <ScopeNote>Uploading and deleting documents needs the kb:write scope, which this key does not have.</ScopeNote>}
+      <section aria-labelledby="documents-heading">
+        <h2 id="documents-heading">Documents</h2>
+        <ErrorNotice error={documents.error} />
+        {documents.data && documents.data.data.length > 0 && (
+          <table>
+            <caption className="visually-hidden">Documents, newest first</caption>
+            <thead>
+              <tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Chunks</th><th scope="col">Added</th><th scope="col">Actions</th></tr>
+            </thead>
+            <tbody>
+              {documents.data.data.map((document) => <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />)}
+            </tbody>
+          </table>
+        )}
+        {documents.data?.data.length === 0 && <p>No documents yet.</p>}
+        <Pager pager={pager} nextCursor={documents.data?.next_cursor} label="Pages of documents" />
+      </section>
+      <Search />
+    </>
+  );
+}
+
+function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView']; canDelete: boolean }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/v1/knowledge/documents/{doc_id}', { params: { path: { doc_id: document.doc_id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
+  });
+  return (
+    <tr>
+      <td>{document.title}</td>
+      <td>
+        <Status value={document.status} />
+        {document.status === 'processing' && <progress aria-label={`Ingesting ${document.title}`} />}
+        {document.failure_reason && <> {document.failure_reason}</>}
+      </td>
+      <td>{document.chunk_count}</td>
+      <td><When at={document.created_at} /></td>
+      <td className="actions">
+        {canDelete && (confirming ? (
+          <span role="group" aria-label={`Confirm deleting ${document.title}`}>
+            Delete it? Its chunks stop matching at once.{' '}
+            <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>Yes, delete</button>{' '}
+            <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+          </span>
+        ) : (
+          <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${document.title}`}>Delete</button>
+        ))}
+        <ErrorNotice error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+function Upload() {
+  const { orgId } = useSession();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [title, setTitle] = useState('');
+  const upload = useMutation({
+    mutationFn: async () => {
+      if (!file) throw new Error('Choose a .txt or .md file first.');
+      const content = await file.text();
+      return unwrap(api.POST('/api/v1/knowledge/documents', { body: { org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } } }));
+    },
+    onSuccess: () => {
+      setFile(null);
+      setTitle('');
+      void queryClient.invalidateQueries({ queryKey: ['documents'] });
+    },
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    upload.mutate(undefined, { onSuccess: () => (event.target as HTMLFormElement).reset() });
+  };
+  return (
+    <section aria-labelledby="upload-heading">
+      <h2 id="upload-heading">Add a document</h2>
+      <form onSubmit={submit} className="stack">
+        <label htmlFor="doc-file">Text or Markdown file (.txt, .md)</label>
+        <input id="doc-file" type="file" accept=".txt,.md,.markdown,text/plain,text/markdown" required onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+        <label htmlFor="doc-title">Title (optional; the file name otherwise)</label>
+        <input id="doc-title" maxLength={500} value={title} onChange={(event) => setTitle(event.target.value)} />
+        <div><button type="submit" disabled={upload.isPending || !file}>Upload</button></div>
+        {upload.isPending && <p role="status">Uploading…</p>}
+        {upload.isSuccess && <p role="status">Uploaded “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</p>}
+        <ErrorNotice error={upload.error} />
+      </form>
+    </section>
+  );
+}
+
+function Search() {
+  const { orgId, can } = useSession();
+  const [query, setQuery] = useState('');
+  const [matchCount, setMatchCount] = useState(5);
+  const search = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/knowledge/search', { body: { org_id: orgId, query, match_count: matchCount } })),
+  });
+  if (!can('kb:read')) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    search.mutate();
+  };
+  return (
+    <section aria-labelledby="search-heading">
+      <h2 id="search-heading">Search playground</h2>
+      <form onSubmit={submit} className="row">
+        <label htmlFor="search-query">Query</label>
+        <input id="search-query" type="search" required value={query} onChange={(event) => setQuery(event.target.value)} />
+        <label htmlFor="search-count">Matches</label>
+        <input id="search-count" type="number" min={1} max={20} value={matchCount} onChange={(event) => setMatchCount(Number(event.target.value))} />
+        <button type="submit" disabled={search.isPending}>Search</button>
+      </form>
+      <ErrorNotice error={search.error} />
+      {search.data && (search.data.matches.length === 0 ? <p role="status">No matches.</p> : (
+        <ol className="matches" aria-label="Matches, best first">
+          {search.data.matches.map((match) => (
+            <li key={match.chunk_id}>
+              <p><strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score <data className="score" value={match.score}>{match.score.toFixed(3)}</data></p>
+              <p className="text">{match.content}</p>
+            </li>
+          ))}
+        </ol>
+      ))}
+    </section>
+  );
+}

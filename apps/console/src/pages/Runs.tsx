@@ -1,0 +1,123 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { api, unwrap, type Schemas } from '../api/client';
+import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
+import { useSession } from '../session';
+
+type RunStatus = Schemas['AgentRunView']['status'];
+const STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed'];
+
+/** Runs, newest first, by status with cursor paging; and a form that starts a run. */
+export function RunsPage() {
+  const { can } = useSession();
+  const [status, setStatus] = useState<RunStatus | ''>('');
+  const pager = usePager();
+  const runs = useQuery({
+    queryKey: ['runs', status, pager.cursor],
+    queryFn: () => unwrap(api.GET('/api/v1/agent-runs', { params: { query: { limit: 20, cursor: pager.cursor, ...(status ? { status } : {}) } } })),
+    refetchInterval: 5_000,
+  });
+  return (
+    <>
+      <h1>Runs</h1>
+      {can('runs:create') ? <StartRun /> : <ScopeNote>Starting and cancelling runs needs the runs:create scope, which this key does not have.</ScopeNote>}
+      <section aria-labelledby="runs-heading">
+        <h2 id="runs-heading">Recent runs</h2>
+        <label htmlFor="run-status">Status</label>{' '}
+        <select id="run-status" value={status} onChange={(event) => { setStatus(event.target.value as RunStatus | ''); pager.reset(); }}>
+          <option value="">any</option>
+          {STATUSES.map((value) => <option key={value} value={value}>{value}</option>)}
+        </select>
+        <ErrorNotice error={runs.error} />
+        {runs.data && runs.data.data.length > 0 && (
+          <table>
+            <caption className="visually-hidden">Runs, newest first</caption>
+            <thead>
+              <tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Input</th><th scope="col">Created</th></tr>
+            </thead>
+            <tbody>
+              {runs.data.data.map((run) => (
+                <tr key={run.run_id}>
+                  <td><Link href={`/runs/${run.run_id}`}><code>{run.run_id.slice(0, 8)}</code></Link></td>
+                  <td><Status value={run.status} /></td>
+                  <td className="clip">{run.input}</td>
+                  <td><When at={run.created_at} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {runs.data?.data.length === 0 && <p>No runs{status ? ` with status ${status}` : ''}.</p>}
+        <Pager pager={pager} nextCursor={runs.data?.next_cursor} label="Pages of runs" />
+      </section>
+    </>
+  );
+}
+
+function StartRun() {
+  const { orgId, can } = useSession();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [agentId, setAgentId] = useState('');
+  const [versionId, setVersionId] = useState('');
+  const [input, setInput] = useState('');
+  const canPick = can('agents:manage');
+  const agents = useQuery({
+    queryKey: ['agents'],
+    enabled: canPick,
+    queryFn: () => unwrap(api.GET('/api/v1/agents', { params: { query: { limit: 100 } } })),
+  });
+  const versions = useQuery({
+    queryKey: ['agent-versions', agentId],
+    enabled: canPick && agentId !== '',
+    queryFn: () => unwrap(api.GET('/api/v1/agents/{agent_id}/versions', { params: { path: { agent_id: agentId }, query: { limit: 100 } } })),
+  });
+  const start = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/agent-runs', { body: { org_id: orgId, agent_version_id: versionId, input } })),
+    onSuccess: (created) => {
+      void queryClient.invalidateQueries({ queryKey: ['runs'] });
+      navigate(`/runs/${created.run_id}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    start.mutate();
+  };
+  return (
+    <section aria-labelledby="start-run-heading">
+      <h2 id="start-run-heading">Start a run</h2>
+      <form onSubmit={submit} className="stack">
+        {canPick ? (
+          <>
+            <label htmlFor="run-agent">Agent</label>
+            <select id="run-agent" required value={agentId} onChange={(event) => { setAgentId(event.target.value); setVersionId(''); }}>
+              <option value="">Choose an agent</option>
+              {agents.data?.data.map((agent) => <option key={agent.agent_id} value={agent.agent_id}>{agent.name}</option>)}
+            </select>
+            <label htmlFor="run-version">Version</label>
+            <select id="run-version" required value={versionId} onChange={(event) => setVersionId(event.target.value)} disabled={!versions.data}>
+              <option value="">Choose a version</option>
+              {versions.data?.data.map((version) => (
+                <option key={version.agent_version_id} value={version.agent_version_id}>
+                  v{version.version} · {version.model}
+                </option>
+              ))}
+            </select>
+            <ErrorNotice error={agents.error ?? versions.error} />
+          </>
+        ) : (
+          <>
+            <ScopeNote>Listing agents needs the agents:manage scope, which this key does not have: paste an agent version id instead.</ScopeNote>
+            <label htmlFor="run-version-id">Agent version id</label>
+            <input id="run-version-id" required value={versionId} onChange={(event) => setVersionId(event.target.value.trim())} />
+          </>
+        )}
+        <label htmlFor="run-input">Input</label>
+        <textarea id="run-input" required rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
+        <div><button type="submit" disabled={start.isPending}>Start run</button></div>
+        <ErrorNotice error={start.error} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, unwrap, type Schemas } from '../api/client';
+import { LedgerChart } from '../components/LedgerChart';
+import { ErrorNotice, ScopeNote, Status, When } from '../components/ui';
+import { useSession } from '../session';
+
+type Generation = Schemas['VideoGenerationResponse'];
+type AspectRatio = Schemas['CreateGenerationRequest']['aspect_ratio'];
+const ASPECT_RATIOS: AspectRatio[] = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', '9:21'];
+const COST = 500_000;
+
+/**
+ * Video generation. The API has no list of generations, so the gallery is the generations the token
+ * ledger charged for (each debit names its generation) plus those made in this tab, fetched by id.
+ */
+export function VideosPage() {
+  const { can } = useSession();
+  const [madeHere, setMadeHere] = useState<string[]>([]);
+  const entries = useQuery({
+    queryKey: ['token-entries'],
+    enabled: can('tokens:read'),
+    queryFn: () => unwrap(api.GET('/api/v1/tokens/entries', { params: { query: { limit: 100 } } })),
+  });
+  const charged = (entries.data?.data ?? []).filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation').map((entry) => entry.reference_id!);
+  const ids = [...new Set([...madeHere, ...charged])].slice(0, 50);
+  const generations = useQuery({
+    queryKey: ['generations', ids],
+    enabled: ids.length > 0,
+    queryFn: () => unwrap(api.GET('/v1/video-gen/generation', { params: { query: { ids } } })),
+    refetchInterval: (query) => (query.state.data?.some((generation) => generation.state === 'pending' || generation.state === 'processing') ? 1_000 : false),
+  });
+  const queryClient = useQueryClient();
+  const created = (generation: Generation) => {
+    setMadeHere((seen) => [generation.id, ...seen]);
+    void queryClient.invalidateQueries({ queryKey: ['token-entries'] });
+    void queryClient.invalidateQueries({ queryKey: ['token-balance'] });
+  };
+  const finished = generations.data?.filter((generation) => generation.state === 'completed' || generation.state === 'failed').length ?? 0;
+
+  return (
+    <>
+      <h1>Videos</h1>
+      {can('tokens:read') ? <Tokens entries={entries.data?.data} entriesError={entries.error} refreshKey={finished} /> : (
+        <ScopeNote>The token balance and ledger need the tokens:read scope, which this key does not have; the gallery then shows only the videos made in this tab.</ScopeNote>
+      )}
+      {can('video:create') ? <Generate onCreated={created} /> : <ScopeNote>Generating, extending and cancelling videos needs the video:create scope, which this key does not have.</ScopeNote>}
+      <section aria-labelledby="gallery-heading">
+        <h2 id="gallery-heading">Gallery</h2>
+        <ErrorNotice error={generations.error} />
+        {ids.length === 0 && <p>No videos yet.</p>}
+        <ul className="gallery">
+          {generations.data?.map((generation) => <VideoCard key={generation.id} generation={generation} onCreated={created} />)}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function Tokens({ entries, entriesError, refreshKey }: { entries: Schemas['TokenEntryView'][] | undefined; entriesError: unknown; refreshKey: number }) {
+  const balance = useQuery({
+    queryKey: ['token-balance', refreshKey],
+    queryFn: () => unwrap(api.GET('/api/v1/tokens/balance')),
+  });
+  return (
+    <section aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">Tokens</h2>
+      <ErrorNotice error={balance.error ?? entriesError} />
+      {balance.data && (
+        <p>Balance: <strong data-testid="token-balance">{balance.data.balance.toLocaleString()}</strong> tokens ({Math.floor(balance.data.balance / COST)} generations at {COST.toLocaleString()} each).</p>
+      )}
+      {entries && <LedgerChart entries={entries} />}
+    </section>
+  );
+}
+
+function Generate({ onCreated }: { onCreated: (generation: Generation) => void }) {
+  const [prompt, setPrompt] = useState('');
+  const [aspectRatio, setAspectRatio] = useState<AspectRatio>('16:9');
+  const [imageUrl, setImageUrl] = useState('');
+  const [imageEndUrl, setImageEndUrl] = useState('');
+  const generate = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations', {
+      body: { user_prompt: prompt, aspect_ratio: aspectRatio, ...(imageUrl ? { image_url: imageUrl } : {}), ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}) },
+    })),
+    onSuccess: (generation) => {
+      setPrompt('');
+      onCreated(generation);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    generate.mutate();
+  };
+  return (
+    <section aria-labelledby="generate-heading">
+      <h2 id="generate-heading">Generate a video</h2>
+      <form onSubmit={submit} className="stack">
+        <label htmlFor="video-prompt">Prompt</label>
+        <textarea id="video-prompt" required maxLength={2000} rows={2} value={prompt} onChange={(event) => setPrompt(event.target.value)} />
+        <label htmlFor="video-aspect">Aspect ratio</label>
+        <select id="video-aspect" value={aspectRatio} onChange={(event) => setAspectRatio(event.target.value as AspectRatio)}>
+          {ASPECT_RATIOS.map((ratio) => <option key={ratio} value={ratio}>{ratio}</option>)}
+        </select>
+        <label htmlFor="video-start">Start image URL (optional)</label>
+        <input id="video-start" type="url" value={imageUrl} onChange={(event) => setImageUrl(event.target.value)} />
+        <label htmlFor="video-end">End image URL (optional)</label>
+        <input id="video-end" type="url" value={imageEndUrl} onChange={(event) => setImageEndUrl(event.target.value)} />
+        <div><button type="submit" disabled={generate.isPending}>Generate ({COST.toLocaleString()} tokens)</button></div>
+        <ErrorNotice error={generate.error} />
+      </form>
+    </section>
+  );
+}
+
+function VideoCard({ generation, onCreated }: { generation: Generation; onCreated: (generation: Generation) => void }) {
+  const { can } = useSession();
+  const queryClient = useQueryClient();
+  const [playing, setPlaying] = useState(false);
+  const [extension, setExtension] = useState('');
+  const extend = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations/{taskId}/extend', {
+      params: { path: { taskId: generation.id } },
+      body: { user_prompt: extension },
+    })),
+    onSuccess: (created) => {
+      setExtension('');
+      onCreated(created);
+    },
+  });
+  const cancel = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations/{taskId}/cancel', { params: { path: { taskId: generation.id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
+  });
+  const video = generation.video;
+  const busy = generation.state === 'pending' || generation.state === 'processing';
+  return (
+    <li className="card">
+      <h3 className="clip">{generation.prompt}</h3>
+      <p><Status value={generation.state} /> <When at={generation.created_at} />{busy && <progress aria-label={`Rendering “${generation.prompt}”`} />}</p>
+      {video && (playing ? (
+        <video src={video.url} poster={video.thumbnail} controls autoPlay muted width={Math.min(video.width, 320)} aria-label={`Video: ${generation.prompt}`} />
+      ) : (
+        <button type="button" className="thumbnail" onClick={() => setPlaying(true)} aria-label={`Play “${generation.prompt}”`}>
+          <img src={video.thumbnail} alt="" width={Math.min(video.width, 320)} />
+        </button>
+      ))}
+      {video && <p className="hint">{video.width}×{video.height}</p>}
+      {can('video:create') && busy && <button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel</button>}
+      {can('video:create') && generation.state === 'completed' && (
+        <form className="row" onSubmit={(event) => { event.preventDefault(); extend.mutate(); }}>
+          <label htmlFor={`extend-${generation.id}`}>Extend with</label>
+          <input id={`extend-${generation.id}`} required maxLength={2000} value={extension} onChange={(event) => setExtension(event.target.value)} placeholder="what happens next" />
+          <button type="submit" disabled={extend.isPending}>Extend</button>
+        </form>
+      )}
+      <ErrorNotice error={extend.error ?? cancel.error} />
+    </li>
+  );
+}

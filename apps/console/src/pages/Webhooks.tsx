@@ -1,0 +1,110 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { api, unwrap, type Schemas } from '../api/client';
+import { ErrorNotice, Pager, SecretOnce, Status, usePager, When } from '../components/ui';
+import { useSession } from '../session';
+
+export type WebhookEvent = NonNullable<Schemas['CreateWebhookEndpointRequest']['events']>[number];
+export const WEBHOOK_EVENTS: WebhookEvent[] = [
+  'agent_run.succeeded', 'agent_run.failed',
+  'knowledge_document.ready', 'knowledge_document.failed',
+  'video_generation.completed', 'video_generation.failed',
+];
+
+/** Webhook endpoints: list, and create (the signing secret shown once). */
+export function WebhooksPage() {
+  const pager = usePager();
+  const endpoints = useQuery({
+    queryKey: ['webhook-endpoints', pager.cursor],
+    queryFn: () => unwrap(api.GET('/api/v1/webhook-endpoints', { params: { query: { limit: 20, cursor: pager.cursor } } })),
+  });
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <CreateEndpoint />
+      <section aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading">Endpoints</h2>
+        <ErrorNotice error={endpoints.error} />
+        {endpoints.data && endpoints.data.data.length > 0 && (
+          <table>
+            <caption className="visually-hidden">Webhook endpoints</caption>
+            <thead>
+              <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th></tr>
+            </thead>
+            <tbody>
+              {endpoints.data.data.map((endpoint) => (
+                <tr key={endpoint.endpoint_id}>
+                  <td><Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>{endpoint.description && <div className="hint">{endpoint.description}</div>}</td>
+                  <td>{endpoint.events ? endpoint.events.map((event) => <code key={event} className="tag">{event}</code>) : 'every event'}</td>
+                  <td><Status value={endpoint.enabled ? 'enabled' : 'disabled'} />{endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}</td>
+                  <td><When at={endpoint.created_at} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {endpoints.data?.data.length === 0 && <p>No endpoints yet.</p>}
+        <Pager pager={pager} nextCursor={endpoints.data?.next_cursor} label="Pages of endpoints" />
+      </section>
+    </>
+  );
+}
+
+function CreateEndpoint() {
+  const { orgId } = useSession();
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<WebhookEvent[]>([]);
+  const [secret, setSecret] = useState<Schemas['WebhookEndpointWithSecret'] | null>(null);
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/webhook-endpoints', {
+      body: { org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) },
+    })),
+    onSuccess: (created) => {
+      setSecret(created);
+      setUrl('');
+      setDescription('');
+      setEvents([]);
+      void queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <section aria-labelledby="create-endpoint-heading">
+      <h2 id="create-endpoint-heading">Add an endpoint</h2>
+      {secret && <SecretOnce label={`Signing secret of ${secret.url}`} secret={secret.secret} onDone={() => setSecret(null)} headingLevel={3} />}
+      <form onSubmit={submit} className="stack">
+        <label htmlFor="endpoint-url">URL</label>
+        <input id="endpoint-url" type="url" required maxLength={2048} value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/pylon-webhooks" />
+        <label htmlFor="endpoint-description">Description (optional)</label>
+        <input id="endpoint-description" maxLength={500} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <EventChoice chosen={events} onChange={setEvents} />
+        <div><button type="submit" disabled={create.isPending}>Add endpoint</button></div>
+        <ErrorNotice error={create.error} />
+      </form>
+    </section>
+  );
+}
+
+export function EventChoice({ chosen, onChange }: { chosen: WebhookEvent[]; onChange: (events: WebhookEvent[]) => void }) {
+  return (
+    <fieldset>
+      <legend>Events (none checked: every event)</legend>
+      {WEBHOOK_EVENTS.map((event) => (
+        <label key={event} className="check">
+          <input
+            type="checkbox"
+            checked={chosen.includes(event)}
+            onChange={(change) => onChange(change.target.checked ? [...chosen, event] : chosen.filter((e) => e !== event))}
+          />
+          <code>{event}</code>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
