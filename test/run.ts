@@ -16,7 +16,7 @@ function testFiles(filter: string | undefined): string[] {
   return readdirSync(DIST, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => !file.includes('node_modules') && (!filter || file.includes(filter)))
+    .filter((file) => !file.includes('node_modules') && (!filter || relative(DIST, file).includes(filter)))
     .sort();
 }
 
