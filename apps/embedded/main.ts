@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     console.log(`
 Pylon is running.
   API           ${apiUrl}
+  Console       ${apiUrl}/console/   (sign in with an API key)
   API docs      ${apiUrl}/docs   (OpenAPI: ${apiUrl}/integration/openapi.json)
   Temporal UI   ${temporalUi ?? '(your Temporal server’s UI)'}
   Data          ${config.dataDir}
