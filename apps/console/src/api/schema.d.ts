@@ -321,6 +321,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vector, keyword or hybrid search of the organisation's knowledge, filtered on document title and metadata */
+        post: operations["knowledgeQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/knowledge/documents": {
         parameters: {
             query?: never;
@@ -909,6 +926,98 @@ export interface components {
         KnowledgeSearchResponse: {
             /** @description Best first. */
             matches: components["schemas"]["KnowledgeMatch"][];
+        };
+        EqualityFilter: {
+            /** @enum {string} */
+            type: "eq" | "ne";
+            /**
+             * @description `title` is the document's title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).
+             * @example category
+             */
+            key: string;
+            /** @example handbook */
+            value: string | number | boolean;
+        };
+        RangeFilter: {
+            /** @enum {string} */
+            type: "gt" | "gte" | "lt" | "lte";
+            /**
+             * @description `title` is the document's title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).
+             * @example year
+             */
+            key: string;
+            /** @example 2024 */
+            value: string | number;
+        };
+        SetFilter: {
+            /** @enum {string} */
+            type: "in" | "nin";
+            /**
+             * @description `title` is the document's title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).
+             * @example lang
+             */
+            key: string;
+            /**
+             * @example [
+             *       "en",
+             *       "de"
+             *     ]
+             */
+            value: (string | number | boolean)[];
+        };
+        CompoundFilter: {
+            /** @enum {string} */
+            type: "and" | "or";
+            filters: (components["schemas"]["EqualityFilter"] | components["schemas"]["RangeFilter"] | components["schemas"]["SetFilter"] | components["schemas"]["CompoundFilter"])[];
+        };
+        KnowledgeQueryRequest: {
+            /** Format: uuid */
+            org_id: string;
+            /** @example How do I cancel a run? */
+            query: string;
+            /** @default 6 */
+            match_count?: number;
+            /**
+             * @description `vector`: nearest embeddings; `keyword`: PostgreSQL full-text search; `hybrid`: both, fused by reciprocal rank fusion.
+             * @default hybrid
+             * @enum {string}
+             */
+            mode?: "vector" | "keyword" | "hybrid";
+            /** @description Conditions on each match's document (the shape of OpenAI's vector-store attribute filters). At most 50 comparisons. */
+            filters?: components["schemas"]["EqualityFilter"] | components["schemas"]["RangeFilter"] | components["schemas"]["SetFilter"] | components["schemas"]["CompoundFilter"];
+            /** @description Matches whose `score` is lower are left out. */
+            score_threshold?: number;
+        };
+        KnowledgeQueryMatch: {
+            /** Format: uuid */
+            chunk_id: string;
+            /** Format: uuid */
+            doc_id: string;
+            content: string;
+            title?: string;
+            chunk_index?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: float
+             * @description vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).
+             */
+            score: number;
+            /** @description The legs that found this chunk. */
+            found_by: ("vector" | "keyword")[];
+            /** @description Rank in the vector leg (1 = nearest), null if it didn't find it. */
+            vector_rank: number | null;
+            /** @description Cosine similarity, when the vector leg found it. */
+            vector_similarity: number | null;
+            /** @description Rank in the keyword leg, null if it didn't find it. */
+            keyword_rank: number | null;
+            /** @description Normalised ts_rank_cd, when the keyword leg found it. */
+            keyword_score: number | null;
+        };
+        KnowledgeQueryResponse: {
+            /** @description Best first. */
+            matches: components["schemas"]["KnowledgeQueryMatch"][];
         };
         CreateDocumentRequest: {
             /** Format: uuid */
@@ -3203,6 +3312,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KnowledgeSearchResponse"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window resets. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    knowledgeQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeQueryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window resets. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeQueryResponse"];
                 };
             };
             /** @description invalid_request: the request is malformed or fails validation */
