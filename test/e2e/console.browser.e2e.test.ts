@@ -170,7 +170,8 @@ describe('the console, in a browser', () => {
 
     await page.getByLabel('API key').fill('pyl_not_a_real_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'This API key is not valid' }).waitFor({ timeout: UI_TIMEOUT });
+    // The code in words, then the server's reason from Error-Detail.
+    await page.getByRole('alert').filter({ hasText: 'This API key is not valid: unknown, revoked or expired. Unknown API key.' }).waitFor({ timeout: UI_TIMEOUT });
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'a refused key is not kept');
 
     await signIn(tenant.key);
@@ -183,7 +184,7 @@ describe('the console, in a browser', () => {
     await screenshot('overview');
   });
 
-  it('API keys: creates a key whose secret is shown once, and revokes it so that a request with it fails', async () => {
+  it('API keys: creates a key whose secret is shown once, rolls it with a grace period, and revokes it so that a request with it fails', async () => {
     await openSection('API keys');
     await page.getByLabel('Name', { exact: true }).fill('console test reader');
     await page.getByRole('checkbox', { name: /^runs:read/ }).check();
@@ -207,16 +208,29 @@ describe('the console, in a browser', () => {
     assert.ok(!(await page.content()).includes(secret), 'the secret is never shown again');
     await screenshot('keys');
 
+    await row.getByLabel('Grace period for the old secret').selectOption({ label: '1 hour' });
+    await row.getByRole('button', { name: 'Roll console test reader' }).click();
+    const rolledBox = page.getByRole('textbox', { name: /New secret of “console test reader”/ });
+    await rolledBox.waitFor({ timeout: UI_TIMEOUT });
+    const rolled = await rolledBox.inputValue();
+    assert.match(rolled, /^pyl_/);
+    assert.notEqual(rolled, secret);
+    assert.equal((await http.get('/api/v1/agent-runs', { token: rolled })).status, 200, 'the new secret works');
+    assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the old one, within its hour of grace');
+    await page.getByRole('button', { name: 'Done, hide it' }).click();
+
     await row.getByRole('button', { name: 'Revoke console test reader' }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
     await row.getByText('revoked').waitFor({ timeout: UI_TIMEOUT });
-    const refused = await http.get('/api/v1/agent-runs', { token: secret });
-    assert.equal(refused.status, 401);
-    assert.deepEqual(refused.body, { error: 'invalid_api_key' });
+    for (const token of [rolled, secret]) {
+      const refused = await http.get('/api/v1/agent-runs', { token });
+      assert.equal(refused.status, 401);
+      assert.deepEqual(refused.body, { error: 'invalid_api_key' });
+    }
     await assertAccessible('keys');
   });
 
-  it('offers only what a narrower key allows, and says so', async () => {
+  it('offers only what a narrower key allows, and says so; a key revoked while signed in signs out, saying why', async () => {
     const narrow = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
     await page.getByRole('button', { name: 'Sign out' }).click();
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
@@ -233,7 +247,14 @@ describe('the console, in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Not available with this key' }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'needs the video:read scope' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await openSection('API keys');
+    const mine = page.getByRole('row').filter({ hasText: '(this key)' });
+    await mine.getByRole('button', { name: /^Revoke/ }).click();
+    await mine.getByText('Revoke the key you are signed in with?').waitFor();
+    await mine.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This API key is not valid' }).waitFor({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the revoked key is forgotten');
     await signIn(tenant.key);
   });
 
@@ -249,12 +270,14 @@ describe('the console, in a browser', () => {
     await row.getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
 
     await page.getByLabel('Query').fill('what happens to a cancelled run');
+    await page.getByLabel('Search', { exact: true }).selectOption('vector');
     await page.getByRole('button', { name: 'Search' }).click();
     const matches = page.getByRole('list', { name: 'Matches, best first' });
     await matches.waitFor({ timeout: UI_TIMEOUT });
     assert.match(await matches.innerText(), /cancelled run ends failed/);
     const score = Number(await matches.locator('data.score').first().getAttribute('value'));
-    assert.ok(score > 0 && score <= 1, `score ${score}`);
+    assert.ok(score > 0 && score <= 1, `cosine similarity ${score}`);
+    assert.match(await matches.innerText(), /found by vector/);
     await assertAccessible('knowledge');
     await screenshot('knowledge');
   });
@@ -290,7 +313,7 @@ describe('the console, in a browser', () => {
     await screenshot('runs');
   });
 
-  it('Videos: generates a video with the offline renderer and plays it; shows the balance and the ledger chart', async () => {
+  it('Videos: generates a video with the offline renderer, plays it and extends it; shows the balance and the ledger chart', async () => {
     await openSection('Videos');
     await page.getByTestId('token-balance').waitFor({ timeout: UI_TIMEOUT });
     await page.getByLabel('Prompt').fill('A lighthouse at dawn, waves crashing');
@@ -313,14 +336,21 @@ describe('the console, in a browser', () => {
     assert.ok(played.duration > 0 && played.currentTime > 0 && played.error === null, JSON.stringify(played));
 
     await page.getByTestId('token-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
+
+    await card.getByLabel('Extend with').fill('the sun rises over the sea');
+    await card.getByRole('button', { name: 'Extend' }).click();
+    const extension = page.locator('li.card').filter({ hasText: 'the sun rises over the sea' });
+    await extension.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await extension.getByRole('img').or(extension.getByRole('button', { name: /^Play/ })).first().waitFor();
+    await page.getByTestId('token-balance').filter({ hasText: '1,000,000' }).waitFor({ timeout: UI_TIMEOUT });
     const chart = page.getByRole('img', { name: 'Token balance over time' });
     await chart.waitFor();
-    assert.equal(await chart.locator('circle').count(), 2, 'the grant and the debit');
+    assert.equal(await chart.locator('circle').count(), 3, 'the grant and two debits');
     await assertAccessible('videos');
     await screenshot('videos');
   });
 
-  it('Webhooks: adds an endpoint (secret shown once), sends a test event, and shows the delivery with its attempt', async () => {
+  it('Webhooks: adds an endpoint (secret shown once), sends a test event and shows the delivery with its attempt; rotates the secret, disables and enables', async () => {
     await openSection('Webhooks');
     await page.getByLabel('URL').fill(`${receiver.baseUrl}/console-hooks`);
     await page.getByLabel('Description (optional)').fill('console test receiver');
@@ -341,6 +371,17 @@ describe('the console, in a browser', () => {
     await delivery.getByText('delivered', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
     const attempts = delivery.getByRole('table', { name: /Attempts/ });
     assert.match(await attempts.innerText(), /\b1\b[\s\S]*\b200\b[\s\S]*ok/);
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('textbox', { name: 'New signing secret' });
+    await rotated.waitFor({ timeout: UI_TIMEOUT });
+    assert.match(await rotated.inputValue(), /^whsec_/);
+    await page.getByRole('button', { name: 'Done, hide it' }).click();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('disabled', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await page.getByRole('button', { name: 'Send test event' }).isDisabled(), true, 'no test event to a disabled endpoint');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('enabled', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
     await assertAccessible('webhook endpoint');
     await screenshot('webhook-endpoint');
   });

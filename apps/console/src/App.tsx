@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { ErrorNotice } from './components/ui';
 import { HomePage } from './pages/Home';
@@ -57,6 +57,14 @@ function Shell({ children }: { children: ReactNode }) {
   const { key, can, signOut } = useSession();
   const [location] = useLocation();
   const isCurrent = (path: string) => location === path || location.startsWith(`${path}/`);
+  const section = SECTIONS.find((candidate) => isCurrent(candidate.path));
+  // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it.
+  const firstRender = useRef(true);
+  useEffect(() => {
+    document.title = `${section?.label ?? 'Overview'} · Pylon console`;
+    if (firstRender.current) firstRender.current = false;
+    else document.getElementById('main')?.focus();
+  }, [location, section]);
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, unwrap, type Schemas } from './api/client';
+import { api, onKeyRefused, unwrap, type Schemas } from './api/client';
 import { forgetApiKey, storeApiKey, storedApiKey } from './api/session';
 import { grants, type Scope } from './scopes';
 
@@ -36,12 +36,16 @@ export function useSignIn() {
     queryClient.clear();
     setApiKey(null);
   }, [queryClient]);
-  // A key the API refuses (revoked, expired, mistyped) is not kept.
+  // A key the API refuses (mistyped, or revoked or expired while signed in) is not kept.
   useEffect(() => {
     if (!current.isError) return;
     setRefusal(current.error);
     signOut();
   }, [current.isError, current.error, signOut]);
+  useEffect(() => onKeyRefused((failure) => {
+    setRefusal(failure);
+    signOut();
+  }), [signOut]);
   const signIn = useCallback((key: string) => {
     storeApiKey(key);
     queryClient.clear();

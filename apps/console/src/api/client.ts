@@ -39,6 +39,15 @@ export async function failureOf(response: Response, body?: unknown): Promise<Api
   return new ApiFailure(response.status, code, response.headers.get('error-detail'), Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
 }
 
+const REFUSED_KEY = new Set(['invalid_api_key', 'missing_api_key']);
+const keyRefusedListeners = new Set<(failure: ApiFailure) => void>();
+
+/** Called when the API refuses the signed-in key itself (revoked, expired): the console then signs out, saying why. */
+export function onKeyRefused(listener: (failure: ApiFailure) => void): () => void {
+  keyRefusedListeners.add(listener);
+  return () => keyRefusedListeners.delete(listener);
+}
+
 /** The data of an openapi-fetch result, or throws its ApiFailure; for queryFn and mutationFn. */
 export async function unwrap<T>(result: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let settled: { data?: T; error?: unknown; response: Response };
@@ -47,6 +56,10 @@ export async function unwrap<T>(result: Promise<{ data?: T; error?: unknown; res
   } catch (cause) {
     throw new ApiFailure(0, 'network_error', cause instanceof Error ? cause.message : String(cause));
   }
-  if (!settled.response.ok) throw await failureOf(settled.response, settled.error);
+  if (!settled.response.ok) {
+    const failure = await failureOf(settled.response, settled.error);
+    if (REFUSED_KEY.has(failure.code)) for (const listener of keyRefusedListeners) listener(failure);
+    throw failure;
+  }
   return settled.data as T;
 }

@@ -1,4 +1,3 @@
-import { Link } from 'wouter';
 import { When } from '../components/ui';
 import { SCOPES } from '../scopes';
 import { useSession } from '../session';
@@ -38,9 +37,6 @@ export function HomePage() {
           ))}
         </tbody>
       </table>
-      <p>
-        {can('runs:read') && <Link href="/runs">See runs</Link>}
-      </p>
     </>
   );
 }

@@ -111,14 +111,22 @@ function Upload() {
   );
 }
 
+type SearchMode = NonNullable<Schemas['KnowledgeQueryRequest']['mode']>;
+const MODES: Array<{ mode: SearchMode; label: string }> = [
+  { mode: 'hybrid', label: 'hybrid (both, fused by rank)' },
+  { mode: 'vector', label: 'vector (cosine similarity)' },
+  { mode: 'keyword', label: 'keyword (full-text)' },
+];
+
+/** Queries the knowledge base as an agent would, showing each match's score and which search found it. */
 function Search() {
-  const { orgId, can } = useSession();
+  const { orgId } = useSession();
   const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<SearchMode>('hybrid');
   const [matchCount, setMatchCount] = useState(5);
   const search = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/knowledge/search', { body: { org_id: orgId, query, match_count: matchCount } })),
+    mutationFn: () => unwrap(api.POST('/api/v1/knowledge/query', { body: { org_id: orgId, query, mode, match_count: matchCount } })),
   });
-  if (!can('kb:read')) return null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     search.mutate();
@@ -129,6 +137,10 @@ function Search() {
       <form onSubmit={submit} className="row">
         <label htmlFor="search-query">Query</label>
         <input id="search-query" type="search" required value={query} onChange={(event) => setQuery(event.target.value)} />
+        <label htmlFor="search-mode">Search</label>
+        <select id="search-mode" value={mode} onChange={(event) => setMode(event.target.value as SearchMode)}>
+          {MODES.map((option) => <option key={option.mode} value={option.mode}>{option.label}</option>)}
+        </select>
         <label htmlFor="search-count">Matches</label>
         <input id="search-count" type="number" min={1} max={20} value={matchCount} onChange={(event) => setMatchCount(Number(event.target.value))} />
         <button type="submit" disabled={search.isPending}>Search</button>
@@ -138,7 +150,11 @@ function Search() {
         <ol className="matches" aria-label="Matches, best first">
           {search.data.matches.map((match) => (
             <li key={match.chunk_id}>
-              <p><strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score <data className="score" value={match.score}>{match.score.toFixed(3)}</data></p>
+              <p>
+                <strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score{' '}
+                <data className="score" value={match.score}>{match.score.toFixed(3)}</data> · found by {match.found_by.join(' and ')}
+                {match.vector_similarity !== null && <> · similarity {match.vector_similarity.toFixed(3)}</>}
+              </p>
               <p className="text">{match.content}</p>
             </li>
           ))}
