@@ -32,8 +32,8 @@ const embedder = proxyActivities<KnowledgeIngestionActivities>({
 const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
 
 /**
- * Knowledge ingestion. A document that fits one embedding batch — most do — is chunked, embedded and
- * published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
+ * Knowledge ingestion. A document that fits the embedding batches that run at once — most do — is
+ * chunked, embedded and published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
  * own), then published. Publishing makes every chunk searchable and the document ready in one
  * transaction; any failure marks it failed with the reason. Drafts are never searchable, so nothing
  * half-written is ever found.

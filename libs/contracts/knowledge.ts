@@ -25,7 +25,7 @@ export interface PublishOutcome {
 
 /**
  * What ingestInOneStep did: published the document (or found it no longer processing: `published`
- * false), found it deleted, or left it to the batched path because it needs more than one embedding batch.
+ * false), found it deleted, or left it to the batched path because it needs more batches than run at once.
  */
 export type OneStepIngestion =
   | ({ kind: 'published' } & PublishOutcome)
@@ -34,7 +34,7 @@ export type OneStepIngestion =
 
 /** Activities of the ingestion workflow. Workflows import this interface as a type only. */
 export interface KnowledgeIngestionActivities {
-  /** Chunks, embeds and publishes a document that fits one embedding batch, without drafts. */
+  /** Chunks, embeds and publishes a document that fits the embedding batches run at once, without drafts. */
   ingestInOneStep(input: IngestDocumentInput): Promise<OneStepIngestion>;
   /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
   prepareChunks(input: IngestDocumentInput): Promise<IngestionPlan>;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { IngestionPlan, OneStepIngestion, PublishOutcome } from '@pylon/contracts';
+import { EMBEDDING_BATCH_PARALLELISM, type IngestionPlan, type OneStepIngestion, type PublishOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeChunkRepository, KnowledgeDocumentRepository } from '@pylon/db';
 import { EmbeddingProvider } from '@pylon/embeddings';
@@ -7,8 +7,10 @@ import { chunkText } from './chunking';
 import { documentEvent } from './document-view';
 
 /**
- * Knowledge ingestion's rules, for the ingestion workflow's activities. A document that fits one
- * embedding batch (most do) is chunked, embedded and published in one step, in memory; a larger one is
+ * Knowledge ingestion's rules, for the ingestion workflow's activities. A document that fits the
+ * embedding batches that run at once (EMBEDDING_BATCH_SIZE × EMBEDDING_BATCH_PARALLELISM chunks, 256 by
+ * default: most do) is chunked, embedded and published in one step, in memory, so a retry re-embeds at
+ * most that much; a larger one is
  * chunked into drafts, embedded batch by batch (each batch retried on its own), then published. Either
  * way the chunks become searchable and the document ready in one transaction.
  */
@@ -25,8 +27,10 @@ export class KnowledgeIngestionService {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { kind: 'deleted' };
     const chunks = this.chunk(document.content);
-    if (chunks.length > this.config.embeddingBatchSize) return { kind: 'batched' };
-    const vectors = chunks.length > 0 ? await this.embedder.embed(chunks.map((chunk) => chunk.content), signal) : [];
+    const size = this.config.embeddingBatchSize;
+    if (chunks.length > size * EMBEDDING_BATCH_PARALLELISM) return { kind: 'batched' };
+    const batches = Array.from({ length: Math.ceil(chunks.length / size) }, (_, i) => chunks.slice(i * size, (i + 1) * size));
+    const vectors = (await Promise.all(batches.map((batch) => this.embedder.embed(batch.map((chunk) => chunk.content), signal)))).flat();
     const embedded = chunks.map((chunk, i) => ({ index: chunk.index, content: chunk.content, start: chunk.start, end: chunk.end, embedding: vectors[i]! }));
     return { kind: 'published', ...(await this.documents.publishChunks(orgId, docId, embedded, documentEvent)) };
   }
