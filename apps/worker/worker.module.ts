@@ -5,7 +5,7 @@ import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
-import { pylonLogDestination, pylonLoggerOptions } from '@pylon/logging';
+import { pylonLoggerOptions } from '@pylon/logging';
 import { MetricsModule } from '@pylon/metrics';
 import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
@@ -22,7 +22,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     // The worker serves no HTTP: nestjs-pino only gives it the same pino logger as the API's.
     LoggerModule.forRootAsync({
       inject: [PylonConfig],
-      useFactory: (config: PylonConfig) => ({ pinoHttp: [pylonLoggerOptions(config.logLevel), pylonLogDestination()] }),
+      useFactory: (config: PylonConfig) => ({ pinoHttp: pylonLoggerOptions(config.logLevel) }),
     }),
     MetricsModule.forProcess('worker'),
     DbModule,

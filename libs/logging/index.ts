@@ -1,4 +1,4 @@
-export { pylonLogDestination, pylonLoggerOptions, REQUEST_ID_KEY } from './logger-options';
+export { pylonLoggerOptions, REQUEST_ID_KEY } from './logger-options';
 export { describeError, sqlText, type ErrorDescription } from './error-description';
 export { maskSecrets, REDACTED, REDACTED_PATHS } from './secrets';
 export { boundLine, truncate, MAX_LOG_LINE_BYTES, MAX_LOG_STRING_CHARS } from './truncation';

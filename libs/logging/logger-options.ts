@@ -1,4 +1,4 @@
-import { destination, type DestinationStream, type LoggerOptions } from 'pino';
+import type { LoggerOptions } from 'pino';
 import { describeError } from './error-description';
 import { maskSecrets, REDACTED, REDACTED_PATHS } from './secrets';
 import { boundLine } from './truncation';
@@ -20,12 +20,3 @@ export function pylonLoggerOptions(level: string): LoggerOptions {
   };
 }
 
-/**
- * Where every process writes its lines: standard output, asynchronously. On Linux a write to a pipe is
- * a synchronous system call per line, which cost the API about a third of its CPU per request under
- * load (bench `read`); SonicBoom writes at once when idle and coalesces the lines that arrive while a
- * write is in flight, and pino flushes what is pending when the process exits.
- */
-export function pylonLogDestination(): DestinationStream {
-  return destination({ dest: 1, sync: false });
-}
