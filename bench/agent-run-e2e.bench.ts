@@ -28,7 +28,10 @@ interface RunOutcome {
   postMs?: number;
 }
 
-async function pylonRun(http: Http, tenant: Tenant, pollMs: number): Promise<RunOutcome> {
+/** How the Pylon client learns that its run is done: polling GET, or the run's event stream (SSE). */
+type WaitMode = 'poll' | 'events';
+
+async function pylonRun(http: Http, tenant: Tenant, wait: WaitMode, pollMs: number): Promise<RunOutcome> {
   const started = performance.now();
   const created = await http.post('/api/v1/agent-runs', {
     token: tenant.key,
@@ -37,27 +40,65 @@ async function pylonRun(http: Http, tenant: Tenant, pollMs: number): Promise<Run
   if (created.status !== 200) return { ok: false, latencyMs: performance.now() - started, error: `POST ${created.status}: ${created.text}` };
   const postMs = performance.now() - started;
   const runId = created.body.run_id as string;
-  let polls = 0;
-  for (;;) {
-    const response = await http.get(`/api/v1/agent-runs/${runId}`, { token: tenant.key });
-    polls++;
-    const status = response.body?.status;
-    if (response.status === 200 && (status === 'succeeded' || status === 'failed')) {
-      return {
-        ok: status === 'succeeded',
-        latencyMs: performance.now() - started,
-        workflowId: agentRunWorkflowId(runId),
-        polls,
-        postMs,
-        projectionMs: Date.parse(response.body.updated_at) - Date.parse(response.body.created_at),
-        error: status === 'failed' ? response.body.error : undefined,
-      };
-    }
-    if (response.status !== 200) return { ok: false, latencyMs: performance.now() - started, error: `GET ${response.status}: ${response.text}` };
-    if (performance.now() - started > RUN_TIMEOUT_MS) {
-      return { ok: false, latencyMs: performance.now() - started, error: `still ${status} after ${RUN_TIMEOUT_MS} ms` };
-    }
+  const finished = wait === 'events' ? await followEvents(http.baseUrl, tenant.key, runId) : await poll(http, tenant.key, runId, pollMs, started);
+  if ('error' in finished) return { ok: false, latencyMs: performance.now() - started, error: finished.error };
+  const { run, polls } = finished;
+  return {
+    ok: run.status === 'succeeded',
+    latencyMs: performance.now() - started,
+    workflowId: agentRunWorkflowId(runId),
+    polls,
+    postMs,
+    projectionMs: Date.parse(run.updated_at) - Date.parse(run.created_at),
+    error: run.status === 'failed' ? (run.error ?? 'failed') : undefined,
+  };
+}
+
+interface FinishedRun {
+  status: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+async function poll(http: Http, key: string, runId: string, pollMs: number, started: number): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
+  for (let polls = 1; ; polls++) {
+    const response = await http.get(`/api/v1/agent-runs/${runId}`, { token: key });
+    if (response.status !== 200) return { error: `GET ${response.status}: ${response.text}` };
+    if (response.body.status === 'succeeded' || response.body.status === 'failed') return { run: response.body, polls };
+    if (performance.now() - started > RUN_TIMEOUT_MS) return { error: `still ${response.body.status} after ${RUN_TIMEOUT_MS} ms` };
     await sleep(pollMs);
+  }
+}
+
+/** Reads the run's server-sent events until the terminal one, whose data is the run as GET returns it. */
+async function followEvents(baseUrl: string, key: string, runId: string): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), RUN_TIMEOUT_MS);
+  try {
+    const response = await fetch(`${baseUrl}/api/v1/agent-runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
+    if (response.status !== 200 || !response.body) return { error: `events ${response.status}: ${await response.text()}` };
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const message = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const type = /^event: (.*)$/m.exec(message)?.[1];
+        if (type === 'succeeded' || type === 'failed') return { run: JSON.parse(/^data: (.*)$/m.exec(message)![1]!) as FinishedRun, polls: 0 };
+      }
+    }
+    return { error: 'the event stream ended without a terminal event' };
+  } catch (error) {
+    return { error: `events: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
   }
 }
 
@@ -125,6 +166,7 @@ export const agentRunE2eBenchmark: Benchmark = {
     const concurrency = envInt('BENCH_E2E_CONCURRENCY', 8);
     const count = envInt('BENCH_E2E_RUNS', 200);
     const pollMs = envInt('BENCH_E2E_POLL_MS', 20);
+    const wait: WaitMode = process.env.BENCH_E2E_WAIT === 'poll' ? 'poll' : 'events';
     const warmup = concurrency;
 
     const stack = await context.stack();
@@ -138,9 +180,10 @@ export const agentRunE2eBenchmark: Benchmark = {
 
     try {
       // Pylon: API + worker processes started by Stack.
-      log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients polling every ${pollMs} ms`);
-      await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, pollMs));
-      const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, pollMs));
+      const waiting = wait === 'events' ? "following each run's event stream" : `polling every ${pollMs} ms`;
+      log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients ${waiting}`);
+      await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+      const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, wait, pollMs));
       const pylonFailed = pylon.results.filter((outcome) => !outcome.ok);
       if (pylonFailed.length) log(`pylon: ${pylonFailed.length} runs failed, e.g. ${pylonFailed[0].error}`);
 
@@ -173,7 +216,7 @@ export const agentRunE2eBenchmark: Benchmark = {
       const b = sideFigures(baseline.results, baseline.wallMs, await workflowDurations(client, baseline.results, concurrency));
       const pylonOk = pylon.results.filter((outcome) => outcome.ok);
       return {
-        parameters: { concurrency, runs: count, warmupRunsPerSide: warmup, pollIntervalMs: pollMs, model: 'local/extractive', runTimeoutMs: RUN_TIMEOUT_MS },
+        parameters: { concurrency, runs: count, warmupRunsPerSide: warmup, wait, pollIntervalMs: wait === 'poll' ? pollMs : null, model: 'local/extractive', runTimeoutMs: RUN_TIMEOUT_MS },
         rows: [
           { metric: 'runs/s', pylon: p.runsPerSecond, baseline: b.runsPerSecond },
           { metric: 'latency p50 (ms)', pylon: p.latencyMs.p50, baseline: b.latencyMs.p50, digits: 1 },
@@ -198,7 +241,9 @@ export const agentRunE2eBenchmark: Benchmark = {
           slowestRun: await slowestRunTimeline(client, baseline.results),
         },
         notes: [
-          `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
+          wait === 'events'
+            ? "pylon latency = POST + the run's event stream (GET /api/v1/agent-runs/{id}/events, SSE) until its terminal event; baseline latency = client.workflow.execute (start + long-poll of the result)."
+            : `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
           "pylon workflow: 1 activity (takeTurn: marks the run running, asks the model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 1 activity, no database.",
           'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
           'pylon workflow start→close exceeds the client latency: the run is succeeded in the database when the activity ends, before the workflow task that completes the workflow.',

@@ -72,7 +72,8 @@ async function main(): Promise<number> {
 
   let failures = 0;
   try {
-    infra = await startInfrastructure();
+    // As `npm start` runs it: the embedded database in a process of its own, not on the load generator's event loop.
+    infra = await startInfrastructure({ pgliteInOwnProcess: true });
     Object.assign(process.env, infra.env);
     log(`infrastructure in ${Date.now() - started} ms: ${infra.databaseLabel}; Temporal dev server at ${infra.temporalAddress}`);
     const machine = machineInfo(infra, loadAtStart);

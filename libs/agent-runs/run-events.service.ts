@@ -50,9 +50,15 @@ export class RunEventsService {
   async *follow(orgId: string, run: AgentRun, after: number, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
     let last = after;
     let wake: (() => void) | undefined;
-    const unsubscribe = this.notifications.subscribe(run.id, () => wake?.());
+    // An announcement that arrives while the log is being read must not be lost until the next safety read.
+    let announced = false;
+    const unsubscribe = this.notifications.subscribe(run.id, () => {
+      announced = true;
+      wake?.();
+    });
     try {
       for (;;) {
+        announced = false;
         const batch = await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX);
         for (const event of batch) {
           yield event;
@@ -66,6 +72,7 @@ export class RunEventsService {
           }
           return;
         }
+        if (announced) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.config.runEventsPollMs);
           function done() {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@pylon/db';
 import { findOrBuildTemporalCli, startTemporalDevServer } from '@pylon/temporal';
+import { startPgliteProcess } from './pglite-process';
 
 export interface Infrastructure {
   databaseUrl: string;
@@ -46,11 +47,14 @@ function provisioned(variable: string, script: string): string {
   );
 }
 
-export async function startInfrastructure(): Promise<Infrastructure> {
+export async function startInfrastructure(options: { pgliteInOwnProcess?: boolean } = {}): Promise<Infrastructure> {
   let database: { url: string; label: string; stop: () => Promise<void> };
   if (process.env.DATABASE_URL) {
     const fresh = await freshDatabase(process.env.DATABASE_URL);
     database = { url: fresh.url, label: `PostgreSQL at ${new URL(fresh.url).host} (fresh database)`, stop: fresh.drop };
+  } else if (options.pgliteInOwnProcess) {
+    const pglite = await startPgliteProcess();
+    database = { url: pglite.url, label: 'embedded PGlite (in memory, a process of its own)', stop: pglite.stop };
   } else {
     const { PgliteServer } = await import('@pylon/pglite-server');
     const pglite = await PgliteServer.start({});
