@@ -14,6 +14,7 @@
  * 4. Baseline: the same SQL, same plan, through a `pg` Pool with precomputed query vectors, at the
  *    same concurrency.
  */
+import { loadConfig } from '@pylon/config';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -32,8 +33,8 @@ import { BENCH_LIMITS_ENV, envInt, log, mean, percentile, round, sleep, summariz
 const DIMENSIONS = 384;
 const K = 6;
 const FULL_SIZE = 100_000;
-/** The planner's default threshold, for 100 000 chunks: organisations up to 20% of this table are scored exactly. */
-const DEFAULT_EXACT_MAX = 20_000;
+/** The product's default threshold (KB_EXACT_SEARCH_MAX_CHUNKS), which a reduced run scales with the table. */
+const DEFAULT_EXACT_MAX = loadConfig({}).kbExactSearchMaxChunks;
 const MIN_EF_SEARCH = 40;
 const WIDE_EF_SEARCH = 400;
 /** Queries per class for the own-share diagnostic (its exact side scores the whole table). */

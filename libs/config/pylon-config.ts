@@ -159,7 +159,7 @@ export class PylonConfig {
       throw new ConfigError('KB_CHUNK_OVERLAP', `must be less than half of KB_CHUNK_SIZE (${this.kbChunkSize})`);
     }
     this.kbMaxDocumentChars = readInt(env, 'KB_MAX_DOCUMENT_CHARS', 500_000, 1, 10_000_000);
-    this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 20_000, 0, 10_000_000);
+    this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 60_000, 0, 10_000_000);
     this.publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
     this.videoProvider = readEnum(env, 'VIDEO_PROVIDER', ['local', 'luma'] as const, 'local');
     this.lumaApiKey = readOptionalString(env, 'LUMA_API_KEY');
