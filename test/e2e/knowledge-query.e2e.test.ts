@@ -172,8 +172,35 @@ describe('POST /api/v1/knowledge/query', () => {
     });
   }
 
+  it('odd but valid filter values are compared, never a 500', async () => {
+    for (const filters of [
+      { type: 'eq', key: 'year', value: 1e308 },
+      { type: 'lt', key: 'year', value: -0 },
+      { type: 'eq', key: `we'ird "key" \\ ✓`, value: `it's a \\ 'quoted' value` },
+      { type: 'in', key: 'metadata.metadata.title', value: ['', 0, false] },
+      { type: 'gte', key: 'title', value: '' },
+    ]) {
+      const response = await query({ query: 'lighthouse', filters });
+      assert.equal(response.status, 200, `${JSON.stringify(filters)}: ${response.text} ${response.headers.get('error-detail')}`);
+    }
+  });
+
   it('rejects bad bodies and other organisations like the seed search', async () => {
-    for (const body of [{ query: 'x', mode: 'fuzzy' }, { query: 'x', match_count: 51 }, { query: 'x', score_threshold: 2 }, { query: 'x', filters: [] }, { query: 'x', extra: 1 }, { query: '' }]) {
+    const badBodies = [
+      { query: 'x', mode: 'fuzzy' },
+      { query: 'x', mode: null },
+      { query: 'x', match_count: 51 },
+      { query: 'x', match_count: 2.5 },
+      { query: 'x', score_threshold: 2 },
+      { query: 'x', score_threshold: '0.5' },
+      { query: 'x', filters: [] },
+      { query: 'x', filters: null },
+      { query: 'x', filters: 'eq' },
+      { query: 'x', extra: 1 },
+      { query: '' },
+      { query: 'x'.repeat(4_001) },
+    ];
+    for (const body of badBodies) {
       const response = await query(body);
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.deepEqual(response.body, { error: 'invalid_request' });
