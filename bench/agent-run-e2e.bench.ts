@@ -1,12 +1,13 @@
 /**
- * (b) End to end: C clients create runs (POST) and poll them (GET every P ms) until succeeded,
+ * (b) End to end: C clients create runs (POST) and follow each run's event stream until it succeeds
+ * (or, with BENCH_E2E_WAIT=poll, poll GET every P ms),
  * N runs in all, on `local/extractive` (instant, offline). Baseline on the same Temporal server:
  * a bare client `execute`s a one-activity workflow on a bare Worker (own task queue), same C and N.
  */
 import { randomBytes } from 'node:crypto';
+import { EventSource } from 'eventsource';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
 import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
@@ -71,35 +72,23 @@ async function poll(http: Http, key: string, runId: string, pollMs: number, star
   }
 }
 
-/** Reads the run's server-sent events until the terminal one, whose data is the run as GET returns it. */
-async function followEvents(baseUrl: string, key: string, runId: string): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), RUN_TIMEOUT_MS);
-  try {
-    const response = await fetch(`${baseUrl}/api/v1/agent-runs/${runId}/events`, {
-      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
-      signal: abort.signal,
+/** Follows the run's server-sent events with `eventsource` until the terminal one, whose data is the run as GET returns it. */
+function followEvents(baseUrl: string, key: string, runId: string): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
+  const source = new EventSource(`${baseUrl}/api/v1/agent-runs/${runId}/events`, {
+    fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } }),
+  });
+  return new Promise<{ run: FinishedRun; polls: number } | { error: string }>((resolve) => {
+    const timer = setTimeout(() => resolve({ error: `no terminal event within ${RUN_TIMEOUT_MS} ms` }), RUN_TIMEOUT_MS);
+    const finish = (outcome: { run: FinishedRun; polls: number } | { error: string }) => {
+      clearTimeout(timer);
+      source.close();
+      resolve(outcome);
+    };
+    for (const type of ['succeeded', 'failed']) source.addEventListener(type, (event) => finish({ run: JSON.parse(event.data) as FinishedRun, polls: 0 }));
+    source.addEventListener('error', (event) => {
+      if (event.code) finish({ error: `events ${event.code}: ${event.message}` });
     });
-    if (response.status !== 200 || !response.body) return { error: `events ${response.status}: ${await response.text()}` };
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for await (const chunk of response.body) {
-      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
-        const message = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const type = /^event: (.*)$/m.exec(message)?.[1];
-        if (type === 'succeeded' || type === 'failed') return { run: JSON.parse(/^data: (.*)$/m.exec(message)![1]!) as FinishedRun, polls: 0 };
-      }
-    }
-    return { error: 'the event stream ended without a terminal event' };
-  } catch (error) {
-    return { error: `events: ${error instanceof Error ? error.message : String(error)}` };
-  } finally {
-    clearTimeout(timer);
-    abort.abort();
-  }
+  });
 }
 
 async function baselineRun(client: Client, taskQueue: string, workflowId: string): Promise<RunOutcome> {

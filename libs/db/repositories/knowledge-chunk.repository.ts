@@ -143,7 +143,7 @@ export class KnowledgeChunkRepository {
             WHERE org_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3
          )
          SELECT id, distance FROM candidates ORDER BY distance`;
-    const rows = await this.runSearch<{ chunk_id: string; doc_id: string; chunk_index: number; content: string; score: number; title: string; metadata: Record<string, unknown> }>(
+    const rows = await this.runSearch<ChunkMatchRow>(
       `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata
          FROM (${nearest}) AS n
          JOIN knowledge_chunks c ON c.id = n.id
@@ -152,15 +152,7 @@ export class KnowledgeChunkRepository {
       [orgId, toSql(embedding), limit],
       plan.exact ? undefined : { efSearch: Math.max(plan.efSearch, limit), iterativeScan: plan.iterativeScan },
     );
-    return rows.map((row) => ({
-      chunkId: row.chunk_id,
-      docId: row.doc_id,
-      chunkIndex: row.chunk_index,
-      content: row.content,
-      score: Number(row.score),
-      title: row.title,
-      metadata: row.metadata,
-    }));
+    return rows.map(toChunkMatch);
   }
 
   /**
@@ -261,19 +253,36 @@ export class KnowledgeChunkRepository {
   }
 }
 
-interface ChunkQueryRow {
-  vector_candidates: string;
-  chunk_id: string | null;
+interface ChunkMatchRow {
+  chunk_id: string;
   doc_id: string;
   chunk_index: number;
   content: string;
   score: number;
+  title: string;
+  metadata: Record<string, unknown>;
+}
+
+function toChunkMatch(row: ChunkMatchRow): ChunkMatch {
+  return {
+    chunkId: row.chunk_id,
+    docId: row.doc_id,
+    chunkIndex: row.chunk_index,
+    content: row.content,
+    score: Number(row.score),
+    title: row.title,
+    metadata: row.metadata,
+  };
+}
+
+/** A row of `query`: a match (its chunk id null when the query matched nothing) with its legs' ranks. */
+interface ChunkQueryRow extends Omit<ChunkMatchRow, 'chunk_id'> {
+  vector_candidates: string;
+  chunk_id: string | null;
   vector_rank: string | null;
   vector_similarity: number | null;
   keyword_rank: string | null;
   keyword_score: number | null;
-  title: string;
-  metadata: Record<string, unknown>;
 }
 
 function toQueryMatch(row: ChunkQueryRow): ChunkQueryMatch {
@@ -283,13 +292,7 @@ function toQueryMatch(row: ChunkQueryRow): ChunkQueryMatch {
   if (vectorRank !== null) foundBy.push('vector');
   if (keywordRank !== null) foundBy.push('keyword');
   return {
-    chunkId: row.chunk_id as string,
-    docId: row.doc_id,
-    chunkIndex: row.chunk_index,
-    content: row.content,
-    score: Number(row.score),
-    title: row.title,
-    metadata: row.metadata,
+    ...toChunkMatch(row as ChunkMatchRow),
     foundBy,
     vectorRank,
     vectorSimilarity: vectorRank === null ? null : Number(row.vector_similarity),

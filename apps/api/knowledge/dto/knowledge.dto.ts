@@ -1,5 +1,5 @@
 import { IsOmittable } from '../../common/omittable';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, PickType, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNumber, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import {
   COMPOUND_OPERATORS,
@@ -147,17 +147,7 @@ export const QUERY_DEFAULT_MATCH_COUNT = 6;
 
 /** `POST /api/v1/knowledge/query`. No other properties are allowed. */
 @ApiExtraModels(EqualityFilter, RangeFilter, SetFilter, CompoundFilter)
-export class KnowledgeQueryRequest {
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  org_id!: string;
-
-  @ApiProperty({ minLength: 1, maxLength: MAX_QUERY_CHARS, example: 'How do I cancel a run?' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_QUERY_CHARS)
-  query!: string;
-
+export class KnowledgeQueryRequest extends PickType(KnowledgeSearchRequest, ['org_id', 'query'] as const) {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 50, default: QUERY_DEFAULT_MATCH_COUNT })
   @IsOmittable()
   @IsInt()
