@@ -87,7 +87,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
     const noisyClients = envInt('BENCH_NOISY_CLIENTS', 16);
     const noisyEndpoints = process.env.BENCH_NOISY_ENDPOINTS === '0' ? 0 : envInt('BENCH_NOISY_ENDPOINTS', 20);
     // The product's default per-key rate limit: it is part of what keeps one organisation from flooding the rest.
-    const stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '100' } });
+    const stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_SECOND: process.env.BENCH_NOISY_KEY_RATE ?? '50', RATE_LIMIT_BURST: process.env.BENCH_NOISY_KEY_BURST ?? '100' } });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });
     const temporal = new Client({ connection });
     try {
@@ -99,7 +99,11 @@ export const noisyNeighbourBenchmark: Benchmark = {
       if (raised.status !== 200) throw new Error(`raising the quiet key's rate limit: ${raised.status} ${raised.text}`);
       const closedPort = await freePort();
       for (let i = 0; i < noisyEndpoints; i++) {
-        const created = await http.post('/api/v1/webhook-endpoints', { token: noisy.key, body: { org_id: noisy.orgId, url: `http://127.0.0.1:${closedPort}/hook-${i}` } });
+        let created = await http.post('/api/v1/webhook-endpoints', { token: noisy.key, body: { org_id: noisy.orgId, url: `http://127.0.0.1:${closedPort}/hook-${i}` } });
+        while (created.status === 429) {
+          await sleep(Number(created.headers.get('retry-after') ?? '1') * 1000);
+          created = await http.post('/api/v1/webhook-endpoints', { token: noisy.key, body: { org_id: noisy.orgId, url: `http://127.0.0.1:${closedPort}/hook-${i}` } });
+        }
         if (created.status !== 201) throw new Error(`noisy endpoint ${i}: ${created.status} ${created.text}`);
       }
       log(`noisy-neighbour: warm-up`);
