@@ -16,7 +16,7 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
   npm run pylon -- key rate-limit <key_id> [--per-second <n|default>] [--burst <n|default>]
   npm run pylon -- limits show --org <org_id>
   npm run pylon -- limits set --org <org_id> [--webhook-endpoints <n|default>] [--test-events-per-minute <n|default>]
-                                             [--inflight-deliveries-per-endpoint <n|default>]
+                                             [--inflight-deliveries-per-endpoint <n|default>] [--agent-runs-per-second <n|default>]
 
 "default" puts a limit back to the configured default.
 
@@ -74,7 +74,7 @@ function limitChanges(values: Record<string, string | boolean | undefined>, fiel
 
 function printOrgLimits(limits: any): void {
   console.log(`Limits of organisation ${limits.org_id}:`);
-  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint']) {
+  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint', 'agent_runs_per_second']) {
     console.log(`  ${name.padEnd(34)} ${String(limits[name]).padStart(8)}  ${limits.overrides[name] === null ? '(default)' : '(override)'}`);
   }
 }
@@ -106,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
       'webhook-endpoints': { type: 'string' },
       'test-events-per-minute': { type: 'string' },
       'inflight-deliveries-per-endpoint': { type: 'string' },
+      'agent-runs-per-second': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -169,6 +170,7 @@ async function main(argv: string[]): Promise<void> {
         'webhook-endpoints': 'webhook_endpoints',
         'test-events-per-minute': 'test_events_per_minute',
         'inflight-deliveries-per-endpoint': 'inflight_deliveries_per_endpoint',
+        'agent-runs-per-second': 'agent_runs_per_second',
       });
       return printOrgLimits(await call('PATCH', `/admin/v1/orgs/${required(values.org, 'org')}/limits`, changes));
     }

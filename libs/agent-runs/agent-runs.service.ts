@@ -17,6 +17,7 @@ import { PylonConfig } from '@pylon/config';
 import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { assertSameRequest, fingerprint } from '@pylon/idempotency';
 import { KnowledgeSearchService } from '@pylon/knowledge';
+import { LimitsService } from '@pylon/limits';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
@@ -51,6 +52,7 @@ export class AgentRunsService {
     private readonly knowledge: KnowledgeSearchService,
     private readonly runEvents: RunEventsService,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
   async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null): Promise<Pick<AgentRun, 'id' | 'status' | 'createdAt'>> {
@@ -61,6 +63,7 @@ export class AgentRunsService {
     }
     const version = await this.version(orgId, request.agent_version_id);
     if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+    await this.limits.admitRunStart(orgId);
 
     const runId = randomUUID();
     const createdAt = new Date();

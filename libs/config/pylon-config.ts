@@ -94,6 +94,8 @@ export class PylonConfig {
   readonly webhookMaxEndpoints: number;
   readonly webhookTestEventsPerMinute: number;
   readonly webhookMaxInflightPerEndpoint: number;
+  /** Agent runs an organisation may start per second: its share of the workers, whatever its keys' rates. */
+  readonly agentRunsPerSecond: number;
   readonly trustProxy: boolean;
   readonly readyMaxQueueBacklog: number;
   readonly workerMetricsPort: number;
@@ -180,6 +182,7 @@ export class PylonConfig {
     this.webhookMaxEndpoints = readInt(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, MAX_ORG_LIMIT);
     this.webhookTestEventsPerMinute = readInt(env, 'WEBHOOK_TEST_EVENTS_PER_MINUTE', 10, 1, MAX_ORG_LIMIT);
     this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, MAX_ORG_LIMIT);
+    this.agentRunsPerSecond = readInt(env, 'AGENT_RUNS_PER_SECOND', 10, 1, MAX_ORG_LIMIT);
   }
 
   /** The task queue of one kind of work. */

@@ -122,6 +122,32 @@ describe('LimitsService', () => {
     assert.equal(metrics.rejections.test_events_per_minute, 1);
   });
 
+  it("admits an organisation's runs up to its runs per second, then refuses with the time to wait", async () => {
+    const { limits, metrics } = service({ AGENT_RUNS_PER_SECOND: '4' });
+    for (let i = 0; i < 4; i++) await limits.admitRunStart('org');
+    await assert.rejects(limits.admitRunStart('org'), (error: unknown) => {
+      assert.ok(error instanceof LimitExceededError);
+      assert.match(error.message, /may start 4 agent runs per second; retry in 1 s/);
+      assert.equal(error.retryAfterSeconds, 1);
+      return true;
+    });
+    await limits.admitRunStart('other-org');
+    assert.equal(metrics.rejections.agent_runs_per_second, 1);
+  });
+
+  it("takes an organisation's own runs per second over the default, and leases a high rate's window a few runs at a time", async () => {
+    const row = { orgId: 'org', webhookEndpoints: null, testEventsPerMinute: null, inflightDeliveriesPerEndpoint: null, agentRunsPerSecond: 500, updatedAt: new Date() };
+    const { limits, store } = service({ AGENT_RUNS_PER_SECOND: '2' }, row);
+    for (let i = 0; i < 300; i++) await limits.admitRunStart('org');
+    assert.ok(store.calls < 40, `${store.calls} store calls for 300 runs`);
+  });
+
+  it('lets runs through when the store fails', async () => {
+    const { limits, store } = service({ AGENT_RUNS_PER_SECOND: '1' });
+    store.failing = true;
+    for (let i = 0; i < 5; i++) await limits.admitRunStart('org');
+  });
+
   it('creates within the endpoint cap, and names the count and the cap past it', async () => {
     const { limits, metrics } = service({}, { orgId: 'org', webhookEndpoints: 3, testEventsPerMinute: null, inflightDeliveriesPerEndpoint: null, updatedAt: new Date() });
     assert.equal(await limits.withinWebhookEndpointCap('org', async (cap) => ({ created: `made under ${cap}` })), 'made under 3');

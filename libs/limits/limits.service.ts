@@ -8,19 +8,24 @@ import { LimitExceededError } from './limit-errors';
 import { effectiveOrgLimits, type EffectiveOrgLimits, type OrgLimitValues } from './org-limits';
 import { RateLimitMetrics } from './rate-limit-metrics';
 
+/** How long a process reuses an organisation's limits for admitting runs (an operator's change shows within this). */
+const ORG_LIMITS_CACHE_MS = 5_000;
+
 /** How often a failing rate-limit store may be logged (it would otherwise be once per request). */
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
 /**
  * The limits, in one place: each API key's request rate (sustained and burst, shared by every API
- * replica through PostgreSQL), and each organisation's caps — webhook endpoints, test events per minute,
- * in-flight deliveries per endpoint — with the configured defaults and the operator's overrides.
+ * replica through PostgreSQL), and each organisation's caps — agent runs started per second, webhook
+ * endpoints, test events per minute, in-flight deliveries per endpoint — with the configured defaults and
+ * the operator's overrides.
  */
 @Injectable()
 export class LimitsService {
   private readonly logger = new Logger(LimitsService.name);
   private lastStoreWarning = 0;
   private readonly leases = new KeyRateLeases();
+  private readonly cachedOrgLimits = new Map<string, { limits: EffectiveOrgLimits; until: number }>();
 
   constructor(
     private readonly config: PylonConfig,
@@ -64,6 +69,31 @@ export class LimitsService {
     return toDecision(rate, outcome.allowed, outcome.res);
   }
 
+  /**
+   * Counts a new agent run against its organisation's runs per second, or throws LimitExceededError.
+   * However many keys it uses, an organisation cannot start work faster than this, which bounds the share
+   * of the workers, Temporal and the database one organisation's flood can take from the others'. Taken
+   * from the shared one-second window in leases, like a key's requests; fails open if the store fails.
+   */
+  async admitRunStart(orgId: string): Promise<void> {
+    const perSecond = (await this.forOrgCached(orgId)).effective.agentRunsPerSecond;
+    const leaseKey = `runs|${orgId}|${perSecond}`;
+    const now = Date.now();
+    if (this.leases.take(leaseKey, now)) return;
+    const size = this.leases.size(leaseKey, perSecond, now);
+    const outcome = await this.consume(this.store.limiter('org-runs', perSecond, 1), orgId, `agent runs of organisation ${orgId}`, size);
+    if (!outcome) return;
+    const windowEndsAt = now + outcome.res.msBeforeNext;
+    if (outcome.allowed) {
+      this.leases.granted(leaseKey, size, outcome.res.remainingPoints, windowEndsAt, now);
+      return;
+    }
+    this.leases.exhausted(leaseKey, windowEndsAt);
+    this.metrics.rejected('agent_runs_per_second');
+    const retryAfter = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000));
+    throw new LimitExceededError(`this organisation may start ${perSecond} agent runs per second; retry in ${retryAfter} s`, retryAfter);
+  }
+
   /** Counts a test event against the organisation's test events per minute, or throws LimitExceededError. */
   async admitTestEvent(orgId: string): Promise<void> {
     const perMinute = (await this.forOrg(orgId)).effective.testEventsPerMinute;
@@ -87,13 +117,25 @@ export class LimitsService {
   }
 
   async forOrg(orgId: string): Promise<EffectiveOrgLimits> {
-    return effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.find(orgId));
+    const limits = effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.find(orgId));
+    this.cachedOrgLimits.set(orgId, { limits, until: Date.now() + ORG_LIMITS_CACHE_MS });
+    return limits;
+  }
+
+  /** The organisation's limits as read at most ORG_LIMITS_CACHE_MS ago, for what is checked on every request. */
+  private async forOrgCached(orgId: string): Promise<EffectiveOrgLimits> {
+    const cached = this.cachedOrgLimits.get(orgId);
+    if (cached && cached.until > Date.now()) return cached.limits;
+    if (this.cachedOrgLimits.size >= 10_000) this.cachedOrgLimits.clear();
+    return this.forOrg(orgId);
   }
 
   /** Sets an organisation's overrides (a positive number, or null for the default); absent ones stay. */
   async updateOrg(orgId: string, changes: OrgLimitChanges): Promise<EffectiveOrgLimits> {
     if (Object.values(changes).every((value) => value === undefined)) return this.forOrg(orgId);
-    return effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.update(orgId, changes));
+    const limits = effectiveOrgLimits(orgId, this.orgDefaults(), await this.orgLimits.update(orgId, changes));
+    this.cachedOrgLimits.delete(orgId);
+    return limits;
   }
 
   private orgDefaults(): OrgLimitValues {
@@ -101,6 +143,7 @@ export class LimitsService {
       webhookEndpoints: this.config.webhookMaxEndpoints,
       testEventsPerMinute: this.config.webhookTestEventsPerMinute,
       inflightDeliveriesPerEndpoint: this.config.webhookMaxInflightPerEndpoint,
+      agentRunsPerSecond: this.config.agentRunsPerSecond,
     };
   }
 

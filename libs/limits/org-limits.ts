@@ -5,6 +5,7 @@ export interface OrgLimitValues {
   webhookEndpoints: number;
   testEventsPerMinute: number;
   inflightDeliveriesPerEndpoint: number;
+  agentRunsPerSecond: number;
 }
 
 export type OrgLimitOverrides = { [K in keyof OrgLimitValues]: number | null };
@@ -22,6 +23,7 @@ export function effectiveOrgLimits(orgId: string, defaults: OrgLimitValues, row:
     webhookEndpoints: row?.webhookEndpoints ?? null,
     testEventsPerMinute: row?.testEventsPerMinute ?? null,
     inflightDeliveriesPerEndpoint: row?.inflightDeliveriesPerEndpoint ?? null,
+    agentRunsPerSecond: row?.agentRunsPerSecond ?? null,
   };
   return {
     orgId,
@@ -29,6 +31,7 @@ export function effectiveOrgLimits(orgId: string, defaults: OrgLimitValues, row:
       webhookEndpoints: overrides.webhookEndpoints ?? defaults.webhookEndpoints,
       testEventsPerMinute: overrides.testEventsPerMinute ?? defaults.testEventsPerMinute,
       inflightDeliveriesPerEndpoint: overrides.inflightDeliveriesPerEndpoint ?? defaults.inflightDeliveriesPerEndpoint,
+      agentRunsPerSecond: overrides.agentRunsPerSecond ?? defaults.agentRunsPerSecond,
     },
     overrides,
     updatedAt: row?.updatedAt ?? null,

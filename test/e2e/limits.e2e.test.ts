@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { Http, type HttpResponse } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack, type AppProcess } from '../support/stack';
-import { createOrg } from '../support/tenant';
+import { sql } from '../support/db';
+import { createOrg, createTenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Per-key rate limits (shared by two API replicas on one database) and per-organisation caps. */
@@ -53,7 +54,7 @@ describe('limits', () => {
 
   before(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_SECOND: '40', RATE_LIMIT_BURST: '80' } });
+    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_SECOND: '40', RATE_LIMIT_BURST: '80', AGENT_RUNS_PER_SECOND: '10' } });
     replica = await stack.startApiReplica();
     http = new Http(stack.url);
     http2 = new Http(replica.url);
@@ -167,6 +168,7 @@ describe('limits', () => {
       assert.match(set, /webhook_endpoints\s+50\s+\(override\)/);
       assert.match(set, /test_events_per_minute\s+3\s+\(override\)/);
       assert.match(set, /inflight_deliveries_per_endpoint\s+100\s+\(default\)/);
+      assert.match(await pylon('limits', 'set', '--org', orgId, '--agent-runs-per-second', '25'), /agent_runs_per_second\s+25\s+\(override\)/);
       assert.match(await pylon('limits', 'set', '--org', orgId, '--webhook-endpoints', 'default'), /webhook_endpoints\s+20\s+\(default\)/);
 
       const { keyId } = await issueKey(orgId);
@@ -204,6 +206,29 @@ describe('limits', () => {
       assert.equal((await createEndpoint(orgId, key, '/after-reset')).status, 201);
     });
 
+    it("caps agent runs started per second, across both API processes: past it 409 limit_exceeded with Retry-After, nothing created; another organisation is unaffected", async () => {
+      const [tenant, other] = await Promise.all([createTenant(http), createTenant(http)]);
+      await setOrgLimits(tenant.orgId, { agent_runs_per_second: 3 });
+      const start = (client: Http, who: typeof tenant, i: number) =>
+        client.post('/api/v1/agent-runs', { token: who.key, body: { org_id: who.orgId, agent_version_id: who.versionId, input: `run ${i}` } });
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => start(i % 2 ? http2 : http, tenant, i)));
+      const admitted = responses.filter((response) => response.status === 200);
+      const refused = responses.filter((response) => response.status !== 200);
+      assert.ok(admitted.length >= 3 && admitted.length <= 6, `${admitted.length} of 10 admitted at 3/s (one or two one-second windows)`);
+      for (const response of refused) {
+        expectError(response, 409, 'limit_exceeded');
+        assert.match(header(response, 'error-detail') ?? '', /may start 3 agent runs per second; retry in 1 s/);
+        assert.equal(int(response, 'retry-after'), 1);
+      }
+      const [row] = await sql<{ n: string }>('SELECT count(*) AS n FROM agent_runs WHERE org_id = $1', [tenant.orgId]);
+      assert.equal(Number(row!.n), admitted.length, 'a refused run leaves nothing behind');
+      const others = await Promise.all(Array.from({ length: 5 }, (_, i) => start(http, other, i)));
+      assert.deepEqual(others.map((response) => response.status), [200, 200, 200, 200, 200], 'the default (10/s) of another organisation');
+
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      assert.equal((await start(http2, tenant, 99)).status, 200, 'a new second admits again');
+    });
+
     it('caps test events per minute: past it 409 limit_exceeded with Retry-After; another organisation is unaffected', async () => {
       const orgId = await createOrg(http);
       const { key } = await issueKey(orgId);
@@ -236,7 +261,8 @@ describe('limits', () => {
         webhook_endpoints: 20,
         test_events_per_minute: 10,
         inflight_deliveries_per_endpoint: 100,
-        overrides: { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: null },
+        agent_runs_per_second: 10,
+        overrides: { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: null, agent_runs_per_second: null },
         updated_at: null,
       });
 
@@ -244,7 +270,7 @@ describe('limits', () => {
       const updated = await setOrgLimits(orgId, { test_events_per_minute: null });
       assert.equal(updated.inflight_deliveries_per_endpoint, 7, 'an absent field is unchanged');
       assert.equal(updated.test_events_per_minute, 10);
-      assert.deepEqual(updated.overrides, { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: 7 });
+      assert.deepEqual(updated.overrides, { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: 7, agent_runs_per_second: null });
       assert.ok(updated.updated_at);
       assert.deepEqual((await http.get(`/admin/v1/orgs/${orgId}/limits`, { token: admin() })).body, updated);
 
@@ -253,6 +279,7 @@ describe('limits', () => {
         { webhook_endpoints: -3 },
         { test_events_per_minute: 1.5 },
         { inflight_deliveries_per_endpoint: 'ten' },
+        { agent_runs_per_second: 0 },
         { webhook_endpoints: 10_000_000 },
         { webhook_endpoints: 5, endpoints: 5 },
       ]) {

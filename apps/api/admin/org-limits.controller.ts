@@ -41,6 +41,7 @@ export class OrgLimitsController {
       webhookEndpoints: body.webhook_endpoints,
       testEventsPerMinute: body.test_events_per_minute,
       inflightDeliveriesPerEndpoint: body.inflight_deliveries_per_endpoint,
+      agentRunsPerSecond: body.agent_runs_per_second,
     });
     return toOrgLimitsView(updated);
   }

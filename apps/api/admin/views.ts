@@ -37,10 +37,12 @@ export function toOrgLimitsView(limits: EffectiveOrgLimits): OrgLimitsView {
     webhook_endpoints: limits.effective.webhookEndpoints,
     test_events_per_minute: limits.effective.testEventsPerMinute,
     inflight_deliveries_per_endpoint: limits.effective.inflightDeliveriesPerEndpoint,
+    agent_runs_per_second: limits.effective.agentRunsPerSecond,
     overrides: {
       webhook_endpoints: limits.overrides.webhookEndpoints,
       test_events_per_minute: limits.overrides.testEventsPerMinute,
       inflight_deliveries_per_endpoint: limits.overrides.inflightDeliveriesPerEndpoint,
+      agent_runs_per_second: limits.overrides.agentRunsPerSecond,
     },
     updated_at: iso(limits.updatedAt),
   };

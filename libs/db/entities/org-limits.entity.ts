@@ -8,5 +8,6 @@ export class OrgLimits {
   @Column('integer', { name: 'test_events_per_minute', nullable: true }) testEventsPerMinute!: number | null;
   /** Read by delivery planning too (with the default WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT). */
   @Column('integer', { name: 'inflight_deliveries_per_endpoint', nullable: true }) inflightDeliveriesPerEndpoint!: number | null;
+  @Column('integer', { name: 'agent_runs_per_second', nullable: true }) agentRunsPerSecond!: number | null;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
 }

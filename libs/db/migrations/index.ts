@@ -7,6 +7,7 @@ import { DeliveryBacklog1764200000000 } from './1764200000000-delivery-backlog';
 import { RunEvents1764500000000 } from './1764500000000-run-events';
 import { KnowledgeKeywordSearch1764600000000 } from './1764600000000-knowledge-keyword-search';
 import { InlineEmbeddings1764700000000 } from './1764700000000-inline-embeddings';
+import { OrgRunRate1764800000000 } from './1764800000000-org-run-rate';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   RunEvents1764500000000,
   KnowledgeKeywordSearch1764600000000,
   InlineEmbeddings1764700000000,
+  OrgRunRate1764800000000,
 ];

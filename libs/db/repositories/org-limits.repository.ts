@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { OrgLimits } from '../entities';
 
 /** Overrides to set: a number, null (back to the default), or absent (unchanged). */
-export type OrgLimitChanges = Partial<Pick<OrgLimits, 'webhookEndpoints' | 'testEventsPerMinute' | 'inflightDeliveriesPerEndpoint'>>;
+export type OrgLimitChanges = Partial<Pick<OrgLimits, 'webhookEndpoints' | 'testEventsPerMinute' | 'inflightDeliveriesPerEndpoint' | 'agentRunsPerSecond'>>;
 
 @Injectable()
 export class OrgLimitsRepository {
@@ -22,12 +22,13 @@ export class OrgLimitsRepository {
     const value = (field: keyof OrgLimitChanges) => changes[field] ?? null;
     const given = (field: keyof OrgLimitChanges) => changes[field] !== undefined;
     await this.db.query(
-      `INSERT INTO org_limits (org_id, webhook_endpoints, test_events_per_minute, inflight_deliveries_per_endpoint, updated_at)
-       VALUES ($1, $2, $3, $4, clock_timestamp())
+      `INSERT INTO org_limits (org_id, webhook_endpoints, test_events_per_minute, inflight_deliveries_per_endpoint, agent_runs_per_second, updated_at)
+       VALUES ($1, $2, $3, $4, $8, clock_timestamp())
        ON CONFLICT (org_id) DO UPDATE SET
          webhook_endpoints = CASE WHEN $5 THEN EXCLUDED.webhook_endpoints ELSE org_limits.webhook_endpoints END,
          test_events_per_minute = CASE WHEN $6 THEN EXCLUDED.test_events_per_minute ELSE org_limits.test_events_per_minute END,
          inflight_deliveries_per_endpoint = CASE WHEN $7 THEN EXCLUDED.inflight_deliveries_per_endpoint ELSE org_limits.inflight_deliveries_per_endpoint END,
+         agent_runs_per_second = CASE WHEN $9 THEN EXCLUDED.agent_runs_per_second ELSE org_limits.agent_runs_per_second END,
          updated_at = GREATEST(clock_timestamp(), org_limits.updated_at + interval '1 millisecond')`,
       [
         orgId,
@@ -37,6 +38,8 @@ export class OrgLimitsRepository {
         given('webhookEndpoints'),
         given('testEventsPerMinute'),
         given('inflightDeliveriesPerEndpoint'),
+        value('agentRunsPerSecond'),
+        given('agentRunsPerSecond'),
       ],
     );
     return (await this.find(orgId))!;

@@ -32,12 +32,20 @@ export class UpdateOrgLimitsRequest {
   @Min(1)
   @Max(MAX_ORG_LIMIT)
   inflight_deliveries_per_endpoint?: number | null;
+
+  @ApiPropertyOptional(override('Agent runs the organisation may start per second, whatever its keys allow', 'AGENT_RUNS_PER_SECOND'))
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ORG_LIMIT)
+  agent_runs_per_second?: number | null;
 }
 
 export class OrgLimitOverridesView {
   @ApiProperty({ type: Number, nullable: true }) webhook_endpoints!: number | null;
   @ApiProperty({ type: Number, nullable: true }) test_events_per_minute!: number | null;
   @ApiProperty({ type: Number, nullable: true }) inflight_deliveries_per_endpoint!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) agent_runs_per_second!: number | null;
 }
 
 export class OrgLimitsView {
@@ -45,6 +53,7 @@ export class OrgLimitsView {
   @ApiProperty({ description: 'Webhook endpoints the organisation may have (in effect).' }) webhook_endpoints!: number;
   @ApiProperty({ description: 'Test events it may send per minute (in effect).' }) test_events_per_minute!: number;
   @ApiProperty({ description: 'Deliveries in flight at once to one of its endpoints (in effect).' }) inflight_deliveries_per_endpoint!: number;
+  @ApiProperty({ description: 'Agent runs it may start per second (in effect).' }) agent_runs_per_second!: number;
   @ApiProperty({ type: OrgLimitOverridesView, description: "The organisation's own values; null where the configured default applies." })
   overrides!: OrgLimitOverridesView;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When an override last changed; null if never.' })

@@ -745,6 +745,7 @@ export interface components {
             webhook_endpoints: number | null;
             test_events_per_minute: number | null;
             inflight_deliveries_per_endpoint: number | null;
+            agent_runs_per_second: number | null;
         };
         OrgLimitsView: {
             /** Format: uuid */
@@ -755,6 +756,8 @@ export interface components {
             test_events_per_minute: number;
             /** @description Deliveries in flight at once to one of its endpoints (in effect). */
             inflight_deliveries_per_endpoint: number;
+            /** @description Agent runs it may start per second (in effect). */
+            agent_runs_per_second: number;
             /** @description The organisation's own values; null where the configured default applies. */
             overrides: components["schemas"]["OrgLimitOverridesView"];
             /**
@@ -770,6 +773,8 @@ export interface components {
             test_events_per_minute?: number | null;
             /** @description Deliveries in flight at once to one endpoint; null: back to the default WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT; absent: unchanged. */
             inflight_deliveries_per_endpoint?: number | null;
+            /** @description Agent runs the organisation may start per second, whatever its keys allow; null: back to the default AGENT_RUNS_PER_SECOND; absent: unchanged. */
+            agent_runs_per_second?: number | null;
         };
         CreateAgentRequest: {
             /** Format: uuid */
