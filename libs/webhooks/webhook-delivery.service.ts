@@ -4,6 +4,7 @@ import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
 import { RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { AttemptRecorder } from './attempt-recorder';
 import { attemptResult } from './attempt-result';
 import { eventEnvelope } from './envelope';
 import { postWebhook, type WebhookResponse } from './sender';
@@ -25,6 +26,8 @@ interface AttemptPlan {
  */
 @Injectable()
 export class WebhookDeliveryService {
+  private readonly recorder = new AttemptRecorder((attempts) => this.webhooks.recordAttempts(attempts));
+
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly config: PylonConfig,
@@ -91,7 +94,7 @@ export class WebhookDeliveryService {
     const result = attemptResult(response);
     const delivered = result === 'delivered';
     const gone = result === 'gone';
-    await this.webhooks.recordAttempt(deliveryId, {
+    await this.recorder.record(deliveryId, {
       startedAt,
       durationMs: response.durationMs,
       statusCode: response.statusCode,

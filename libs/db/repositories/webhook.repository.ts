@@ -210,17 +210,41 @@ export class WebhookRepository {
   }
 
   /** Records one attempt and what the delivery becomes, in one statement. */
-  async recordAttempt(deliveryId: string, record: AttemptRecord): Promise<void> {
+  /**
+   * Records attempts, each with what its delivery becomes, in one statement. The deliveries must be
+   * distinct (an attempt's number follows the ones its delivery already has).
+   */
+  async recordAttempts(attempts: Array<{ deliveryId: string; record: AttemptRecord }>): Promise<void> {
+    if (attempts.length === 0) return;
+    const column = <T>(pick: (attempt: { deliveryId: string; record: AttemptRecord }) => T): T[] => attempts.map(pick);
     await this.db.query(
-      `WITH attempt AS (
+      `WITH made AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[])
+           AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt)
+       ), attempt AS (
          INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
-         VALUES ($6, $1, (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = $1), $7, $8, $3, $9, $4)
+         SELECT made.attempt_id, made.delivery_id,
+                (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = made.delivery_id),
+                made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error
+           FROM made
        )
-       UPDATE webhook_deliveries
-          SET attempt_count = attempt_count + 1, status = $2, last_status_code = $3, last_error = $4, next_attempt_at = $5,
-              delivered_at = CASE WHEN $2 = 'delivered' THEN clock_timestamp() ELSE delivered_at END, ${TOUCH_UPDATED_AT}
-        WHERE id = $1`,
-      [deliveryId, record.status, record.statusCode, record.error, record.nextAttemptAt, randomUUID(), record.startedAt, record.durationMs, record.responseExcerpt],
+       UPDATE webhook_deliveries AS delivery
+          SET attempt_count = delivery.attempt_count + 1, status = made.status, last_status_code = made.status_code, last_error = made.error,
+              next_attempt_at = made.next_attempt_at,
+              delivered_at = CASE WHEN made.status = 'delivered' THEN clock_timestamp() ELSE delivery.delivered_at END, ${TOUCH_UPDATED_AT}
+         FROM made
+        WHERE delivery.id = made.delivery_id`,
+      [
+        column(() => randomUUID()),
+        column(({ deliveryId }) => deliveryId),
+        column(({ record }) => record.status),
+        column(({ record }) => record.statusCode),
+        column(({ record }) => record.error),
+        column(({ record }) => record.nextAttemptAt),
+        column(({ record }) => record.startedAt),
+        column(({ record }) => record.durationMs),
+        column(({ record }) => record.responseExcerpt),
+      ],
     );
   }
 
