@@ -13,6 +13,9 @@
  *    pgvector has it), with how often fewer than 6 rows came back.
  * 4. Baseline: the same SQL, same plan, through a `pg` Pool with precomputed query vectors, at the
  *    same concurrency.
+ *
+ * `knowledge-search-clustered` runs the same with sentence-embedding-like vectors instead
+ * (clustered-embeddings.ts), served to the API's OpenAI provider by a local OpenAI-compatible server.
  */
 import { loadConfig } from '@pylon/config';
 import assert from 'node:assert/strict';
@@ -27,6 +30,7 @@ import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createKey, createOrg } from '../test/support/tenant';
 import { CHUNK_OVERLAP, CHUNK_SIZE, Corpus, DEFAULT_CORPUS, SIZE_CLASSES, mixSeed, planOrganisations, prng, type OrgPlan, type SizeClass } from './knowledge-corpus';
+import { CLUSTERED_EMBEDDINGS_ID, ClusteredEmbeddings, serveEmbeddings, similarityProfile } from './clustered-embeddings';
 import { runSqlSearch, searchSql, type LoadJob, type LoadRequest, type LoadResult, type SqlSearch } from './knowledge-load.worker';
 import { BENCH_LIMITS_ENV, envInt, log, mean, percentile, round, sleep, summarize, type BenchContext, type Benchmark, type BenchReport, type Grid, type Row } from './support';
 
@@ -191,15 +195,41 @@ function latencyFigures(values: number[]) {
   return { count: s.count, p50: s.p50, p90: s.p90, p99: s.p99, mean: s.mean, max: s.max };
 }
 
+/** Which vectors the corpus gets: the product's local lexical embedder, or the clustered model served as OpenAI. */
+type EmbeddingKind = 'lexical' | 'clustered';
+
+/** A query's vector, as the API's embedder would make it, and what to call the embedder in the report. */
+interface QueryEmbedder {
+  id: string;
+  embedOne(text: string): number[];
+}
+
 export const knowledgeSearchBenchmark: Benchmark = {
   name: 'knowledge-search',
   description:
     'Knowledge ingestion (API + workflow) and POST /api/v1/knowledge/search over many organisations of skewed sizes, recall@6 vs exact search, vs the same search SQL through pg',
   // Ingestion dominates: 100 000 chunks take ~5 minutes on 2 cores with native PostgreSQL, several times that on PGlite.
   budgetMinutes: () => 8 + (30 * envInt('BENCH_KB_CHUNKS', FULL_SIZE)) / FULL_SIZE,
-  async run(context: BenchContext): Promise<BenchReport> {
+  run: (context) => runKnowledgeSearch(context, 'lexical'),
+};
+
+export const knowledgeSearchClusteredBenchmark: Benchmark = {
+  name: 'knowledge-search-clustered',
+  description:
+    'The knowledge-search benchmark with sentence-embedding-like vectors (topic clusters in domains, a common direction, content words), served to the API as OpenAI embeddings by a local server',
+  budgetMinutes: knowledgeSearchBenchmark.budgetMinutes,
+  run: (context) => runKnowledgeSearch(context, 'clustered'),
+};
+
+async function runKnowledgeSearch(context: BenchContext, embeddingKind: EmbeddingKind): Promise<BenchReport> {
     const params = readParams();
     const corpus = new Corpus({ ...DEFAULT_CORPUS, seed: params.seed });
+    const clustered = embeddingKind === 'clustered' ? new ClusteredEmbeddings(corpus, DIMENSIONS) : undefined;
+    const embeddingServer = clustered ? await serveEmbeddings(clustered) : undefined;
+    const lexical = new LocalLexicalEmbedder(DIMENSIONS);
+    const embedder: QueryEmbedder = clustered
+      ? { id: `${CLUSTERED_EMBEDDINGS_ID} (served to the API as openai/text-embedding-3-small)`, embedOne: (text) => clustered.embed(text) }
+      : { id: lexical.id, embedOne: (text) => lexical.embedOne(text) };
     const orgPlans = planOrganisations(params.totalChunks, params.orgs, params.maxChunksPerDocument);
     const documentCount = orgPlans.reduce((sum, org) => sum + org.documents.length, 0);
     log(
@@ -223,8 +253,8 @@ export const knowledgeSearchBenchmark: Benchmark = {
       KB_CHUNK_SIZE: String(CHUNK_SIZE),
       KB_CHUNK_OVERLAP: String(CHUNK_OVERLAP),
       KB_EXACT_SEARCH_MAX_CHUNKS: String(params.exactMaxChunks),
-      EMBEDDING_PROVIDER: 'local',
       EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+      ...(embeddingServer ? { EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'bench-local-embeddings', OPENAI_BASE_URL: embeddingServer.baseUrl } : { EMBEDDING_PROVIDER: 'local' }),
       DB_POOL_SIZE: String(POOL_SIZE),
     };
     const stackStarted = Date.now();
@@ -376,7 +406,6 @@ export const knowledgeSearchBenchmark: Benchmark = {
       );
 
       // ── Queries and plans per class ─────────────────────────────────────────────────────────────
-      const embedder = new LocalLexicalEmbedder(DIMENSIONS);
       const classTenants = SIZE_CLASSES.map(({ name }) => tenants.find((tenant) => tenant.plan.sizeClass === name)!);
       const queries = new Map<SizeClass, Query[]>();
       for (const tenant of classTenants) {
@@ -663,6 +692,7 @@ export const knowledgeSearchBenchmark: Benchmark = {
           dimensions: DIMENSIONS,
           k: K,
           embedder: embedder.id,
+          ...(clustered ? { embeddingSimilarity: similarityProfile(clustered, corpus), embeddingServerRequests: embeddingServer!.requests() } : {}),
           chunkSize: CHUNK_SIZE,
           chunkOverlap: CHUNK_OVERLAP,
           documents: documentCount,
@@ -695,6 +725,6 @@ export const knowledgeSearchBenchmark: Benchmark = {
     } finally {
       await pool.end().catch(() => undefined);
       await stack.stop();
+      await embeddingServer?.stop();
     }
-  },
-};
+}
