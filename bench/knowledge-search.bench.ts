@@ -18,6 +18,7 @@
  * (clustered-embeddings.ts), served to the API's OpenAI provider by a local OpenAI-compatible server.
  */
 import { loadConfig } from '@pylon/config';
+import { vectorIndexDdl } from '@pylon/db';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -40,9 +41,10 @@ const FULL_SIZE = 100_000;
 /** The product's default threshold (KB_EXACT_SEARCH_MAX_CHUNKS), which a reduced run scales with the table. */
 const DEFAULT_EXACT_MAX = loadConfig({}).kbExactSearchMaxChunks;
 const MIN_EF_SEARCH = 40;
+/** The product's own-index parameters (KnowledgeVectorIndexService). */
+const HNSW_M = 16;
+const HNSW_EF_CONSTRUCTION = 64;
 const WIDE_EF_SEARCH = 400;
-/** Queries per class for the own-share diagnostic (its exact side scores the whole table). */
-const DIAGNOSTIC_QUERIES = 20;
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
 const TIE_EPSILON = 1e-6;
 
@@ -155,35 +157,7 @@ async function usesHnsw(client: PoolClient, search: SqlSearch, forceIndex: boole
     await client.query('COMMIT');
     const plan = JSON.stringify(rows[0]['QUERY PLAN']);
     const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"Index Name":"([^"]+)")?/g)].map((m) => (m[2] ? `${m[1]} on ${m[2]}` : m[1]));
-    return { hnsw: plan.includes('knowledge_chunks_embedding'), topNode: nodes.join(' → ') };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}
-
-/**
- * Of the `candidates` chunks nearest to the query in the whole table (all organisations), how many
- * are the organisation's: through the HNSW index (ef_search = candidates, no iterative scan: what
- * pgvector < 0.8 filters), or exactly. Explains searches that come back with fewer than k rows.
- */
-async function ownAmongNearest(client: PoolClient, orgId: string, vector: string, candidates: number, exact: boolean): Promise<{ returned: number; own: number }> {
-  await client.query('BEGIN');
-  try {
-    let sql: string;
-    if (exact) {
-      sql = `WITH scored AS MATERIALIZED (SELECT org_id, embedding <=> $2::vector AS distance FROM knowledge_chunks)
-             SELECT count(*)::int AS returned, count(*) FILTER (WHERE org_id = $1)::int AS own
-               FROM (SELECT org_id FROM scored ORDER BY distance LIMIT $3) AS nearest`;
-    } else {
-      await client.query(`SELECT set_config('enable_sort', 'off', true)`);
-      await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(candidates)]);
-      sql = `WITH nearest AS MATERIALIZED (SELECT org_id FROM knowledge_chunks ORDER BY embedding <=> $2::vector LIMIT $3)
-             SELECT count(*)::int AS returned, count(*) FILTER (WHERE org_id = $1)::int AS own FROM nearest`;
-    }
-    const { rows } = await client.query(sql, [orgId, vector, candidates]);
-    await client.query('COMMIT');
-    return rows[0];
+    return { hnsw: plan.includes('knowledge_chunks_vec_'), topNode: nodes.join(' → ') };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -396,17 +370,37 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
       await pool.query(`ANALYZE knowledge_chunks`);
       await pool.query(`ANALYZE knowledge_documents`);
       const reltuples = Math.max(0, Number((await one(`SELECT reltuples FROM pg_class WHERE oid = 'knowledge_chunks'::regclass`)).reltuples));
-      const sizes = await one(
-        `SELECT pg_total_relation_size('knowledge_chunks') AS table_bytes, pg_relation_size('knowledge_chunks_embedding') AS hnsw_bytes`,
-      );
       const tableChunks = Number((await one(`SELECT count(*) AS n FROM knowledge_chunks`)).n);
+      const classTenants = SIZE_CLASSES.map(({ name }) => tenants.find((tenant) => tenant.plan.sizeClass === name)!);
+      // Which organisations the product gave an index of their own (those past KB_EXACT_SEARCH_MAX_CHUNKS, by its workflow).
+      const productIndexes = new Map(
+        (await pool.query(`SELECT org_id, status, build_ms FROM knowledge_vector_indexes`)).rows.map((row) => [row.org_id as string, row as { status: string; build_ms: number | null }]),
+      );
+      // The forced-HNSW variants below need every class organisation to have its own index: the others get
+      // the product's very statement here, timed (IF NOT EXISTS leaves the product's own alone).
+      const indexBuilds: Record<string, { chunks: number; byProduct: boolean; status: string | null; seconds: number | null }> = {};
+      for (const tenant of classTenants) {
+        const own = productIndexes.get(tenant.orgId);
+        const begin = performance.now();
+        if (!own) await pool.query(vectorIndexDdl(tenant.orgId, { m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, concurrently: true }));
+        indexBuilds[tenant.plan.sizeClass!] = {
+          chunks: tenant.plan.chunks,
+          byProduct: Boolean(own),
+          status: own?.status ?? null,
+          seconds: own ? (own.build_ms === null ? null : round(own.build_ms / 1000, 2)) : round((performance.now() - begin) / 1000, 2),
+        };
+      }
+      log(`own HNSW indexes of the class organisations: ${JSON.stringify(indexBuilds)}`);
+      const sizes = await one(
+        `SELECT pg_total_relation_size('knowledge_chunks') AS table_bytes,
+                COALESCE((SELECT sum(pg_relation_size(c.oid)) FROM pg_class c WHERE c.relname LIKE 'knowledge\\_chunks\\_vec\\_%' AND c.relkind = 'i'), 0) AS hnsw_bytes`,
+      );
       log(
         `PostgreSQL ${serverVersion}, pgvector ${vectorVersion} (iterative scan ${iterativeScanAvailable ? 'available' : 'unavailable'}); ` +
-          `reltuples ${reltuplesBeforeAnalyze} before ANALYZE, ${reltuples} after; ${tableChunks} rows; HNSW index ${round(Number(sizes.hnsw_bytes) / 2 ** 20, 1)} MiB`,
+          `reltuples ${reltuplesBeforeAnalyze} before ANALYZE, ${reltuples} after; ${tableChunks} rows; own HNSW indexes ${round(Number(sizes.hnsw_bytes) / 2 ** 20, 1)} MiB`,
       );
 
       // ── Queries and plans per class ─────────────────────────────────────────────────────────────
-      const classTenants = SIZE_CLASSES.map(({ name }) => tenants.find((tenant) => tenant.plan.sizeClass === name)!);
       const queries = new Map<SizeClass, Query[]>();
       for (const tenant of classTenants) {
         const random = prng(mixSeed(params.seed, 11, tenant.plan.index));
@@ -420,9 +414,14 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         }
         queries.set(tenant.plan.sizeClass!, list);
       }
-      const shape = (tenant: Tenant) => ({ orgChunks: tenant.plan.chunks, totalChunks: reltuples, k: K, iterativeScanAvailable });
-      const plans = new Map(classTenants.map((tenant) => [tenant.plan.sizeClass!, planSearch({ ...shape(tenant), exactMaxChunks: params.exactMaxChunks })]));
-      const hnswPlans = new Map(classTenants.map((tenant) => [tenant.plan.sizeClass!, planSearch({ ...shape(tenant), exactMaxChunks: 0 })]));
+      const shape = (tenant: Tenant) => ({ orgChunks: tenant.plan.chunks, k: K, iterativeScanAvailable });
+      const plans = new Map(
+        classTenants.map((tenant) => [
+          tenant.plan.sizeClass!,
+          planSearch({ ...shape(tenant), exactMaxChunks: params.exactMaxChunks, ownIndexReady: productIndexes.get(tenant.orgId)?.status === 'ready' }),
+        ]),
+      );
+      const hnswPlans = new Map(classTenants.map((tenant) => [tenant.plan.sizeClass!, planSearch({ ...shape(tenant), exactMaxChunks: 0, ownIndexReady: true })]));
       const search = (tenant: Tenant, query: Query, plan: SqlSearch['plan']): SqlSearch => ({ orgId: tenant.orgId, vector: query.vector, limit: K, plan });
 
       // ── 3. Recall@6 ────────────────────────────────────────────────────────────────────────────────
@@ -431,7 +430,6 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         { name: 'baseline (API plan, pg)', plan: (cls) => plans.get(cls)!, force: false },
         { name: 'HNSW ef=planner', plan: (cls) => ({ ...hnswPlans.get(cls)!, iterativeScan: iterativeScanAvailable }), force: true },
         { name: 'HNSW ef=40', plan: () => ({ exact: false, efSearch: MIN_EF_SEARCH, iterativeScan: iterativeScanAvailable }), force: true },
-        // How much of the shortfall is the index's own approximation rather than the organisation filter.
         { name: `HNSW ef=${WIDE_EF_SEARCH}`, plan: () => ({ exact: false, efSearch: WIDE_EF_SEARCH, iterativeScan: iterativeScanAvailable }), force: true },
       ];
       if (iterativeScanAvailable) {
@@ -449,14 +447,6 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
       }
       const newMeasure = (): Measure => ({ recall: [], short: 0, rows: [], latencyMs: [], bestScore: [] });
       const recallByClass: Record<string, Record<string, Measure>> = {};
-      interface OwnShare {
-        queries: number;
-        meanReturned: number;
-        meanOwn: number;
-        queriesWithFewerThanK: number;
-      }
-      const ownShares: Record<string, { hnsw: OwnShare; exact: OwnShare }> = {};
-      const diagnosticQueries = Math.min(params.queriesPerClass, DIAGNOSTIC_QUERIES);
       const planNodes: Record<string, { asIs: string; asIsUsesHnsw: boolean; forced: string; forcedUsesHnsw: boolean }> = {};
       const mismatchesApiVsBaseline: Record<string, number> = {};
       log(`recall@${K}: ${params.queriesPerClass} queries per class; exact ground truth, the API, the baseline and ${variants.length - 1} forced-HNSW variants`);
@@ -497,17 +487,6 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
             }
           }
           recallByClass[cls] = measures;
-          const share = async (exact: boolean): Promise<OwnShare> => {
-            const found = [];
-            for (const query of queries.get(cls)!.slice(0, diagnosticQueries)) found.push(await ownAmongNearest(client, tenant.orgId, query.vector, MIN_EF_SEARCH, exact));
-            return {
-              queries: found.length,
-              meanReturned: round(mean(found.map((f) => f.returned)), 2),
-              meanOwn: round(mean(found.map((f) => f.own)), 2),
-              queriesWithFewerThanK: found.filter((f) => f.own < K).length,
-            };
-          };
-          ownShares[cls] = { hnsw: await share(false), exact: await share(true) };
           log(
             `  ${cls} (${tenant.plan.chunks} chunks, API plan ${plans.get(cls)!.exact ? 'exact' : `HNSW ef=${plans.get(cls)!.efSearch}`}): ` +
               Object.entries(measures)
@@ -641,17 +620,6 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
           ['repository SQL uses HNSW?', ...classTenants.map((t) => (planNodes[t.plan.sizeClass!]!.asIsUsesHnsw ? 'yes' : 'no'))],
         ],
       };
-      const shareTable: Grid = {
-        title: `own rows among the ${MIN_EF_SEARCH} chunks nearest to the query in the whole table (first ${diagnosticQueries} queries per class; mean own / mean returned; queries with fewer than ${K} own)`,
-        header: ['nearest', ...classTenants.map((t) => `${t.plan.sizeClass} (${t.plan.chunks})`)],
-        rows: (['hnsw', 'exact'] as const).map((side) => [
-          side === 'hnsw' ? `HNSW ef=${MIN_EF_SEARCH}, no filter` : 'exact, no filter',
-          ...classTenants.map((t) => {
-            const o = ownShares[t.plan.sizeClass!]![side];
-            return `${o.meanOwn} / ${o.meanReturned}; ${o.queriesWithFewerThanK}`;
-          }),
-        ]),
-      };
       const loadTable: Grid = {
         title: `search load per class within the mixed run (${params.concurrency} clients; p50 / p99 ms)`,
         header: ['class', 'API', 'baseline'],
@@ -681,7 +649,7 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         'Ingestion: from the first POST to the last document turning ready (its updated_at); document ready = updated_at − created_at, queueing included.',
         `Search load: ${params.concurrency} closed-loop clients in a worker thread, ${params.warmupSeconds} s warm-up then ${params.searchSeconds} s; latencies exact. The API caches query embeddings (QUERY_EMBEDDING_CACHE_SIZE) and the queries repeat, so both sides skip embedding after the warm-up; the baseline also skips auth, validation and the organisation-size lookup.`,
         `Recall: a returned row counts when it is in the exact top ${K} or ties the ${K}-th distance (±${TIE_EPSILON}). Exact = the repository's exact SQL (materialized CTE over the organisation's rows). Forced HNSW = the repository's non-exact search SQL with enable_sort=off in its transaction, so that only the HNSW index can order the candidates (otherwise PostgreSQL may pick the org_id index and a sort, which is exact).`,
-        `Own-share diagnostic: of the ${MIN_EF_SEARCH} chunks nearest to a query in the whole table, how many belong to the organisation, through HNSW (ef_search=${MIN_EF_SEARCH}, no iterative scan, i.e. the candidates pgvector < 0.8 filters) and exactly. Without iterative scan a search returns fewer than ${K} rows exactly when the HNSW side has fewer than ${K} own.`,
+        `HNSW variants search each class organisation's own partial HNSW index (m=${HNSW_M}, ef_construction=${HNSW_EF_CONSTRUCTION}; the product builds one in the background for an organisation past KB_EXACT_SEARCH_MAX_CHUNKS, the benchmark builds the others' with the same statement and times it: pylon.indexBuilds).`,
         `reltuples of knowledge_chunks before ANALYZE: ${reltuplesBeforeAnalyze} (the API plans with it); the benchmark runs ANALYZE before searching, as autovacuum would on a server.`,
       ];
       if (!iterativeScanAvailable) notes.push(`pgvector ${vectorVersion} has no iterative index scan: HNSW returns at most ef_search candidates before the organisation filter.`);
@@ -702,13 +670,13 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
           organisations: tenants.map((t) => ({ index: t.plan.index, sizeClass: t.plan.sizeClass ?? null, chunks: t.plan.chunks, documents: t.plan.documents.length })),
         },
         rows,
-        tables: [recallTable, hitRateTable, shareTable, loadTable],
+        tables: [recallTable, hitRateTable, loadTable],
         pylon: {
-          database: { serverVersion, pgvector: vectorVersion, iterativeScanAvailable, reltuplesBeforeAnalyze, reltuplesAfterAnalyze: reltuples, rows: tableChunks, tableMiB: round(Number(sizes.table_bytes) / 2 ** 20, 1), hnswIndexMiB: round(Number(sizes.hnsw_bytes) / 2 ** 20, 1) },
+          database: { serverVersion, pgvector: vectorVersion, iterativeScanAvailable, reltuplesBeforeAnalyze, reltuplesAfterAnalyze: reltuples, rows: tableChunks, tableMiB: round(Number(sizes.table_bytes) / 2 ** 20, 1), ownHnswIndexesMiB: round(Number(sizes.hnsw_bytes) / 2 ** 20, 1) },
+          indexBuilds,
           ingestion,
           plans: Object.fromEntries(classTenants.map((t) => [t.plan.sizeClass!, { chunks: t.plan.chunks, api: plans.get(t.plan.sizeClass!), ifHnsw: hnswPlans.get(t.plan.sizeClass!), candidateQueryPlan: planNodes[t.plan.sizeClass!] }])),
           search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.api)])),
-          ownAmongNearest: ownShares,
           recall: Object.fromEntries(Object.entries(recallByClass).map(([cls, measures]) => [cls, Object.fromEntries(Object.entries(measures).map(([name, m]) => [name, recallSummary(m)]))])),
           sourceParagraphHitRate: Object.fromEntries(
             Object.entries(hitRates).map(([cls, byMode]) => [cls, Object.fromEntries(Object.entries(byMode).map(([mode, m]) => [mode, { hitRate: round(m.hits / m.queries, 4), queries: m.queries, latencyMs: latencyFigures(m.latencyMs) }]))]),

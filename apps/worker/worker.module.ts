@@ -12,6 +12,7 @@ import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
+import { KnowledgeVectorIndexActivitiesImpl } from './activities/knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
 import { WebhookActivitiesImpl } from './activities/webhook.activities';
 
@@ -34,6 +35,6 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     VideoModule,
     WebhooksModule,
   ],
-  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
+  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, KnowledgeVectorIndexActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
 })
 export class WorkerModule {}

@@ -45,6 +45,21 @@ export interface KnowledgeIngestionActivities {
   markDocumentFailed(input: IngestDocumentInput & { reason: string }): Promise<string | null>;
 }
 
+/** What building an organisation's vector index came to. */
+export interface VectorIndexOutcome {
+  /** `ready`, or `not-needed` when the organisation is (again) small enough to be searched exactly. */
+  status: 'ready' | 'not-needed';
+  chunks: number;
+  buildMs: number;
+}
+
+export interface KnowledgeVectorIndexActivities {
+  /** Builds the organisation's own HNSW index without blocking its searches or writes, heartbeating meanwhile. */
+  buildVectorIndex(input: { orgId: string }): Promise<VectorIndexOutcome>;
+  /** Records that the build failed for good, with the reason; its searches stay exact. */
+  markVectorIndexFailed(input: { orgId: string; reason: string }): Promise<void>;
+}
+
 /** Error types of embedding activities that must not be retried. */
 export const NON_RETRYABLE_EMBEDDING_ERRORS = ['EmbeddingRejected', 'EmbeddingUnavailable'] as const;
 

@@ -23,6 +23,7 @@ export function siblingTaskQueue(ownTaskQueue: string, kind: WorkKind): string {
 export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
   knowledgeIngest: 'knowledgeIngestWorkflow',
+  knowledgeVectorIndex: 'knowledgeVectorIndexWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
   webhookEvent: 'webhookEventWorkflow',
   webhookRetry: 'webhookRetryWorkflow',
@@ -35,6 +36,7 @@ export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   agentRunWorkflow: 'agent-runs',
   knowledgeIngestWorkflow: 'knowledge',
+  knowledgeVectorIndexWorkflow: 'knowledge',
   videoGenerationWorkflow: 'video',
   webhookEventWorkflow: 'webhooks',
   webhookRetryWorkflow: 'webhooks',
@@ -53,6 +55,11 @@ export function agentRunWorkflowId(runId: string): string {
 
 export function knowledgeIngestWorkflowId(docId: string): string {
   return `kb-ingest:${docId}`;
+}
+
+/** One per organisation: its vector index is built by one workflow at a time. */
+export function knowledgeVectorIndexWorkflowId(orgId: string): string {
+  return `kb-vector-index:${orgId}`;
 }
 
 export function videoWorkflowId(generationId: string): string {

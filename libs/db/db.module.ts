@@ -13,6 +13,7 @@ import { RateLimitStore } from './rate-limit-store';
 import { RunEventNotifications } from './run-event-notifications';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-index.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { VideoGenerationRepository } from './repositories/video-generation.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
@@ -24,6 +25,7 @@ const REPOSITORIES = [
   AgentRunRepository,
   RunEventRepository,
   KnowledgeDocumentRepository,
+  KnowledgeVectorIndexRepository,
   KnowledgeChunkRepository,
   LedgerRepository,
   VideoGenerationRepository,

@@ -17,6 +17,7 @@ export {
   type Page,
   type PageRequest,
 } from './pagination';
+export { KnowledgeVectorIndexRepository, vectorIndexDdl, vectorIndexName, type VectorIndexRecord, type VectorIndexStatus } from './repositories/knowledge-vector-index.repository';
 export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory, type EmbeddedChunk } from './repositories/knowledge-document.repository';
 export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type ChunkQueryMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';

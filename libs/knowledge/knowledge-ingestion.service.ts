@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EMBEDDING_BATCH_PARALLELISM, type IngestionPlan, type OneStepIngestion, type PublishOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeChunkRepository, KnowledgeDocumentRepository } from '@pylon/db';
 import { EmbeddingProvider } from '@pylon/embeddings';
 import { chunkText } from './chunking';
 import { documentEvent } from './document-view';
+import { KnowledgeVectorIndexService } from './vector-index.service';
 
 /**
  * Knowledge ingestion's rules, for the ingestion workflow's activities. A document that fits the
@@ -16,10 +17,13 @@ import { documentEvent } from './document-view';
  */
 @Injectable()
 export class KnowledgeIngestionService {
+  private readonly logger = new Logger(KnowledgeIngestionService.name);
+
   constructor(
     private readonly documents: KnowledgeDocumentRepository,
     private readonly chunks: KnowledgeChunkRepository,
     private readonly embedder: EmbeddingProvider,
+    private readonly vectorIndexes: KnowledgeVectorIndexService,
     private readonly config: PylonConfig,
   ) {}
 
@@ -32,7 +36,9 @@ export class KnowledgeIngestionService {
     const batches = Array.from({ length: Math.ceil(chunks.length / size) }, (_, i) => chunks.slice(i * size, (i + 1) * size));
     const vectors = (await Promise.all(batches.map((batch) => this.embedder.embed(batch.map((chunk) => chunk.content), signal)))).flat();
     const embedded = chunks.map((chunk, i) => ({ index: chunk.index, content: chunk.content, start: chunk.start, end: chunk.end, embedding: vectors[i]! }));
-    return { kind: 'published', ...(await this.documents.publishChunks(orgId, docId, embedded, documentEvent)) };
+    const outcome = await this.documents.publishChunks(orgId, docId, embedded, documentEvent);
+    await this.afterPublish(orgId, outcome);
+    return { kind: 'published', ...outcome };
   }
 
   /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
@@ -52,8 +58,24 @@ export class KnowledgeIngestionService {
     await this.chunks.saveDraftEmbeddings(docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
   }
 
-  publish(orgId: string, docId: string): Promise<PublishOutcome> {
-    return this.documents.publish(orgId, docId, documentEvent);
+  async publish(orgId: string, docId: string): Promise<PublishOutcome> {
+    const outcome = await this.documents.publish(orgId, docId, documentEvent);
+    await this.afterPublish(orgId, outcome);
+    return outcome;
+  }
+
+  /**
+   * An organisation that has just grown past the exact-search threshold gets its vector index built in
+   * the background. Never fails the publish (its event must still be announced): a search of the
+   * organisation asks again (KnowledgeSearchService).
+   */
+  private async afterPublish(orgId: string, outcome: PublishOutcome): Promise<void> {
+    if (!outcome.published) return;
+    try {
+      await this.vectorIndexes.requestIfLarge(orgId, await this.documents.readyChunkCount(orgId));
+    } catch (error) {
+      this.logger.warn({ err: error }, `could not request the vector index of organisation ${orgId}; its next search will`);
+    }
   }
 
   markFailed(orgId: string, docId: string, reason: string): Promise<string | null> {

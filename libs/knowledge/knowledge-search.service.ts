@@ -4,6 +4,7 @@ import type { SearchFilter, SearchMode } from '@pylon/contracts';
 import { ChunkMatch, ChunkQueryMatch, KnowledgeChunkRepository, KnowledgeDocumentRepository, SearchPlan } from '@pylon/db';
 import { CachedQueryEmbedder } from '@pylon/embeddings';
 import { planSearch, supportsIterativeScan } from './search-planner';
+import { KnowledgeVectorIndexService } from './vector-index.service';
 
 const SIZE_CACHE_MS = 5_000;
 /** Candidates each leg of a query ranks before fusion: at least this many, and a few times what is asked. */
@@ -29,12 +30,12 @@ export class KnowledgeSearchService implements OnModuleInit {
   private readonly logger = new Logger(KnowledgeSearchService.name);
   private iterativeScanAvailable = false;
   private readonly orgSizes = new Map<string, { chunks: number; at: number }>();
-  private total = { chunks: 0, at: 0 };
 
   constructor(
     private readonly queries: CachedQueryEmbedder,
     private readonly chunks: KnowledgeChunkRepository,
     private readonly documents: KnowledgeDocumentRepository,
+    private readonly vectorIndexes: KnowledgeVectorIndexService,
     private readonly config: PylonConfig,
   ) {}
 
@@ -53,16 +54,11 @@ export class KnowledgeSearchService implements OnModuleInit {
 
   /** The seed search (`POST /knowledge/search`): the organisation's chunks nearest to the query, by cosine similarity. */
   async search(orgId: string, query: string, matchCount: number): Promise<ChunkMatch[]> {
-    const [embedding, orgChunks, totalChunks] = await Promise.all([
-      this.queries.embedQuery(query),
-      this.orgChunkCount(orgId),
-      this.totalChunkCount(),
-    ]);
+    const [embedding, orgChunks] = await Promise.all([this.queries.embedQuery(query), this.orgChunkCount(orgId)]);
     if (orgChunks === 0) return [];
-    const plan = this.plan(orgChunks, totalChunks, matchCount);
+    const plan = await this.plan(orgId, orgChunks, matchCount);
     const matches = await this.chunks.search(orgId, embedding, matchCount, plan);
-    // The index can come back short when the nearest candidates are mostly other organisations'
-    // (pgvector < 0.8 has no iterative scan to keep going): answer exactly rather than short.
+    // An approximate index can come back short: answer exactly rather than short.
     if (!plan.exact && matches.length < Math.min(matchCount, orgChunks)) {
       this.logger.debug(`HNSW returned ${matches.length} of ${matchCount} for org ${orgId}; searching exactly`);
       return this.chunks.search(orgId, embedding, matchCount, EXACT);
@@ -77,11 +73,7 @@ export class KnowledgeSearchService implements OnModuleInit {
    */
   async query(orgId: string, request: KnowledgeQuery): Promise<ChunkQueryMatch[]> {
     const needsEmbedding = request.mode !== 'keyword';
-    const [embedding, orgChunks, totalChunks] = await Promise.all([
-      needsEmbedding ? this.queries.embedQuery(request.query) : undefined,
-      this.orgChunkCount(orgId),
-      this.totalChunkCount(),
-    ]);
+    const [embedding, orgChunks] = await Promise.all([needsEmbedding ? this.queries.embedQuery(request.query) : undefined, this.orgChunkCount(orgId)]);
     if (orgChunks === 0) return [];
     const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
     const query = {
@@ -90,7 +82,7 @@ export class KnowledgeSearchService implements OnModuleInit {
       text: request.query,
       limit: request.matchCount,
       legDepth,
-      plan: this.plan(orgChunks, totalChunks, legDepth),
+      plan: await this.plan(orgId, orgChunks, legDepth),
       filter: request.filter,
       scoreThreshold: request.scoreThreshold,
     };
@@ -103,12 +95,14 @@ export class KnowledgeSearchService implements OnModuleInit {
     return matches;
   }
 
-  private plan(orgChunks: number, totalChunks: number, k: number): SearchPlan {
+  /** Only a large organisation's search asks whether its own index is ready. */
+  private async plan(orgId: string, orgChunks: number, k: number): Promise<SearchPlan> {
+    const exactMaxChunks = this.config.kbExactSearchMaxChunks;
     return planSearch({
       orgChunks,
-      totalChunks,
       k,
-      exactMaxChunks: this.config.kbExactSearchMaxChunks,
+      exactMaxChunks,
+      ownIndexReady: orgChunks > exactMaxChunks && (await this.vectorIndexes.isReady(orgId, orgChunks)),
       iterativeScanAvailable: this.iterativeScanAvailable,
     });
   }
@@ -123,9 +117,4 @@ export class KnowledgeSearchService implements OnModuleInit {
     return chunks;
   }
 
-  private async totalChunkCount(): Promise<number> {
-    if (Date.now() - this.total.at < SIZE_CACHE_MS * 6) return this.total.chunks;
-    this.total = { chunks: await this.chunks.estimatedTotalChunks(), at: Date.now() };
-    return this.total.chunks;
-  }
 }

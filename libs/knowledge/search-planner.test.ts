@@ -3,19 +3,21 @@ import { describe, it } from 'node:test';
 import { planSearch, supportsIterativeScan } from './search-planner';
 
 describe('search planner', () => {
-  const base = { totalChunks: 100_000, k: 6, exactMaxChunks: 20_000, iterativeScanAvailable: true };
+  const base = { k: 6, exactMaxChunks: 20_000, ownIndexReady: true, iterativeScanAvailable: true };
 
   it('scores small organisations exactly', () => {
     assert.deepEqual(planSearch({ ...base, orgChunks: 100 }), { exact: true, efSearch: 0, iterativeScan: false });
     assert.equal(planSearch({ ...base, orgChunks: 20_000 }).exact, true);
   });
 
-  it('gives a large organisation enough HNSW candidates for its share of the table', () => {
-    const half = planSearch({ ...base, orgChunks: 50_000 });
-    assert.deepEqual(half, { exact: false, efSearch: 100, iterativeScan: true });
-    const quarter = planSearch({ ...base, orgChunks: 25_000, k: 20 });
-    assert.equal(quarter.efSearch, 320);
-    assert.equal(planSearch({ ...base, orgChunks: 21_000, totalChunks: 10_000_000 }).efSearch, 1000);
+  it("scores a large organisation exactly until its own index is ready (a search during the build is exact, not short)", () => {
+    assert.deepEqual(planSearch({ ...base, orgChunks: 50_000, ownIndexReady: false }), { exact: true, efSearch: 0, iterativeScan: false });
+  });
+
+  it('gives a large organisation with its own index enough HNSW candidates for k', () => {
+    assert.deepEqual(planSearch({ ...base, orgChunks: 50_000 }), { exact: false, efSearch: 100, iterativeScan: true });
+    assert.equal(planSearch({ ...base, orgChunks: 50_000, k: 50 }).efSearch, 400);
+    assert.equal(planSearch({ ...base, orgChunks: 50_000, k: 500 }).efSearch, 1000);
   });
 
   it('uses iterative scans only where pgvector has them', () => {

@@ -3,28 +3,28 @@ import type { SearchPlan } from '@pylon/db';
 export interface SearchShape {
   /** Chunks of the organisation searched. */
   orgChunks: number;
-  /** Chunks of every organisation in the table. */
-  totalChunks: number;
   k: number;
   /** Organisations up to this many chunks are searched exactly. */
   exactMaxChunks: number;
+  /** Whether the organisation's own HNSW index (built in the background once it grew large) is ready. */
+  ownIndexReady: boolean;
   iterativeScanAvailable: boolean;
 }
 
-/** Measured (bench/knowledge-search): below ~100 candidates the filtered index loses most of a large org's top-k. */
+/** HNSW candidates per search: at least this many, and EF_PER_MATCH per match asked for (bench/README.md, knowledge-search). */
 const MIN_EF_SEARCH = 100;
+const EF_PER_MATCH = 8;
 const MAX_EF_SEARCH = 1000;
 
 /**
- * A small organisation is scored exactly (a few thousand distance computations beat an index that
- * would mostly return other organisations' rows). A large one uses HNSW with enough candidates that,
- * after the tenant filter, about four times k are expected to be its own; pgvector ≥ 0.8 keeps scanning
- * (iterative scan) when that still falls short, and the service searches exactly if a result comes back short.
+ * A small organisation is scored exactly: a few thousand distance computations are fast and always
+ * right. A large one is searched through its own HNSW index (a partial index of only its chunks, so no
+ * other organisation's rows crowd out its own) once that index is ready; until then, exactly, which is
+ * slower but never wrong: a search during an index build is a correct search.
  */
 export function planSearch(shape: SearchShape): SearchPlan {
-  if (shape.orgChunks <= shape.exactMaxChunks) return { exact: true, efSearch: 0, iterativeScan: false };
-  const share = shape.orgChunks / Math.max(shape.totalChunks, shape.orgChunks, 1);
-  const efSearch = Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, Math.ceil((4 * shape.k) / share)));
+  if (shape.orgChunks <= shape.exactMaxChunks || !shape.ownIndexReady) return { exact: true, efSearch: 0, iterativeScan: false };
+  const efSearch = Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, EF_PER_MATCH * shape.k));
   return { exact: false, efSearch, iterativeScan: shape.iterativeScanAvailable };
 }
 

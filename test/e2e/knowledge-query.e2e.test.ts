@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from '../support/db';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
@@ -31,7 +32,8 @@ describe('POST /api/v1/knowledge/query', () => {
   };
 
   before(async () => {
-    // Above 3 chunks an unfiltered vector leg takes the HNSW path, so both paths are checked against the same answers.
+    // Above 3 chunks the organisation gets its own HNSW index, and once it is ready an unfiltered vector leg takes
+    // the HNSW path, so both paths are checked against the same answers.
     stack = await Stack.start({ env: { KB_CHUNK_SIZE: '1000', KB_CHUNK_OVERLAP: '0', KB_EXACT_SEARCH_MAX_CHUNKS: '3' } });
     http = new Http(stack.url);
     [tenant, other] = await Promise.all([createTenant(http), createTenant(http)]);
@@ -39,6 +41,12 @@ describe('POST /api/v1/knowledge/query', () => {
       Object.entries(DOCUMENTS).map(async ([name, document]) => docIds.set(name as Name, (await ingestDocument(http, tenant, document)).doc_id)),
     );
     await ingestDocument(http, other, { title: 'Alpha guide', content: 'Another organisation also has a lighthouse keeper.', metadata: { category: 'guide' } });
+    const deadline = Date.now() + 60_000;
+    while ((await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [tenant.orgId]))[0]?.status !== 'ready') {
+      assert.ok(Date.now() < deadline, "the organisation's own index was not ready within 60 s");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the API asks again a second after it last saw the index not ready
   });
   after(async () => stack?.stop());
 

@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AgentRunActivities, KnowledgeIngestionActivities, VideoActivities, WebhookActivities, WorkKind } from '@pylon/contracts';
+import type { AgentRunActivities, KnowledgeIngestionActivities, KnowledgeVectorIndexActivities, VideoActivities, WebhookActivities, WorkKind } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
+import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './video.activities';
 import { WebhookActivitiesImpl } from './webhook.activities';
 
@@ -18,13 +19,16 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
     case 'agent-runs':
       return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['takeTurn', 'runTool', 'markRunFailed', 'purgeExpiredRunEvents']);
     case 'knowledge':
-      return bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
-        'ingestInOneStep',
-        'prepareChunks',
-        'embedChunkBatch',
-        'publishDocument',
-        'markDocumentFailed',
-      ]);
+      return {
+        ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
+          'ingestInOneStep',
+          'prepareChunks',
+          'embedChunkBatch',
+          'publishDocument',
+          'markDocumentFailed',
+        ]),
+        ...bindAll<KnowledgeVectorIndexActivities>(app.get(KnowledgeVectorIndexActivitiesImpl), ['buildVectorIndex', 'markVectorIndexFailed']),
+      };
     case 'video':
       return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo', 'cancelVideo']);
     case 'webhooks':

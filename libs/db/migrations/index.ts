@@ -8,6 +8,7 @@ import { RunEvents1764500000000 } from './1764500000000-run-events';
 import { KnowledgeKeywordSearch1764600000000 } from './1764600000000-knowledge-keyword-search';
 import { InlineEmbeddings1764700000000 } from './1764700000000-inline-embeddings';
 import { OrgRunRate1764800000000 } from './1764800000000-org-run-rate';
+import { OrgVectorIndexes1764900000000 } from './1764900000000-org-vector-indexes';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   KnowledgeKeywordSearch1764600000000,
   InlineEmbeddings1764700000000,
   OrgRunRate1764800000000,
+  OrgVectorIndexes1764900000000,
 ];

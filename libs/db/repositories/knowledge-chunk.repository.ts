@@ -22,9 +22,9 @@ export interface ChunkMatch {
 }
 
 /**
- * How to search one organisation: `exact` scans only its rows (right for small organisations, which an
- * approximate index filtered afterwards would starve); otherwise the HNSW index with `efSearch`
- * candidates, and pgvector ≥ 0.8's iterative scan when available so a filtered search still fills k.
+ * How to search one organisation: `exact` scans only its rows (small organisations, and large ones
+ * whose own index is not ready yet); otherwise the organisation's own HNSW index (a partial index of its
+ * chunks) with `efSearch` candidates, and pgvector ≥ 0.8's iterative scan when available.
  */
 export interface SearchPlan {
   exact: boolean;
@@ -115,15 +115,6 @@ export class KnowledgeChunkRepository {
       `SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = 'knowledge_chunks'::regclass AND attname = 'embedding'`,
     )) as Array<{ dims: number }>;
     return row?.dims;
-  }
-
-  /** Approximate number of chunks in the table: the planner's statistics, or a count before any ANALYZE. */
-  async estimatedTotalChunks(): Promise<number> {
-    const [row] = (await this.db.query(`SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'knowledge_chunks'::regclass`)) as Array<{ n: string }>;
-    const estimate = Number(row?.n ?? -1);
-    if (estimate > 0) return estimate;
-    const [counted] = (await this.db.query(`SELECT count(*)::bigint AS n FROM knowledge_chunks`)) as Array<{ n: string }>;
-    return Number(counted?.n ?? 0);
   }
 
   /**
