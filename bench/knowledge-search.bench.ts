@@ -41,10 +41,10 @@ const FULL_SIZE = 100_000;
 /** The product's default threshold (KB_EXACT_SEARCH_MAX_CHUNKS), which a reduced run scales with the table. */
 const DEFAULT_EXACT_MAX = loadConfig({}).kbExactSearchMaxChunks;
 const MIN_EF_SEARCH = 40;
-/** The product's own-index parameters (KnowledgeVectorIndexService). */
-const HNSW_M = 16;
-const HNSW_EF_CONSTRUCTION = 64;
-const WIDE_EF_SEARCH = 400;
+/** The product's own-index parameters (KnowledgeVectorIndexService), unless BENCH_KB_HNSW_M / _EF_CONSTRUCTION try others. */
+const HNSW_M = envInt('BENCH_KB_HNSW_M', 16);
+const HNSW_EF_CONSTRUCTION = envInt('BENCH_KB_HNSW_EF_CONSTRUCTION', 64);
+const WIDE_EF_SEARCH = envInt('BENCH_KB_WIDE_EF', 400);
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
 const TIE_EPSILON = 1e-6;
 
