@@ -11,6 +11,8 @@ const HNSW_EF_CONSTRUCTION = 64;
 const READY_CACHE_MS = 60_000;
 const NOT_READY_CACHE_MS = 1_000;
 const READY_CACHE_ENTRIES = 10_000;
+/** A build that failed (after its own retries) is tried again, from scratch, this long after. */
+export const FAILED_BUILD_RETRY_MS = 10 * 60_000;
 
 /**
  * The rules of each large organisation's own vector index: an organisation that grows past
@@ -30,10 +32,14 @@ export class KnowledgeVectorIndexService {
     private readonly config: PylonConfig,
   ) {}
 
-  /** After the organisation's chunks grew: starts its index's build if it is now large and has none. */
-  async requestIfLarge(orgId: string, orgChunks: number): Promise<void> {
+  /**
+   * After the organisation's chunks grew: starts its index's build if it is now large and has none, or
+   * its last build failed more than FAILED_BUILD_RETRY_MS ago.
+   */
+  async requestIfLarge(orgId: string, orgChunks: number, now = Date.now()): Promise<void> {
     if (orgChunks <= this.config.kbExactSearchMaxChunks) return;
-    if (await this.indexes.find(orgId)) return;
+    const existing = await this.indexes.find(orgId);
+    if (existing && !(existing.status === 'failed' && now - existing.updatedAt.getTime() >= FAILED_BUILD_RETRY_MS)) return;
     this.logger.log(`organisation ${orgId} has ${orgChunks} chunks: building its vector index`);
     await this.workflows.start({
       workflowType: WORKFLOW_TYPES.knowledgeVectorIndex,
@@ -42,6 +48,7 @@ export class KnowledgeVectorIndexService {
       orgId,
       resourceId: orgId,
       summary: `Vector index of organisation ${orgId} (${orgChunks} chunks)`,
+      rerunWhenClosed: true,
     });
   }
 
@@ -64,14 +71,14 @@ export class KnowledgeVectorIndexService {
 
   /**
    * Whether a large organisation's own index is ready to search with (read at most a second ago while it is not).
-   * One that has none yet (its build could not be requested at ingestion) has its build requested here,
-   * in the background.
+   * One that has none yet (its build could not be requested at ingestion), or whose build failed long
+   * enough ago, has its build requested here, in the background.
    */
   async isReady(orgId: string, orgChunks: number): Promise<boolean> {
     const cached = this.readiness.get(orgId);
     if (cached && Date.now() - cached.at < (cached.ready ? READY_CACHE_MS : NOT_READY_CACHE_MS)) return cached.ready;
     const record = await this.indexes.find(orgId);
-    if (!record) {
+    if (record?.status !== 'ready' && record?.status !== 'building') {
       this.requestIfLarge(orgId, orgChunks).catch((error: unknown) =>
         this.logger.warn({ err: error }, `could not request the vector index of organisation ${orgId}; it is searched exactly meanwhile`),
       );

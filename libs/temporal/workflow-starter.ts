@@ -12,6 +12,8 @@ export interface StartRequest {
   orgId: string;
   resourceId: string;
   summary: string;
+  /** A workflow that has closed may run again under the same id (a rebuild); by default an id runs once. */
+  rerunWhenClosed?: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export class WorkflowStarter {
         taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType]),
         priority: { fairnessKey: request.orgId },
         args: request.args,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
         staticSummary: request.summary,
       });

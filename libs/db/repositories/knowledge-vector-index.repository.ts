@@ -10,6 +10,7 @@ export interface VectorIndexRecord {
   chunksAtStart: number;
   buildMs: number | null;
   error: string | null;
+  updatedAt: Date;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,11 +41,19 @@ export class KnowledgeVectorIndexRepository {
 
   async find(orgId: string): Promise<VectorIndexRecord | null> {
     const [row] = (await this.db.query(
-      `SELECT org_id, index_name, status, chunks_at_start, build_ms, error FROM knowledge_vector_indexes WHERE org_id = $1`,
+      `SELECT org_id, index_name, status, chunks_at_start, build_ms, error, updated_at FROM knowledge_vector_indexes WHERE org_id = $1`,
       [orgId],
-    )) as Array<{ org_id: string; index_name: string; status: VectorIndexStatus; chunks_at_start: number; build_ms: number | null; error: string | null }>;
+    )) as Array<{ org_id: string; index_name: string; status: VectorIndexStatus; chunks_at_start: number; build_ms: number | null; error: string | null; updated_at: Date }>;
     return row
-      ? { orgId: row.org_id, indexName: row.index_name, status: row.status, chunksAtStart: row.chunks_at_start, buildMs: row.build_ms, error: row.error }
+      ? {
+          orgId: row.org_id,
+          indexName: row.index_name,
+          status: row.status,
+          chunksAtStart: row.chunks_at_start,
+          buildMs: row.build_ms,
+          error: row.error,
+          updatedAt: new Date(row.updated_at),
+        }
       : null;
   }
 
