@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { EventSource } from 'eventsource';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
-import { envInt, log, mean, round, runConcurrently, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
+import { envInt, log, mean, quietTemporalRuntime, round, runConcurrently, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const RUN_TIMEOUT_MS = 30_000;
 const INPUT = 'What is Pylon? Answer in one sentence.';
@@ -137,14 +137,6 @@ function sideFigures(outcomes: RunOutcome[], wallMs: number, durations: number[]
     latencyMs: summarize(ok.map((outcome) => outcome.latencyMs)),
     workflowStartToCloseMs: summarize(durations),
   };
-}
-
-function quietTemporalRuntime(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    /* already installed */
-  }
 }
 
 export const agentRunE2eBenchmark: Benchmark = {

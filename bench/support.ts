@@ -8,6 +8,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Infrastructure } from '../test/support/infrastructure';
 import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
@@ -252,4 +253,13 @@ export async function workflowTimeline(client: Client, workflowId: string): Prom
   });
   const first = times[0]?.at ?? 0;
   return { workflowId, events: times.map((event) => `+${(event.at - first).toFixed(1)} ms ${event.type?.replace(/^EVENT_TYPE_/, '')}`) };
+}
+
+/** A bare Worker in the benchmark process logs only warnings (Temporal's runtime can be installed once). */
+export function quietTemporalRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* already installed */
+  }
 }

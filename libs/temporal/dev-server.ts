@@ -71,6 +71,8 @@ export interface DevServerOptions {
   uiPort?: number;
   /** Persist to this SQLite file; omit for in-memory. */
   dbFile?: string;
+  /** How often the history shard may read each of its task queues (default 1 000; the server's own default is 20). */
+  historyQueueReadsPerSecond?: number;
   log?: (line: string) => void;
 }
 
@@ -101,7 +103,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   // The dev server has one history shard, whose queue readers poll at most 20 times a second by default:
   // above ~5 workflows/s every task then waits for the next poll (a bare one-activity workflow's p50 went
   // 33 → 144 ms between 4 and 13 workflows/s). A cluster spreads this over its many shards.
-  for (const queue of ['transfer', 'timer', 'visibility']) args.push('--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=${QUEUE_READER_POLLS_PER_SECOND}`);
+  for (const queue of ['transfer', 'timer', 'visibility']) args.push('--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=${options.historyQueueReadsPerSecond ?? QUEUE_READER_POLLS_PER_SECOND}`);
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
