@@ -382,7 +382,7 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
       for (const tenant of classTenants) {
         const own = productIndexes.get(tenant.orgId);
         const begin = performance.now();
-        if (!own) await pool.query(vectorIndexDdl(tenant.orgId, { m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, concurrently: true }));
+        if (!own) await pool.query(vectorIndexDdl(tenant.orgId, { m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION }));
         indexBuilds[tenant.plan.sizeClass!] = {
           chunks: tenant.plan.chunks,
           byProduct: Boolean(own),

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import { WORKFLOW_TYPES, knowledgeVectorIndexWorkflowId, type VectorIndexOutcome } from '@pylon/contracts';
-import { KnowledgeDocumentRepository, KnowledgeVectorIndexRepository } from '@pylon/db';
+import { KnowledgeDocumentRepository, KnowledgeVectorIndexRepository, type VectorIndexRecord } from '@pylon/db';
 import { WorkflowStarter } from '@pylon/temporal';
 
 /** pgvector's defaults, as the shared index had them. */
@@ -38,8 +38,10 @@ export class KnowledgeVectorIndexService {
    */
   async requestIfLarge(orgId: string, orgChunks: number, now = Date.now()): Promise<void> {
     if (orgChunks <= this.config.kbExactSearchMaxChunks) return;
-    const existing = await this.indexes.find(orgId);
-    if (existing && !(existing.status === 'failed' && now - existing.updatedAt.getTime() >= FAILED_BUILD_RETRY_MS)) return;
+    if (needsBuild(await this.indexes.find(orgId), now)) await this.startBuild(orgId, orgChunks);
+  }
+
+  private async startBuild(orgId: string, orgChunks: number): Promise<void> {
     this.logger.log(`organisation ${orgId} has ${orgChunks} chunks: building its vector index`);
     await this.workflows.start({
       workflowType: WORKFLOW_TYPES.knowledgeVectorIndex,
@@ -58,7 +60,7 @@ export class KnowledgeVectorIndexService {
     if (chunks <= this.config.kbExactSearchMaxChunks) return { status: 'not-needed', chunks, buildMs: 0 };
     await this.indexes.markBuilding(orgId, chunks);
     const started = performance.now();
-    await this.indexes.build(orgId, { m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, concurrently: true });
+    await this.indexes.build(orgId, { m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION });
     const buildMs = performance.now() - started;
     await this.indexes.markReady(orgId, buildMs);
     this.logger.log(`vector index of organisation ${orgId} ready: ${chunks} chunks in ${Math.round(buildMs)} ms`);
@@ -78,8 +80,8 @@ export class KnowledgeVectorIndexService {
     const cached = this.readiness.get(orgId);
     if (cached && Date.now() - cached.at < (cached.ready ? READY_CACHE_MS : NOT_READY_CACHE_MS)) return cached.ready;
     const record = await this.indexes.find(orgId);
-    if (record?.status !== 'ready' && record?.status !== 'building') {
-      this.requestIfLarge(orgId, orgChunks).catch((error: unknown) =>
+    if (needsBuild(record, Date.now())) {
+      this.startBuild(orgId, orgChunks).catch((error: unknown) =>
         this.logger.warn({ err: error }, `could not request the vector index of organisation ${orgId}; it is searched exactly meanwhile`),
       );
     }
@@ -88,4 +90,9 @@ export class KnowledgeVectorIndexService {
     this.readiness.set(orgId, { ready, at: Date.now() });
     return ready;
   }
+}
+
+/** No index yet, or a build that failed FAILED_BUILD_RETRY_MS ago or more. */
+function needsBuild(record: VectorIndexRecord | null, now: number): boolean {
+  return !record || (record.status === 'failed' && now - record.updatedAt.getTime() >= FAILED_BUILD_RETRY_MS);
 }

@@ -25,8 +25,8 @@ export function vectorIndexName(orgId: string): string {
  * The statement that builds an organisation's own HNSW index (a partial index of its chunks). The
  * organisation's id is a literal (DDL takes no parameters), checked to be a uuid by vectorIndexName.
  */
-export function vectorIndexDdl(orgId: string, options: { m: number; efConstruction: number; concurrently: boolean }): string {
-  return `CREATE INDEX ${options.concurrently ? 'CONCURRENTLY ' : ''}IF NOT EXISTS "${vectorIndexName(orgId)}" ON knowledge_chunks
+export function vectorIndexDdl(orgId: string, options: { m: number; efConstruction: number }): string {
+  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${vectorIndexName(orgId)}" ON knowledge_chunks
     USING hnsw (embedding vector_cosine_ops) WITH (m = ${Math.trunc(options.m)}, ef_construction = ${Math.trunc(options.efConstruction)})
     WHERE org_id = '${orgId}'`;
 }
@@ -57,29 +57,27 @@ export class KnowledgeVectorIndexRepository {
       : null;
   }
 
-  /** Records that a build starts (again, after a failure or a crash); the index's name is returned. */
-  async markBuilding(orgId: string, chunks: number): Promise<string> {
-    const indexName = vectorIndexName(orgId);
+  /** Records that a build starts (again, after a failure or a crash). */
+  async markBuilding(orgId: string, chunks: number): Promise<void> {
     await this.db.query(
       `INSERT INTO knowledge_vector_indexes (org_id, index_name, status, chunks_at_start, created_at, updated_at)
        VALUES ($1, $2, 'building', $3, clock_timestamp(), clock_timestamp())
        ON CONFLICT (org_id) DO UPDATE SET status = 'building', chunks_at_start = $3, build_ms = NULL, error = NULL, updated_at = clock_timestamp()`,
-      [orgId, indexName, chunks],
+      [orgId, vectorIndexName(orgId), chunks],
     );
-    return indexName;
   }
 
   /**
    * Builds the organisation's index without blocking writes or searches (CREATE INDEX CONCURRENTLY, so
    * it cannot run in a transaction). An invalid index left by an interrupted build is dropped first.
    */
-  async build(orgId: string, options: { m: number; efConstruction: number; concurrently: boolean }): Promise<void> {
+  async build(orgId: string, options: { m: number; efConstruction: number }): Promise<void> {
     const indexName = vectorIndexName(orgId);
     const [invalid] = (await this.db.query(
       `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`,
       [indexName],
     )) as unknown[];
-    if (invalid) await this.db.query(`DROP INDEX ${options.concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS "${indexName}"`);
+    if (invalid) await this.db.query(`DROP INDEX CONCURRENTLY IF EXISTS "${indexName}"`);
     await this.db.query(vectorIndexDdl(orgId, options));
   }
 
