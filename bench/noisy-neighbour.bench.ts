@@ -13,7 +13,7 @@ import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
 import { freePort } from '@pylon/temporal';
-import { envInt, log, round, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
+import { envInt, log, openLoop, round, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const POLL_MS = 20;
 const RUN_TIMEOUT_MS = 120_000;
@@ -55,13 +55,7 @@ async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<Qu
 /** Open loop: one run every 1000 / rate ms for `seconds`, whatever the earlier ones are doing. */
 async function quietLoad(http: Http, tenant: Tenant, rate: number, seconds: number, temporal?: Client): Promise<QuietFigures> {
   const count = rate * seconds;
-  const pending: Array<Promise<QuietRun>> = [];
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
-    pending.push(runAndWait(http, tenant, `What is Pylon? (quiet ${i})`));
-  }
-  const results = await Promise.all(pending);
+  const results = await openLoop(rate, seconds, (i) => runAndWait(http, tenant, `What is Pylon? (quiet ${i})`));
   const ok = results.filter((result) => result.ok).sort((a, b) => a.latencyMs - b.latencyMs);
   const median = ok[Math.floor(ok.length / 2)];
   return {

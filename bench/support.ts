@@ -263,3 +263,17 @@ export function quietTemporalRuntime(): void {
     /* already installed */
   }
 }
+
+/**
+ * Open loop: starts `start(i)` every 1000 / rate ms for `seconds`, whatever the earlier ones are doing,
+ * and waits for them all: the latency a user sees at that pace, with no coordinated omission.
+ */
+export async function openLoop<T>(rate: number, seconds: number, start: (index: number) => Promise<T>): Promise<T[]> {
+  const pending: Array<Promise<T>> = [];
+  const started = performance.now();
+  for (let i = 0; i < rate * seconds; i++) {
+    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
+    pending.push(start(i));
+  }
+  return Promise.all(pending);
+}

@@ -10,27 +10,18 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { startTemporalDevServer } from '@pylon/temporal';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
-import { envInt, log, quietTemporalRuntime, round, sleep, summarize, type Benchmark, type BenchReport } from './support';
+import { envInt, log, openLoop, quietTemporalRuntime, round, summarize, type Benchmark, type BenchReport } from './support';
 
 const INPUT = 'dispatch';
 
-async function openLoop(client: Client, taskQueue: string, rate: number, seconds: number): Promise<ReturnType<typeof summarize>> {
-  const latencies: number[] = [];
-  const pending: Array<Promise<void>> = [];
-  const started = performance.now();
-  for (let i = 0; i < rate * seconds; i++) {
-    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
+/** Each workflow's start → result, in ms, started open loop. */
+async function pacedWorkflows(client: Client, taskQueue: string, rate: number, seconds: number): Promise<ReturnType<typeof summarize>> {
+  const latencies = await openLoop(rate, seconds, async (i) => {
     const begin = performance.now();
-    pending.push(
-      client.workflow
-        .execute<typeof baselineWorkflow>('baselineWorkflow', { taskQueue, workflowId: `${taskQueue}-${rate}-${i}`, args: [INPUT] })
-        .then((output) => {
-          if (output !== INPUT.toUpperCase()) throw new Error(`unexpected output ${output}`);
-          latencies.push(performance.now() - begin);
-        }),
-    );
-  }
-  await Promise.all(pending);
+    const output = await client.workflow.execute<typeof baselineWorkflow>('baselineWorkflow', { taskQueue, workflowId: `${taskQueue}-${rate}-${i}`, args: [INPUT] });
+    if (output !== INPUT.toUpperCase()) throw new Error(`unexpected output ${output}`);
+    return performance.now() - begin;
+  });
   return summarize(latencies);
 }
 
@@ -45,10 +36,10 @@ async function measure(readsPerSecond: number, rates: number[], seconds: number)
   const running = worker.run();
   try {
     const client = new Client({ connection });
-    await openLoop(client, taskQueue, 4, 2);
+    await pacedWorkflows(client, taskQueue, 4, 2);
     const figures: Record<number, ReturnType<typeof summarize>> = {};
     for (const rate of rates) {
-      figures[rate] = await openLoop(client, taskQueue, rate, seconds);
+      figures[rate] = await pacedWorkflows(client, taskQueue, rate, seconds);
       log(`history queue reads ${readsPerSecond}/s, ${rate} workflows/s: p50 ${figures[rate]!.p50} ms, p99 ${figures[rate]!.p99} ms`);
     }
     return figures;

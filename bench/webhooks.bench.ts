@@ -27,6 +27,7 @@ import {
   envInt,
   log,
   mean,
+  openLoop,
   percentile,
   round,
   runConcurrently,
@@ -423,14 +424,8 @@ async function bareSend(
 }
 
 /** Open loop: one run every 1000 / rate ms for `seconds`, each waiting for its E deliveries, whatever the others are doing. */
-async function pacedRuns(http: Http, tenant: Tenant, arrivals: RunArrivals, endpoints: number, rate: number, seconds: number): Promise<RunOutcome[]> {
-  const started = performance.now();
-  const outcomes: Array<Promise<RunOutcome>> = [];
-  for (let i = 0; i < rate * seconds; i++) {
-    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
-    outcomes.push(pylonRun(http, tenant, arrivals, endpoints));
-  }
-  return Promise.all(outcomes);
+function pacedRuns(http: Http, tenant: Tenant, arrivals: RunArrivals, endpoints: number, rate: number, seconds: number): Promise<RunOutcome[]> {
+  return openLoop(rate, seconds, () => pylonRun(http, tenant, arrivals, endpoints));
 }
 
 export const webhooksBenchmark: Benchmark = {
