@@ -665,7 +665,8 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
           chunkOverlap: CHUNK_OVERLAP,
           documents: documentCount,
           corpus: corpus.options,
-          stackEnv,
+          // The API key the stack was given stays out of the report, whatever it is.
+          stackEnv: Object.fromEntries(Object.entries(stackEnv).filter(([name]) => name !== 'OPENAI_API_KEY')),
           baselinePoolSize: POOL_SIZE,
           organisations: tenants.map((t) => ({ index: t.plan.index, sizeClass: t.plan.sizeClass ?? null, chunks: t.plan.chunks, documents: t.plan.documents.length })),
         },
