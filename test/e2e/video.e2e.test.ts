@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -41,6 +41,15 @@ describe('video generation', () => {
     assert.equal(response.status, status, JSON.stringify(response.body));
     assert.deepEqual(response.body, { error: code });
   };
+  /** Downloaded videos, probed with ffprobe; removed with the directory when the suite ends. */
+  const downloads = mkdtempSync(join(tmpdir(), 'pylon-video-test-'));
+  const download = async (url: string) => {
+    const file = join(downloads, `${randomUUID()}.mp4`);
+    const response = await fetch(url);
+    assert.equal(response.status, 200, url);
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    return file;
+  };
   const waitForState = async (id: string, states: string[], key = tenant.key, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -57,7 +66,10 @@ describe('video generation', () => {
     tenant = await newTenant(20 * COST);
   });
   afterEach(async () => assertLedgerReconciles(orgs));
-  after(async () => stack?.stop());
+  after(async () => {
+    rmSync(downloads, { recursive: true, force: true });
+    await stack?.stop();
+  });
 
   it('creates a generation (201, every field of 2.4), charges 500 000, and renders a playable MP4 at the reported size', async () => {
     const before = await balance(tenant.key);
@@ -75,11 +87,7 @@ describe('video generation', () => {
     assert.equal(done.estimate_wait_seconds, null);
     assert.deepEqual(Object.keys(done.video).sort(), ['height', 'thumbnail', 'url', 'width']);
     assert.deepEqual([done.video.width, done.video.height], [360, 640]);
-    const file = join(tmpdir(), `${randomUUID()}.mp4`);
-    const response = await fetch(done.video.url);
-    assert.equal(response.status, 200);
-    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    const probe = probeVideo(file);
+    const probe = probeVideo(await download(done.video.url));
     assert.equal(probe.codec, 'h264');
     assert.deepEqual([probe.width, probe.height], [done.video.width, done.video.height]);
     assert.ok(probe.durationSeconds >= 0.5, `duration ${probe.durationSeconds}`);
@@ -211,10 +219,7 @@ describe('video generation', () => {
     const done = await waitForState(extension.body.id, ['completed', 'failed']);
     assert.equal(done.state, 'completed', JSON.stringify(done));
     assert.deepEqual([done.video.width, done.video.height], [completed.video.width, completed.video.height]);
-    const file = join(tmpdir(), `${randomUUID()}.mp4`);
-    writeFileSync(file, Buffer.from(await (await fetch(done.video.url)).arrayBuffer()));
-    const parentFile = join(tmpdir(), `${randomUUID()}.mp4`);
-    writeFileSync(parentFile, Buffer.from(await (await fetch(completed.video.url)).arrayBuffer()));
+    const [file, parentFile] = [await download(done.video.url), await download(completed.video.url)];
     assert.ok(probeVideo(file).durationSeconds > probeVideo(parentFile).durationSeconds, 'the extension continues the parent');
   });
 

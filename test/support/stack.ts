@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { freePort } from '@pylon/temporal';
@@ -89,6 +89,8 @@ export class Stack {
   url!: string;
   readonly env: Record<string, string>;
   private readonly apiReadyPath: string;
+  /** The media directory this stack made for itself (none when the caller gave MEDIA_DIR); removed by stop(). */
+  private ownMediaDir?: string;
 
   constructor(options: StackOptions = {}) {
     this.apiReadyPath = options.apiReadyPath ?? '/readyz';
@@ -115,7 +117,7 @@ export class Stack {
     stack.url = `http://127.0.0.1:${port}`;
     stack.env.PORT = String(port);
     stack.env.PUBLIC_URL ??= stack.url;
-    stack.env.MEDIA_DIR ??= mkdtempSync(join(tmpdir(), 'pylon-test-media-'));
+    if (!stack.env.MEDIA_DIR) stack.env.MEDIA_DIR = stack.ownMediaDir = mkdtempSync(join(tmpdir(), 'pylon-test-media-'));
     await Promise.all([stack.startApi(), options.worker === false ? undefined : stack.startWorker()]);
     return stack;
   }
@@ -125,7 +127,6 @@ export class Stack {
     await waitFor('the API', this.api, async () => (await fetch(`${this.url}${this.apiReadyPath}`)).ok);
   }
 
-  /** Another API process against the same database and Temporal, on a port of its own (a second replica). */
   /** Another API process on the same database and Temporal; `env` adds to (or overrides) the stack's settings. */
   async startApiReplica(env: Record<string, string> = {}): Promise<{ api: AppProcess; url: string }> {
     const url = `http://127.0.0.1:${await freePort()}`;
@@ -141,5 +142,6 @@ export class Stack {
 
   async stop(): Promise<void> {
     await Promise.all([this.api?.stop(), this.worker?.stop()]);
+    if (this.ownMediaDir) rmSync(this.ownMediaDir, { recursive: true, force: true });
   }
 }
