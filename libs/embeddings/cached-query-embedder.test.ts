@@ -33,12 +33,14 @@ function deferred(): { promise: Promise<void>; release: () => void } {
 }
 
 describe('CachedQueryEmbedder', () => {
-  it('hits after a miss, and hands out copies', async () => {
+  it('hits after a miss, handing every caller the same frozen vector', async () => {
     const inner = new CountingEmbedder();
     const cache = new CachedQueryEmbedder(inner, 10);
     const first = await cache.embedQuery('hello');
-    first[0] = 99;
-    assert.deepEqual(await cache.embedQuery('hello'), [5, 1]);
+    assert.ok(Object.isFrozen(first));
+    assert.throws(() => ((first as number[])[0] = 99), TypeError);
+    assert.equal(await cache.embedQuery('hello'), first);
+    assert.deepEqual(first, [5, 1]);
     assert.deepEqual(await cache.embedQuery('hi'), [2, 1]);
     assert.deepEqual(inner.calls, [['hello'], ['hi']]);
     assert.equal(cache.size, 2);

@@ -1,8 +1,11 @@
 import type { Embedder } from './embedder';
 
+/** A query's vector as the cache hands it out: one frozen array per text, shared by every caller. */
+export type QueryVector = readonly number[];
+
 interface InFlight {
   key: string;
-  promise: Promise<number[]>;
+  promise: Promise<QueryVector>;
   controller: AbortController;
   waiters: number;
 }
@@ -15,9 +18,12 @@ interface InFlight {
  * A caller's signal cancels only that caller's wait. The shared request is aborted once every
  * caller waiting on it has given up; otherwise it runs to completion (bounded by the embedder's
  * own timeout) and its result is cached.
+ *
+ * Vectors are frozen and shared rather than copied per caller, so what is derived from one (its SQL
+ * literal, see `vectorLiteral` in @pylon/db) can be remembered with it.
  */
 export class CachedQueryEmbedder {
-  private readonly cache = new Map<string, number[]>();
+  private readonly cache = new Map<string, QueryVector>();
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(
@@ -42,26 +48,26 @@ export class CachedQueryEmbedder {
     return this.cache.size;
   }
 
-  /** The vector of one query; the caller may modify it. */
-  async embedQuery(text: string, signal?: AbortSignal): Promise<number[]> {
+  /** The vector of one query (frozen). */
+  async embedQuery(text: string, signal?: AbortSignal): Promise<QueryVector> {
     signal?.throwIfAborted();
-    if (this.maxEntries === 0) return (await this.embedder.embed([text], signal))[0]!;
+    if (this.maxEntries === 0) return Object.freeze((await this.embedder.embed([text], signal))[0]!);
     const key = `${this.embedder.id}\u0000${text}`;
     const cached = this.cache.get(key);
     if (cached) {
       this.cache.delete(key);
       this.cache.set(key, cached);
-      return cached.slice();
+      return cached;
     }
     const entry = this.inFlight.get(key) ?? this.start(key, text);
-    return (await this.wait(entry, signal)).slice();
+    return this.wait(entry, signal);
   }
 
   private start(key: string, text: string): InFlight {
     const controller = new AbortController();
     const promise = this.embedder.embed([text], controller.signal).then(([vector]) => {
       if (!vector) throw new Error(`${this.embedder.id} returned no vector for the query`);
-      return vector;
+      return Object.freeze(vector);
     });
     const entry: InFlight = { key, promise, controller, waiters: 0 };
     this.inFlight.set(key, entry);
@@ -77,7 +83,7 @@ export class CachedQueryEmbedder {
     return entry;
   }
 
-  private remember(key: string, vector: number[]): void {
+  private remember(key: string, vector: QueryVector): void {
     this.cache.delete(key);
     this.cache.set(key, vector);
     while (this.cache.size > this.maxEntries) {
@@ -86,10 +92,10 @@ export class CachedQueryEmbedder {
   }
 
   /** The shared result, or this caller's abort reason as soon as its signal fires. */
-  private wait(entry: InFlight, signal: AbortSignal | undefined): Promise<number[]> {
+  private wait(entry: InFlight, signal: AbortSignal | undefined): Promise<QueryVector> {
     entry.waiters++;
     if (!signal) return entry.promise;
-    return new Promise<number[]>((resolve, reject) => {
+    return new Promise<QueryVector>((resolve, reject) => {
       const onAbort = (): void => {
         if (--entry.waiters === 0) {
           if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);

@@ -3,6 +3,7 @@ import { toSql } from 'pgvector';
 import { DataSource } from 'typeorm';
 import type { SearchFilter, SearchLeg, SearchMode } from '@pylon/contracts';
 import { filterCondition } from './knowledge-filter.sql';
+import { vectorLiteral } from '../vector-literal';
 
 export interface DraftChunk {
   index: number;
@@ -36,7 +37,7 @@ export interface SearchPlan {
 export interface ChunkQuery {
   mode: SearchMode;
   /** The query's embedding, for the vector leg. */
-  embedding?: number[];
+  embedding?: readonly number[];
   /** The query's text, for the keyword leg. */
   text: string;
   limit: number;
@@ -121,7 +122,7 @@ export class KnowledgeChunkRepository {
    * The knowledge search: the organisation's `k` chunks nearest to `embedding` by cosine distance,
    * best first, with score = cosine similarity.
    */
-  async search(orgId: string, embedding: number[], k: number, plan: SearchPlan): Promise<ChunkMatch[]> {
+  async search(orgId: string, embedding: readonly number[], k: number, plan: SearchPlan): Promise<ChunkMatch[]> {
     const limit = Math.max(1, Math.min(100, Math.floor(k)));
     // A materialized CTE cannot use the HNSW index: every row of the organisation is scored exactly.
     const nearest = plan.exact
@@ -140,7 +141,7 @@ export class KnowledgeChunkRepository {
          JOIN knowledge_chunks c ON c.id = n.id
          JOIN knowledge_documents d ON d.id = c.doc_id
         ORDER BY n.distance, c.id`,
-      [orgId, toSql(embedding), limit],
+      [orgId, vectorLiteral(embedding), limit],
       plan.exact ? undefined : { efSearch: Math.max(plan.efSearch, limit), iterativeScan: plan.iterativeScan },
     );
     return rows.map(toChunkMatch);
@@ -180,7 +181,7 @@ export class KnowledgeChunkRepository {
     const exactVector = query.plan.exact || query.filter !== undefined;
     if (useVector) {
       if (!query.embedding) throw new Error('a vector search needs the query embedding');
-      const vector = `${bind(toSql(query.embedding))}::vector`;
+      const vector = `${bind(vectorLiteral(query.embedding))}::vector`;
       // OFFSET 0 keeps the planner from using the HNSW index: every row that passes the filter is scored exactly.
       const candidates = exactVector
         ? `SELECT id, distance FROM (
