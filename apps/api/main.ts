@@ -1,9 +1,11 @@
-import { PylonConfig, requireSupportedNode } from '@pylon/config';
+import { PylonConfig, missingNodeFlagsWarning, requireSupportedNode } from '@pylon/config';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
   process.title = 'pylon-api';
   requireSupportedNode();
+  const flagsWarning = missingNodeFlagsWarning();
+  if (flagsWarning) console.warn(`pylon api ${flagsWarning}`);
   const app = await createApp();
   const config = app.get(PylonConfig);
   await app.listen(config.port, config.host);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { PYLON_NODE_FLAGS } from '@pylon/config';
 
 /**
  * Runs one Node process of the stack, prefixes its output, and restarts it if it dies unexpectedly
@@ -17,7 +18,7 @@ export class SupervisedProcess {
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [this.script], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, this.script], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => console.log(`[${this.name}] ${line}`));

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
-import { PylonConfig, requireSupportedNode } from '@pylon/config';
+import { PylonConfig, missingNodeFlagsWarning, requireSupportedNode } from '@pylon/config';
 import { PylonMetrics } from '@pylon/metrics';
 import { runEventsRetentionScheduleId } from '@pylon/contracts';
 import { ensureRunEventsRetentionSchedule, registerSearchAttributes } from '@pylon/temporal';
@@ -22,6 +22,8 @@ import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
   requireSupportedNode();
+  const flagsWarning = missingNodeFlagsWarning();
+  if (flagsWarning) console.warn(`pylon worker ${flagsWarning}`);
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   const config = app.get(PylonConfig);

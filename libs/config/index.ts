@@ -1,4 +1,4 @@
 export { PylonConfig, loadConfig, type WorkerSlots } from './pylon-config';
 export { ConfigError } from './config-error';
-export { requireSupportedNode, MINIMUM_NODE } from './node-runtime';
+export { requireSupportedNode, missingNodeFlagsWarning, MINIMUM_NODE, PYLON_NODE_FLAGS } from './node-runtime';
 export { ConfigModule } from './config.module';

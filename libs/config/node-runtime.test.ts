@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { requireSupportedNode } from './node-runtime';
+import { PYLON_NODE_FLAGS, missingNodeFlagsWarning, requireSupportedNode } from './node-runtime';
 
 describe('the Node runtime check', () => {
   it('accepts Node 22.12 and later', () => {
@@ -16,5 +17,17 @@ describe('the Node runtime check', () => {
   it('is the Node this suite runs on', () => {
     assert.doesNotThrow(() => requireSupportedNode());
     assert.ok(Number(process.versions.node.split('.')[0]) >= 22, process.version);
+  });
+
+  it('warns about a process started without the flags, and only then', () => {
+    assert.equal(missingNodeFlagsWarning([...PYLON_NODE_FLAGS, '--enable-source-maps']), null);
+    assert.match(missingNodeFlagsWarning([]) ?? '', /^started without --experimental-async-context-frame; every request costs more CPU/);
+  });
+
+  it('Node accepts the flags on the command line', () => {
+    const result = spawnSync(process.execPath, [...PYLON_NODE_FLAGS, '-e', 'process.stdout.write(JSON.stringify(process.execArgv))'], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, '', 'no warning either');
+    assert.equal(missingNodeFlagsWarning(JSON.parse(result.stdout)), null);
   });
 });

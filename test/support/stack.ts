@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { PYLON_NODE_FLAGS } from '@pylon/config';
 import { freePort } from '@pylon/temporal';
 import { testInfra } from './infra';
 
@@ -52,7 +53,7 @@ function launch(name: string, script: string, env: Record<string, string>): AppP
   // PYLON_CPU_PROFILE_DIR: each app process writes a V8 CPU profile there when it exits (to find where time goes).
   const profileDir = process.env.PYLON_CPU_PROFILE_DIR;
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profiling, join(DIST, script)], {
+  const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, ...profiling, join(DIST, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
