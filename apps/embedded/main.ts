@@ -6,6 +6,7 @@ import { startTemporalDevServer, type DevServer } from '@pylon/temporal';
 import { resolveAdminToken } from './admin-token';
 import { ensureDemoTenant } from './demo-tenant';
 import { POSTGRES_DIR, TEMPORAL_DB_FILE } from './embedded-files';
+import { takenPortsMessage, type WantedPort } from './ports';
 import { SupervisedProcess } from './supervisor';
 
 const DIST = join(__dirname, '..', '..');
@@ -37,6 +38,24 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
+  const startsTemporal = !process.env.TEMPORAL_ADDRESS;
+  const temporalPort = Number(process.env.TEMPORAL_PORT ?? 7233);
+  const temporalUiPort = Number(process.env.TEMPORAL_UI_PORT ?? temporalPort + 1000);
+  const wanted: WantedPort[] = [
+    { port: config.port, host: config.host, what: 'the API', setting: 'PORT' },
+    ...(startsTemporal
+      ? [
+          { port: temporalPort, host: '127.0.0.1', what: 'the Temporal dev server', setting: 'TEMPORAL_PORT' },
+          { port: temporalUiPort, host: '127.0.0.1', what: 'the Temporal UI', setting: 'TEMPORAL_UI_PORT' },
+        ]
+      : []),
+  ];
+  const taken = await takenPortsMessage(wanted);
+  if (taken) {
+    console.error(taken);
+    process.exit(1);
+  }
+
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -51,11 +70,10 @@ async function main(): Promise<void> {
 
     let temporalAddress = config.temporalAddress;
     let temporalUi = config.temporalUiUrl;
-    if (!process.env.TEMPORAL_ADDRESS) {
-      const grpcPort = Number(process.env.TEMPORAL_PORT ?? 7233);
+    if (startsTemporal) {
       const temporal: DevServer = await startTemporalDevServer({
-        port: grpcPort,
-        uiPort: Number(process.env.TEMPORAL_UI_PORT ?? grpcPort + 1000),
+        port: temporalPort,
+        uiPort: temporalUiPort,
         dbFile: join(config.dataDir, TEMPORAL_DB_FILE),
       });
       stops.push(() => temporal.stop());
