@@ -96,6 +96,8 @@ export class PylonConfig {
   readonly webhookMaxInflightPerEndpoint: number;
   /** Agent runs an organisation may start per second: its share of the workers, whatever its keys' rates. */
   readonly agentRunsPerSecond: number;
+  /** Live event streams one API key may hold open on one API process (each holds a connection and a listener). */
+  readonly eventStreamsPerKey: number;
   readonly trustProxy: boolean;
   readonly readyMaxQueueBacklog: number;
   readonly workerMetricsPort: number;
@@ -183,6 +185,7 @@ export class PylonConfig {
     this.webhookTestEventsPerMinute = readInt(env, 'WEBHOOK_TEST_EVENTS_PER_MINUTE', 10, 1, MAX_ORG_LIMIT);
     this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, MAX_ORG_LIMIT);
     this.agentRunsPerSecond = readInt(env, 'AGENT_RUNS_PER_SECOND', 10, 1, MAX_ORG_LIMIT);
+    this.eventStreamsPerKey = readInt(env, 'EVENT_STREAMS_PER_KEY', 20, 1, 100_000);
   }
 
   /** The task queue of one kind of work. */

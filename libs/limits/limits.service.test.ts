@@ -157,4 +157,20 @@ describe('LimitsService', () => {
     );
     assert.equal(metrics.rejections.webhook_endpoints, 1);
   });
+
+  it("holds a key's open event streams to the cap, each key on its own, and a closed stream frees its place once", () => {
+    const { limits, metrics } = service({ EVENT_STREAMS_PER_KEY: '2' });
+    const first = limits.openEventStream('key-a');
+    limits.openEventStream('key-a');
+    assert.throws(
+      () => limits.openEventStream('key-a'),
+      (error: unknown) => error instanceof LimitExceededError && error.message === 'this API key has 2 event streams open on this server, its limit is 2; close one first',
+    );
+    assert.doesNotThrow(() => limits.openEventStream('key-b'));
+    first();
+    first();
+    limits.openEventStream('key-a');
+    assert.throws(() => limits.openEventStream('key-a'), LimitExceededError, 'closing twice freed one place, not two');
+    assert.equal(metrics.rejections.event_streams_per_key, 2);
+  });
 });

@@ -26,6 +26,8 @@ export class LimitsService {
   private lastStoreWarning = 0;
   private readonly leases = new KeyRateLeases();
   private readonly cachedOrgLimits = new Map<string, { limits: EffectiveOrgLimits; until: number }>();
+  /** Live event streams open on this process, per API key. */
+  private readonly openStreams = new Map<string, number>();
 
   constructor(
     private readonly config: PylonConfig,
@@ -92,6 +94,30 @@ export class LimitsService {
     this.metrics.rejected('agent_runs_per_second');
     const retryAfter = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000));
     throw new LimitExceededError(`this organisation may start ${perSecond} agent runs per second; retry in ${retryAfter} s`, retryAfter);
+  }
+
+  /**
+   * Opens one live event stream of an API key on this process, or throws LimitExceededError past
+   * EVENT_STREAMS_PER_KEY. A stream holds a connection and a listener for as long as its run lasts, so
+   * the cap is on what is open, not a rate; per process, because that is where the connections are.
+   * The caller must call the returned function once the stream has closed.
+   */
+  openEventStream(keyId: string): () => void {
+    const cap = this.config.eventStreamsPerKey;
+    const open = this.openStreams.get(keyId) ?? 0;
+    if (open >= cap) {
+      this.metrics.rejected('event_streams_per_key');
+      throw new LimitExceededError(`this API key has ${open} event streams open on this server, its limit is ${cap}; close one first`);
+    }
+    this.openStreams.set(keyId, open + 1);
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      const left = (this.openStreams.get(keyId) ?? 1) - 1;
+      if (left > 0) this.openStreams.set(keyId, left);
+      else this.openStreams.delete(keyId);
+    };
   }
 
   /** Counts a test event against the organisation's test events per minute, or throws LimitExceededError. */

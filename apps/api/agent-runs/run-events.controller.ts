@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { RunEventsService } from '@pylon/agent-runs';
+import { LimitsService } from '@pylon/limits';
 import type { AgentRun, StoredRunEvent } from '@pylon/db';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
@@ -34,6 +35,7 @@ export class RunEventsController {
   constructor(
     private readonly runEvents: RunEventsService,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
   @Get(':runId/events')
@@ -44,13 +46,14 @@ export class RunEventsController {
     description:
       'With `Accept: text/event-stream`: every stored event after `after` (or the `Last-Event-ID` header), then each new one as it ' +
       'happens, as `id: <seq>`, `event: <type>`, `data: <JSON>`; the stream ends after the terminal event (`succeeded` or `failed`). ' +
-      'Comment lines keep an idle stream open. Otherwise: the stored events after `after` as a page.',
+      'Comment lines keep an idle stream open. One API key may hold EVENT_STREAMS_PER_KEY streams open at once (409 `limit_exceeded` past it). ' +
+      'Otherwise: the stored events after `after` as a page.',
   })
   @ApiUuidParam('runId')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Streams: resume right after this event.' })
   @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({ type: RunEventPage })
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409)
   async events(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('runId') runId: string,
@@ -68,7 +71,12 @@ export class RunEventsController {
     }
     const after = resumePoint(lastEventId, query.after);
     const run = await this.runEvents.requireRun(principal.orgId, runId);
-    await this.stream(principal.orgId, run, after, request, reply);
+    const closed = this.limits.openEventStream(principal.keyId);
+    try {
+      await this.stream(principal.orgId, run, after, request, reply);
+    } finally {
+      closed();
+    }
   }
 
   private async stream(orgId: string, run: AgentRun, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {

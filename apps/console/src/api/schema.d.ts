@@ -224,7 +224,7 @@ export interface paths {
         };
         /**
          * A run's events: a live Server-Sent Events stream, or a JSON page
-         * @description With `Accept: text/event-stream`: every stored event after `after` (or the `Last-Event-ID` header), then each new one as it happens, as `id: <seq>`, `event: <type>`, `data: <JSON>`; the stream ends after the terminal event (`succeeded` or `failed`). Comment lines keep an idle stream open. Otherwise: the stored events after `after` as a page.
+         * @description With `Accept: text/event-stream`: every stored event after `after` (or the `Last-Event-ID` header), then each new one as it happens, as `id: <seq>`, `event: <type>`, `data: <JSON>`; the stream ends after the terminal event (`succeeded` or `failed`). Comment lines keep an idle stream open. One API key may hold EVENT_STREAMS_PER_KEY streams open at once (409 `limit_exceeded` past it). Otherwise: the stored events after `after` as a page.
          */
         get: operations["listAgentRunEvents"];
         put?: never;
@@ -2830,6 +2830,16 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/event-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
