@@ -17,6 +17,7 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
   npm run pylon -- limits show --org <org_id>
   npm run pylon -- limits set --org <org_id> [--webhook-endpoints <n|default>] [--test-events-per-minute <n|default>]
                                              [--inflight-deliveries-per-endpoint <n|default>] [--agent-runs-per-second <n|default>]
+  npm run pylon -- kb index --org <org_id>
 
 "default" puts a limit back to the configured default.
 
@@ -77,6 +78,16 @@ function printOrgLimits(limits: any): void {
   for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint', 'agent_runs_per_second']) {
     console.log(`  ${name.padEnd(34)} ${String(limits[name]).padStart(8)}  ${limits.overrides[name] === null ? '(default)' : '(override)'}`);
   }
+}
+
+function printKnowledgeIndex(state: any): void {
+  console.log(`Knowledge of organisation ${state.org_id}: ${state.chunks} chunks (searched exactly up to ${state.exact_search_max_chunks})`);
+  console.log(`  searched by   ${state.searched_by === 'own_index' ? 'its own vector index' : 'exact search'}`);
+  const index = state.index;
+  if (!index) return console.log('  own index     none');
+  const took = index.build_ms === null ? '' : `, built in ${(index.build_ms / 1000).toFixed(1)} s`;
+  console.log(`  own index     ${index.name}: ${index.status} (from ${index.chunks_at_start} chunks${took}; ${index.updated_at})`);
+  if (index.error) console.log(`  last error    ${index.error}`);
 }
 
 const describeRate = (key: any) =>
@@ -163,6 +174,8 @@ async function main(argv: string[]): Promise<void> {
       const key = await call('PATCH', `/admin/v1/api-keys/${required(id, '<key_id>')}`, changes);
       return console.log(`Key ${key.key_id}: ${describeRate(key)}`);
     }
+    case 'kb index':
+      return printKnowledgeIndex(await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/knowledge-index`));
     case 'limits show':
       return printOrgLimits(await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/limits`));
     case 'limits set': {

@@ -5,4 +5,4 @@ export { KnowledgeSearchService, type KnowledgeQuery } from './knowledge-search.
 export { parseSearchFilter, FILTER_LIMITS } from './search-filter';
 export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';
-export { KnowledgeVectorIndexService } from './vector-index.service';
+export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';

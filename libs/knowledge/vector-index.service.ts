@@ -14,6 +14,16 @@ const READY_CACHE_ENTRIES = 10_000;
 /** A build that failed (after its own retries) is tried again, from scratch, this long after. */
 export const FAILED_BUILD_RETRY_MS = 10 * 60_000;
 
+/** How an organisation's knowledge is searched now, for operators. */
+export interface VectorSearchState {
+  /** Chunks of its ready documents. */
+  chunks: number;
+  exactSearchMaxChunks: number;
+  /** `exact` until the organisation is past the threshold and its own index is ready. */
+  searchedBy: 'exact' | 'own_index';
+  index: VectorIndexRecord | null;
+}
+
 /**
  * The rules of each large organisation's own vector index: an organisation that grows past
  * KB_EXACT_SEARCH_MAX_CHUNKS gets an HNSW index of its own chunks, built in the background by workflow
@@ -89,6 +99,14 @@ export class KnowledgeVectorIndexService {
     if (this.readiness.size >= READY_CACHE_ENTRIES) this.readiness.clear();
     this.readiness.set(orgId, { ready, at: Date.now() });
     return ready;
+  }
+
+  /** What search does for the organisation right now, and its index's record if it has one. */
+  async state(orgId: string): Promise<VectorSearchState> {
+    const [chunks, index] = await Promise.all([this.documents.readyChunkCount(orgId), this.indexes.find(orgId)]);
+    const exactSearchMaxChunks = this.config.kbExactSearchMaxChunks;
+    const searchedBy = chunks > exactSearchMaxChunks && index?.status === 'ready' ? 'own_index' : 'exact';
+    return { chunks, exactSearchMaxChunks, searchedBy, index };
   }
 }
 

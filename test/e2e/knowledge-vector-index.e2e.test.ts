@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'pg';
 import { toSql } from 'pgvector';
@@ -53,6 +56,19 @@ describe('an organisation growing past the exact-search threshold', () => {
       [orgId],
     ))[0];
 
+  /** The admin API's view of how the organisation is searched. */
+  const operatorView = async (orgId: string) => {
+    const response = await http.get(`/admin/v1/orgs/${orgId}/knowledge-index`, { token: testInfra().adminToken });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  };
+  const pylon = async (...args: string[]) =>
+    (
+      await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'apps', 'cli', 'main.js'), ...args], {
+        env: { ...process.env, PYLON_URL: stack.url, ADMIN_TOKEN: testInfra().adminToken },
+      })
+    ).stdout;
+
   const rounded = (similarity: number) => Math.round(similarity * 1e5) / 1e5;
 
   /**
@@ -84,6 +100,7 @@ describe('an organisation growing past the exact-search threshold', () => {
     await ingestDocument(http, small, document(2, 6));
     await assertSearchesExact(tenant, 'below the threshold');
     assert.equal(await indexRow(tenant.orgId), undefined, 'no index below the threshold');
+    assert.deepEqual(await operatorView(tenant.orgId), { org_id: tenant.orgId, chunks: 6, exact_search_max_chunks: THRESHOLD, searched_by: 'exact', index: null });
 
     await ingestDocument(http, tenant, document(3, 8));
     const ready = await waitFor('the index to be ready', async () => {
@@ -99,6 +116,18 @@ describe('an organisation growing past the exact-search threshold', () => {
     assert.ok(index?.valid, `index ${ready.index_name} exists and is valid`);
     assert.match(index.definition, /USING hnsw/);
     assert.ok(index.definition.includes(tenant.orgId), 'a partial index of this organisation only');
+    const view = await operatorView(tenant.orgId);
+    assert.deepEqual({ ...view, index: { ...view.index, updated_at: typeof view.index.updated_at } }, {
+      org_id: tenant.orgId,
+      chunks: 14,
+      exact_search_max_chunks: THRESHOLD,
+      searched_by: 'own_index',
+      index: { name: ready.index_name, status: 'ready', chunks_at_start: 14, build_ms: ready.build_ms, error: null, updated_at: 'string' },
+    });
+    const cli = await pylon('kb', 'index', '--org', tenant.orgId);
+    assert.match(cli, new RegExp(`14 chunks \\(searched exactly up to ${THRESHOLD}\\)`));
+    assert.match(cli, /searched by\s+its own vector index/);
+    assert.match(cli, new RegExp(`own index\\s+${ready.index_name}: ready \\(from 14 chunks, built in \\d+\\.\\d s;`));
 
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // the API asks again about an index that was not ready a second ago
     await assertSearchesExact(tenant, 'through its own index');
@@ -139,5 +168,17 @@ describe('an organisation growing past the exact-search threshold', () => {
     await waitFor('the index to be ready', async () => ((await indexRow(tenant.orgId))?.status === 'ready' ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await assertSearchesExact(tenant, 'after the build');
+  });
+
+  it('the operator view answers 404 for an unknown organisation and 400 for a malformed id', async () => {
+    const token = testInfra().adminToken;
+    const unknown = await http.get('/admin/v1/orgs/00000000-0000-4000-8000-000000000000/knowledge-index', { token });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { error: 'not_found' });
+    const malformed = await http.get('/admin/v1/orgs/not-a-uuid/knowledge-index', { token });
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(malformed.body, { error: 'invalid_request' });
+    const noToken = await http.get('/admin/v1/orgs/00000000-0000-4000-8000-000000000000/knowledge-index');
+    assert.equal(noToken.status, 401);
   });
 });

@@ -93,6 +93,23 @@ export interface paths {
         patch: operations["updateOrgLimits"];
         trace?: never;
     };
+    "/admin/v1/orgs/{org_id}/knowledge-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How an organisation's knowledge is searched, and the state of its own vector index */
+        get: operations["getOrgKnowledgeIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -775,6 +792,35 @@ export interface components {
             inflight_deliveries_per_endpoint?: number | null;
             /** @description Agent runs the organisation may start per second, whatever its keys allow; null: back to the default AGENT_RUNS_PER_SECOND; absent: unchanged. */
             agent_runs_per_second?: number | null;
+        };
+        VectorIndexView: {
+            /** @description The partial HNSW index of this organisation’s chunks. */
+            name: string;
+            /** @enum {string} */
+            status: "building" | "ready" | "failed";
+            /** @description Chunks the organisation had when the build started. */
+            chunks_at_start: number;
+            /** @description How long the build took; null until it is ready. */
+            build_ms: number | null;
+            /** @description Why the last build failed (it is tried again 10 minutes later). */
+            error: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        KnowledgeIndexView: {
+            /** Format: uuid */
+            org_id: string;
+            /** @description Chunks of the organisation’s ready documents. */
+            chunks: number;
+            /** @description KB_EXACT_SEARCH_MAX_CHUNKS: up to this size an organisation is searched exactly. */
+            exact_search_max_chunks: number;
+            /**
+             * @description `own_index` once the organisation is past the threshold and its index is ready.
+             * @enum {string}
+             */
+            searched_by: "exact" | "own_index";
+            /** @description Its own vector index; null if it never needed one. */
+            index: components["schemas"]["VectorIndexView"] | null;
         };
         CreateAgentRequest: {
             /** Format: uuid */
@@ -1823,6 +1869,63 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not `application/json` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOrgKnowledgeIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeIndexView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
