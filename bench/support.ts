@@ -64,6 +64,7 @@ export const BENCH_LIMITS_ENV: Record<string, string> = {
   WEBHOOK_TEST_EVENTS_PER_MINUTE: '1000000',
   WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT: '1000000',
   AGENT_RUNS_PER_SECOND: '1000000',
+  EVENT_STREAMS_PER_KEY: '100000',
 };
 
 /** Started once by run.ts; the Stack and the tenant are created on first use and shared by the benchmarks. */

@@ -71,11 +71,11 @@ export class RunEventsController {
     }
     const after = resumePoint(lastEventId, query.after);
     const run = await this.runEvents.requireRun(principal.orgId, runId);
-    const closed = this.limits.openEventStream(principal.keyId);
+    const streamClosed = this.limits.openEventStream(principal.keyId);
     try {
       await this.stream(principal.orgId, run, after, request, reply);
     } finally {
-      closed();
+      streamClosed();
     }
   }
 
