@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       // ...and building an organisation's HNSW index there would stop every query of every organisation
       // for minutes (≈ 2 at 50 000 chunks): on PGlite every organisation is searched exactly (≈ 2 ms per
       // 1 000 chunks, and always the true nearest; bench/README.md, Which index for a large organisation).
-      KB_EXACT_SEARCH_MAX_CHUNKS: process.env.KB_EXACT_SEARCH_MAX_CHUNKS ?? (config.databaseUrl ? String(config.kbExactSearchMaxChunks) : '10000000'),
+      ...(config.databaseUrl ? {} : { KB_EXACT_SEARCH_MAX_CHUNKS: process.env.KB_EXACT_SEARCH_MAX_CHUNKS ?? '10000000' }),
       // One machine for development: webhooks may go to a receiver on this machine.
       WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
     };

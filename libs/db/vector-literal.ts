@@ -20,5 +20,5 @@ export function vectorLiteral(vector: readonly number[]): string {
 }
 
 function format(vector: readonly number[]): string {
-  return toSql([...vector]) as string;
+  return toSql(vector as number[]) as string;
 }

@@ -3,6 +3,7 @@ import { PylonConfig } from '@pylon/config';
 import { WORKFLOW_TYPES, knowledgeVectorIndexWorkflowId, type VectorIndexOutcome } from '@pylon/contracts';
 import { KnowledgeDocumentRepository, KnowledgeVectorIndexRepository, type VectorIndexRecord } from '@pylon/db';
 import { WorkflowStarter } from '@pylon/temporal';
+import { planSearch } from './search-planner';
 
 /** pgvector's defaults, as the shared index had them. */
 const HNSW_M = 16;
@@ -105,8 +106,9 @@ export class KnowledgeVectorIndexService {
   async state(orgId: string): Promise<VectorSearchState> {
     const [chunks, index] = await Promise.all([this.documents.readyChunkCount(orgId), this.indexes.find(orgId)]);
     const exactSearchMaxChunks = this.config.kbExactSearchMaxChunks;
-    const searchedBy = chunks > exactSearchMaxChunks && index?.status === 'ready' ? 'own_index' : 'exact';
-    return { chunks, exactSearchMaxChunks, searchedBy, index };
+    // The search's own planner decides; k and the iterative scan change how it searches, not whether exactly.
+    const plan = planSearch({ orgChunks: chunks, k: 6, exactMaxChunks: exactSearchMaxChunks, ownIndexReady: index?.status === 'ready', iterativeScanAvailable: false });
+    return { chunks, exactSearchMaxChunks, searchedBy: plan.exact ? 'exact' : 'own_index', index };
   }
 }
 
