@@ -32,8 +32,21 @@ interface QuietFigures {
   firstErrors: string[];
   latencyMs: ReturnType<typeof summarize>;
   postMs: ReturnType<typeof summarize>;
-  /** The run at the median latency: its workflow history, to see where the time went. */
-  medianRun?: { latencyMs: number; postMs?: number; workflowId: string; events: string[] };
+  /** The runs at the median and the highest latency: their workflow histories, to see where the time went. */
+  medianRun?: RunTimeline;
+  slowestRun?: RunTimeline;
+}
+
+interface RunTimeline {
+  latencyMs: number;
+  postMs?: number;
+  workflowId: string;
+  events: string[];
+}
+
+async function timelineOf(temporal: Client | undefined, run: QuietRun | undefined): Promise<RunTimeline | undefined> {
+  if (!run || !temporal) return undefined;
+  return { latencyMs: round(run.latencyMs, 1), postMs: round(run.postMs!, 1), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
 }
 
 async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<QuietRun> {
@@ -64,10 +77,8 @@ async function quietLoad(http: Http, tenant: Tenant, rate: number, seconds: numb
     firstErrors: [...new Set(results.flatMap((result) => (result.error ? [result.error.slice(0, 200)] : [])))].slice(0, 5),
     latencyMs: summarize(ok.map((result) => result.latencyMs)),
     postMs: summarize(ok.map((result) => result.postMs!)),
-    medianRun:
-      median && temporal
-        ? { latencyMs: round(median.latencyMs, 1), postMs: round(median.postMs!, 1), ...(await workflowTimeline(temporal, agentRunWorkflowId(median.runId!))) }
-        : undefined,
+    medianRun: await timelineOf(temporal, median),
+    slowestRun: await timelineOf(temporal, ok[ok.length - 1]),
   };
 }
 

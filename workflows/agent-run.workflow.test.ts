@@ -20,7 +20,7 @@ describe('agentRunWorkflow', () => {
   });
   after(async () => env?.teardown());
 
-  async function run(activities: Partial<AgentRunActivities>, options: { cancelAfterMs?: number; runTimeoutSeconds?: number } = {}) {
+  async function run(activities: Partial<AgentRunActivities>, options: { cancelAfterMs?: number; runTimeoutSeconds?: number; modelAnswersInProcess?: boolean } = {}) {
     const calls: string[] = [];
     const record = <K extends keyof AgentRunActivities>(name: K, impl: AgentRunActivities[K]) =>
       (async (...args: unknown[]) => {
@@ -38,22 +38,70 @@ describe('agentRunWorkflow', () => {
         markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => null)),
       },
     });
-    const input: AgentRunWorkflowInput = { runId: randomUUID(), orgId: randomUUID(), runTimeoutSeconds: options.runTimeoutSeconds ?? 30, heartbeatTimeoutSeconds: 5 };
+    const input: AgentRunWorkflowInput = {
+      runId: randomUUID(),
+      orgId: randomUUID(),
+      runTimeoutSeconds: options.runTimeoutSeconds ?? 30,
+      heartbeatTimeoutSeconds: 5,
+      ...(options.modelAnswersInProcess ? { modelAnswersInProcess: true } : {}),
+    };
+    const handle = await env.client.workflow.start(agentRunWorkflow, { taskQueue, workflowId: `test:${input.runId}`, args: [input] });
     const outcome = await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(agentRunWorkflow, { taskQueue, workflowId: `test:${input.runId}`, args: [input] });
       if (options.cancelAfterMs !== undefined) {
         await new Promise((resolve) => setTimeout(resolve, options.cancelAfterMs));
         await handle.cancel();
       }
       return handle.result().catch((error: unknown) => error);
     });
-    return { outcome, calls };
+    const { events } = await handle.fetchHistory();
+    /** What Temporal recorded, in order: an activity task by its type, a local activity as its marker. */
+    const history = (events ?? []).flatMap((event) => {
+      if (event.activityTaskScheduledEventAttributes) return [`activity ${event.activityTaskScheduledEventAttributes.activityType?.name}`];
+      if (event.markerRecordedEventAttributes) return ['local activity'];
+      if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
+      return [];
+    });
+    return { outcome, calls, history };
   }
 
   it('one turn that answers (and records the answer) is the whole run', async () => {
     const { outcome, calls } = await run({});
     assert.deepEqual(outcome, { status: 'succeeded' });
     assert.deepEqual(calls, ['takeTurn']);
+  });
+
+  it('a model that answers in process takes its turn as a local activity: the whole run is one workflow task', async () => {
+    const { outcome, calls, history } = await run({}, { modelAnswersInProcess: true });
+    assert.deepEqual(outcome, { status: 'succeeded' });
+    assert.deepEqual(calls, ['takeTurn']);
+    assert.deepEqual(history, ['workflow task', 'local activity']);
+    const remote = await run({});
+    assert.deepEqual(remote.history, ['workflow task', 'activity takeTurn', 'workflow task']);
+  });
+
+  it('with a model in process, tools still run as activities and a cancel still ends the run "cancelled"', async () => {
+    const withTools = await run(
+      {
+        takeTurn: async (input) =>
+          input.transcript.length === 0 ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] } : { kind: 'answered', eventId: null },
+      },
+      { modelAnswersInProcess: true },
+    );
+    assert.deepEqual(withTools.outcome, { status: 'succeeded' });
+    assert.deepEqual(
+      withTools.history.filter((entry) => entry !== 'workflow task'),
+      ['local activity', 'activity runTool', 'local activity'],
+    );
+    let error: unknown;
+    const cancelled = await run(
+      {
+        takeTurn: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'answered', eventId: null }), 4_000)),
+        markRunFailed: async (input) => ((error = input.error), null),
+      },
+      { cancelAfterMs: 500, modelAnswersInProcess: true },
+    );
+    assert.ok(cancelled.outcome instanceof WorkflowFailedError && cancelled.outcome.cause instanceof CancelledFailure, String(cancelled.outcome));
+    assert.equal(error, 'cancelled');
   });
 
   it('a rejected LLM request is not retried and fails the run with its message', async () => {

@@ -32,19 +32,23 @@ const projection = proxyLocalActivities<AgentRunActivities>({ startToCloseTimeou
 /** Tools may call the embedding provider (a knowledge search): ordinary activities. */
 const tools = proxyActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: databaseRetry });
 
-/** Model turns: bounded per attempt, heartbeating, backoff on rate limits / 5xx / timeouts, no retry on a 4xx. */
-function llmActivities(heartbeatTimeoutSeconds: number) {
-  return proxyActivities<AgentRunActivities>({
-    startToCloseTimeout: '2 minutes',
-    heartbeatTimeout: heartbeatTimeoutSeconds * 1000,
-    retry: {
-      initialInterval: '2 seconds',
-      backoffCoefficient: 2,
-      maximumInterval: '1 minute',
-      maximumAttempts: 6,
-      nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR, RUN_ALREADY_FINISHED_ERROR],
-    },
-  });
+/** Model turns back off on rate limits / 5xx / timeouts and are not retried on a 4xx. */
+const llmRetry: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 6,
+  nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR, RUN_ALREADY_FINISHED_ERROR],
+};
+
+/**
+ * A model behind the network: each turn an activity, bounded per attempt and heartbeating. A model that
+ * answers in the worker's own process in milliseconds: a local activity, so the turn is answered inside
+ * the workflow task that asks for it, with no activity task and no second workflow task.
+ */
+function modelTurns(run: AgentRunWorkflowInput) {
+  if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: llmRetry });
+  return proxyActivities<AgentRunActivities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000, retry: llmRetry });
 }
 
 /** A run that was already final when its workflow got to it (a duplicate or replayed execution). */
@@ -60,7 +64,7 @@ function alreadyFinished(failure: unknown): boolean {
  * `failed` with `cancelled`.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
-  const llm = llmActivities(run.heartbeatTimeoutSeconds);
+  const llm = modelTurns(run);
   try {
     const answered = await CancellationScope.withTimeout(run.runTimeoutSeconds * 1000, async () => {
       const transcript: TranscriptEntry[] = [];

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import {
   WORKFLOW_TYPES,
   pylonSearchAttributes,
@@ -19,16 +19,24 @@ function webhookActivities(taskQueue: string) {
   });
 }
 
+/** Workflows that reached announce() before the delivery activity started the retries itself start them here. */
+const RETRIES_STARTED_BY_DELIVERY = 'webhook-retries-started-by-delivery';
+
 /**
  * Delivers a recorded event (its deliveries were planned with it): the first attempt to every
- * endpoint at once, right now; the deliveries that failed enter the durable retry schedule together,
- * in one `webhook-retry:<event_id>` workflow that outlives this one.
+ * endpoint at once, right now. The activity puts the deliveries that failed into the durable retry
+ * schedule together, one `webhook-retry:<event_id>` workflow that outlives this one.
  */
 export async function announce(orgId: string, eventId: string | null): Promise<void> {
   if (!eventId) return;
   const taskQueue = siblingTaskQueue(workflowInfo().taskQueue, 'webhooks');
   const retrying = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
-  if (retrying.length === 0) return;
+  if (patched(RETRIES_STARTED_BY_DELIVERY) || retrying.length === 0) return;
+  await startRetriesAsChild(orgId, eventId, retrying, taskQueue);
+}
+
+/** How histories recorded before the patch went on: the retry workflow as an abandoned child. */
+async function startRetriesAsChild(orgId: string, eventId: string, retrying: string[], taskQueue: string): Promise<void> {
   try {
     await startChild(WORKFLOW_TYPES.webhookRetry, {
       workflowId: webhookRetryWorkflowId(eventId),

@@ -273,7 +273,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   });
 
   /** An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per delivery. */
-  async function retryTogether(answers: AttemptOutcome[][]) {
+  async function retryTogether(answers: AttemptOutcome[][], options: { firstWaitAsStartDelay?: boolean } = {}) {
     const ids = answers.map((list) => {
       const deliveryId = randomUUID();
       deliveries.set(deliveryId, { answers: list, attempts: [], failed: [] });
@@ -283,7 +283,8 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     const handle = await env.client.workflow.start(webhookRetryWorkflow, {
       taskQueue,
       workflowId: `retry:${eventId}`,
-      args: [{ orgId: randomUUID(), eventId, deliveryIds: ids }],
+      args: [{ orgId: randomUUID(), eventId, deliveryIds: ids, ...(options.firstWaitAsStartDelay ? { firstWaitWasStartDelay: true } : {}) }],
+      ...(options.firstWaitAsStartDelay ? { startDelay: DELIVERY_SCHEDULE_MS[1] } : {}),
     });
     const startedAtMs = (await handle.describe()).startTime.getTime();
     const result = await handle.result();
@@ -306,6 +307,15 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     });
     assert.equal(recovering!.attempts[0]!.offsetMs, dead!.attempts[0]!.offsetMs, 'one round attempts every delivery still pending');
     assert.deepEqual(dead!.failed.map((f) => f.reason), ['no 2xx after 8 attempts']);
+  });
+
+  it('started with the first wait as its start delay (as the delivery activity starts it), it keeps the same schedule', async () => {
+    const { result, deliveries: [dead] } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
+    assert.deepEqual(result, { failed: 1, attempts: 8 });
+    const expected = cumulativeOffsets(8).slice(1);
+    dead!.attempts.forEach((a, i) => {
+      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+    });
   });
 
   it("'gone' and 'stopped' end a delivery's retries; when none is left the workflow ends early", async () => {

@@ -12,13 +12,15 @@ const deliver = proxyActivities<WebhookActivities>({
  * The retries of an event's deliveries whose first attempt failed, together: 5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h and 10 h after the attempt before (durable timers), each round attempting every one still
  * pending at once. A 2xx delivers, a 410 disables its endpoint, and what has no 2xx after the last
- * attempt is failed. One workflow per event, however many endpoints failed.
+ * attempt is failed. One workflow per event, however many endpoints failed. It is started with the first
+ * wait as its start delay, so an event whose receivers are down costs no task until its first retry.
  */
-export async function webhookRetryWorkflow({ orgId, deliveryIds }: EventRetryInput): Promise<{ failed: number; attempts: number }> {
+export async function webhookRetryWorkflow({ orgId, deliveryIds, firstWaitWasStartDelay }: EventRetryInput): Promise<{ failed: number; attempts: number }> {
   let remaining = deliveryIds;
   let attempt = 1;
   while (remaining.length > 0 && attempt < DELIVERY_SCHEDULE_MS.length) {
-    await sleep(DELIVERY_SCHEDULE_MS[attempt]!);
+    const startDelayWasTheWait = attempt === 1 && firstWaitWasStartDelay;
+    if (!startDelayWasTheWait) await sleep(DELIVERY_SCHEDULE_MS[attempt]!);
     attempt++;
     remaining = await deliver.retryDeliveries({ orgId, deliveryIds: remaining, nextAttemptInMs: DELIVERY_SCHEDULE_MS[attempt] ?? null });
   }

@@ -201,7 +201,15 @@ export class AgentRunsService {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,
       workflowId: agentRunWorkflowId(runId),
-      args: [{ runId, orgId, runTimeoutSeconds: version.runTimeoutSeconds, heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds }],
+      args: [
+        {
+          runId,
+          orgId,
+          runTimeoutSeconds: version.runTimeoutSeconds,
+          heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
+          modelAnswersInProcess: this.llm.answersInProcess(version.model),
+        },
+      ],
       orgId,
       resourceId: runId,
       summary: `Agent run ${runId}`,

@@ -14,6 +14,11 @@ export interface AgentRunWorkflowInput {
   runTimeoutSeconds: number;
   /** A worker that dies mid-call is noticed after this long, and the call retried elsewhere. */
   heartbeatTimeoutSeconds: number;
+  /**
+   * The version's model answers inside the worker in milliseconds (an offline model): its turns are
+   * local activities, run in the workflow task that asks for them. Absent in runs started before.
+   */
+  modelAnswersInProcess?: boolean;
 }
 
 export interface AgentRunOutcome {

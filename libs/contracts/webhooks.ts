@@ -20,6 +20,11 @@ export interface EventInput {
 /** The deliveries of one event whose first attempt failed: they follow the retry schedule together. */
 export interface EventRetryInput extends EventInput {
   deliveryIds: string[];
+  /**
+   * Started with the schedule's first wait as its start delay (by the activity that made the first
+   * attempts), so its first round is due at once. Workflows started before this existed wait themselves.
+   */
+  firstWaitWasStartDelay?: boolean;
 }
 
 export interface DeliveryInput {
@@ -36,8 +41,9 @@ export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
 /** Activities of the webhook workflows. Workflows import this interface as a type only. */
 export interface WebhookActivities {
   /**
-   * The first attempt of every delivery of an event that has none yet, all at once; returns the
-   * deliveries that need the retry schedule. Repeating it after a crash attempts only what was missed.
+   * The first attempt of every delivery of an event that has none yet, all at once; the deliveries that
+   * need the retry schedule enter it (their event's retry workflow is started, its first round due after
+   * the schedule's first wait) and are returned. Repeating it after a crash attempts only what was missed.
    */
   deliverEvent(input: EventInput): Promise<string[]>;
   /**

@@ -27,6 +27,8 @@ export interface LlmRequest {
 export interface LlmProvider {
   /** The `provider` part of a `provider/model` id. */
   readonly name: string;
+  /** Answers inside the calling process in milliseconds, with no network (the offline models). */
+  readonly answersInProcess: boolean;
   supportsModel(model: string): boolean;
   /** One turn: the answer, or the tool calls the model wants first. */
   generate(request: LlmRequest): Promise<LlmTurn>;

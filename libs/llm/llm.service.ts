@@ -21,6 +21,12 @@ export class LlmService {
     return !!parsed && !!this.providers.get(parsed.provider)?.supportsModel(parsed.model);
   }
 
+  /** Whether this model answers inside the worker's process, with no network (see LlmProvider). */
+  answersInProcess(modelId: string): boolean {
+    const parsed = parseModelId(modelId);
+    return !!parsed && !!this.providers.get(parsed.provider)?.answersInProcess;
+  }
+
   generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn> {
     const parsed = parseModelId(modelId);
     const provider = parsed && this.providers.get(parsed.provider);

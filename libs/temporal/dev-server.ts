@@ -104,6 +104,10 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   // above ~5 workflows/s every task then waits for the next poll (a bare one-activity workflow's p50 went
   // 33 → 144 ms between 4 and 13 workflows/s). A cluster spreads this over its many shards.
   for (const queue of ['transfer', 'timer', 'visibility']) args.push('--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=${options.historyQueueReadsPerSecond ?? QUEUE_READER_POLLS_PER_SECOND}`);
+  // One partition per task queue (the server's default is 4). A single server gains nothing from more,
+  // and with a few pollers per queue a task written to a partition no poller waits on sits there until
+  // it is forwarded: a run's one workflow task waited up to 1-2 s under load (bench agent-run-e2e).
+  for (const kind of ['Read', 'Write']) args.push('--dynamic-config-value', `matching.numTaskqueue${kind}Partitions=1`);
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -14,6 +14,8 @@ export interface StartRequest {
   summary: string;
   /** A workflow that has closed may run again under the same id (a rebuild); by default an id runs once. */
   rerunWhenClosed?: boolean;
+  /** Its first task waits this long: the server holds it, so a wait at the start costs no timer and no task. */
+  startDelayMs?: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export class WorkflowStarter {
         workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
         staticSummary: request.summary,
+        ...(request.startDelayMs ? { startDelay: request.startDelayMs } : {}),
       });
       this.metrics.countWorkflowStarted(request.workflowType);
     } catch (error) {

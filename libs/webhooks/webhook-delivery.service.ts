@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { AttemptOutcome } from '@pylon/contracts';
+import { DELIVERY_SCHEDULE_MS, WORKFLOW_TYPES, webhookRetryWorkflowId, type AttemptOutcome, type EventRetryInput } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
+import { WorkflowStarter } from '@pylon/temporal';
 import { RefusedUrlError, assertDeliverableUrl } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { attemptResult } from './attempt-result';
@@ -32,13 +33,16 @@ export class WebhookDeliveryService {
     private readonly webhooks: WebhookRepository,
     private readonly config: PylonConfig,
     private readonly metrics: PylonMetrics,
+    private readonly workflows: WorkflowStarter,
   ) {}
 
   /**
-   * The first attempt of each of the event's deliveries that has none yet, all at once. Returns the
-   * deliveries that still need the retry schedule (this time's failures and any earlier ones).
+   * The first attempt of each of the event's deliveries that has none yet, all at once; the deliveries
+   * that still need the retry schedule (this time's failures and any earlier ones) enter it together.
+   * Returns them.
    */
-  async deliverEvent(orgId: string, eventId: string, nextAttemptInMs: number): Promise<string[]> {
+  async deliverEvent(orgId: string, eventId: string): Promise<string[]> {
+    const nextAttemptInMs = DELIVERY_SCHEDULE_MS[1];
     const pending = await this.webhooks.pendingDeliveriesOfEvent(orgId, eventId, this.config.webhookMaxInflightPerEndpoint);
     if (!pending) return [];
     const outcomes = await Promise.all(
@@ -47,7 +51,26 @@ export class WebhookDeliveryService {
         outcome: await this.attempt({ deliveryId, endpoint, event: pending.event, nextAttemptInMs }),
       })),
     );
-    return [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
+    const retrying = [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
+    if (retrying.length > 0) await this.scheduleRetries({ orgId, eventId, deliveryIds: retrying, firstWaitWasStartDelay: true }, nextAttemptInMs);
+    return retrying;
+  }
+
+  /**
+   * The event's retry workflow (once per event: a repeated call finds it started), held by Temporal until
+   * the first retry is due, so it costs nothing while it waits.
+   */
+  private async scheduleRetries(retries: EventRetryInput, firstWaitMs: number): Promise<void> {
+    const count = retries.deliveryIds.length;
+    await this.workflows.start({
+      workflowType: WORKFLOW_TYPES.webhookRetry,
+      workflowId: webhookRetryWorkflowId(retries.eventId),
+      args: [retries],
+      orgId: retries.orgId,
+      resourceId: retries.eventId,
+      summary: `Webhook retries of event ${retries.eventId}: ${count} deliver${count === 1 ? 'y' : 'ies'}`,
+      startDelayMs: firstWaitMs,
+    });
   }
 
   /**

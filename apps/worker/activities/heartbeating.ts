@@ -7,6 +7,8 @@ import { Context } from '@temporalio/activity';
  */
 export async function heartbeating<T>(everyMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const context = Context.current();
+  // A local activity has no heartbeat: the workflow task that runs it stands in for it.
+  if (context.info.isLocal) return work(context.cancellationSignal);
   const heartbeat = setInterval(() => context.heartbeat(), everyMs);
   try {
     return await work(context.cancellationSignal);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type EventInput, type WebhookActivities } from '@pylon/contracts';
+import { type AttemptOutcome, type DeliveryInput, type EventInput, type WebhookActivities } from '@pylon/contracts';
 import { WebhookDeliveryService } from '@pylon/webhooks';
 import { heartbeating } from './heartbeating';
 
@@ -12,7 +12,7 @@ export class WebhookActivitiesImpl implements WebhookActivities {
 
   /** Heartbeats while the POSTs are out, so a worker that dies mid-way is noticed in seconds and the event retried. */
   deliverEvent({ orgId, eventId }: EventInput): Promise<string[]> {
-    return heartbeating(HEARTBEAT_MS, () => this.delivery.deliverEvent(orgId, eventId, DELIVERY_SCHEDULE_MS[1]));
+    return heartbeating(HEARTBEAT_MS, () => this.delivery.deliverEvent(orgId, eventId));
   }
 
   /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */

@@ -16,6 +16,7 @@ const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a 
 @Injectable()
 export class LocalLlmProvider implements LlmProvider {
   readonly name = 'local';
+  readonly answersInProcess = true;
 
   supportsModel(model: string): boolean {
     return (LOCAL_MODELS as readonly string[]).includes(model);

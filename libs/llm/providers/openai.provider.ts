@@ -42,6 +42,7 @@ function isRetryableStatus(status: number): boolean {
 @Injectable()
 export class OpenAiLlmProvider implements LlmProvider {
   readonly name = 'openai';
+  readonly answersInProcess = false;
   private client: OpenAI | undefined;
 
   constructor(private readonly config: PylonConfig) {}
