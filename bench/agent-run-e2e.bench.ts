@@ -12,6 +12,7 @@ import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
+import { measureCpu, stackCpuParts } from './process-cpu';
 import { envInt, log, mean, quietTemporalRuntime, round, runConcurrently, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const RUN_TIMEOUT_MS = 30_000;
@@ -159,12 +160,15 @@ export const agentRunE2eBenchmark: Benchmark = {
     });
     const client = new Client({ connection });
 
+    const cpuParts = stackCpuParts(context.infra, stack);
     try {
       // Pylon: API + worker processes started by Stack.
       const waiting = wait === 'events' ? "following each run's event stream" : `polling every ${pollMs} ms`;
       log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients ${waiting}`);
       await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+      const pylonCpu = measureCpu(cpuParts);
       const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+      const pylonCpuMs = pylonCpu();
       const pylonFailed = pylon.results.filter((outcome) => !outcome.ok);
       if (pylonFailed.length) log(`pylon: ${pylonFailed.length} runs failed, e.g. ${pylonFailed[0].error}`);
 
@@ -181,10 +185,13 @@ export const agentRunE2eBenchmark: Benchmark = {
       });
       const workerRunning = worker.run();
       let baseline: { results: RunOutcome[]; wallMs: number };
+      let baselineCpuMs: Record<string, number>;
       try {
         log(`baseline: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients (task queue ${taskQueue})`);
         await runConcurrently(warmup, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-warmup-${index}`));
+        const baselineCpu = measureCpu(cpuParts);
         baseline = await runConcurrently(count, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-${index}`));
+        baselineCpuMs = baselineCpu();
       } finally {
         worker.shutdown();
         await workerRunning;
@@ -196,6 +203,15 @@ export const agentRunE2eBenchmark: Benchmark = {
       const p = sideFigures(pylon.results, pylon.wallMs, await workflowDurations(client, pylon.results, concurrency));
       const b = sideFigures(baseline.results, baseline.wallMs, await workflowDurations(client, baseline.results, concurrency));
       const pylonOk = pylon.results.filter((outcome) => outcome.ok);
+      const perRun = (cpuMs: Record<string, number>) => Object.fromEntries(Object.entries(cpuMs).map(([part, ms]) => [part, round(ms / count, 2)]));
+      const pylonCpuPerRun = perRun(pylonCpuMs);
+      const baselineCpuPerRun = perRun(baselineCpuMs!);
+      const cpuRows = [...Object.keys(cpuParts), 'total'].map((part) => ({
+        metric: `CPU per run (ms): ${part}`,
+        pylon: part === 'total' ? Object.values(pylonCpuPerRun).reduce((a, b) => a + b, 0) : pylonCpuPerRun[part]!,
+        baseline: part === 'total' ? Object.values(baselineCpuPerRun).reduce((a, b) => a + b, 0) : baselineCpuPerRun[part]!,
+        digits: 1,
+      }));
       return {
         parameters: { concurrency, runs: count, warmupRunsPerSide: warmup, wait, pollIntervalMs: wait === 'poll' ? pollMs : null, model: 'local/extractive', runTimeoutMs: RUN_TIMEOUT_MS },
         rows: [
@@ -206,6 +222,7 @@ export const agentRunE2eBenchmark: Benchmark = {
           { metric: 'workflow start→close p50 (ms)', pylon: p.workflowStartToCloseMs.p50, baseline: b.workflowStartToCloseMs.p50, digits: 1 },
           { metric: 'workflow start→close p99 (ms)', pylon: p.workflowStartToCloseMs.p99, baseline: b.workflowStartToCloseMs.p99, digits: 1 },
           { metric: 'failed runs', pylon: p.failed, baseline: b.failed, digits: 0 },
+          ...cpuRows,
         ],
         pylon: {
           ...p,
@@ -225,9 +242,10 @@ export const agentRunE2eBenchmark: Benchmark = {
           wait === 'events'
             ? "pylon latency = POST + the run's event stream (GET /api/v1/agent-runs/{id}/events, SSE) until its terminal event; baseline latency = client.workflow.execute (start + long-poll of the result)."
             : `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
-          "pylon workflow: 1 activity (takeTurn: marks the run running, asks the model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 1 activity, no database.",
+          "pylon workflow: 1 workflow task running 1 local activity (takeTurn: marks the run running, asks the in-process model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 2 workflow tasks and 1 activity, no database.",
           'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
-          'pylon workflow start→close exceeds the client latency: the run is succeeded in the database when the activity ends, before the workflow task that completes the workflow.',
+          "CPU per run: each process's user + system time (all threads, from /proc) over the measured runs of a side, divided by their number; the database row counts the PGlite process, or every process named postgres on this machine (none for a remote server); the benchmark process holds the clients of both sides and the baseline's Worker.",
+          'pylon workflow start→close can exceed the client latency: the run is succeeded in the database when the local activity ends, before its workflow task completes.',
         ],
       };
     } finally {

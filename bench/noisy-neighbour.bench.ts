@@ -13,6 +13,7 @@ import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
 import { freePort } from '@pylon/temporal';
+import { measureCpu, stackCpuParts } from './process-cpu';
 import { envInt, log, openLoop, round, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const POLL_MS = 20;
@@ -47,6 +48,12 @@ interface RunTimeline {
 async function timelineOf(temporal: Client | undefined, run: QuietRun | undefined): Promise<RunTimeline | undefined> {
   if (!run || !temporal) return undefined;
   return { latencyMs: round(run.latencyMs, 1), postMs: round(run.postMs!, 1), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
+}
+
+/** CPU ms per part over a phase of `wallMs`, as % of one core. */
+function shareOfOneCore(cpuMs: Record<string, number>, wallMs: number): Record<string, number> {
+  const shares = Object.fromEntries(Object.entries(cpuMs).map(([part, ms]) => [part, round((100 * ms) / wallMs, 0)]));
+  return { ...shares, total: Object.values(shares).reduce((a, b) => a + b, 0) };
 }
 
 async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<QuietRun> {
@@ -124,7 +131,11 @@ export const noisyNeighbourBenchmark: Benchmark = {
       await quietLoad(http, quiet, rate, 2);
 
       log(`noisy-neighbour: quiet organisation alone, ${rate} runs/s for ${seconds} s`);
+      const cpuParts = stackCpuParts(context.infra, stack);
+      const aloneCpu = measureCpu(cpuParts);
+      const aloneStarted = performance.now();
       const alone = await quietLoad(http, quiet, rate, seconds, temporal);
+      const aloneCpuShare = shareOfOneCore(aloneCpu(), performance.now() - aloneStarted);
 
       log(`noisy-neighbour: the same with ${noisyClients} noisy clients creating runs (each owing ${noisyEndpoints} failing deliveries)`);
       let flooding = true;
@@ -142,7 +153,10 @@ export const noisyNeighbourBenchmark: Benchmark = {
         }
       });
       await sleep(2_000);
+      const floodCpu = measureCpu(cpuParts);
+      const measuredStarted = performance.now();
       const withFlood = await quietLoad(http, quiet, rate, seconds, temporal);
+      const floodCpuShare = shareOfOneCore(floodCpu(), performance.now() - measuredStarted);
       flooding = false;
       await Promise.all(floodClients);
       const floodSeconds = (performance.now() - floodStarted) / 1000;
@@ -154,13 +168,17 @@ export const noisyNeighbourBenchmark: Benchmark = {
         { metric: 'quiet run POST p50 (ms)', pylon: withFlood.postMs.p50, baseline: alone.postMs.p50, digits: 1 },
         { metric: 'quiet run POST p99 (ms)', pylon: withFlood.postMs.p99, baseline: alone.postMs.p99, digits: 1 },
         { metric: 'quiet runs failed', pylon: withFlood.failed, baseline: alone.failed, digits: 0 },
+        ...Object.keys(floodCpuShare).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: floodCpuShare[part]!, baseline: aloneCpuShare[part]!, digits: 0 })),
       ];
       return {
         parameters: { quietRunsPerSecond: rate, seconds, noisyClients, noisyEndpoints, pollMs: POLL_MS, model: 'local/extractive' },
         rows,
         pylon: { side: 'quiet organisation during the flood', ...withFlood, flood: { ...flood, seconds: round(floodSeconds, 1), runsPerSecond: round(flood.created / floodSeconds, 1) } },
         baseline: { side: 'quiet organisation alone', ...alone },
-        notes: ['pylon = with the flood, baseline = the quiet organisation alone on the same stack; goal: ratio ≤ 1.5 for p50 and p99'],
+        notes: [
+          'pylon = with the flood, baseline = the quiet organisation alone on the same stack; goal: ratio ≤ 1.5 for p50 and p99',
+          "CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has os.cpus().length of them); the database row counts the PGlite process or every process named postgres on this machine.",
+        ],
       };
     } finally {
       await connection.close();

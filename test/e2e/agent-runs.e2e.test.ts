@@ -66,6 +66,11 @@ describe('agent runs end to end', () => {
     const description = await handle.describe();
     assert.equal(description.status.name, 'COMPLETED');
     assert.equal(description.type, 'agentRunWorkflow');
+    // local/extractive answers inside the worker: its turn is a local activity, the run one workflow task.
+    const { events } = await handle.fetchHistory();
+    assert.equal(events?.filter((event) => event.workflowTaskCompletedEventAttributes).length, 1);
+    assert.equal(events?.filter((event) => event.activityTaskScheduledEventAttributes).length, 0);
+    assert.equal(events?.filter((event) => event.markerRecordedEventAttributes).length, 1);
     const deadline = Date.now() + 15_000;
     let found: string[] = [];
     while (Date.now() < deadline && found.length === 0) {

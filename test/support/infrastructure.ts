@@ -11,6 +11,8 @@ export interface Infrastructure {
   databaseLabel: string;
   temporalAddress: string;
   temporalCli: string;
+  /** The Temporal server's and the database's own processes, where they have one (not an in-process PGlite nor a server found at DATABASE_URL). */
+  processIds: { temporal?: number; database?: number };
   /** Environment for the processes that use this infrastructure (tests, benchmarks, the app). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -48,13 +50,13 @@ function provisioned(variable: string, script: string): string {
 }
 
 export async function startInfrastructure(options: { pgliteInOwnProcess?: boolean } = {}): Promise<Infrastructure> {
-  let database: { url: string; label: string; stop: () => Promise<void> };
+  let database: { url: string; label: string; pid?: number; stop: () => Promise<void> };
   if (process.env.DATABASE_URL) {
     const fresh = await freshDatabase(process.env.DATABASE_URL);
     database = { url: fresh.url, label: `PostgreSQL at ${new URL(fresh.url).host} (fresh database)`, stop: fresh.drop };
   } else if (options.pgliteInOwnProcess) {
     const pglite = await startPgliteProcess();
-    database = { url: pglite.url, label: 'embedded PGlite (in memory, a process of its own)', stop: pglite.stop };
+    database = { url: pglite.url, label: 'embedded PGlite (in memory, a process of its own)', pid: pglite.pid, stop: pglite.stop };
   } else {
     const { PgliteServer } = await import('@pylon/pglite-server');
     const pglite = await PgliteServer.start({});
@@ -72,6 +74,7 @@ export async function startInfrastructure(options: { pgliteInOwnProcess?: boolea
     databaseLabel: database.label,
     temporalAddress: temporal.address,
     temporalCli,
+    processIds: { temporal: temporal.process.pid, database: database.pid },
     env: {
       DATABASE_URL: database.url,
       TEMPORAL_ADDRESS: temporal.address,

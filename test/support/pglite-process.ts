@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PgliteServer } from '@pylon/pglite-server';
 
-export async function startPgliteProcess(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startPgliteProcess(): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [__filename], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -18,6 +18,7 @@ export async function startPgliteProcess(): Promise<{ url: string; stop: () => P
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
