@@ -98,6 +98,8 @@ export const noisyNeighbourBenchmark: Benchmark = {
     const rate = envInt('BENCH_NOISY_QUIET_RATE', 4);
     const seconds = envInt('BENCH_NOISY_SECONDS', 15);
     const noisyClients = envInt('BENCH_NOISY_CLIENTS', 16);
+    /** When set, the noisy organisation starts runs at this steady rate instead (one client, open loop): the same load without a herd. */
+    const pacedRate = envInt('BENCH_NOISY_PACED_RATE', 0);
     const noisyEndpoints = process.env.BENCH_NOISY_ENDPOINTS === '0' ? 0 : envInt('BENCH_NOISY_ENDPOINTS', 20);
     // The product's defaults: a key's rate limit (50/s, burst 100) and an organisation's agent runs per second (10).
     // They are what keeps one organisation from flooding the rest.
@@ -137,21 +139,28 @@ export const noisyNeighbourBenchmark: Benchmark = {
       const alone = await quietLoad(http, quiet, rate, seconds, temporal);
       const aloneCpuShare = shareOfOneCore(aloneCpu(), performance.now() - aloneStarted);
 
-      log(`noisy-neighbour: the same with ${noisyClients} noisy clients creating runs (each owing ${noisyEndpoints} failing deliveries)`);
+      const floodBy = pacedRate > 0 ? `runs at a steady ${pacedRate}/s` : `${noisyClients} noisy clients creating runs`;
+      log(`noisy-neighbour: the same with ${floodBy} (each owing ${noisyEndpoints} failing deliveries)`);
       let flooding = true;
       const floodStarted = performance.now();
       const flood = { created: 0, rateLimited: 0, runRateRefused: 0, other: 0 };
-      const floodClients = Array.from({ length: noisyClients }, async () => {
-        while (flooding) {
-          const created = await http.post('/api/v1/agent-runs', { token: noisy.key, body: { org_id: noisy.orgId, agent_version_id: noisy.versionId, input: 'flood' } });
-          if (created.status === 200) flood.created++;
-          else if (created.status === 429 || (created.status === 409 && created.body.error === 'limit_exceeded')) {
-            if (created.status === 429) flood.rateLimited++;
-            else flood.runRateRefused++;
-            await sleep(Number(created.headers.get('retry-after') ?? '1') * 1000);
-          } else flood.other++;
-        }
-      });
+      /** Creates one noisy run; a refusal's Retry-After in seconds, else 0. */
+      const createNoisyRun = async (): Promise<number> => {
+        const created = await http.post('/api/v1/agent-runs', { token: noisy.key, body: { org_id: noisy.orgId, agent_version_id: noisy.versionId, input: 'flood' } });
+        if (created.status === 200) flood.created++;
+        else if (created.status === 429 || (created.status === 409 && created.body.error === 'limit_exceeded')) {
+          if (created.status === 429) flood.rateLimited++;
+          else flood.runRateRefused++;
+          return Number(created.headers.get('retry-after') ?? '1');
+        } else flood.other++;
+        return 0;
+      };
+      const floodClients =
+        pacedRate > 0
+          ? [openLoop(pacedRate, seconds + 3, createNoisyRun)] // the 2 s before the quiet runs, their 15 s, and their last runs' end
+          : Array.from({ length: noisyClients }, async () => {
+              while (flooding) await sleep((await createNoisyRun()) * 1000);
+            });
       await sleep(2_000);
       const floodCpu = measureCpu(cpuParts);
       const measuredStarted = performance.now();
@@ -171,7 +180,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
         ...Object.keys(floodCpuShare).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: floodCpuShare[part]!, baseline: aloneCpuShare[part]!, digits: 0 })),
       ];
       return {
-        parameters: { quietRunsPerSecond: rate, seconds, noisyClients, noisyEndpoints, pollMs: POLL_MS, model: 'local/extractive' },
+        parameters: { quietRunsPerSecond: rate, seconds, noisyClients: pacedRate > 0 ? null : noisyClients, noisyPacedRunsPerSecond: pacedRate || null, noisyEndpoints, pollMs: POLL_MS, model: 'local/extractive' },
         rows,
         pylon: { side: 'quiet organisation during the flood', ...withFlood, flood: { ...flood, seconds: round(floodSeconds, 1), runsPerSecond: round(flood.created / floodSeconds, 1) } },
         baseline: { side: 'quiet organisation alone', ...alone },

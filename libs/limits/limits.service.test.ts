@@ -4,7 +4,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { loadConfig } from '@pylon/config';
 import type { OrgLimitsRepository, RateLimitStore } from '@pylon/db';
 import { LimitExceededError } from './limit-errors';
-import { LimitsService } from './limits.service';
+import { LimitsService, runStartDelayMs } from './limits.service';
 import { RateLimitMetrics } from './rate-limit-metrics';
 
 /**
@@ -133,6 +133,33 @@ describe('LimitsService', () => {
     });
     await limits.admitRunStart('other-org');
     assert.equal(metrics.rejections.agent_runs_per_second, 1);
+  });
+
+  it("paces a burst of an organisation's runs over its second (each admitted 1/rate s after the one before); runs at the pace wait for nothing", async () => {
+    const { limits } = service({ AGENT_RUNS_PER_SECOND: '10' });
+    const started = Date.now();
+    const admittedAfter = await Promise.all(Array.from({ length: 10 }, () => limits.admitRunStart('bursty').then(() => Date.now() - started)));
+    admittedAfter.sort((a, b) => a - b);
+    // The i-th run of the window is due i × 100 ms into it (timers may fire a little late, never early).
+    admittedAfter.forEach((ms, i) => assert.ok(ms >= i * 100 - 5 && ms < i * 100 + 80, `run ${i} admitted after ${ms} ms, expected ~${i * 100}`));
+
+    const paced = service({ AGENT_RUNS_PER_SECOND: '10' }).limits;
+    for (let i = 0; i < 3; i++) {
+      const before = Date.now();
+      await paced.admitRunStart('steady');
+      assert.ok(Date.now() - before < 20, `run ${i}, 150 ms after the one before, waited ${Date.now() - before} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  });
+
+  it('a run is due index / rate seconds into its window, never in the past', () => {
+    const windowEndsAt = 10_000;
+    // A fresh window (it started now): the first run at once, the 5th 400 ms in, at 10/s.
+    assert.equal(runStartDelayMs(10, 9, windowEndsAt, 9_000), 0);
+    assert.equal(runStartDelayMs(10, 5, windowEndsAt, 9_000), 400);
+    // Half-way through the window the 3rd run is already due.
+    assert.equal(runStartDelayMs(10, 7, windowEndsAt, 9_500), 0);
+    assert.equal(runStartDelayMs(4, 0, windowEndsAt, 9_100), 650);
   });
 
   it("takes an organisation's own runs per second over the default, and leases a high rate's window a few runs at a time", async () => {

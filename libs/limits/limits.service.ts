@@ -76,19 +76,22 @@ export class LimitsService {
    * However many keys it uses, an organisation cannot start work faster than this, which bounds the share
    * of the workers, Temporal and the database one organisation's flood can take from the others'. Taken
    * from the shared one-second window in leases, like a key's requests; fails open if the store fails.
+   * An admitted run waits for its turn in the window (runStartDelayMs), so one organisation's burst
+   * reaches the workers as a steady stream, not as a burst everyone's runs queue behind.
    */
   async admitRunStart(orgId: string): Promise<void> {
     const perSecond = (await this.forOrgCached(orgId)).effective.agentRunsPerSecond;
     const leaseKey = `runs|${orgId}|${perSecond}`;
     const now = Date.now();
-    if (this.leases.take(leaseKey, now)) return;
+    const leased = this.leases.take(leaseKey, now);
+    if (leased) return waitForTurn(runStartDelayMs(perSecond, leased.remaining, leased.windowEndsAt, now));
     const size = this.leases.size(leaseKey, perSecond, now);
     const outcome = await this.consume(this.store.limiter('org-runs', perSecond, 1), orgId, `agent runs of organisation ${orgId}`, size);
     if (!outcome) return;
     const windowEndsAt = now + outcome.res.msBeforeNext;
     if (outcome.allowed) {
-      this.leases.granted(leaseKey, size, outcome.res.remainingPoints, windowEndsAt, now);
-      return;
+      const { remaining } = this.leases.granted(leaseKey, size, outcome.res.remainingPoints, windowEndsAt, now);
+      return waitForTurn(runStartDelayMs(perSecond, remaining, windowEndsAt, now));
     }
     this.leases.exhausted(leaseKey, windowEndsAt);
     this.metrics.rejected('agent_runs_per_second');
@@ -194,6 +197,21 @@ export class LimitsService {
       return null;
     }
   }
+}
+
+/**
+ * Runs admitted together are paced over their second instead of starting all at once: the i-th run of
+ * an organisation's one-second window (counted across API replicas by the shared window) is due i / rate
+ * seconds into it. A run within the rate's pace waits for nothing.
+ */
+export function runStartDelayMs(perSecond: number, remainingInWindow: number, windowEndsAt: number, now: number): number {
+  const index = Math.max(0, perSecond - 1 - remainingInWindow);
+  const dueAt = windowEndsAt - 1_000 + (index * 1_000) / perSecond;
+  return Math.max(0, Math.round(dueAt - now));
+}
+
+function waitForTurn(ms: number): Promise<void> | undefined {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
 }
 
 function admitted(rate: KeyRate, remaining: number, msBeforeReset: number): RateDecision {
