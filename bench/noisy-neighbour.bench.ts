@@ -7,6 +7,7 @@
  * retry schedule until the endpoint's in-flight cap refuses more). The baseline is the quiet
  * organisation alone, in the same run, on the same stack: ratio = with the flood / alone.
  */
+import { cpus } from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { agentRunWorkflowId } from '@pylon/contracts';
 import { Http } from '../test/support/http';
@@ -186,7 +187,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
         baseline: { side: 'quiet organisation alone', ...alone },
         notes: [
           'pylon = with the flood, baseline = the quiet organisation alone on the same stack; goal: ratio ≤ 1.5 for p50 and p99',
-          "CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has os.cpus().length of them); the database row counts the PGlite process or every process named postgres on this machine.",
+          `CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has ${cpus().length}); the database row counts the PGlite process or every process named postgres on this machine.`,
         ],
       };
     } finally {

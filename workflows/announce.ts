@@ -4,6 +4,7 @@ import {
   WORKFLOW_TYPES,
   pylonSearchAttributes,
   siblingTaskQueue,
+  webhookRetrySummary,
   webhookRetryWorkflowId,
   type WebhookActivities,
 } from '@pylon/contracts';
@@ -44,7 +45,7 @@ async function startRetriesAsChild(orgId: string, eventId: string, retrying: str
       args: [{ orgId, eventId, deliveryIds: retrying }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: pylonSearchAttributes(orgId, eventId),
-      staticSummary: `Webhook retries of event ${eventId}: ${retrying.length} deliver${retrying.length === 1 ? 'y' : 'ies'}`,
+      staticSummary: webhookRetrySummary(eventId, retrying.length),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

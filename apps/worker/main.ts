@@ -20,7 +20,7 @@ import { workflowOutcomeSinks } from './workflow-outcome-sinks';
  * task of every workflow comes on the normal queue: with one poller there, runs waited for it
  * (bench agent-run-e2e: 36 → 49 runs/s with an equal share).
  */
-const NON_STICKY_POLL_RATIO: Record<WorkKind, number> = { 'agent-runs': 1, knowledge: 0.2, video: 0.2, webhooks: 0.2 };
+const NON_STICKY_POLL_RATIO: Partial<Record<WorkKind, number>> = { 'agent-runs': 1 };
 
 /**
  * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by

@@ -74,6 +74,11 @@ export function webhookRetryWorkflowId(eventId: string): string {
   return `webhook-retry:${eventId}`;
 }
 
+/** What the Temporal UI shows for an event's retry workflow. */
+export function webhookRetrySummary(eventId: string, deliveries: number): string {
+  return `Webhook retries of event ${eventId}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`;
+}
+
 export function webhookDeliveryWorkflowId(deliveryId: string): string {
   return `webhook:${deliveryId}`;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DELIVERY_SCHEDULE_MS, WORKFLOW_TYPES, webhookRetryWorkflowId, type AttemptOutcome, type EventRetryInput } from '@pylon/contracts';
+import { DELIVERY_SCHEDULE_MS, WORKFLOW_TYPES, webhookRetrySummary, webhookRetryWorkflowId, type AttemptOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
@@ -52,7 +52,7 @@ export class WebhookDeliveryService {
       })),
     );
     const retrying = [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
-    if (retrying.length > 0) await this.scheduleRetries({ orgId, eventId, deliveryIds: retrying, firstWaitWasStartDelay: true }, nextAttemptInMs);
+    if (retrying.length > 0) await this.scheduleRetries(orgId, eventId, retrying);
     return retrying;
   }
 
@@ -60,18 +60,18 @@ export class WebhookDeliveryService {
    * The event's retry workflow (once per event: a repeated call finds it started), held by Temporal until
    * the first retry is due, so it costs nothing while it waits.
    */
-  private async scheduleRetries(retries: EventRetryInput, firstWaitMs: number): Promise<void> {
-    const count = retries.deliveryIds.length;
+  private async scheduleRetries(orgId: string, eventId: string, deliveryIds: string[]): Promise<void> {
     await this.workflows.start({
       workflowType: WORKFLOW_TYPES.webhookRetry,
-      workflowId: webhookRetryWorkflowId(retries.eventId),
-      args: [retries],
-      orgId: retries.orgId,
-      resourceId: retries.eventId,
-      summary: `Webhook retries of event ${retries.eventId}: ${count} deliver${count === 1 ? 'y' : 'ies'}`,
-      startDelayMs: firstWaitMs,
+      workflowId: webhookRetryWorkflowId(eventId),
+      args: [{ orgId, eventId, deliveryIds, firstWaitWasStartDelay: true }],
+      orgId,
+      resourceId: eventId,
+      summary: webhookRetrySummary(eventId, deliveryIds.length),
+      startDelayMs: DELIVERY_SCHEDULE_MS[1],
     });
   }
+
 
   /**
    * The next attempt of each of these deliveries that is still pending (a replay may have settled one
