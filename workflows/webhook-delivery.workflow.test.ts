@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Context } from '@temporalio/activity';
+import { tsToMs } from '@temporalio/common/lib/time';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type WebhookActivities } from '@pylon/contracts';
@@ -9,6 +10,8 @@ import { createTimeSkippingEnv } from '../test/support/time-skipping';
 import { attemptNow, webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 import { webhookRetryWorkflow } from './webhook-retry.workflow';
 
+/** The marker a local activity leaves in the history (a patch leaves one named core_patch). */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -83,6 +86,12 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   };
   /** Absolute until the test knows the workflow's start time (an attempt may run before describe() answers). */
   const scheduledAt = () => Context.current().info.scheduledTimestampMs;
+  /**
+   * A local activity knows only the worker's real clock: it records which local activity call it was, and
+   * the test replaces that with the server time of the call's marker in the history (the k-th marker).
+   */
+  let localCalls = 0;
+  const localCall = () => localCalls++;
   const activities: WebhookActivities = {
     deliverEvent: async () => {
       planned++;
@@ -96,14 +105,17 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     markDeliveryFailed: async (input) => {
       deliveryOf(input.deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
     },
-    retryDeliveries: async (input) =>
-      input.deliveryIds.filter((deliveryId) => {
+    retryDeliveries: async (input) => {
+      const call = localCall();
+      return input.deliveryIds.filter((deliveryId) => {
         const delivery = deliveryOf(deliveryId);
-        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
+        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, offsetMs: call });
         return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1] === 'retry';
-      }),
+      });
+    },
     markDeliveriesFailed: async (input) => {
-      for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
+      const call = localCall();
+      for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, offsetMs: call });
     },
   };
 
@@ -280,6 +292,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       return deliveryId;
     });
     const eventId = randomUUID();
+    const firstCall = localCalls;
     const handle = await env.client.workflow.start(webhookRetryWorkflow, {
       taskQueue,
       workflowId: `retry:${eventId}`,
@@ -288,9 +301,19 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     });
     const startedAtMs = (await handle.describe()).startTime.getTime();
     const result = await handle.result();
+    const { events } = await handle.fetchHistory();
+    const markerTimes = (events ?? [])
+      .filter((event) => event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
+      .map((event) => tsToMs(event.eventTime));
     const of = ids.map((id) => deliveryOf(id));
-    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) record.offsetMs -= startedAtMs;
-    return { result, deliveries: of };
+    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) record.offsetMs = markerTimes[record.offsetMs - firstCall]! - startedAtMs;
+    /** The tasks Temporal dispatched: workflow tasks and activity tasks (a local activity is a marker inside a workflow task). */
+    const tasks = (events ?? []).flatMap((event) => {
+      if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
+      if (event.activityTaskScheduledEventAttributes) return ['activity task'];
+      return [];
+    });
+    return { result, deliveries: of, tasks };
   }
 
   it("an event's failed deliveries retry together: one recovers on its 3rd attempt, one never does; one round per step of the schedule", async () => {
@@ -309,9 +332,11 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     assert.deepEqual(dead!.failed.map((f) => f.reason), ['no 2xx after 8 attempts']);
   });
 
-  it('started with the first wait as its start delay (as the delivery activity starts it), it keeps the same schedule', async () => {
-    const { result, deliveries: [dead] } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
+  it('started with the first wait as its start delay (as the delivery activity starts it), it keeps the same schedule, one workflow task per round', async () => {
+    const { result, deliveries: [dead], tasks } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
     assert.deepEqual(result, { failed: 1, attempts: 8 });
+    // Seven rounds (attempts 2–8), each run inside the workflow task its timer wakes; the last one also fails the delivery.
+    assert.deepEqual(tasks, Array(7).fill('workflow task'));
     const expected = cumulativeOffsets(8).slice(1);
     dead!.attempts.forEach((a, i) => {
       assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);

@@ -1,12 +1,24 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import { DELIVERY_SCHEDULE_MS, type EventRetryInput, type WebhookActivities } from '@pylon/contracts';
 
 /** One round of attempts is bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS (≤ 25 s); only a failure to record it is retried here. */
-const deliver = proxyActivities<WebhookActivities>({
+const roundOptions: ActivityOptions & LocalActivityOptions = {
   startToCloseTimeout: '1 minute',
-  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+};
+
+/** Workflows whose first round was an activity task (before this patch) keep them: their histories say so. */
+const ROUNDS_IN_WORKFLOW_TASK = 'webhook-retry-rounds-in-workflow-task';
+
+/**
+ * Where a round runs. A local activity, inside the workflow task that the timer wakes: one task per
+ * round instead of three (workflow task, activity task, workflow task), on the webhooks worker either way.
+ * A worker that dies mid-round fails that workflow task, and the retried task runs the round again.
+ */
+function rounds(): WebhookActivities {
+  if (patched(ROUNDS_IN_WORKFLOW_TASK)) return proxyLocalActivities<WebhookActivities>(roundOptions);
+  return proxyActivities<WebhookActivities>({ ...roundOptions, heartbeatTimeout: '10 seconds' });
+}
 
 /**
  * The retries of an event's deliveries whose first attempt failed, together: 5 s, 5 min, 30 min, 2 h,
@@ -16,6 +28,7 @@ const deliver = proxyActivities<WebhookActivities>({
  * wait as its start delay, so an event whose receivers are down costs no task until its first retry.
  */
 export async function webhookRetryWorkflow({ orgId, deliveryIds, firstWaitWasStartDelay }: EventRetryInput): Promise<{ failed: number; attempts: number }> {
+  const deliver = rounds();
   let remaining = deliveryIds;
   let attempt = 1;
   while (remaining.length > 0 && attempt < DELIVERY_SCHEDULE_MS.length) {
