@@ -23,6 +23,8 @@ interface Attempt {
   nextAttemptInMs: number | null;
   /** Workflow time, from the workflow's start, at which the workflow scheduled this attempt (the server's clock). */
   offsetMs: number;
+  /** Made by a local activity: its call number, until the test reads the time from the history. */
+  localCall?: number;
 }
 
 /** The offsets of attempts 1..n if each waits its DELIVERY_SCHEDULE_MS delay after the previous one. */
@@ -60,7 +62,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 interface Delivery {
   answers: AttemptOutcome[];
   attempts: Attempt[];
-  failed: { reason: string; offsetMs: number }[];
+  failed: { reason: string; offsetMs: number; localCall?: number }[];
 }
 
 /**
@@ -91,7 +93,8 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
    * the test replaces that with the server time of the call's marker in the history (the k-th marker).
    */
   let localCalls = 0;
-  const localCall = () => localCalls++;
+  const when = (): Pick<Attempt, 'offsetMs' | 'localCall'> =>
+    Context.current().info.isLocal ? { offsetMs: NaN, localCall: localCalls++ } : { offsetMs: scheduledAt() };
   const activities: WebhookActivities = {
     deliverEvent: async () => {
       planned++;
@@ -106,16 +109,16 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       deliveryOf(input.deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
     },
     retryDeliveries: async (input) => {
-      const call = localCall();
+      const at = when();
       return input.deliveryIds.filter((deliveryId) => {
         const delivery = deliveryOf(deliveryId);
-        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, offsetMs: call });
+        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, ...at });
         return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1] === 'retry';
       });
     },
     markDeliveriesFailed: async (input) => {
-      const call = localCall();
-      for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, offsetMs: call });
+      const at = when();
+      for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, ...at });
     },
   };
 
@@ -285,7 +288,8 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   });
 
   /** An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per delivery. */
-  async function retryTogether(answers: AttemptOutcome[][], options: { firstWaitAsStartDelay?: boolean } = {}) {
+  /** As the delivery activity starts it unless `startedBefore` says otherwise (a workflow started before rounds ran as local activities). */
+  async function retryTogether(answers: AttemptOutcome[][], options: { firstWaitAsStartDelay?: boolean; startedBefore?: boolean } = {}) {
     const ids = answers.map((list) => {
       const deliveryId = randomUUID();
       deliveries.set(deliveryId, { answers: list, attempts: [], failed: [] });
@@ -296,7 +300,15 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     const handle = await env.client.workflow.start(webhookRetryWorkflow, {
       taskQueue,
       workflowId: `retry:${eventId}`,
-      args: [{ orgId: randomUUID(), eventId, deliveryIds: ids, ...(options.firstWaitAsStartDelay ? { firstWaitWasStartDelay: true } : {}) }],
+      args: [
+        {
+          orgId: randomUUID(),
+          eventId,
+          deliveryIds: ids,
+          ...(options.firstWaitAsStartDelay ? { firstWaitWasStartDelay: true } : {}),
+          ...(options.startedBefore ? {} : { roundsInWorkflowTask: true }),
+        },
+      ],
       ...(options.firstWaitAsStartDelay ? { startDelay: DELIVERY_SCHEDULE_MS[1] } : {}),
     });
     const startedAtMs = (await handle.describe()).startTime.getTime();
@@ -306,7 +318,9 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       .filter((event) => event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
       .map((event) => tsToMs(event.eventTime));
     const of = ids.map((id) => deliveryOf(id));
-    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) record.offsetMs = markerTimes[record.offsetMs - firstCall]! - startedAtMs;
+    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) {
+      record.offsetMs = (record.localCall === undefined ? record.offsetMs : markerTimes[record.localCall - firstCall]!) - startedAtMs;
+    }
     /** The tasks Temporal dispatched: workflow tasks and activity tasks (a local activity is a marker inside a workflow task). */
     const tasks = (events ?? []).flatMap((event) => {
       if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
@@ -341,6 +355,18 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     dead!.attempts.forEach((a, i) => {
       assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
     });
+  });
+
+  it('a retry workflow started before rounds ran in the workflow task keeps activity tasks, on the same schedule', async () => {
+    const { result, deliveries: [dead], tasks } = await retryTogether([['retry']], { startedBefore: true });
+    assert.deepEqual(result, { failed: 1, attempts: 8 });
+    assert.deepEqual(dead!.attempts.map((a) => a.localCall), Array(7).fill(undefined));
+    const expected = cumulativeOffsets(8).slice(1);
+    dead!.attempts.forEach((a, i) => {
+      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+    });
+    // Per round: the workflow task its timer wakes, the round's activity task, the workflow task after it; then the failing.
+    assert.equal(tasks.filter((task) => task === 'activity task').length, 8);
   });
 
   it("'gone' and 'stopped' end a delivery's retries; when none is left the workflow ends early", async () => {

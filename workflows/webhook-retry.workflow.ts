@@ -1,4 +1,4 @@
-import { patched, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import { DELIVERY_SCHEDULE_MS, type EventRetryInput, type WebhookActivities } from '@pylon/contracts';
 
 /** One round of attempts is bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS (≤ 25 s); only a failure to record it is retried here. */
@@ -7,16 +7,15 @@ const roundOptions: ActivityOptions & LocalActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
 
-/** Workflows whose first round was an activity task (before this patch) keep them: their histories say so. */
-const ROUNDS_IN_WORKFLOW_TASK = 'webhook-retry-rounds-in-workflow-task';
-
 /**
  * Where a round runs. A local activity, inside the workflow task that the timer wakes: one task per
- * round instead of three (workflow task, activity task, workflow task), on the webhooks worker either way.
- * A worker that dies mid-round fails that workflow task, and the retried task runs the round again.
+ * round instead of three (workflow task, activity task, workflow task), on the webhooks worker either
+ * way. A worker that dies mid-round fails that workflow task, and the retried task runs the round again.
+ * The choice comes with the input rather than from patched(), whose marker and search-attribute update
+ * would cost every retry workflow a visibility write.
  */
-function rounds(): WebhookActivities {
-  if (patched(ROUNDS_IN_WORKFLOW_TASK)) return proxyLocalActivities<WebhookActivities>(roundOptions);
+function rounds({ roundsInWorkflowTask }: EventRetryInput): WebhookActivities {
+  if (roundsInWorkflowTask) return proxyLocalActivities<WebhookActivities>(roundOptions);
   return proxyActivities<WebhookActivities>({ ...roundOptions, heartbeatTimeout: '10 seconds' });
 }
 
@@ -27,8 +26,9 @@ function rounds(): WebhookActivities {
  * attempt is failed. One workflow per event, however many endpoints failed. It is started with the first
  * wait as its start delay, so an event whose receivers are down costs no task until its first retry.
  */
-export async function webhookRetryWorkflow({ orgId, deliveryIds, firstWaitWasStartDelay }: EventRetryInput): Promise<{ failed: number; attempts: number }> {
-  const deliver = rounds();
+export async function webhookRetryWorkflow(input: EventRetryInput): Promise<{ failed: number; attempts: number }> {
+  const { orgId, deliveryIds, firstWaitWasStartDelay } = input;
+  const deliver = rounds(input);
   let remaining = deliveryIds;
   let attempt = 1;
   while (remaining.length > 0 && attempt < DELIVERY_SCHEDULE_MS.length) {

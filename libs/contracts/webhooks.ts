@@ -25,6 +25,11 @@ export interface EventRetryInput extends EventInput {
    * attempts), so its first round is due at once. Workflows started before this existed wait themselves.
    */
   firstWaitWasStartDelay?: boolean;
+  /**
+   * Each round runs as a local activity inside the workflow task its timer wakes. Workflows started
+   * before this existed ran their rounds as activity tasks, and their histories must replay that way.
+   */
+  roundsInWorkflowTask?: boolean;
 }
 
 export interface DeliveryInput {

@@ -64,7 +64,7 @@ export class WebhookDeliveryService {
     await this.workflows.start({
       workflowType: WORKFLOW_TYPES.webhookRetry,
       workflowId: webhookRetryWorkflowId(eventId),
-      args: [{ orgId, eventId, deliveryIds, firstWaitWasStartDelay: true }],
+      args: [{ orgId, eventId, deliveryIds, firstWaitWasStartDelay: true, roundsInWorkflowTask: true }],
       orgId,
       resourceId: eventId,
       summary: webhookRetrySummary(eventId, deliveryIds.length),
