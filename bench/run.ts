@@ -12,11 +12,12 @@ import { agentRunReadBenchmark } from './agent-run-read.bench';
 import { knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark } from './knowledge-search.bench';
 import { temporalDispatchBenchmark } from './temporal-dispatch.bench';
 import { noisyNeighbourBenchmark } from './noisy-neighbour.bench';
+import { pgliteServerBenchmark } from './pglite-server.bench';
 import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
-const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark, webhooksBenchmark, noisyNeighbourBenchmark, temporalDispatchBenchmark, vectorIndexDesignsBenchmark];
+const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark, webhooksBenchmark, noisyNeighbourBenchmark, temporalDispatchBenchmark, vectorIndexDesignsBenchmark, pgliteServerBenchmark];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;
 const DEFAULT_BUDGET_MINUTES = 2.5;
