@@ -287,8 +287,10 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     assert.deepEqual(failed, []);
   });
 
-  /** An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per delivery. */
-  /** As the delivery activity starts it unless `startedBefore` says otherwise (a workflow started before rounds ran as local activities). */
+  /**
+   * An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per
+   * delivery. Started as the delivery activity starts it, unless `startedBefore` (before rounds ran as local activities).
+   */
   async function retryTogether(answers: AttemptOutcome[][], options: { firstWaitAsStartDelay?: boolean; startedBefore?: boolean } = {}) {
     const ids = answers.map((list) => {
       const deliveryId = randomUUID();
