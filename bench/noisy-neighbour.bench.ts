@@ -46,8 +46,8 @@ interface RunTimeline {
   events: string[];
 }
 
-async function timelineOf(temporal: Client | undefined, run: QuietRun | undefined): Promise<RunTimeline | undefined> {
-  if (!run || !temporal) return undefined;
+async function timelineOf(temporal: Client, run: QuietRun | undefined): Promise<RunTimeline | undefined> {
+  if (!run) return undefined;
   return { latencyMs: round(run.latencyMs, 1), postMs: round(run.postMs!, 1), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
 }
 

@@ -73,7 +73,7 @@ export function stackCpuParts(infra: Infrastructure, stack: Stack): CpuParts {
     'Temporal server': () => pids(infra.processIds.temporal),
     'Pylon API': () => pids(stack.api.child.pid),
     'Pylon worker': () => pids(stack.worker.child.pid),
-    database: () => (infra.processIds.database ? [infra.processIds.database] : processesNamed('postgres')),
+    database: () => (infra.processIds.database ? pids(infra.processIds.database) : processesNamed('postgres')),
     'benchmark process': 'this process',
   };
 }

@@ -72,7 +72,6 @@ export class WebhookDeliveryService {
     });
   }
 
-
   /**
    * The next attempt of each of these deliveries that is still pending (a replay may have settled one
    * meanwhile), all at once. Returns the ones to retry again.

@@ -7,12 +7,10 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PgliteServer } from '@pylon/pglite-server';
+import { cpuProfileFlags } from './cpu-profile';
 
 export async function startPgliteProcess(): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
-  // PYLON_CPU_PROFILE_DIR: it writes a V8 CPU profile there when it exits, as the API and worker do (test/support/stack.ts).
-  const profileDir = process.env.PYLON_CPU_PROFILE_DIR;
-  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', 'pglite.cpuprofile'] : [];
-  const child = spawn(process.execPath, [...profiling, __filename], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...cpuProfileFlags('pglite'), __filename], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve(line.trim()));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PYLON_NODE_FLAGS } from '@pylon/config';
 import { freePort } from '@pylon/temporal';
+import { cpuProfileFlags } from './cpu-profile';
 import { testInfra } from './infra';
 
 const DIST = join(__dirname, '..', '..');
@@ -50,10 +51,7 @@ export class AppProcess {
 function launch(name: string, script: string, env: Record<string, string>): AppProcess {
   const logFile = join(LOG_DIR, `${TEST_FILE}.${name}-${randomBytes(3).toString('hex')}.log`);
   const out = createWriteStream(logFile);
-  // PYLON_CPU_PROFILE_DIR: each app process writes a V8 CPU profile there when it exits (to find where time goes).
-  const profileDir = process.env.PYLON_CPU_PROFILE_DIR;
-  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, ...profiling, join(DIST, script)], {
+  const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, ...cpuProfileFlags(name), join(DIST, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
