@@ -37,14 +37,23 @@ export function findOrBuildTemporalCli(log: (line: string) => void = console.log
   return TEMPORAL_CLI_CACHE;
 }
 
+/**
+ * A port free to listen on, drawn below Linux's ephemeral range (32768–60999): a port the kernel hands out
+ * (listen on 0) can be taken by any outgoing connection before its user binds it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
@@ -86,11 +95,32 @@ export interface DevServer {
 /** How often the dev server's single history shard may read each of its task queues. */
 const QUEUE_READER_POLLS_PER_SECOND = 1_000;
 
-/** Starts `temporal server start-dev` with Pylon's search attributes registered. */
+/** How many times a start that lost one of its ports to another process is tried again with fresh ports. */
+const PORT_CLASH_ATTEMPTS = 3;
+
+/**
+ * Starts `temporal server start-dev` with Pylon's search attributes registered. The dev server also binds
+ * ports it picks itself (metrics, its services' internal ones); another process can take one of those, or
+ * one picked here, between the check and the bind, so a start that fails with "address already in use" is
+ * tried again.
+ */
 export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cli = findOrBuildTemporalCli(options.log);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(cli, options);
+    } catch (error) {
+      if (!(error instanceof PortClash) || attempt >= PORT_CLASH_ATTEMPTS) throw error;
+      options.log?.(`The Temporal dev server lost a port to another process; starting it again (attempt ${attempt + 1})`);
+    }
+  }
+}
+
+class PortClash extends Error {}
+
+async function startOnce(cli: string, options: DevServerOptions): Promise<DevServer> {
   const port = options.port || (await freePort());
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', '--http-port', String(await freePort())];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
   if (options.dbFile) {
@@ -117,7 +147,8 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     await waitForPort(port, 60_000, child);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    const failure = `${(error as Error).message}\n${stderr}`;
+    throw stderr.includes('address already in use') ? new PortClash(failure) : new Error(failure);
   }
   return {
     address: `127.0.0.1:${port}`,
