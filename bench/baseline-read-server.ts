@@ -6,12 +6,12 @@
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
+import { serveBaseline } from './baseline-server-main';
 
 const SQL = `SELECT id, org_id, agent_version_id, input, output, status, error, created_at, updated_at
                FROM agent_runs WHERE id = $1 AND org_id = $2 LIMIT 1`;
 
-async function main(): Promise<void> {
-  process.title = 'pylon-bench-baseline-read';
+serveBaseline('baseline-read-server', async () => {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
   const app = Fastify({ logger: false });
   app.get<{ Params: { orgId: string; runId: string } }>('/orgs/:orgId/runs/:runId', async (request, reply) => {
@@ -19,19 +19,5 @@ async function main(): Promise<void> {
     if (rows.length === 0) return reply.code(404).send({ error: 'not found' });
     return rows[0];
   });
-  await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-  console.log(`baseline read server listening on ${app.listeningOrigin}`);
-  const stop = () => {
-    void app
-      .close()
-      .then(() => pool.end())
-      .finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+  return { app, pool };
 });

@@ -21,6 +21,8 @@ import { loadConfig } from '@pylon/config';
 import { vectorIndexDdl } from '@pylon/db';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool, type PoolClient } from 'pg';
 import { toSql } from 'pgvector';
@@ -32,6 +34,7 @@ import { Stack } from '../test/support/stack';
 import { createKey, createOrg } from '../test/support/tenant';
 import { CHUNK_OVERLAP, CHUNK_SIZE, Corpus, DEFAULT_CORPUS, SIZE_CLASSES, mixSeed, planOrganisations, prng, type OrgPlan, type SizeClass } from './knowledge-corpus';
 import { CLUSTERED_EMBEDDINGS_ID, ClusteredEmbeddings, serveEmbeddings, similarityProfile } from './clustered-embeddings';
+import { startBaselineServer } from './baseline-server';
 import { runSqlSearch, searchSql, type LoadJob, type LoadRequest, type LoadResult, type SqlSearch } from './knowledge-load.worker';
 import { BENCH_LIMITS_ENV, envInt, log, mean, percentile, round, sleep, summarize, type BenchContext, type Benchmark, type BenchReport, type Grid, type Row } from './support';
 
@@ -538,20 +541,33 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
           return { name: tenant.plan.sizeClass!, api: list.map((q) => apiRequest(tenant, q)), sql: list.map((q) => sqlRequest(tenant, q)) };
         }),
       ];
-      const loadResults: Record<string, { api: LoadResult; sql: LoadResult }> = {};
+      // The same SQL behind a bare HTTP server: the ceiling of any API in front of it on this machine.
+      const bareSearches: SqlSearch[] = [];
+      const bareRequest = (request: LoadRequest): LoadRequest => ({
+        label: request.label,
+        http: { path: '/search', token: 'unused', body: JSON.stringify({ search: bareSearches.push(request.sql!) - 1 }) },
+      });
+      const bareScenarios = new Map(scenarios.map((scenario) => [scenario.name, scenario.sql.map(bareRequest)]));
+      const searchesFile = join(mkdtempSync(join(tmpdir(), 'pylon-bench-')), 'searches.json');
+      writeFileSync(searchesFile, JSON.stringify(bareSearches));
+      const bare = await startBaselineServer('baseline-search-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE), SEARCHES_FILE: searchesFile });
+      const loadResults: Record<string, { api: LoadResult; bare: LoadResult; sql: LoadResult }> = {};
       const common = { concurrency: params.concurrency, warmupSeconds: params.warmupSeconds, durationSeconds: params.searchSeconds };
-      for (const scenario of scenarios) {
-        const api = await runLoad({ mode: 'http', baseUrl: stack.url, requests: scenario.api, ...common });
-        const sql = await runLoad({ mode: 'sql', databaseUrl: context.infra.databaseUrl, poolSize: POOL_SIZE, requests: scenario.sql, ...common });
-        for (const [side, result] of [['API', api], ['baseline', sql]] as const) {
-          if (result.errors) log(`  ${scenario.name} ${side}: ${result.errors} errors, first: ${result.firstError}`);
+      try {
+        for (const scenario of scenarios) {
+          const api = await runLoad({ mode: 'http', baseUrl: stack.url, requests: scenario.api, ...common });
+          const bareHttp = await runLoad({ mode: 'http', baseUrl: bare.url, requests: bareScenarios.get(scenario.name)!, ...common });
+          const sql = await runLoad({ mode: 'sql', databaseUrl: context.infra.databaseUrl, poolSize: POOL_SIZE, requests: scenario.sql, ...common });
+          for (const [side, result] of [['API', api], ['bare HTTP', bareHttp], ['baseline', sql]] as const) {
+            if (result.errors) log(`  ${scenario.name} ${side}: ${result.errors} errors, first: ${result.firstError}`);
+          }
+          const all = (result: LoadResult) => Object.values(result.latenciesMs).flat();
+          const line = (result: LoadResult) => `${result.requestsPerSecond.toFixed(1)} req/s p50 ${percentile(all(result), 50).toFixed(1)} ms p99 ${percentile(all(result), 99).toFixed(1)} ms`;
+          log(`search ${scenario.name}: API ${line(api)}; bare HTTP ${line(bareHttp)}; baseline ${line(sql)}`);
+          loadResults[scenario.name] = { api, bare: bareHttp, sql };
         }
-        const all = (result: LoadResult) => Object.values(result.latenciesMs).flat();
-        log(
-          `search ${scenario.name}: API ${api.requestsPerSecond.toFixed(1)} req/s p50 ${percentile(all(api), 50).toFixed(1)} ms p99 ${percentile(all(api), 99).toFixed(1)} ms; ` +
-            `baseline ${sql.requestsPerSecond.toFixed(1)} req/s p50 ${percentile(all(sql), 50).toFixed(1)} ms p99 ${percentile(all(sql), 99).toFixed(1)} ms`,
-        );
-        loadResults[scenario.name] = { api, sql };
+      } finally {
+        await bare.process.stop();
       }
 
       // ── Report ───────────────────────────────────────────────────────────────────────────────────
@@ -577,13 +593,15 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         const api = figures(loadResults[scenario.name]!.api);
         const sql = figures(loadResults[scenario.name]!.sql);
         const label = scenario.name === 'mixed' ? 'search mixed' : `search ${scenario.name} org`;
+        const bareHttp = figures(loadResults[scenario.name]!.bare);
         rows.push(
           { metric: `${label} requests/s`, pylon: api.requestsPerSecond, baseline: sql.requestsPerSecond, digits: 1 },
+          { metric: `${label} bare HTTP (Fastify + pg) requests/s`, pylon: bareHttp.requestsPerSecond, baseline: sql.requestsPerSecond, digits: 1 },
           { metric: `${label} p50 (ms)`, pylon: api.latencyMs.p50, baseline: sql.latencyMs.p50 },
           { metric: `${label} p99 (ms)`, pylon: api.latencyMs.p99, baseline: sql.latencyMs.p99 },
         );
       }
-      if (Object.values(loadResults).some((r) => r.api.errors || r.sql.errors)) {
+      if (Object.values(loadResults).some((r) => r.api.errors || r.bare.errors || r.sql.errors)) {
         rows.push({
           metric: 'search errors',
           pylon: Object.values(loadResults).reduce((sum, r) => sum + r.api.errors, 0),
@@ -648,6 +666,7 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         `KB_EXACT_SEARCH_MAX_CHUNKS=${params.exactMaxChunks}${params.totalChunks === FULL_SIZE ? ' (the default)' : ` (the default ${DEFAULT_EXACT_MAX} scaled to ${params.totalChunks} chunks)`}.`,
         'Ingestion: from the first POST to the last document turning ready (its updated_at); document ready = updated_at − created_at, queueing included.',
         `Search load: ${params.concurrency} closed-loop clients in a worker thread, ${params.warmupSeconds} s warm-up then ${params.searchSeconds} s; latencies exact. The API caches query embeddings (QUERY_EMBEDDING_CACHE_SIZE) and the queries repeat, so both sides skip embedding after the warm-up; the baseline also skips auth, validation and the organisation-size lookup.`,
+        'Bare HTTP: the baseline\'s statements behind one bare Fastify route with a pg Pool of the same size (baseline-search-server.ts), loaded by the same HTTP client as the API: no API in front of this SQL can serve more on this machine. Its row reads bare HTTP | baseline SQL.',
         `Recall: a returned row counts when it is in the exact top ${K} or ties the ${K}-th distance (±${TIE_EPSILON}). Exact = the repository's exact SQL (materialized CTE over the organisation's rows). Forced HNSW = the repository's non-exact search SQL with enable_sort=off in its transaction, so that only the HNSW index can order the candidates (otherwise PostgreSQL may pick the org_id index and a sort, which is exact).`,
         `HNSW variants search each class organisation's own partial HNSW index (m=${HNSW_M}, ef_construction=${HNSW_EF_CONSTRUCTION}; the product builds one in the background for an organisation past KB_EXACT_SEARCH_MAX_CHUNKS, the benchmark builds the others' with the same statement and times it: pylon.indexBuilds).`,
         `reltuples of knowledge_chunks before ANALYZE: ${reltuplesBeforeAnalyze} (the API plans with it); the benchmark runs ANALYZE before searching, as autovacuum would on a server.`,
@@ -687,6 +706,10 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         baseline: {
           what: 'the repository search statements with the API plan (exact: one statement; HNSW: its settings and the query in a transaction) through a pg Pool, query vectors precomputed',
           search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.sql)])),
+          bareHttp: {
+            what: 'the same statements behind a bare Fastify route (baseline-search-server.ts), through the same HTTP load generator as the API',
+            search: Object.fromEntries(Object.entries(loadResults).map(([name, r]) => [name, figures(r.bare)])),
+          },
           resultsDifferingFromApi: mismatchesApiVsBaseline,
         },
         notes,

@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@pylon/temporal';
+import { cpuProfileFlags } from '../test/support/cpu-profile';
+import { AppProcess } from '../test/support/stack';
+import { sleep } from './support';
+
+/**
+ * Starts one of the benchmarks' bare baseline servers (`name`.js beside this file) as a child process,
+ * like the API, on a free port; resolves once it answers HTTP. It writes a CPU profile under
+ * PYLON_CPU_PROFILE_DIR like Pylon's processes.
+ */
+export async function startBaselineServer(name: string, env: Record<string, string>): Promise<{ process: AppProcess; url: string }> {
+  const port = await freePort();
+  const logFile = join(mkdtempSync(join(tmpdir(), 'pylon-bench-')), `${name}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, [...cpuProfileFlags(name), join(__dirname, `${name}.js`)], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Two streams into one file: neither may end it (the other could still write); the exit does.
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  child.once('exit', () => setImmediate(() => out.end()));
+  const server = new AppProcess(name, child, logFile);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (!server.running) throw new Error(`${name} exited:\n${server.log()}`);
+    const up = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (up) return { process: server, url };
+    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${server.log()}`);
+    await sleep(100);
+  }
+}
