@@ -191,6 +191,22 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       expectError(await http.post('/api/v1/agent-runs', { token: a.key }), 400, 'invalid_request');
     });
 
+    it('create with a "__proto__" or "constructor.prototype" key, at the top or nested: refused, no run made', async () => {
+      const json = { 'content-type': 'application/json' };
+      const valid = JSON.stringify(createBody()).slice(0, -1);
+      const before = await http.get('/api/v1/agent-runs?limit=100', { token: a.key });
+      for (const rawBody of [`${valid}, "__proto__": {"admin": true}}`, `${valid}, "x": {"__proto__": {}}}`, `${valid}, "constructor": {"prototype": {"admin": true}}}`]) {
+        const response = await http.post('/api/v1/agent-runs', { token: a.key, rawBody, headers: json });
+        expectError(response, 400, 'invalid_request');
+        assert.match(response.headers.get('error-detail') ?? '', /__proto__/);
+      }
+      const after = await http.get('/api/v1/agent-runs?limit=100', { token: a.key });
+      assert.deepEqual(after.body.data.map((run: { run_id: string }) => run.run_id), before.body.data.map((run: { run_id: string }) => run.run_id));
+      // The same words as data are fine.
+      const response = await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), input: 'what is "__proto__" in JavaScript, and constructor.prototype?' } });
+      assert.equal(response.status, 200, response.text);
+    });
+
     it('create with an agent version that does not exist, or belongs to another org', async () => {
       expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: randomUUID() } }), 400, 'invalid_request');
       expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: b.versionId } }), 400, 'invalid_request');

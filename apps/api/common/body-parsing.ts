@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { ErrorCode } from '@pylon/contracts';
 import { unstorableReason } from './storable-json';
 
 /**
- * A body Fastify could not turn into JSON, or JSON that nests too deep or holds text PostgreSQL cannot
- * store (one rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all: 415
+ * A body Fastify could not turn into JSON, JSON with a key that would reach an object's prototype in
+ * JavaScript (`__proto__`, `constructor.prototype`; JSON.parse keeps it as a plain key, which
+ * validation then never sees), or JSON that nests too deep or holds text PostgreSQL cannot store (one
+ * rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all: 415
  * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
  * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
  * media type at all is refused by Fastify before that: 415 too.)
@@ -26,9 +29,9 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
       if (text.trim() === '') return done(null, new UnparsableBody('the body is empty'));
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch {
-        return done(null, new UnparsableBody('the body is not valid JSON'));
+        return done(null, new UnparsableBody(isJson(text) ? 'the body has a "__proto__" or "constructor.prototype" key, which no request of this API takes' : 'the body is not valid JSON'));
       }
       const unstorable = unstorableReason(parsed);
       done(null, unstorable ? new UnparsableBody(unstorable) : parsed);
@@ -37,4 +40,14 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => {
     done(null, new UnparsableBody('the body must be JSON (Content-Type: application/json)', ErrorCode.UnsupportedMediaType));
   });
+}
+
+/** Whether the text parses as JSON at all (secure-json-parse throws the same SyntaxError for a prototype key). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
