@@ -5,7 +5,7 @@ import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
-import { pylonLoggerOptions } from '@pylon/logging';
+import { pylonLoggerOptions, requestIdMixin } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
@@ -33,6 +33,8 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
           forRoutes: [],
           pinoHttp: {
             ...base,
+            // Every line written while handling a request carries its id (registerRequestLogging sets it).
+            mixin: requestIdMixin,
             // An access line says which request and how it ended, nothing of its headers.
             serializers: { ...base.serializers, req: accessLineRequest, res: accessLineResponse },
           },

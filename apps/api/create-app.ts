@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'nestjs-pino';
 import { parse as parseQuery } from 'qs';
 import { PylonConfig, loadConfig } from '@pylon/config';
 import { REQUEST_ID_HEADER, requestIdFor } from '@pylon/logging';
@@ -52,7 +52,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  registerRequestLogging(fastify, await app.resolve(PinoLogger));
+  registerRequestLogging(fastify);
   echoRequestId(fastify);
   registerBodyParsers(fastify, app.get(PylonConfig).bodyLimitBytes);
   registerHttpMetrics(fastify, app.get(PylonMetrics));

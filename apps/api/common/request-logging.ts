@@ -1,19 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
-import { REQUEST_ID_KEY } from '@pylon/logging';
+import { REQUEST_ID_KEY, runForRequest } from '@pylon/logging';
 
 /** Probes and scrapes, not traffic: kept out of the access log. */
 const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Each request's log context and its access line, as two Fastify hooks. Every line written while
- * handling a request (Nest's loggers, the error filter, TypeORM's) carries the request id through
- * nestjs-pino's `runInContext`; the access line says which request and how it ended. nestjs-pino's
- * own middleware does the same through @fastify/middie and pino-http, which build two child loggers and
- * serialize the request for every request, logged or not: 21% of the API's requests/s on `bench read`.
+ * handling a request (Nest's loggers, the error filter, TypeORM's) carries the request id, which the
+ * root logger's mixin (requestIdMixin) reads from the request's context; the access line says which
+ * request and how it ended. nestjs-pino's own middleware does the same through @fastify/middie and
+ * pino-http, which build two child loggers and serialize the request for every request, logged or
+ * not: 21% of the API's requests/s on `bench read`.
  */
-export function registerRequestLogging(fastify: FastifyInstance, logger: PinoLogger): void {
-  fastify.addHook('onRequest', (request, _reply, done) => logger.runInContext(done, { bindings: { [REQUEST_ID_KEY]: request.id } }));
+export function registerRequestLogging(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, _reply, done) => runForRequest(request.id, done));
   fastify.addHook('onResponse', (request, reply, done) => {
     const root = PinoLogger.root;
     if (root?.isLevelEnabled('info') && !UNLOGGED_PATHS.has(request.url.split('?')[0]!)) {
