@@ -29,6 +29,8 @@ export async function createApp(): Promise<NestFastifyApplication> {
   config.requireAdminToken();
   const errors = new ErrorFilter();
   const adapter = new FastifyAdapter({
+    // No Nest middleware exists (request logging is Fastify hooks), so @fastify/middie's per-request hook is not added.
+    skipMiddie: true,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // Fastify owns the request id: every response gets it, even one no route or middleware saw.

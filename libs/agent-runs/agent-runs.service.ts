@@ -109,7 +109,7 @@ export class AgentRunsService {
       throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
     }
     const hadWorkflow = await this.workflows.cancel(agentRunWorkflowId(runId));
-    if (!hadWorkflow) await this.events.announce(orgId, await this.runs.markFailed(orgId, runId, RUN_CANCELLED_ERROR, runEvent));
+    if (!hadWorkflow) await this.events.announce(orgId, await this.runs.markFailed(orgId, run, RUN_CANCELLED_ERROR, runEvent));
     return (await this.runs.findById(orgId, runId))!;
   }
 
@@ -144,7 +144,7 @@ export class AgentRunsService {
         await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten);
         return reply;
       }
-      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, runId, reply.text, runEvent, unwritten.map(outputDelta)) };
+      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta)) };
     } finally {
       output.discard();
     }
@@ -183,8 +183,9 @@ export class AgentRunsService {
     return JSON.stringify({ matches: hits });
   }
 
-  markFailed(orgId: string, runId: string, error: string): Promise<string | null> {
-    return this.runs.markFailed(orgId, runId, error, runEvent);
+  async markFailed(orgId: string, runId: string, error: string): Promise<string | null> {
+    const run = await this.runs.findById(orgId, runId);
+    return run && this.runs.markFailed(orgId, run, error, runEvent);
   }
 
   /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */

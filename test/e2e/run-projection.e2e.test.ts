@@ -50,11 +50,12 @@ describe('the run projection under retries', () => {
 
   it('a repeated success returns the same unannounced event and records no second one', async () => {
     const runId = await queuedRun();
-    assert.equal((await runs.markRunning(tenant.orgId, runId))?.status, 'running');
-    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'the answer', describeRun);
+    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    assert.equal(running.status, 'running');
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', describeRun);
     assert.ok(eventId, 'the success recorded an event with a delivery');
 
-    assert.equal(await runs.markSucceeded(tenant.orgId, runId, 'another answer', describeRun), eventId);
+    assert.equal(await runs.markSucceeded(tenant.orgId, running, 'another answer', describeRun), eventId);
     assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), eventId);
     assert.equal((await runs.markRunning(tenant.orgId, runId))?.status, 'succeeded', 'a retried turn sees the run final');
 
@@ -62,15 +63,51 @@ describe('the run projection under retries', () => {
     assert.equal(run?.status, 'succeeded');
     assert.equal(run?.output, 'the answer');
     assert.ok(run?.updatedAt instanceof Date && run.createdAt instanceof Date);
-    const events = await sql(`SELECT id FROM events WHERE resource_id = $1`, [runId]);
+    const events = await sql(`SELECT id, data FROM events WHERE resource_id = $1`, [runId]);
     assert.equal(events.length, 1);
+    assert.deepEqual(events[0]!.data, { run_id: runId, status: 'succeeded' }, 'data without an updated_at gets none');
+  });
+
+  it("the final events carry the run's new updated_at, set by the database in the same statement", async () => {
+    const runId = await queuedRun();
+    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const withTimes: AgentRunEventFactory = (run) => {
+      const data = { run_id: run.id, status: run.status, output: run.output, updated_at: run.updatedAt.toISOString() };
+      return { webhook: { type: 'agent_run.succeeded', data }, log: { type: run.status, data } };
+    };
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', withTimes, [{ type: 'output_delta', data: { text: 'the answer' } }]);
+    const run = (await runs.findById(tenant.orgId, runId))!;
+    assert.ok(run.updatedAt > running.updatedAt, 'updated_at moved on');
+    const expected = { run_id: runId, status: 'succeeded', output: 'the answer', updated_at: run.updatedAt.toISOString() };
+    const [event] = await sql(`SELECT data FROM events WHERE id = $1`, [eventId]);
+    assert.deepEqual(event!.data, expected);
+    const log = await sql(`SELECT seq, type, data FROM run_events WHERE run_id = $1 ORDER BY seq`, [runId]);
+    assert.deepEqual(
+      log.map((entry) => [entry.seq, entry.type, entry.data]),
+      [
+        [1, 'queued', { status: 'queued' }],
+        [2, 'running', { status: 'running' }],
+        [3, 'output_delta', { text: 'the answer' }],
+        [4, 'succeeded', expected],
+      ],
+    );
+  });
+
+  it('a run with no endpoint to deliver to records its event and has nothing to announce', async () => {
+    const other = await createTenant(http);
+    const id = randomUUID();
+    await runs.insertQueued({ id, orgId: other.orgId, agentVersionId: other.versionId, input: 'hi', idempotencyKey: null, requestHash: null, createdAt: new Date() });
+    const running = (await runs.markRunning(other.orgId, id))!;
+    assert.equal(await runs.markFailed(other.orgId, running, 'the model failed', describeRun), null);
+    assert.equal((await runs.findById(other.orgId, id))?.error, 'the model failed');
+    assert.equal((await sql(`SELECT id FROM events WHERE resource_id = $1`, [id])).length, 1);
   });
 
   it('a failure after a success changes nothing', async () => {
     const runId = await queuedRun();
-    await runs.markRunning(tenant.orgId, runId);
-    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'done', describeRun);
-    assert.equal(await runs.markFailed(tenant.orgId, runId, 'run timed out after 1 seconds', describeRun), eventId);
+    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'done', describeRun);
+    assert.equal(await runs.markFailed(tenant.orgId, running, 'run timed out after 1 seconds', describeRun), eventId);
     const run = await runs.findById(tenant.orgId, runId);
     assert.equal(run?.status, 'succeeded');
     assert.equal(run?.error, null);
@@ -78,16 +115,20 @@ describe('the run projection under retries', () => {
 
   it('once its deliveries were attempted, the event is no longer handed back', async () => {
     const runId = await queuedRun();
-    await runs.markRunning(tenant.orgId, runId);
-    const eventId = await runs.markSucceeded(tenant.orgId, runId, 'done', describeRun);
+    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'done', describeRun);
     await sql(`UPDATE webhook_deliveries SET attempt_count = 1 WHERE event_id = $1`, [eventId]);
     assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), null);
-    assert.equal(await runs.markSucceeded(tenant.orgId, runId, 'again', describeRun), null);
+    assert.equal(await runs.markSucceeded(tenant.orgId, running, 'again', describeRun), null);
   });
 
   it('another organisation sees no run', async () => {
     const runId = await queuedRun();
     assert.equal(await runs.findById(randomUUID(), runId), null);
     assert.equal(await runs.markRunning(randomUUID(), runId), null);
+    const run = (await runs.findById(tenant.orgId, runId))!;
+    assert.equal(await runs.markFailed(randomUUID(), run, 'not yours', describeRun), null);
+    assert.equal((await runs.findById(tenant.orgId, runId))?.status, 'queued', 'nothing changed');
+    assert.equal((await sql(`SELECT id FROM events WHERE resource_id = $1`, [runId])).length, 0);
   });
 });

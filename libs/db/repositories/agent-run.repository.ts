@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
-import { appendRunEvents, type NewRunEvent } from './run-event.repository';
-import { TOUCH_UPDATED_AT, returnedRows } from './sql';
+import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
+import type { NewRunEvent } from './run-event.repository';
+import { TOUCH_UPDATED_AT, isoTimestamp } from './sql';
 
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
 export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
@@ -76,33 +77,36 @@ export class AgentRunRepository {
   }
 
   /**
-   * queued → running with its `running` event, in one statement. The run's status, version and input
-   * afterwards, or null when it does not exist.
+   * queued → running with its `running` event, in one statement. The run as it is afterwards (running,
+   * or the state it already had), or null when it does not exist.
    */
-  async markRunning(orgId: string, runId: string): Promise<{ status: RunStatus; agentVersionId: string; input: string } | null> {
+  async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
     const [row] = (await this.db.query(
       `WITH started AS (
          UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
-         RETURNING id, org_id, status, agent_version_id, input
+         RETURNING ${RUN_COLUMNS}
        ), logged AS (
          INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT id, org_id, 'running', '{"status": "running"}'::jsonb, 0 FROM started
+         SELECT id, "orgId", 'running', '{"status": "running"}'::jsonb, 0 FROM started
        )
-       SELECT status, agent_version_id, input FROM started
+       SELECT * FROM started
        UNION ALL
-       SELECT status, agent_version_id, input FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
+       SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
       [runId, orgId],
-    )) as Array<{ status: RunStatus; agent_version_id: string; input: string }>;
-    return row ? { status: row.status, agentVersionId: row.agent_version_id, input: row.input } : null;
+    )) as AgentRun[];
+    return row ? toAgentRun(row) : null;
   }
 
-  /** → succeeded with the output, and its event, in one transaction. The event id, or null when the run was already final. */
-  markSucceeded(orgId: string, runId: string, output: string, describe: AgentRunEventFactory, logBefore: NewRunEvent[] = []): Promise<string | null> {
-    return this.finish(orgId, runId, `status = 'succeeded', output = $3, error = NULL`, output, describe, logBefore);
+  /**
+   * → succeeded with the output, after `logBefore` (e.g. the last output deltas). `run` is the run as
+   * last read; only its unchanging fields are used. The event id, or null when the run was already final.
+   */
+  markSucceeded(orgId: string, run: AgentRun, output: string, describe: AgentRunEventFactory, logBefore: NewRunEvent[] = []): Promise<string | null> {
+    return this.finish(orgId, run, { status: 'succeeded', output, error: null }, describe, logBefore);
   }
 
-  markFailed(orgId: string, runId: string, error: string, describe: AgentRunEventFactory): Promise<string | null> {
-    return this.finish(orgId, runId, `status = 'failed', output = NULL, error = $3`, error, describe);
+  markFailed(orgId: string, run: AgentRun, error: string, describe: AgentRunEventFactory): Promise<string | null> {
+    return this.finish(orgId, run, { status: 'failed', output: null, error }, describe);
   }
 
   /** The id of the run's latest event if it was recorded but never announced (a retried final step), else null. */
@@ -110,25 +114,47 @@ export class AgentRunRepository {
     return unannouncedEvent(this.db.manager, orgId, runId);
   }
 
-  /** The final state, its events in the run's log (after `logBefore`, e.g. the last output deltas) and its webhook event, in one transaction. */
-  private finish(
+  /**
+   * The final state, its events in the run's log and its webhook event with the deliveries it owes, in
+   * one statement (one round trip, atomic without a transaction). The events carry the run as it ends;
+   * the database sets its new `updated_at`, which the statement writes into their `updated_at`.
+   */
+  private async finish(
     orgId: string,
-    runId: string,
-    assignments: string,
-    value: string,
+    run: AgentRun,
+    final: Pick<AgentRun, 'status' | 'output' | 'error'>,
     describe: AgentRunEventFactory,
     logBefore: NewRunEvent[] = [],
   ): Promise<string | null> {
-    return this.db.transaction(async (manager) => {
-      const updated = (await manager.query(
-        `UPDATE agent_runs SET ${assignments}, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running') RETURNING ${RUN_COLUMNS}`,
-        [runId, orgId, value],
-      )) as unknown[];
-      const [row] = returnedRows(updated) as AgentRun[];
-      if (!row) return unannouncedEvent(manager, orgId, runId);
-      const events = describe(toAgentRun(row));
-      await appendRunEvents(manager, orgId, runId, [...logBefore, events.log]);
-      return recordEvent(manager, { orgId, resourceId: runId, ...events.webhook });
-    });
+    const events = describe(toAgentRun({ ...run, ...final }));
+    const log = [...logBefore, events.log];
+    const eventId = randomUUID();
+    const [row] = (await this.db.query(
+      `WITH finished AS (
+         UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
+          WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')
+         RETURNING id, org_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
+       ), logged AS (
+         INSERT INTO run_events (run_id, org_id, type, data, seq)
+         SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
+           FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+          ORDER BY e.n
+       ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
+       SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`,
+      [
+        run.id,
+        orgId,
+        final.status,
+        final.output,
+        final.error,
+        log.map((entry) => entry.type),
+        log.map((entry) => JSON.stringify(entry.data)),
+        eventId,
+        events.webhook.type,
+        JSON.stringify(events.webhook.data),
+      ],
+    )) as Array<{ finished: number; planned: number }>;
+    if (row!.finished === 0) return this.unannouncedEvent(orgId, run.id);
+    return row!.planned > 0 ? eventId : null;
   }
 }

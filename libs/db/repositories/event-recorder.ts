@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '@pylon/contracts';
-import { returnedRows } from './sql';
 
 export interface NewEvent {
   orgId: string;
@@ -11,24 +10,36 @@ export interface NewEvent {
 }
 
 /**
- * Records an event inside the caller's transaction, together with a pending delivery to every enabled
- * endpoint subscribed to it (one statement), so the event and everything owed for it exist exactly when
- * the change does. Returns the event's id when it has deliveries to make (something to announce), else null.
+ * The common table expressions that record an event and a pending delivery to every enabled endpoint
+ * subscribed to it, for a statement that also makes the change the event reports. `rows` is a query
+ * giving the event's (id, org_id, type, resource_id, data, created_at); the statement can then read
+ * how many deliveries were planned with `SELECT count(*) FROM planned`.
+ */
+export function eventWithDeliveries(rows: string): string {
+  return `event AS (
+       INSERT INTO events (id, org_id, type, resource_id, data, created_at) ${rows} RETURNING id, org_id, type, created_at
+     ), planned AS (
+       INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
+       SELECT gen_random_uuid(), e.org_id, e.id, event.id, event.type, 'pending', event.created_at, event.created_at
+         FROM event, webhook_endpoints e
+        WHERE e.org_id = event.org_id AND e.enabled AND (e.events IS NULL OR event.type = ANY (e.events))
+       RETURNING 1
+     )`;
+}
+
+/**
+ * Records an event inside the caller's transaction, together with its deliveries (one statement), so
+ * the event and everything owed for it exist exactly when the change does. Returns the event's id when
+ * it has deliveries to make (something to announce), else null.
  */
 export async function recordEvent(manager: EntityManager, event: NewEvent): Promise<string | null> {
   const eventId = randomUUID();
-  const planned = (await manager.query(
-    `WITH event AS (
-       INSERT INTO events (id, org_id, type, resource_id, data, created_at) VALUES ($1, $2, $3, $4, $5, clock_timestamp()) RETURNING id, created_at
-     )
-     INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
-     SELECT gen_random_uuid(), e.org_id, e.id, event.id, $3, 'pending', event.created_at, event.created_at
-       FROM event, webhook_endpoints e
-      WHERE e.org_id = $2 AND e.enabled AND (e.events IS NULL OR $3 = ANY (e.events))
-     RETURNING id`,
+  const [row] = (await manager.query(
+    `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')}
+     SELECT count(*)::int AS planned FROM planned`,
     [eventId, event.orgId, event.type, event.resourceId, JSON.stringify(event.data)],
-  )) as unknown[];
-  return returnedRows(planned).length > 0 ? eventId : null;
+  )) as Array<{ planned: number }>;
+  return row!.planned > 0 ? eventId : null;
 }
 
 /**
