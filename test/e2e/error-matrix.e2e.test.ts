@@ -272,7 +272,7 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     assert.equal(run.status, 'succeeded');
   });
 
-  describe('400 for text PostgreSQL cannot store, and for bodies nested too deep: one rule at the edge', () => {
+  describe('400 for text PostgreSQL cannot store, numbers beyond a double, and bodies nested too deep: one rule at the edge', () => {
     const json = (text: string) => ({ rawBody: text, headers: { 'content-type': 'application/json' } });
     const cases: Array<[label: string, path: string, body: () => string]> = [
       ['NUL in an agent name', '/api/v1/agents', () => `{"org_id": "${a.orgId}", "name": "a\\u0000b"}`],
@@ -282,6 +282,9 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       ['a lone surrogate in a metadata key', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"\\udc00": 1}}`],
       ['JSON nested 3 000 levels deep', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "input": ${'['.repeat(3000)}${']'.repeat(3000)}}`],
       ['JSON nested 3 000 levels deep, in objects', '/api/v1/knowledge/documents', () => `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
+      // JSON.parse reads 1e400 as Infinity, which JSON.stringify would store as null: the value would be lost.
+      ['a number beyond a double in document metadata', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"size": 1e400}}`],
+      ['a negative one in a list', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"sizes": [1, -2e308]}}`],
     ];
     for (const [label, path, body] of cases) {
       it(`${label} → 400 invalid_request, nothing echoed`, async () => {

@@ -79,6 +79,7 @@ describe('errors the framework answers: exactly {"error": code}', () => {
     { label: 'a Content-Type that is not a media type', request: () => post('/api/v1/agent-runs', ['Content-Type: @@@;;'], runBody()), status: 415, code: 'unsupported_media_type' },
     { label: 'a text/plain body', request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody()), status: 415, code: 'unsupported_media_type' },
     { label: 'a form body', request: () => post('/api/v1/agent-runs', ['Content-Type: application/x-www-form-urlencoded'], 'input=hi'), status: 415, code: 'unsupported_media_type' },
+    { label: 'JSON declared as latin1', request: () => post('/api/v1/agent-runs', ['Content-Type: application/json; charset=latin1'], runBody()), status: 415, code: 'unsupported_media_type' },
     { label: 'a body without a Content-Type', request: () => post('/api/v1/agent-runs', [], runBody()), status: 415, code: 'unsupported_media_type' },
     { label: 'an unsupported media type still needs a key first', request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody(), false), status: 401, code: 'missing_api_key' },
     { label: 'invalid JSON', request: () => post('/api/v1/agent-runs', ['Content-Type: application/json'], '{"org_id": '), status: 400, code: 'invalid_request' },

@@ -1,3 +1,4 @@
+import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ErrorCode } from '@pylon/contracts';
@@ -7,8 +8,8 @@ import { unstorableReason } from './storable-json';
  * A body Fastify could not turn into JSON, JSON with a key that would reach an object's prototype in
  * JavaScript (`__proto__`, `constructor.prototype`; JSON.parse keeps it as a plain key, which
  * validation then never sees), or JSON that nests too deep or holds text PostgreSQL cannot store (one
- * rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all: 415
- * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
+ * rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
+ * in another charset than UTF-8 (which it would be read as, garbling its text): 415 `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
  * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
  * media type at all is refused by Fastify before that: 415 too.)
  */
@@ -24,7 +25,11 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit },
-    (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      const charset = declaredCharset(request.headers['content-type']);
+      if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+        return done(null, new UnparsableBody('JSON bodies are UTF-8; the Content-Type declares another charset', ErrorCode.UnsupportedMediaType));
+      }
       const text = body.toString();
       if (text.trim() === '') return done(null, new UnparsableBody('the body is empty'));
       let parsed: unknown;
@@ -40,6 +45,15 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => {
     done(null, new UnparsableBody('the body must be JSON (Content-Type: application/json)', ErrorCode.UnsupportedMediaType));
   });
+}
+
+/** The Content-Type's charset parameter, lower-cased, or null when it has none. */
+function declaredCharset(contentType: string | undefined): string | null {
+  try {
+    return new MIMEType(contentType ?? '').params.get('charset')?.toLowerCase() ?? null;
+  } catch {
+    return null; // Fastify has already refused a Content-Type that is not a media type.
+  }
 }
 
 /** Whether the text parses as JSON at all (secure-json-parse throws the same SyntaxError for a prototype key). */

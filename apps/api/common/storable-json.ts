@@ -6,7 +6,8 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 /**
  * Why a parsed JSON body cannot be accepted as it is, or null when it can: nested deeper than
- * MAX_BODY_DEPTH, or a string (value or key) PostgreSQL could not store in a text or jsonb column.
+ * MAX_BODY_DEPTH, a string (value or key) PostgreSQL could not store in a text or jsonb column, or a
+ * number beyond a double's range (JSON.parse makes `1e400` Infinity, which would be stored as null).
  * Iterative, so a hostile body cannot exhaust the stack here either. Never quotes the input.
  */
 export function unstorableReason(body: unknown): string | null {
@@ -15,6 +16,10 @@ export function unstorableReason(body: unknown): string | null {
     const [value, depth] = pending.pop()!;
     if (typeof value === 'string') {
       if (UNSTORABLE.test(value)) return 'a string contains a NUL character or an unpaired surrogate';
+      continue;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return 'a number is beyond the range of a double (about 1.8e308)';
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
