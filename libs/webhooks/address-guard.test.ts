@@ -79,11 +79,18 @@ const CASES: Array<[url: string, deliverable: boolean, why: string]> = [
   ['file:///etc/passwd', false, 'not http(s)'],
   ['gopher://8.8.8.8/', false, 'not http(s)'],
   ['https://user:pw@8.8.8.8/', false, 'credentials in the URL'],
+  ['https://8.8.8.8:0/', false, 'port 0, which no connection reaches'],
+  ['https://8.8.8.8:65535/', true, 'the highest port'],
   ['not a url', false, 'not a URL'],
 ];
 
 describe('receiver URL guard', () => {
   it(`has at least 60 cases`, () => assert.ok(CASES.length >= 60, String(CASES.length)));
+
+  it('refuses port 0 even where private receivers are allowed', async () => {
+    await assert.rejects(assertDeliverableUrl('http://127.0.0.1:0/hooks', true), RefusedUrlError);
+    assert.equal((await assertDeliverableUrl('http://127.0.0.1:8080/hooks', true)).port, '8080');
+  });
 
   for (const [url, deliverable, why] of CASES) {
     it(`${deliverable ? 'allows' : 'refuses'} ${url} (${why})`, async () => {

@@ -70,6 +70,7 @@ export async function assertDeliverableUrl(value: string, allowPrivate: boolean)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedUrlError('url must use http or https');
   if (url.username || url.password) throw new RefusedUrlError('url must not carry credentials');
+  if (url.port === '0') throw new RefusedUrlError('url port 0 cannot be connected to');
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await resolve(host);

@@ -66,10 +66,25 @@ export class GetGenerationsQuery {
     maxItems: MAX_IDS_PER_REQUEST,
     description: `Generation ids, as ids[0]=…&ids[1]=… or ids=…&ids=… (at most ${MAX_IDS_PER_REQUEST}).`,
   })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @Transform(({ value }: { value: unknown }) => asIdList(value))
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_IDS_PER_REQUEST)
   @IsUUID('all', { each: true })
   ids!: string[];
+}
+
+/**
+ * One id given plainly is a list of one. Indices past the query parser's array limit (100) come as an
+ * object keyed by index: read as the list they are, so the caller hears it has too many ids.
+ */
+function asIdList(value: unknown): unknown {
+  if (typeof value === 'string') return [value];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key))) {
+      return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, id]) => id);
+    }
+  }
+  return value;
 }
