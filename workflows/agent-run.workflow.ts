@@ -24,7 +24,7 @@ import { describeFailure } from './failure-reason';
 const databaseRetry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
 
 /**
- * Recording a failure is one short transaction: a local activity, run inside the workflow task that
+ * Recording a failure is two short statements: a local activity, run inside the workflow task that
  * needs it, so it costs no task round trip. Retried until the database is back.
  */
 const projection = proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '30 seconds', retry: databaseRetry });

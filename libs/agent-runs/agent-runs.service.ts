@@ -115,7 +115,7 @@ export class AgentRunsService {
 
   /**
    * One model turn: marks the run running (a no-op after the first turn), asks the model, and records
-   * an answer at once: the run succeeded, with its event and deliveries, in one transaction. A retried
+   * an answer at once: the run succeeded, with its event and deliveries, in one statement. A retried
    * turn whose answer was already recorded hands back the event if it was never announced.
    */
   async takeTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<AgentTurn> {
