@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type RuntimeOptions } from '@temporalio/worker';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { PylonConfig, missingNodeFlagsWarning, requireSupportedNode } from '@pylon/config';
@@ -23,6 +23,24 @@ import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 const NON_STICKY_POLL_RATIO: Partial<Record<WorkKind, number>> = { 'agent-runs': 1 };
 
 /**
+ * The SDK core's own metrics (`temporal_…`: task slots, schedule-to-start and execution latencies of
+ * workflow, activity and local-activity tasks, the sticky cache, polls), served by the core in Prometheus
+ * format when WORKER_TEMPORAL_METRICS_PORT is set; they are what tells an operator which slots to raise.
+ */
+function temporalMetrics(config: PylonConfig): RuntimeOptions['telemetryOptions'] {
+  if (config.workerTemporalMetricsPort === 0) return undefined;
+  return {
+    metrics: {
+      prometheus: { bindAddress: hostPort(config.host, config.workerTemporalMetricsPort), countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+    },
+  };
+}
+
+function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
  * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by
  * default), each on its own task queue with its own slots, sharing one connection and one workflow
  * bundle. Opens no HTTP port, unless WORKER_METRICS_PORT asks for its Prometheus metrics.
@@ -36,7 +54,10 @@ async function main(): Promise<void> {
   app.useLogger(app.get(Logger));
   const config = app.get(PylonConfig);
   const temporalLogger = new TemporalPinoLogger(PinoLogger.root.child({ context: 'Temporal' }));
-  Runtime.install({ logger: temporalLogger });
+  Runtime.install({ logger: temporalLogger, telemetryOptions: temporalMetrics(config) });
+  if (config.workerTemporalMetricsPort > 0) {
+    console.log(`pylon worker Temporal SDK metrics at http://${hostPort(config.host, config.workerTemporalMetricsPort)}/metrics`);
+  }
   const metrics = app.get(PylonMetrics);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   let metricsServer: Server | undefined;

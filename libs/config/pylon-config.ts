@@ -103,6 +103,8 @@ export class PylonConfig {
   readonly trustProxy: boolean;
   readonly readyMaxQueueBacklog: number;
   readonly workerMetricsPort: number;
+  /** The Temporal SDK's own worker metrics (slots, task latencies, sticky cache), served by its core; 0 = off. */
+  readonly workerTemporalMetricsPort: number;
 
   constructor(env: Record<string, string | undefined>) {
     this.port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -153,6 +155,7 @@ export class PylonConfig {
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
     this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 10_000, 0, 1_000_000_000);
     this.workerMetricsPort = readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535);
+    this.workerTemporalMetricsPort = readInt(env, 'WORKER_TEMPORAL_METRICS_PORT', 0, 0, 65535);
     this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');
     this.embeddingModel = readString(env, 'EMBEDDING_MODEL', 'text-embedding-3-small');
     this.embeddingDimensions = readInt(env, 'EMBEDDING_DIMENSIONS', 384, 16, 4096);

@@ -38,6 +38,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
   let receiver: WebhookReceiver;
   let tenant: Tenant;
   let workerMetricsUrl: string;
+  let temporalMetricsUrl: string;
   const admin = () => testInfra().adminToken;
   const queueOf = (target: Stack, kind: string) => `${target.env.TEMPORAL_TASK_QUEUE_PREFIX}.${kind}`;
   const runOnce = async (owner: Tenant, client = http) => {
@@ -53,9 +54,12 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
 
   before(async () => {
     receiver = await WebhookReceiver.start();
-    const metricsPort = await freePort();
-    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_METRICS_PORT: String(metricsPort) } });
+    const [metricsPort, temporalMetricsPort] = [await freePort(), await freePort()];
+    stack = await Stack.start({
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_METRICS_PORT: String(metricsPort), WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort) },
+    });
     workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    temporalMetricsUrl = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
     http = new Http(stack.url);
     tenant = await createTenant(http);
   });
@@ -176,6 +180,22 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       assert.ok(!exposition.types.has('http_request_duration_seconds'), 'API metrics stay with the API');
       assert.ok(!text.includes(owner.orgId));
       assert.equal((await fetch(workerMetricsUrl.replace('/metrics', '/other'))).status, 404);
+    });
+
+    it("the worker's Temporal SDK metrics, on a port of their own: completions, slots and task latencies by task queue", async () => {
+      const owner = await createTenant(http);
+      await waitForRun(http, owner.key, await runOnce(owner));
+      const runsQueue = queueOf(stack, 'agent-runs');
+      const { exposition, text } = await until('the run was not counted by the SDK', async () => {
+        const scraped = await scrape(temporalMetricsUrl);
+        return valueOf(scraped.exposition, 'temporal_workflow_completed_total', { workflow_type: 'agentRunWorkflow', task_queue: runsQueue }) >= 1 ? scraped : undefined;
+      });
+      assert.equal(exposition.types.get('temporal_workflow_task_execution_latency_seconds'), 'histogram');
+      assert.equal(exposition.types.get('temporal_local_activity_execution_latency_seconds'), 'histogram');
+      const slots = samplesOf(exposition, 'temporal_worker_task_slots_available', { task_queue: runsQueue });
+      assert.ok(slots.some((sample) => sample.labels.worker_type === 'WorkflowWorker'), 'workflow-task slots of the runs queue');
+      assert.ok(!exposition.types.has('pylon_workflows_completed_total'), "Pylon's own metrics stay on WORKER_METRICS_PORT");
+      assert.ok(!text.includes(owner.orgId));
     });
   });
 
