@@ -9,7 +9,8 @@ import { unstorableReason } from './storable-json';
  * JavaScript (`__proto__`, `constructor.prototype`; JSON.parse keeps it as a plain key, which
  * validation then never sees), or JSON that nests too deep or holds text PostgreSQL cannot store (one
  * rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
- * in another charset than UTF-8 (which it would be read as, garbling its text): 415 `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
+ * in another charset than UTF-8 (which it would be read as, garbling its text): 415
+ * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
  * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
  * media type at all is refused by Fastify before that: 415 too.)
  */
