@@ -18,7 +18,7 @@ export {
   type PageRequest,
 } from './pagination';
 export { KnowledgeVectorIndexRepository, vectorIndexDdl, vectorIndexName, type VectorIndexRecord, type VectorIndexStatus } from './repositories/knowledge-vector-index.repository';
-export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory, type EmbeddedChunk } from './repositories/knowledge-document.repository';
+export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory, type EmbeddedChunk, type EmbeddingProgress } from './repositories/knowledge-document.repository';
 export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type ChunkQueryMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export {

@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type DocumentStatus } from '@pylon/contracts';
-import type { DocumentEventFactory, KnowledgeDocument } from '@pylon/db';
+import type { DocumentEventFactory, EmbeddingProgress, KnowledgeDocument } from '@pylon/db';
 
 /** A knowledge document as the API returns it (and as its events carry it). */
 export interface KnowledgeDocumentView {
@@ -9,12 +9,14 @@ export interface KnowledgeDocumentView {
   status: DocumentStatus;
   failure_reason: string | null;
   chunk_count: number;
+  /** While a document too large for one round of embedding batches is processing: its chunks embedded so far, of all. */
+  progress: { chunks_embedded: number; chunks_total: number } | null;
   metadata: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 }
 
-export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>): KnowledgeDocumentView {
+export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, progress: EmbeddingProgress | null = null): KnowledgeDocumentView {
   return {
     doc_id: document.id,
     org_id: document.orgId,
@@ -22,6 +24,7 @@ export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>): Kn
     status: document.status,
     failure_reason: document.failureReason,
     chunk_count: document.chunkCount,
+    progress: progress && { chunks_embedded: progress.embedded, chunks_total: progress.total },
     metadata: document.metadata,
     created_at: document.createdAt.toISOString(),
     updated_at: document.updatedAt.toISOString(),

@@ -56,6 +56,40 @@ describe('knowledge with the openai embedder', () => {
     assert.ok(search.body.matches.length > 0);
   });
 
+  it('a document larger than one round of batches shows its embedding progress while processing, and none once ready', async () => {
+    const tenant = await createTenant(http);
+    // 4 chunks per batch, 4 batches at once: 60 sentences make more than 16 chunks, so the batched path runs.
+    const content = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} is about progress in batches.`).join(' ');
+    fake.enqueueEmbeddings(...Array.from({ length: 12 }, () => ({ delayMs: 400 })));
+    const created = await http.post('/api/v1/knowledge/documents', { token: tenant.key, body: { org_id: tenant.orgId, title: 'Progress', content } });
+    assert.equal(created.status, 202, created.text);
+    assert.equal(created.body.progress, null, 'not chunked yet');
+    const docId = created.body.doc_id as string;
+
+    const seen: Array<{ chunks_embedded: number; chunks_total: number }> = [];
+    let listed: any;
+    let document: any;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      document = (await http.get(`/api/v1/knowledge/documents/${docId}`, { token: tenant.key })).body;
+      if (document.status !== 'processing') break;
+      if (document.progress) {
+        seen.push(document.progress);
+        listed ??= (await http.get('/api/v1/knowledge/documents?status=processing', { token: tenant.key })).body.data.find((entry: any) => entry.doc_id === docId);
+      }
+    }
+    fake.discardQueuedEmbeddings();
+    assert.equal(document.status, 'ready', JSON.stringify(document));
+    assert.equal(document.progress, null, 'a ready document has no progress');
+    assert.ok(seen.length > 0, 'progress was shown while processing');
+    assert.ok(seen.every((progress) => progress.chunks_total === document.chunk_count), 'the total is the chunks the document ends with');
+    assert.ok(seen.some((progress) => progress.chunks_embedded > 0 && progress.chunks_embedded < progress.chunks_total), JSON.stringify(seen));
+    assert.ok(seen.every((progress, i) => i === 0 || progress.chunks_embedded >= seen[i - 1]!.chunks_embedded), 'never goes back');
+    assert.ok(listed?.progress, 'the list shows it too');
+
+    const other = await createTenant(http);
+    assert.equal((await http.get(`/api/v1/knowledge/documents/${docId}`, { token: other.key })).status, 404);
+  });
+
   it('a 429 and a 500 are retried; the document still becomes ready', async () => {
     const tenant = await createTenant(http);
     fake.enqueueEmbeddings({ status: 429 }, { status: 500 });

@@ -55,6 +55,11 @@ export class FakeOpenAi {
     this.embeddingQueue.push(...replies);
   }
 
+  /** Drops the embedding replies not used yet, so that they do not reach the next test. */
+  discardQueuedEmbeddings(): void {
+    this.embeddingQueue.length = 0;
+  }
+
   private async handleEmbeddings(body: any, authorization: string | undefined, response: import('node:http').ServerResponse): Promise<void> {
     this.embeddingRequests.push({ body, at: Date.now(), authorization });
     const reply = this.embeddingQueue.shift() ?? {};

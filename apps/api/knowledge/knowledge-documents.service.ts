@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId } from '@pylon/contracts';
+import { ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
+import { KnowledgeDocument, KnowledgeDocumentRepository, type EmbeddingProgress, type Page, type PageRequest } from '@pylon/db';
+import { toDocumentView, type KnowledgeDocumentView } from '@pylon/knowledge';
 import { WorkflowStarter } from '@pylon/temporal';
 import { ApiError } from '../common/api-error';
 import { assertSameRequest, fingerprint } from '@pylon/idempotency';
@@ -60,10 +61,23 @@ export class KnowledgeDocumentsService {
     return (await this.documents.findById(orgId, docId))!;
   }
 
-  async get(orgId: string, docId: string): Promise<KnowledgeDocument> {
+  async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) throw ApiError.notFound('no such document');
-    return document;
+    return (await this.views(orgId, [document]))[0]!;
+  }
+
+  /** The organisation's documents, newest first, optionally of one status. */
+  async list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocumentView>> {
+    const found = await this.documents.list(orgId, status, page);
+    return { items: await this.views(orgId, found.items), nextCursor: found.nextCursor };
+  }
+
+  /** As the API returns them: a processing document with its embedding progress (one query for all of them). */
+  private async views(orgId: string, documents: Array<Omit<KnowledgeDocument, 'content'>>): Promise<KnowledgeDocumentView[]> {
+    const processing = documents.filter((document) => document.status === 'processing').map((document) => document.id);
+    const progress = processing.length > 0 ? await this.documents.embeddingProgress(orgId, processing) : new Map<string, EmbeddingProgress>();
+    return documents.map((document) => toDocumentView(document, progress.get(document.id) ?? null));
   }
 
   async delete(orgId: string, docId: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { KnowledgeDocumentRepository } from '@pylon/db';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
 import { KnowledgeSearchService, parseSearchFilter, toDocumentView } from '@pylon/knowledge';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
@@ -32,7 +31,6 @@ const DEFAULT_MATCH_COUNT = 6;
 export class KnowledgeController {
   constructor(
     private readonly service: KnowledgeDocumentsService,
-    private readonly documents: KnowledgeDocumentRepository,
     private readonly search: KnowledgeSearchService,
   ) {}
 
@@ -92,7 +90,7 @@ export class KnowledgeController {
   @ApiErrors(400, 401, 403)
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListDocumentsQuery): Promise<DocumentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
-    return toListResponse(await this.documents.list(principal.orgId, query.status, toPageRequest(query)), toDocumentView);
+    return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query)), (view) => view);
   }
 
   @Get('documents/:doc_id')
@@ -102,7 +100,7 @@ export class KnowledgeController {
   @ApiOkResponse({ type: DocumentView })
   @ApiErrors(400, 401, 403, 404)
   async get(@CurrentPrincipal() principal: Principal, @UuidParam('doc_id') docId: string): Promise<DocumentView> {
-    return toDocumentView(await this.service.get(principal.orgId, docId));
+    return this.service.get(principal.orgId, docId);
   }
 
   @Delete('documents/:doc_id')

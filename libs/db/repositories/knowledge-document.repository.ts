@@ -20,6 +20,12 @@ export interface EmbeddedChunk {
   embedding: number[];
 }
 
+/** A processing document's chunks: embedded so far, and all of them. */
+export interface EmbeddingProgress {
+  embedded: number;
+  total: number;
+}
+
 /** Describes the event of a document's final state, from the document as it is then. */
 export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
@@ -62,6 +68,22 @@ export class KnowledgeDocumentRepository {
       .where('doc.org_id = :orgId', { orgId });
     if (status) query.andWhere('doc.status = :status', { status });
     return paginate(query, page);
+  }
+
+  /**
+   * For the organisation's documents among `docIds` that are still processing and were chunked into
+   * drafts (a document larger than one round of embedding batches): how many of its chunks are embedded
+   * so far, of how many.
+   */
+  async embeddingProgress(orgId: string, docIds: string[]): Promise<Map<string, EmbeddingProgress>> {
+    const rows = (await this.db.query(
+      `SELECT k.doc_id, count(k.embedding)::int AS embedded, count(*)::int AS total
+         FROM knowledge_chunk_drafts k JOIN knowledge_documents d ON d.id = k.doc_id
+        WHERE d.org_id = $1 AND d.id = ANY($2::uuid[]) AND d.status = 'processing'
+        GROUP BY k.doc_id`,
+      [orgId, docIds],
+    )) as Array<{ doc_id: string; embedded: number; total: number }>;
+    return new Map(rows.map((row) => [row.doc_id, { embedded: row.embedded, total: row.total }]));
   }
 
   /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */

@@ -39,6 +39,11 @@ export class CreateDocumentRequest {
   metadata?: Record<string, unknown>;
 }
 
+export class DocumentProgress {
+  @ApiProperty({ description: 'Chunks embedded so far.' }) chunks_embedded!: number;
+  @ApiProperty({ description: 'All chunks of the document.' }) chunks_total!: number;
+}
+
 export class DocumentView {
   @ApiProperty({ format: 'uuid' }) doc_id!: string;
   @ApiProperty({ format: 'uuid' }) org_id!: string;
@@ -46,6 +51,12 @@ export class DocumentView {
   @ApiProperty({ enum: DOCUMENT_STATUSES }) status!: DocumentStatus;
   @ApiProperty({ type: String, nullable: true, description: 'Why ingestion failed.' }) failure_reason!: string | null;
   @ApiProperty({ description: 'Searchable chunks; 0 until ready.' }) chunk_count!: number;
+  @ApiProperty({
+    type: DocumentProgress,
+    nullable: true,
+    description: 'While a document larger than one round of embedding batches is processing: how far its embedding is. Otherwise null.',
+  })
+  progress!: DocumentProgress | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;

@@ -1087,6 +1087,12 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        DocumentProgress: {
+            /** @description Chunks embedded so far. */
+            chunks_embedded: number;
+            /** @description All chunks of the document. */
+            chunks_total: number;
+        };
         DocumentView: {
             /** Format: uuid */
             doc_id: string;
@@ -1099,6 +1105,8 @@ export interface components {
             failure_reason: string | null;
             /** @description Searchable chunks; 0 until ready. */
             chunk_count: number;
+            /** @description While a document larger than one round of embedding batches is processing: how far its embedding is. Otherwise null. */
+            progress: components["schemas"]["DocumentProgress"] | null;
             metadata: {
                 [key: string]: unknown;
             };

@@ -52,7 +52,16 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
       <td>{document.title}</td>
       <td>
         <Status value={document.status} />
-        {document.status === 'processing' && <progress aria-label={`Ingesting ${document.title}`} />}
+        {document.status === 'processing' &&
+          (document.progress ? (
+            <>
+              {' '}
+              <progress aria-label={`Ingesting ${document.title}`} value={document.progress.chunks_embedded} max={document.progress.chunks_total} />{' '}
+              {document.progress.chunks_embedded} / {document.progress.chunks_total} chunks embedded
+            </>
+          ) : (
+            <progress aria-label={`Ingesting ${document.title}`} />
+          ))}
         {document.failure_reason && <> {document.failure_reason}</>}
       </td>
       <td>{document.chunk_count}</td>
