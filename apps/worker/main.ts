@@ -9,7 +9,7 @@ import { runEventsRetentionScheduleId, type WorkKind } from '@pylon/contracts';
 import { ensureRunEventsRetentionSchedule, registerSearchAttributes } from '@pylon/temporal';
 import { Client } from '@temporalio/client';
 import { activitiesFor } from './activities';
-import { metricsUrl, serveMetrics } from './metrics-server';
+import { hostPort, metricsUrl, serveMetrics } from './metrics-server';
 import { TemporalPinoLogger } from './temporal-logger';
 import { WorkerModule } from './worker.module';
 import { workflowOutcomeSinks } from './workflow-outcome-sinks';
@@ -34,10 +34,6 @@ function temporalMetrics(config: PylonConfig): RuntimeOptions['telemetryOptions'
       prometheus: { bindAddress: hostPort(config.host, config.workerTemporalMetricsPort), countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
     },
   };
-}
-
-function hostPort(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**

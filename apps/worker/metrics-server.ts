@@ -27,5 +27,10 @@ export async function serveMetrics(metrics: PylonMetrics, host: string, port: nu
 
 export function metricsUrl(server: Server): string {
   const { address, port } = server.address() as AddressInfo;
-  return `http://${address.includes(':') ? `[${address}]` : address}:${port}/metrics`;
+  return `http://${hostPort(address, port)}/metrics`;
+}
+
+/** `host:port`, with an IPv6 host in brackets. */
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

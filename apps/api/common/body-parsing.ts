@@ -50,8 +50,9 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
 
 /** The Content-Type's charset parameter, lower-cased, or null when it has none. */
 function declaredCharset(contentType: string | undefined): string | null {
+  if (!contentType?.includes(';')) return null; // no parameters: nothing to parse on the common path
   try {
-    return new MIMEType(contentType ?? '').params.get('charset')?.toLowerCase() ?? null;
+    return new MIMEType(contentType).params.get('charset')?.toLowerCase() ?? null;
   } catch {
     return null; // Fastify has already refused a Content-Type that is not a media type.
   }
