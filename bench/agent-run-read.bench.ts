@@ -2,6 +2,8 @@
  * (a) HTTP read: autocannon on `GET /api/v1/agent-runs/{id}` (Bearer key) against the real API,
  * versus a bare Fastify + pg server doing the same single read (baseline-read-server.ts).
  * Same database, same run row, same load: N connections for a fixed duration after a warm-up.
+ * The baseline sends its read unnamed; Pylon prepares its read, so a third side, the bare route
+ * with the read prepared too, shows what is left of the API's own cost.
  */
 import assert from 'node:assert/strict';
 import { waitForRun } from '../test/support/tenant';
@@ -12,7 +14,7 @@ import { envInt, log, round, type BenchContext, type Benchmark, type BenchReport
 
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
 
-const SIDES = ['pylon', 'baseline'] as const;
+const SIDES = ['pylon', 'baseline', 'preparedBaseline'] as const;
 type Side = (typeof SIDES)[number];
 
 const rate = (result: AutocannonResult) => round(result['2xx'] / result.duration, 1);
@@ -69,13 +71,16 @@ export const agentRunReadBenchmark: Benchmark = {
       const targets = {
         pylon: { url: `${stack.url}/api/v1/agent-runs/${runId}`, headers: { authorization: `Bearer ${tenant.key}` } },
         baseline: { url: `${baseline.url}/orgs/${tenant.orgId}/runs/${runId}`, headers: {} },
+        preparedBaseline: { url: `${baseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`, headers: {} },
       };
       // Both answer the same row before anything is measured.
       const pylonBody = (await (await fetch(targets.pylon.url, { headers: targets.pylon.headers })).json()) as Record<string, unknown>;
-      const baselineBody = (await (await fetch(targets.baseline.url)).json()) as Record<string, unknown>;
       assert.equal(pylonBody.run_id, runId);
-      assert.equal(baselineBody.id, runId);
-      assert.equal(baselineBody.output, pylonBody.output);
+      for (const side of ['baseline', 'preparedBaseline'] as const) {
+        const baselineBody = (await (await fetch(targets[side].url)).json()) as Record<string, unknown>;
+        assert.equal(baselineBody.id, runId);
+        assert.equal(baselineBody.output, pylonBody.output);
+      }
 
       // autocannon fires from a worker thread: with the embedded database, PGlite runs on this process's main thread.
       const load = (target: { url: string; headers: Record<string, string> }, duration: number) =>
@@ -94,7 +99,7 @@ export const agentRunReadBenchmark: Benchmark = {
         await load(targets[side], warmupSeconds);
       }
       // The sides take turns, so a neighbour's burst on this shared machine falls on both rather than one.
-      const rounds: Record<Side, { result: AutocannonResult; cpuMs: Record<string, number> }[]> = { pylon: [], baseline: [] };
+      const rounds: Record<Side, { result: AutocannonResult; cpuMs: Record<string, number> }[]> = { pylon: [], baseline: [], preparedBaseline: [] };
       for (let round = 1; round <= roundCount; round++) {
         for (const side of SIDES) {
           const cpu = measureCpu(cpuParts(side));
@@ -102,10 +107,11 @@ export const agentRunReadBenchmark: Benchmark = {
           rounds[side].push({ result, cpuMs: cpu() });
           if (result.non2xx || result.errors) log(`${side}: ${result.non2xx} non-2xx answers and ${result.errors} errors (${JSON.stringify(result.statusCodeStats)})`);
         }
-        log(`round ${round}: pylon ${rate(rounds.pylon.at(-1)!.result)} req/s, baseline ${rate(rounds.baseline.at(-1)!.result)} req/s`);
+        log(`round ${round}: ${SIDES.map((side) => `${side} ${rate(rounds[side].at(-1)!.result)}`).join(', ')} req/s`);
       }
       const pylon = figures(rounds.pylon);
       const base = figures(rounds.baseline);
+      const preparedBase = figures(rounds.preparedBaseline);
       const cpuRows = Object.keys(pylon.cpuMsPerRequest).map((part) => ({
         metric: `CPU per request (µs): ${part}`,
         pylon: round(pylon.cpuMsPerRequest[part]! * 1_000, 0),
@@ -121,11 +127,20 @@ export const agentRunReadBenchmark: Benchmark = {
           { metric: 'latency mean (ms)', pylon: pylon.latencyMs.mean, baseline: base.latencyMs.mean },
           { metric: 'non-2xx + errors', pylon: pylon.non2xx + pylon.errors, baseline: base.non2xx + base.errors, digits: 0 },
           ...cpuRows,
+          // Against the bare route whose read is prepared as Pylon's is: what the API's own layers cost.
+          { metric: 'vs bare route, read prepared: requests/s', pylon: pylon.requestsPerSecond, baseline: preparedBase.requestsPerSecond, digits: 0 },
+          { metric: 'vs bare route, read prepared: latency mean (ms)', pylon: pylon.latencyMs.mean, baseline: preparedBase.latencyMs.mean },
+          ...['server', 'database'].map((part) => ({
+            metric: `vs bare route, read prepared: CPU per request (µs): ${part}`,
+            pylon: round(pylon.cpuMsPerRequest[part]! * 1_000, 0),
+            baseline: round(preparedBase.cpuMsPerRequest[part]! * 1_000, 0),
+            digits: 0,
+          })),
         ],
         pylon: { url: '/api/v1/agent-runs/{id}', ...pylon, ratioPerRound: rounds.pylon.map((turn, index) => round(rate(turn.result) / rate(rounds.baseline[index]!.result), 3)) },
-        baseline: { url: '/orgs/{orgId}/runs/{runId}', ...base },
+        baseline: { url: '/orgs/{orgId}/runs/{runId}', statement: 'unnamed', ...base, readPrepared: { url: '/prepared/orgs/{orgId}/runs/{runId}', ...preparedBase } },
         notes: [
-          'pylon does per request: key check (cached), rate-limit lease, UUID pipe, guard, run read (1 query), view mapping, access log and metrics; baseline: 1 query.',
+          'pylon does per request: key check (cached), rate-limit lease, UUID pipe, guard, run read (1 prepared statement), view mapping, access log and metrics; baseline: 1 query, sent unnamed as a bare route sends it (parsed and planned by the server each time); the rows "vs bare route, read prepared" compare with the same route sending it as a named statement.',
           'The sides alternate for the rounds; requests/s and the mean latency are over all rounds, p50/p99 are the median round’s.',
           'autocannon latency percentiles have 1 ms resolution; the mean is exact.',
         ],

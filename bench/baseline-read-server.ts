@@ -2,6 +2,8 @@
  * Baseline of the read benchmark, run as a child process (like the API): a bare Fastify server
  * with one route doing the same single read of a run by id + org through a `pg` Pool of the
  * same size as the API's, answering the row as JSON. No auth, no validation, no logging.
+ * The read is sent as an unnamed statement, the way a bare route sends it; under /prepared the
+ * same route sends it as a named statement, as Pylon's repository does.
  * Env: DATABASE_URL, PORT, POOL_SIZE (default 10 = the API's DB_POOL_SIZE default).
  */
 import Fastify from 'fastify';
@@ -14,10 +16,13 @@ const SQL = `SELECT id, org_id, agent_version_id, input, output, status, error, 
 serveBaseline('baseline-read-server', async () => {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
   const app = Fastify({ logger: false });
-  app.get<{ Params: { orgId: string; runId: string } }>('/orgs/:orgId/runs/:runId', async (request, reply) => {
-    const { rows } = await pool.query(SQL, [request.params.runId, request.params.orgId]);
-    if (rows.length === 0) return reply.code(404).send({ error: 'not found' });
-    return rows[0];
-  });
+  for (const prepared of [false, true]) {
+    app.get<{ Params: { orgId: string; runId: string } }>(`${prepared ? '/prepared' : ''}/orgs/:orgId/runs/:runId`, async (request, reply) => {
+      const values = [request.params.runId, request.params.orgId];
+      const { rows } = await (prepared ? pool.query({ name: 'read-run', text: SQL, values }) : pool.query(SQL, values));
+      if (rows.length === 0) return reply.code(404).send({ error: 'not found' });
+      return rows[0];
+    });
+  }
   return { app, pool };
 });

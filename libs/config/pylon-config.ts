@@ -66,6 +66,8 @@ export class PylonConfig {
   readonly apiKeyRollGraceSeconds: number;
   readonly apiKeyCacheSeconds: number;
   readonly dbPoolSize: number;
+  /** Off behind a pooler that cannot carry named prepared statements (PgBouncer in transaction mode before 1.21). */
+  readonly dbPreparedStatements: boolean;
   readonly embeddingProvider: 'local' | 'openai';
   readonly embeddingModel: string;
   readonly embeddingDimensions: number;
@@ -152,6 +154,7 @@ export class PylonConfig {
     this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);
     this.apiKeyCacheSeconds = readInt(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300);
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
+    this.dbPreparedStatements = readBoolean(env, 'DB_PREPARED_STATEMENTS', true);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
     this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 10_000, 0, 1_000_000_000);
     this.workerMetricsPort = readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535);

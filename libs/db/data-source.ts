@@ -1,18 +1,21 @@
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { PreparingClient } from './prepared-statements';
 
 export interface DataSourceSettings {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /** Send the statements marked `prepared` as named statements (default true). */
+  preparedStatements?: boolean;
   /** Where TypeORM logs; without one, it logs nothing. */
   logger?: Logger;
 }
 
-/** The one way to build a TypeORM DataSource for Pylon's schema. Never `synchronize`. */
-export function createDataSource({ url, poolSize = 10, applicationName = 'pylon', logger }: DataSourceSettings): DataSource {
-  return new DataSource({
+/** The one way to configure a TypeORM DataSource for Pylon's schema. Never `synchronize`. */
+export function dataSourceOptions({ url, poolSize = 10, applicationName = 'pylon', preparedStatements = true, logger }: DataSourceSettings): DataSourceOptions {
+  return {
     type: 'postgres',
     url,
     entities: ENTITIES,
@@ -23,8 +26,12 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'pylon'
     poolSize,
     applicationName,
     ...(logger ? { logger } : {}),
-    extra: { connectionTimeoutMillis: 10_000 },
-  });
+    extra: { connectionTimeoutMillis: 10_000, ...(preparedStatements ? { Client: PreparingClient } : {}) },
+  };
+}
+
+export function createDataSource(settings: DataSourceSettings): DataSource {
+  return new DataSource(dataSourceOptions(settings));
 }
 
 export async function runMigrations(url: string): Promise<string[]> {

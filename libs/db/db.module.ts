@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PylonConfig } from '@pylon/config';
-import { createDataSource } from './data-source';
+import { dataSourceOptions } from './data-source';
 import { SafeTypeOrmLogger } from './typeorm-logger';
 import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
@@ -41,15 +41,14 @@ const REPOSITORIES = [
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [PylonConfig],
-      useFactory: (config: PylonConfig) => ({
-        type: 'postgres',
-        url: config.requireDatabaseUrl(),
-        poolSize: config.dbPoolSize,
-      }),
-      dataSourceFactory: async (options) => {
-        const { url, poolSize } = options as { url: string; poolSize: number };
-        return createDataSource({ url, poolSize, applicationName: process.title, logger: new SafeTypeOrmLogger() }).initialize();
-      },
+      useFactory: (config: PylonConfig) =>
+        dataSourceOptions({
+          url: config.requireDatabaseUrl(),
+          poolSize: config.dbPoolSize,
+          preparedStatements: config.dbPreparedStatements,
+          applicationName: process.title,
+          logger: new SafeTypeOrmLogger(),
+        }),
     }),
   ],
   providers: REPOSITORIES,

@@ -6,6 +6,7 @@ import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
 import type { NewRunEvent } from './run-event.repository';
+import { prepared } from '../prepared-statements';
 import { TOUCH_UPDATED_AT, isoTimestamp } from './sql';
 
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
@@ -19,6 +20,47 @@ export type NewAgentRun = Pick<
 /** The run's columns under its entity's property names, so raw rows need no query builder to map. */
 const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
   idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
+const INSERT_QUEUED = prepared(
+  `WITH inserted AS (
+     INSERT INTO agent_runs
+       (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
+     ON CONFLICT DO NOTHING
+     RETURNING id, org_id
+   ), logged AS (
+     INSERT INTO run_events (run_id, org_id, type, data, seq)
+     SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
+   )
+   SELECT id FROM inserted`,
+);
+const FIND_BY_ID = prepared(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`);
+const MARK_RUNNING = prepared(
+  `WITH started AS (
+     UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
+     RETURNING ${RUN_COLUMNS}
+   ), logged AS (
+     INSERT INTO run_events (run_id, org_id, type, data, seq)
+     SELECT id, "orgId", 'running', '{"status": "running"}'::jsonb, 0 FROM started
+   )
+   SELECT * FROM started
+   UNION ALL
+   SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
+);
+const FINISH = prepared(
+  `WITH finished AS (
+     UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
+      WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')
+     RETURNING id, org_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
+   ), logged AS (
+     INSERT INTO run_events (run_id, org_id, type, data, seq)
+     SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
+       FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+      ORDER BY e.n
+   ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
+   SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`,
+);
 
 function toAgentRun(row: AgentRun): AgentRun {
   return Object.assign(new AgentRun(), row);
@@ -38,26 +80,14 @@ export class AgentRunRepository {
 
   /** Inserts a queued run with its `queued` event; false when a run with that id or idempotency key already exists. */
   async insertQueued(run: NewAgentRun): Promise<boolean> {
-    const inserted = (await this.db.query(
-      `WITH inserted AS (
-         INSERT INTO agent_runs
-           (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
-         ON CONFLICT DO NOTHING
-         RETURNING id, org_id
-       ), logged AS (
-         INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
-       )
-       SELECT id FROM inserted`,
-      [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt],
-    )) as unknown[];
+    const parameters = [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt];
+    const inserted = (await this.db.query(INSERT_QUEUED, parameters)) as unknown[];
     return inserted.length > 0;
   }
 
   /** The hottest read of the API (callers poll it): plain SQL, no query builder. */
   async findById(orgId: string, runId: string): Promise<AgentRun | null> {
-    const [row] = (await this.db.query(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`, [runId, orgId])) as AgentRun[];
+    const [row] = (await this.db.query(FIND_BY_ID, [runId, orgId])) as AgentRun[];
     return row ? toAgentRun(row) : null;
   }
 
@@ -81,19 +111,7 @@ export class AgentRunRepository {
    * or the state it already had), or null when it does not exist.
    */
   async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
-    const [row] = (await this.db.query(
-      `WITH started AS (
-         UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
-         RETURNING ${RUN_COLUMNS}
-       ), logged AS (
-         INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT id, "orgId", 'running', '{"status": "running"}'::jsonb, 0 FROM started
-       )
-       SELECT * FROM started
-       UNION ALL
-       SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
-      [runId, orgId],
-    )) as AgentRun[];
+    const [row] = (await this.db.query(MARK_RUNNING, [runId, orgId])) as AgentRun[];
     return row ? toAgentRun(row) : null;
   }
 
@@ -129,31 +147,18 @@ export class AgentRunRepository {
     const events = describe(toAgentRun({ ...run, ...final }));
     const log = [...logBefore, events.log];
     const eventId = randomUUID();
-    const [row] = (await this.db.query(
-      `WITH finished AS (
-         UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
-          WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')
-         RETURNING id, org_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
-       ), logged AS (
-         INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
-           FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
-          ORDER BY e.n
-       ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
-       SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`,
-      [
-        run.id,
-        orgId,
-        final.status,
-        final.output,
-        final.error,
-        log.map((entry) => entry.type),
-        log.map((entry) => JSON.stringify(entry.data)),
-        eventId,
-        events.webhook.type,
-        JSON.stringify(events.webhook.data),
-      ],
-    )) as Array<{ finished: number; planned: number }>;
+    const [row] = (await this.db.query(FINISH, [
+      run.id,
+      orgId,
+      final.status,
+      final.output,
+      final.error,
+      log.map((entry) => entry.type),
+      log.map((entry) => JSON.stringify(entry.data)),
+      eventId,
+      events.webhook.type,
+      JSON.stringify(events.webhook.data),
+    ])) as Array<{ finished: number; planned: number }>;
     if (row!.finished === 0) return this.unannouncedEvent(orgId, run.id);
     return row!.planned > 0 ? eventId : null;
   }

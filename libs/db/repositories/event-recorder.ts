@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '@pylon/contracts';
+import { prepared } from '../prepared-statements';
 
 export interface NewEvent {
   orgId: string;
@@ -27,6 +28,11 @@ export function eventWithDeliveries(rows: string): string {
      )`;
 }
 
+const RECORD_EVENT = prepared(
+  `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')}
+   SELECT count(*)::int AS planned FROM planned`,
+);
+
 /**
  * Records an event inside the caller's transaction, together with its deliveries (one statement), so
  * the event and everything owed for it exist exactly when the change does. Returns the event's id when
@@ -34,11 +40,8 @@ export function eventWithDeliveries(rows: string): string {
  */
 export async function recordEvent(manager: EntityManager, event: NewEvent): Promise<string | null> {
   const eventId = randomUUID();
-  const [row] = (await manager.query(
-    `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')}
-     SELECT count(*)::int AS planned FROM planned`,
-    [eventId, event.orgId, event.type, event.resourceId, JSON.stringify(event.data)],
-  )) as Array<{ planned: number }>;
+  const parameters = [eventId, event.orgId, event.type, event.resourceId, JSON.stringify(event.data)];
+  const [row] = (await manager.query(RECORD_EVENT, parameters)) as Array<{ planned: number }>;
   return row!.planned > 0 ? eventId : null;
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { prepared } from '../prepared-statements';
 
 /** One entry of a run's event log; `seq` counts from 1 within the run. */
 export interface StoredRunEvent {
@@ -14,6 +15,20 @@ export interface NewRunEvent {
   data: Record<string, unknown>;
 }
 
+/** Every run appends to its log and every stream reads it: prepared (see prepared-statements.ts). */
+const APPEND = prepared(
+  `INSERT INTO run_events (run_id, org_id, type, data, seq)
+   SELECT r.id, r.org_id, e.type, e.data::jsonb, 0
+     FROM agent_runs r, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
+    WHERE r.id = $1 AND r.org_id = $2
+    ORDER BY e.n`,
+);
+const EVENTS_AFTER = prepared(
+  `SELECT seq, type, data, created_at FROM run_events
+    WHERE run_id = $1 AND org_id = $2 AND seq > $3
+    ORDER BY seq LIMIT $4`,
+);
+
 /**
  * Inserts events of one run, in order, in one statement; the table's trigger numbers and announces
  * them. Only for a run of that organisation (nothing is written otherwise).
@@ -22,14 +37,7 @@ export async function appendRunEvents(manager: EntityManager | DataSource, orgId
   if (events.length === 0) return;
   const types = events.map((event) => event.type);
   const data = events.map((event) => JSON.stringify(event.data));
-  await manager.query(
-    `INSERT INTO run_events (run_id, org_id, type, data, seq)
-     SELECT r.id, r.org_id, e.type, e.data::jsonb, 0
-       FROM agent_runs r, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
-      WHERE r.id = $1 AND r.org_id = $2
-      ORDER BY e.n`,
-    [runId, orgId, types, data],
-  );
+  await manager.query(APPEND, [runId, orgId, types, data]);
 }
 
 /** The event logs of runs. Every method takes the organisation. */
@@ -43,12 +51,7 @@ export class RunEventRepository {
 
   /** The run's events after `afterSeq`, oldest first, at most `limit`. */
   async after(orgId: string, runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]> {
-    const rows = (await this.db.query(
-      `SELECT seq, type, data, created_at FROM run_events
-        WHERE run_id = $1 AND org_id = $2 AND seq > $3
-        ORDER BY seq LIMIT $4`,
-      [runId, orgId, afterSeq, limit],
-    )) as Array<{ seq: number; type: string; data: Record<string, unknown>; created_at: Date }>;
+    const rows = (await this.db.query(EVENTS_AFTER, [runId, orgId, afterSeq, limit])) as Array<{ seq: number; type: string; data: Record<string, unknown>; created_at: Date }>;
     return rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, createdAt: row.created_at }));
   }
 
