@@ -4,6 +4,7 @@ import { DataSource, In } from 'typeorm';
 import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
+import { prepared } from '../prepared-statements';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
@@ -18,6 +19,38 @@ export interface AttemptRecord {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
 }
+
+/** Every event with deliveries sends these two: prepared (see prepared-statements.ts). */
+const REFUSE_OVER_INFLIGHT_CAP = prepared(
+  `UPDATE webhook_deliveries d
+      SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT},
+          last_error = 'not attempted: the endpoint already had ' || backlog.n || ' deliveries waiting for a retry, its limit; retry this one from the delivery log'
+     FROM (SELECT p.endpoint_id, count(*) AS n FROM webhook_deliveries p
+            WHERE p.status = 'pending' AND p.attempt_count > 0
+              AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
+            GROUP BY p.endpoint_id) backlog
+    WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
+      AND backlog.endpoint_id = d.endpoint_id
+      AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)`,
+);
+const RECORD_ATTEMPTS = prepared(
+  `WITH made AS (
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[])
+       AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt)
+   ), attempt AS (
+     INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
+     SELECT made.attempt_id, made.delivery_id,
+            (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = made.delivery_id),
+            made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error
+       FROM made
+   )
+   UPDATE webhook_deliveries AS delivery
+      SET attempt_count = delivery.attempt_count + 1, status = made.status, last_status_code = made.status_code, last_error = made.error,
+          next_attempt_at = made.next_attempt_at,
+          delivered_at = CASE WHEN made.status = 'delivered' THEN clock_timestamp() ELSE delivery.delivered_at END, ${TOUCH_UPDATED_AT}
+     FROM made
+    WHERE delivery.id = made.delivery_id`,
+);
 
 /** An event's deliveries that are still pending, as its first attempts see them. */
 export interface EventDeliveries {
@@ -114,19 +147,7 @@ export class WebhookRepository {
    * organisation's cap (`org_limits`, else `inflightCap`) of deliveries waiting for a retry: an endpoint that is down gets no more work queued.
    */
   async pendingDeliveriesOfEvent(orgId: string, eventId: string, inflightCap: number): Promise<EventDeliveries | null> {
-    await this.db.query(
-      `UPDATE webhook_deliveries d
-          SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT},
-              last_error = 'not attempted: the endpoint already had ' || backlog.n || ' deliveries waiting for a retry, its limit; retry this one from the delivery log'
-         FROM (SELECT p.endpoint_id, count(*) AS n FROM webhook_deliveries p
-                WHERE p.status = 'pending' AND p.attempt_count > 0
-                  AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
-                GROUP BY p.endpoint_id) backlog
-        WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
-          AND backlog.endpoint_id = d.endpoint_id
-          AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)`,
-      [eventId, orgId, inflightCap],
-    );
+    await this.db.query(REFUSE_OVER_INFLIGHT_CAP, [eventId, orgId, inflightCap]);
     const [event, pending] = await Promise.all([
       this.db.getRepository(PylonEvent).findOneBy({ id: eventId, orgId }),
       this.deliveries.findBy({ eventId, orgId, status: 'pending' }),
@@ -209,7 +230,6 @@ export class WebhookRepository {
     return endpoint && event ? { delivery, endpoint, event } : null;
   }
 
-  /** Records one attempt and what the delivery becomes, in one statement. */
   /**
    * Records attempts, each with what its delivery becomes, in one statement. The deliveries must be
    * distinct (an attempt's number follows the ones its delivery already has).
@@ -217,35 +237,17 @@ export class WebhookRepository {
   async recordAttempts(attempts: Array<{ deliveryId: string; record: AttemptRecord }>): Promise<void> {
     if (attempts.length === 0) return;
     const column = <T>(pick: (attempt: { deliveryId: string; record: AttemptRecord }) => T): T[] => attempts.map(pick);
-    await this.db.query(
-      `WITH made AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[])
-           AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt)
-       ), attempt AS (
-         INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
-         SELECT made.attempt_id, made.delivery_id,
-                (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = made.delivery_id),
-                made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error
-           FROM made
-       )
-       UPDATE webhook_deliveries AS delivery
-          SET attempt_count = delivery.attempt_count + 1, status = made.status, last_status_code = made.status_code, last_error = made.error,
-              next_attempt_at = made.next_attempt_at,
-              delivered_at = CASE WHEN made.status = 'delivered' THEN clock_timestamp() ELSE delivery.delivered_at END, ${TOUCH_UPDATED_AT}
-         FROM made
-        WHERE delivery.id = made.delivery_id`,
-      [
-        column(() => randomUUID()),
-        column(({ deliveryId }) => deliveryId),
-        column(({ record }) => record.status),
-        column(({ record }) => record.statusCode),
-        column(({ record }) => record.error),
-        column(({ record }) => record.nextAttemptAt),
-        column(({ record }) => record.startedAt),
-        column(({ record }) => record.durationMs),
-        column(({ record }) => record.responseExcerpt),
-      ],
-    );
+    await this.db.query(RECORD_ATTEMPTS, [
+      column(() => randomUUID()),
+      column(({ deliveryId }) => deliveryId),
+      column(({ record }) => record.status),
+      column(({ record }) => record.statusCode),
+      column(({ record }) => record.error),
+      column(({ record }) => record.nextAttemptAt),
+      column(({ record }) => record.startedAt),
+      column(({ record }) => record.durationMs),
+      column(({ record }) => record.responseExcerpt),
+    ]);
   }
 
   async setDeliveryStatus(deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {
