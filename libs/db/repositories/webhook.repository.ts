@@ -20,18 +20,68 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Every event with deliveries sends these two: prepared (see prepared-statements.ts). */
-const REFUSE_OVER_INFLIGHT_CAP = prepared(
-  `UPDATE webhook_deliveries d
-      SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT},
-          last_error = 'not attempted: the endpoint already had ' || backlog.n || ' deliveries waiting for a retry, its limit; retry this one from the delivery log'
-     FROM (SELECT p.endpoint_id, count(*) AS n FROM webhook_deliveries p
-            WHERE p.status = 'pending' AND p.attempt_count > 0
-              AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
-            GROUP BY p.endpoint_id) backlog
-    WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
-      AND backlog.endpoint_id = d.endpoint_id
-      AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)`,
+/** A joined table's columns under `<prefix>.<entity property>` names, for `columnsWithPrefix` to collect. */
+function prefixedColumns(alias: string, prefix: string, columns: Record<string, string>): string {
+  return Object.entries(columns)
+    .map(([property, column]) => `${alias}.${column} AS "${prefix}.${property}"`)
+    .join(', ');
+}
+
+/** The fields of one entity out of a joined row (see prefixedColumns); null when its id is null (no joined row). */
+function columnsWithPrefix<T extends object>(row: Record<string, unknown>, prefix: string, entity: T): T | null {
+  if (row[`${prefix}.id`] === null) return null;
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(`${prefix}.`)) (entity as Record<string, unknown>)[key.slice(prefix.length + 1)] = value;
+  }
+  return entity;
+}
+
+const EVENT_COLUMNS = { id: 'id', orgId: 'org_id', type: 'type', resourceId: 'resource_id', data: 'data', createdAt: 'created_at' };
+const DELIVERY_COLUMNS = { id: 'id', endpointId: 'endpoint_id', attemptCount: 'attempt_count' };
+const ENDPOINT_COLUMNS = {
+  id: 'id',
+  orgId: 'org_id',
+  url: 'url',
+  description: 'description',
+  events: 'events',
+  enabled: 'enabled',
+  disabledReason: 'disabled_reason',
+  secret: 'secret',
+  previousSecret: 'previous_secret',
+  previousSecretExpiresAt: 'previous_secret_expires_at',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+/**
+ * Every event with deliveries sends this and RECORD_ATTEMPTS, so both are prepared (see
+ * prepared-statements.ts). First the deliveries whose endpoint already has its cap of deliveries
+ * waiting for a retry are failed without an attempt; then the event is read with its other pending
+ * deliveries, each with its endpoint when it was never attempted. (The statement's reading part sees
+ * the rows as they were before its UPDATE, hence `refused`.)
+ */
+const PENDING_DELIVERIES_OF_EVENT = prepared(
+  `WITH refused AS (
+     UPDATE webhook_deliveries d
+        SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT},
+            last_error = 'not attempted: the endpoint already had ' || backlog.n || ' deliveries waiting for a retry, its limit; retry this one from the delivery log'
+       FROM (SELECT p.endpoint_id, count(*) AS n FROM webhook_deliveries p
+              WHERE p.status = 'pending' AND p.attempt_count > 0
+                AND p.endpoint_id IN (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1 AND org_id = $2)
+              GROUP BY p.endpoint_id) backlog
+      WHERE d.event_id = $1 AND d.org_id = $2 AND d.status = 'pending' AND d.attempt_count = 0
+        AND backlog.endpoint_id = d.endpoint_id
+        AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)
+     RETURNING d.id
+   )
+   SELECT ${prefixedColumns('ev', 'event', EVENT_COLUMNS)}, ${prefixedColumns('d', 'delivery', DELIVERY_COLUMNS)},
+          ${prefixedColumns('e', 'endpoint', ENDPOINT_COLUMNS)}
+     FROM events ev
+     LEFT JOIN webhook_deliveries d
+       ON d.event_id = ev.id AND d.org_id = ev.org_id AND d.status = 'pending' AND NOT EXISTS (SELECT 1 FROM refused WHERE refused.id = d.id)
+     LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.org_id = ev.org_id AND d.attempt_count = 0
+    WHERE ev.id = $1 AND ev.org_id = $2
+    ORDER BY d.created_at, d.id`,
 );
 const RECORD_ATTEMPTS = prepared(
   `WITH made AS (
@@ -145,24 +195,20 @@ export class WebhookRepository {
   /**
    * The event's pending deliveries, after failing without an attempt those whose endpoint already has its
    * organisation's cap (`org_limits`, else `inflightCap`) of deliveries waiting for a retry: an endpoint that is down gets no more work queued.
+   * One statement (PENDING_DELIVERIES_OF_EVENT).
    */
   async pendingDeliveriesOfEvent(orgId: string, eventId: string, inflightCap: number): Promise<EventDeliveries | null> {
-    await this.db.query(REFUSE_OVER_INFLIGHT_CAP, [eventId, orgId, inflightCap]);
-    const [event, pending] = await Promise.all([
-      this.db.getRepository(PylonEvent).findOneBy({ id: eventId, orgId }),
-      this.deliveries.findBy({ eventId, orgId, status: 'pending' }),
-    ]);
-    if (!event) return null;
-    const unattempted = pending.filter((delivery) => delivery.attemptCount === 0);
-    const endpoints = unattempted.length ? await this.endpoints.findBy({ orgId, id: In(unattempted.map((delivery) => delivery.endpointId)) }) : [];
-    const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    const rows = (await this.db.query(PENDING_DELIVERIES_OF_EVENT, [eventId, orgId, inflightCap])) as Array<Record<string, unknown>>;
+    if (rows.length === 0) return null;
+    const event = columnsWithPrefix(rows[0]!, 'event', new PylonEvent())!;
+    const deliveries = rows.flatMap((row) => {
+      const delivery = columnsWithPrefix(row, 'delivery', {} as Pick<WebhookDelivery, 'id' | 'endpointId' | 'attemptCount'>);
+      return delivery ? [{ delivery, endpoint: columnsWithPrefix(row, 'endpoint', new WebhookEndpoint()) }] : [];
+    });
     return {
       event,
-      unattempted: unattempted.flatMap((delivery) => {
-        const endpoint = byId.get(delivery.endpointId);
-        return endpoint ? [{ deliveryId: delivery.id, endpoint }] : [];
-      }),
-      retrying: pending.filter((delivery) => delivery.attemptCount > 0).map((delivery) => delivery.id),
+      unattempted: deliveries.flatMap(({ delivery, endpoint }) => (delivery.attemptCount === 0 && endpoint ? [{ deliveryId: delivery.id, endpoint }] : [])),
+      retrying: deliveries.filter(({ delivery }) => delivery.attemptCount > 0).map(({ delivery }) => delivery.id),
     };
   }
 
