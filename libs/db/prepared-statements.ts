@@ -14,11 +14,6 @@ export function prepared(sql: string): string {
   return sql;
 }
 
-/** The name a statement is prepared under, or undefined when it is not one to prepare. */
-export function preparedStatementName(sql: string): string | undefined {
-  return statementNames.get(sql);
-}
-
 /**
  * node-postgres's Client, sending the statements marked by `prepared` as named statements (it
  * parses a name once per connection and then only binds and executes). TypeORM's pool is given

@@ -17,3 +17,19 @@ export function returnedRows<T = unknown>(result: unknown): T[] {
 export function isoTimestamp(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/** A joined table's columns under `<prefix>.<entity property>` names, for `columnsWithPrefix` to collect. */
+export function prefixedColumns(alias: string, prefix: string, columns: Record<string, string>): string {
+  return Object.entries(columns)
+    .map(([property, column]) => `${alias}.${column} AS "${prefix}.${property}"`)
+    .join(', ');
+}
+
+/** The fields of one entity out of a joined row (see prefixedColumns); null when its id is null (no joined row). */
+export function columnsWithPrefix<T extends object>(row: Record<string, unknown>, prefix: string, entity: T): T | null {
+  if (row[`${prefix}.id`] === null) return null;
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(`${prefix}.`)) (entity as Record<string, unknown>)[key.slice(prefix.length + 1)] = value;
+  }
+  return entity;
+}

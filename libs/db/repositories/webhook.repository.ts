@@ -5,7 +5,7 @@ import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { prepared } from '../prepared-statements';
-import { TOUCH_UPDATED_AT, returnedRows } from './sql';
+import { TOUCH_UPDATED_AT, columnsWithPrefix, prefixedColumns, returnedRows } from './sql';
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
 
@@ -18,22 +18,6 @@ export interface AttemptRecord {
   /** What the delivery becomes after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
-}
-
-/** A joined table's columns under `<prefix>.<entity property>` names, for `columnsWithPrefix` to collect. */
-function prefixedColumns(alias: string, prefix: string, columns: Record<string, string>): string {
-  return Object.entries(columns)
-    .map(([property, column]) => `${alias}.${column} AS "${prefix}.${property}"`)
-    .join(', ');
-}
-
-/** The fields of one entity out of a joined row (see prefixedColumns); null when its id is null (no joined row). */
-function columnsWithPrefix<T extends object>(row: Record<string, unknown>, prefix: string, entity: T): T | null {
-  if (row[`${prefix}.id`] === null) return null;
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith(`${prefix}.`)) (entity as Record<string, unknown>)[key.slice(prefix.length + 1)] = value;
-  }
-  return entity;
 }
 
 const EVENT_COLUMNS = { id: 'id', orgId: 'org_id', type: 'type', resourceId: 'resource_id', data: 'data', createdAt: 'created_at' };
