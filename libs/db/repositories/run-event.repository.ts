@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { prepared } from '../prepared-statements';
 
 /** One entry of a run's event log; `seq` counts from 1 within the run. */
@@ -29,24 +29,20 @@ const EVENTS_AFTER = prepared(
     ORDER BY seq LIMIT $4`,
 );
 
-/**
- * Inserts events of one run, in order, in one statement; the table's trigger numbers and announces
- * them. Only for a run of that organisation (nothing is written otherwise).
- */
-export async function appendRunEvents(manager: EntityManager | DataSource, orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const types = events.map((event) => event.type);
-  const data = events.map((event) => JSON.stringify(event.data));
-  await manager.query(APPEND, [runId, orgId, types, data]);
-}
-
 /** The event logs of runs. Every method takes the organisation. */
 @Injectable()
 export class RunEventRepository {
   constructor(private readonly db: DataSource) {}
 
-  append(orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
-    return appendRunEvents(this.db, orgId, runId, events);
+  /**
+   * Inserts events of one run, in order, in one statement; the table's trigger numbers and announces
+   * them. Only for a run of that organisation (nothing is written otherwise).
+   */
+  async append(orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const types = events.map((event) => event.type);
+    const data = events.map((event) => JSON.stringify(event.data));
+    await this.db.query(APPEND, [runId, orgId, types, data]);
   }
 
   /** The run's events after `afterSeq`, oldest first, at most `limit`. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { columnsWithPrefix, prefixedColumns } from './sql';
+import { WebhookDelivery } from '../entities';
+import { columnsWithPrefix, entityColumns, prefixedColumns } from './sql';
 
 describe('joined rows by prefix', () => {
   it('names each column <prefix>.<property> and collects them back into the entity', () => {
@@ -12,5 +13,10 @@ describe('joined rows by prefix', () => {
 
   it('a LEFT JOIN that found nothing (its id null) gives null, not an empty entity', () => {
     assert.equal(columnsWithPrefix({ 'event.id': 'ev1', 'delivery.id': null, 'delivery.attemptCount': null }, 'delivery', {}), null);
+  });
+
+  it("an entity's columns come from its decorators, all of them or the properties asked for", () => {
+    assert.deepEqual(entityColumns(WebhookDelivery, ['id', 'endpointId', 'attemptCount']), { id: 'id', endpointId: 'endpoint_id', attemptCount: 'attempt_count' });
+    assert.equal(entityColumns(WebhookDelivery).deliveredAt, 'delivered_at');
   });
 });

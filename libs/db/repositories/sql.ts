@@ -1,3 +1,5 @@
+import { getMetadataArgsStorage } from 'typeorm';
+
 /** `updated_at` moves forward with every change, even two changes within one clock tick. */
 export const TOUCH_UPDATED_AT = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
 
@@ -16,6 +18,17 @@ export function returnedRows<T = unknown>(result: unknown): T[] {
  */
 export function isoTimestamp(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * An entity's columns (or only `properties` of them) as property → column name, read from its TypeORM
+ * decorators, so SQL written by hand selects exactly what the entity declares.
+ */
+export function entityColumns<T>(entity: new () => T, properties?: ReadonlyArray<keyof T & string>): Record<string, string> {
+  const columns = getMetadataArgsStorage()
+    .filterColumns(entity)
+    .filter((column) => !properties || properties.includes(column.propertyName as keyof T & string));
+  return Object.fromEntries(columns.map((column) => [column.propertyName, column.options.name ?? column.propertyName]));
 }
 
 /** A joined table's columns under `<prefix>.<entity property>` names, for `columnsWithPrefix` to collect. */

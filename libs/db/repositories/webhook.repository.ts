@@ -5,7 +5,7 @@ import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { prepared } from '../prepared-statements';
-import { TOUCH_UPDATED_AT, columnsWithPrefix, prefixedColumns, returnedRows } from './sql';
+import { TOUCH_UPDATED_AT, columnsWithPrefix, entityColumns, prefixedColumns, returnedRows } from './sql';
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
 
@@ -19,23 +19,6 @@ export interface AttemptRecord {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
 }
-
-const EVENT_COLUMNS = { id: 'id', orgId: 'org_id', type: 'type', resourceId: 'resource_id', data: 'data', createdAt: 'created_at' };
-const DELIVERY_COLUMNS = { id: 'id', endpointId: 'endpoint_id', attemptCount: 'attempt_count' };
-const ENDPOINT_COLUMNS = {
-  id: 'id',
-  orgId: 'org_id',
-  url: 'url',
-  description: 'description',
-  events: 'events',
-  enabled: 'enabled',
-  disabledReason: 'disabled_reason',
-  secret: 'secret',
-  previousSecret: 'previous_secret',
-  previousSecretExpiresAt: 'previous_secret_expires_at',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
 
 /**
  * Every event with deliveries sends this and RECORD_ATTEMPTS, so both are prepared (see
@@ -58,8 +41,9 @@ const PENDING_DELIVERIES_OF_EVENT = prepared(
         AND backlog.n >= COALESCE((SELECT inflight_deliveries_per_endpoint FROM org_limits WHERE org_id = $2), $3)
      RETURNING d.id
    )
-   SELECT ${prefixedColumns('ev', 'event', EVENT_COLUMNS)}, ${prefixedColumns('d', 'delivery', DELIVERY_COLUMNS)},
-          ${prefixedColumns('e', 'endpoint', ENDPOINT_COLUMNS)}
+   SELECT ${prefixedColumns('ev', 'event', entityColumns(PylonEvent))},
+          ${prefixedColumns('d', 'delivery', entityColumns(WebhookDelivery, ['id', 'endpointId', 'attemptCount']))},
+          ${prefixedColumns('e', 'endpoint', entityColumns(WebhookEndpoint))}
      FROM events ev
      LEFT JOIN webhook_deliveries d
        ON d.event_id = ev.id AND d.org_id = ev.org_id AND d.status = 'pending' AND NOT EXISTS (SELECT 1 FROM refused WHERE refused.id = d.id)
