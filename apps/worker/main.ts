@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type RuntimeOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { PylonConfig, missingNodeFlagsWarning, requireSupportedNode } from '@pylon/config';
@@ -11,6 +11,7 @@ import { Client } from '@temporalio/client';
 import { activitiesFor } from './activities';
 import { hostPort, metricsUrl, serveMetrics } from './metrics-server';
 import { TemporalPinoLogger } from './temporal-logger';
+import { WORKFLOW_BUNDLE_PATH, workflowBundle } from './workflow-bundle';
 import { WorkerModule } from './worker.module';
 import { workflowOutcomeSinks } from './workflow-outcome-sinks';
 
@@ -38,8 +39,8 @@ function temporalMetrics(config: PylonConfig): RuntimeOptions['telemetryOptions'
 
 /**
  * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by
- * default), each on its own task queue with its own slots, sharing one connection and one workflow
- * bundle. Opens no HTTP port, unless WORKER_METRICS_PORT asks for its Prometheus metrics.
+ * default), each on its own task queue with its own slots, sharing one connection and the workflow
+ * bundle the build made. Opens no HTTP port, unless WORKER_METRICS_PORT asks for its Prometheus metrics.
  */
 async function main(): Promise<void> {
   process.title = 'pylon-worker';
@@ -59,11 +60,8 @@ async function main(): Promise<void> {
   let metricsServer: Server | undefined;
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
-    const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../../workflows'),
-      workflowInterceptorModules: [require.resolve('../../workflows/outcome-interceptors')],
-      logger: new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })),
-    });
+    const workflows = await workflowBundle(new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })));
+    if (!workflows.prebuilt) PinoLogger.root.warn(`no prebuilt workflow bundle at ${WORKFLOW_BUNDLE_PATH} (npm run build makes it): bundled the workflow code at start-up`);
     const workers = await Promise.all(
       config.workerQueues.map((kind) => {
         const slots = config.workerSlots[kind];
@@ -71,7 +69,7 @@ async function main(): Promise<void> {
           connection,
           namespace: config.temporalNamespace,
           taskQueue: config.taskQueue(kind),
-          workflowBundle,
+          workflowBundle: workflows.bundle,
           activities: activitiesFor(app, kind),
           maxConcurrentWorkflowTaskExecutions: slots.workflowTasks,
           maxConcurrentActivityTaskExecutions: slots.activities,
