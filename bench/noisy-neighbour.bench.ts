@@ -126,7 +126,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
     const rate = envInt('BENCH_NOISY_QUIET_RATE', 4);
     const seconds = envInt('BENCH_NOISY_SECONDS', 15);
     /** Rounds of (alone, flood), pooled: one round's p99 is its slowest of 60 runs, which one hiccup decides. */
-    const rounds = envInt('BENCH_NOISY_ROUNDS', 3);
+    const rounds = envInt('BENCH_NOISY_ROUNDS', 5);
     const noisyClients = envInt('BENCH_NOISY_CLIENTS', 16);
     /** When set, the noisy organisation starts runs at this steady rate instead (one client, open loop): the same load without a herd. */
     const pacedRate = envInt('BENCH_NOISY_PACED_RATE', 0);

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import { NON_RETRYABLE_LLM_ERROR, RUN_ALREADY_FINISHED_ERROR, type AgentRunActivities, type AgentRunWorkflowInput } from '@pylon/contracts';
+import { devServerWorkflowEnv } from '../test/support/time-skipping';
 import { agentRunWorkflow } from './agent-run.workflow';
 
 /** The workflow's story with its activities replaced: the projection and the LLM are covered end to end elsewhere. */
@@ -13,10 +14,7 @@ describe('agentRunWorkflow', () => {
   let env: TestWorkflowEnvironment;
 
   before(async () => {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    const address = process.env.TEMPORAL_ADDRESS;
-    if (!address) throw new Error('workflow tests run under `npm test`, which starts Temporal');
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address });
+    env = await devServerWorkflowEnv();
   });
   after(async () => env?.teardown());
 

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Worker, type InjectedSinks } from '@temporalio/worker';
 import { WORKFLOW_TYPES, type AgentRunWorkflowInput, type WorkflowOutcome, type WorkflowOutcomeSinks } from '@pylon/contracts';
-import type { InjectedSinks } from '@temporalio/worker';
+import { devServerWorkflowEnv } from '../../test/support/time-skipping';
 import { WORKFLOW_BUNDLE_PATH, workflowBundle } from './workflow-bundle';
 
 /** The worker runs the workflow code `npm run build` bundled: that file, not the sources beside it, is what runs. */
@@ -13,10 +13,7 @@ describe('the prebuilt workflow bundle', () => {
   let env: TestWorkflowEnvironment;
 
   before(async () => {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    const address = process.env.TEMPORAL_ADDRESS;
-    if (!address) throw new Error('workflow tests run under `npm test`, which starts Temporal');
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address });
+    env = await devServerWorkflowEnv();
   });
   after(async () => env?.teardown());
 

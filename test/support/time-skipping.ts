@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
 export const TEMPORAL_TEST_SERVER_CACHE = join(
@@ -35,4 +36,15 @@ export function findTemporalTestServer(): string {
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = findTemporalTestServer();
   return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+}
+
+/**
+ * A workflow test environment on the dev server `npm test` started (TEMPORAL_ADDRESS), with the SDK's
+ * runtime logging warnings only; for tests that need real time rather than skipped timers.
+ */
+export async function devServerWorkflowEnv(): Promise<TestWorkflowEnvironment> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const address = process.env.TEMPORAL_ADDRESS;
+  if (!address) throw new Error('workflow tests run under `npm test`, which starts Temporal');
+  return TestWorkflowEnvironment.createFromExistingServer({ address });
 }
