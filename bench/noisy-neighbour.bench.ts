@@ -14,6 +14,7 @@ import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
 import { freePort } from '@pylon/temporal';
+import { bareWorkflowUnderLoad, type PlatformUnderLoad } from './platform-under-load';
 import { measureCpu, stackCpuParts } from './process-cpu';
 import { envInt, log, openLoop, round, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
@@ -121,7 +122,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
   name: 'noisy-neighbour',
   description:
     "a quiet organisation's run latency at a steady pace, alone and while a noisy organisation floods the stack with runs (as fast as its limits allow) whose webhooks all fail",
-  budgetMinutes: () => 10,
+  budgetMinutes: () => 12,
   async run(context: BenchContext): Promise<BenchReport> {
     const rate = envInt('BENCH_NOISY_QUIET_RATE', 4);
     const seconds = envInt('BENCH_NOISY_SECONDS', 15);
@@ -131,6 +132,8 @@ export const noisyNeighbourBenchmark: Benchmark = {
     /** When set, the noisy organisation starts runs at this steady rate instead (one client, open loop): the same load without a herd. */
     const pacedRate = envInt('BENCH_NOISY_PACED_RATE', 0);
     const noisyEndpoints = process.env.BENCH_NOISY_ENDPOINTS === '0' ? 0 : envInt('BENCH_NOISY_ENDPOINTS', 20);
+    /** The platform's own sensitivity to the flood's CPU (platform-under-load.ts); BENCH_NOISY_PLATFORM=0 skips it. */
+    const withPlatformBaseline = process.env.BENCH_NOISY_PLATFORM !== '0';
     // The product's defaults: a key's rate limit (50/s, burst 100) and an organisation's agent runs per second (10).
     // They are what keeps one organisation from flooding the rest.
     const stack = await Stack.start({
@@ -215,6 +218,15 @@ export const noisyNeighbourBenchmark: Benchmark = {
       const aloneCpuShare = shareOfOneCore(aloneCpuMs, aloneWallMs);
       const floodCpuShare = shareOfOneCore(floodCpuMs, floodWallMs);
 
+      let platform: PlatformUnderLoad | undefined;
+      if (withPlatformBaseline) {
+        const loadPercentOfOneCore = floodCpuShare.total! - aloneCpuShare.total!;
+        log(`noisy-neighbour: a bare Temporal workflow at ${rate}/s, alone and with ${loadPercentOfOneCore}% of one core burned (what the flood added), ${rounds} rounds`);
+        platform = await bareWorkflowUnderLoad({ client: temporal, temporalAddress: context.infra.temporalAddress, rate, seconds, rounds, loadPercentOfOneCore });
+      }
+      const platformAlone = platform && summarize(platform.alone);
+      const platformLoaded = platform && summarize(platform.loaded);
+
       const rows = [
         { metric: 'quiet run latency p50 (ms)', pylon: withFlood.latencyMs.p50, baseline: alone.latencyMs.p50, digits: 1 },
         { metric: 'quiet run latency p99 (ms)', pylon: withFlood.latencyMs.p99, baseline: alone.latencyMs.p99, digits: 1 },
@@ -223,14 +235,31 @@ export const noisyNeighbourBenchmark: Benchmark = {
         { metric: 'quiet run POST p99 (ms)', pylon: withFlood.postMs.p99, baseline: alone.postMs.p99, digits: 1 },
         { metric: 'quiet runs failed', pylon: withFlood.failed, baseline: alone.failed, digits: 0 },
         ...Object.keys(floodCpuShare).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: floodCpuShare[part]!, baseline: aloneCpuShare[part]!, digits: 0 })),
+        ...(platformAlone && platformLoaded
+          ? [
+              { metric: 'bare workflow, CPU burned / alone: p50 (ms)', pylon: platformLoaded.p50, baseline: platformAlone.p50, digits: 1 },
+              { metric: 'bare workflow, CPU burned / alone: p99 (ms)', pylon: platformLoaded.p99, baseline: platformAlone.p99, digits: 1 },
+            ]
+          : []),
       ];
       return {
         parameters: { rounds, quietRunsPerSecond: rate, seconds, noisyClients: pacedRate > 0 ? null : noisyClients, noisyPacedRunsPerSecond: pacedRate || null, noisyEndpoints, pollMs: POLL_MS, model: 'local/extractive' },
         rows,
         pylon: { side: 'quiet organisation during the flood', ...withFlood, perRoundP99: perRound.map((r) => r.floodP99), flood: { ...flood, seconds: round(floodSeconds, 1), runsPerSecond: round(flood.created / floodSeconds, 1) } },
-        baseline: { side: 'quiet organisation alone', ...alone, perRoundP99: perRound.map((r) => r.aloneP99) },
+        baseline: {
+          side: 'quiet organisation alone',
+          ...alone,
+          perRoundP99: perRound.map((r) => r.aloneP99),
+          platform: platform && {
+            side: 'a bare Temporal workflow (two workflow tasks, one activity; its Worker a process of its own) at the quiet pace',
+            loadPercentOfOneCore: platform.loadPercentOfOneCore,
+            alone: platformAlone,
+            withCpuBurned: platformLoaded,
+          },
+        },
         notes: [
           `pylon = with the flood, baseline = the quiet organisation alone on the same stack; goal: ratio ≤ 1.5 for p50 and p99. ${rounds} rounds of alone then flood (a fresh noisy organisation each), their quiet runs pooled: p99 of ${rounds * rate * seconds} runs per side; perRoundP99 gives each round's own (of ${rate * seconds}, its slowest run).`,
+          "bare workflow rows: the platform alone (Temporal and a bare Worker, no API, no database), a bare one-activity workflow started at the quiet pace, alone and while two processes burn as much CPU as the flood added (total CPU with the flood minus alone); pylon column = with the CPU burned. What sharing the cores costs any quiet tenant here, before Temporal's or the database's own queues.",
           `CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has ${cpus().length}); the database row counts the PGlite process or every process named postgres on this machine.`,
         ],
       };
