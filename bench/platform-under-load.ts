@@ -4,33 +4,26 @@
  * database) started at the quiet organisation's pace, alone and while other processes burn as much CPU
  * as the flood took. What a quiet tenant loses from the cores being shared, before any lock or queue.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
-import { PYLON_NODE_FLAGS } from '@pylon/config';
+import type { AppProcess } from '../test/support/stack';
+import { startBenchProcess } from './baseline-server';
 import { openLoop, sleep } from './support';
 
 /** Burners share the load: like the flood's, it comes from more than one process. */
 const BURNERS = 2;
 const MAX_SHARE_PER_BURNER = 0.95;
 
-function startProcess(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [...PYLON_NODE_FLAGS, join(__dirname, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function untilReady(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (data: Buffer) => String(data).includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`the bare worker exited (${code}) before it was ready`)));
-  });
+async function untilReady(worker: AppProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  // The log file appears with the process's first output.
+  const log = () => (existsSync(worker.logFile) ? worker.log() : '');
+  while (!log().includes('ready')) {
+    if (!worker.running) throw new Error(`the bare worker exited before it was ready:\n${worker.log()}`);
+    if (Date.now() > deadline) throw new Error(`the bare worker was not ready within 30 s:\n${worker.log()}`);
+    await sleep(50);
+  }
 }
 
 export interface PlatformUnderLoad {
@@ -51,7 +44,7 @@ export async function bareWorkflowUnderLoad(options: {
 }): Promise<PlatformUnderLoad> {
   const { client, rate, seconds, rounds } = options;
   const taskQueue = `bench-bare-${randomBytes(4).toString('hex')}`;
-  const worker = startProcess('baseline-worker-process.js', [taskQueue], { TEMPORAL_ADDRESS: options.temporalAddress });
+  const worker = startBenchProcess('baseline-worker-process', { TEMPORAL_ADDRESS: options.temporalAddress }, [taskQueue]);
   const share = Math.min(MAX_SHARE_PER_BURNER, Math.max(0.01, options.loadPercentOfOneCore / 100 / BURNERS));
   try {
     await untilReady(worker);
@@ -66,16 +59,16 @@ export async function bareWorkflowUnderLoad(options: {
     const loaded: number[] = [];
     for (let round = 0; round < rounds; round++) {
       alone.push(...(await openLoop(rate, seconds, bareRun)));
-      const burners = Array.from({ length: BURNERS }, () => startProcess('cpu-burner.js', [String(share)]));
+      const burners = Array.from({ length: BURNERS }, () => startBenchProcess('cpu-burner', {}, [String(share)]));
       try {
         await sleep(1_000);
         loaded.push(...(await openLoop(rate, seconds, bareRun)));
       } finally {
-        await Promise.all(burners.map(stopProcess));
+        await Promise.all(burners.map((burner) => burner.stop()));
       }
     }
     return { alone, loaded, loadPercentOfOneCore: Math.round(share * BURNERS * 100) };
   } finally {
-    await stopProcess(worker);
+    await worker.stop();
   }
 }
