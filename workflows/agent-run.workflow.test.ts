@@ -5,7 +5,15 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
-import { NON_RETRYABLE_LLM_ERROR, RUN_ALREADY_FINISHED_ERROR, type AgentRunActivities, type AgentRunWorkflowInput } from '@pylon/contracts';
+import {
+  NON_RETRYABLE_LLM_ERROR,
+  RUN_ALREADY_FINISHED_ERROR,
+  siblingTaskQueue,
+  type AgentRunActivities,
+  type AgentRunWorkflowInput,
+  type EventInput,
+  type WebhookActivities,
+} from '@pylon/contracts';
 import { devServerWorkflowEnv } from '../test/support/time-skipping';
 import { agentRunWorkflow } from './agent-run.workflow';
 
@@ -18,7 +26,10 @@ describe('agentRunWorkflow', () => {
   });
   after(async () => env?.teardown());
 
-  async function run(activities: Partial<AgentRunActivities>, options: { cancelAfterMs?: number; runTimeoutSeconds?: number; modelAnswersInProcess?: boolean } = {}) {
+  async function run(
+    activities: Partial<AgentRunActivities>,
+    options: { cancelAfterMs?: number; runTimeoutSeconds?: number; modelAnswersInProcess?: boolean; deliverEvent?: WebhookActivities['deliverEvent'] } = {},
+  ) {
     const calls: string[] = [];
     const record = <K extends keyof AgentRunActivities>(name: K, impl: AgentRunActivities[K]) =>
       (async (...args: unknown[]) => {
@@ -43,19 +54,33 @@ describe('agentRunWorkflow', () => {
       heartbeatTimeoutSeconds: 5,
       ...(options.modelAnswersInProcess ? { modelAnswersInProcess: true } : {}),
     };
-    const handle = await env.client.workflow.start(agentRunWorkflow, { taskQueue, workflowId: `test:${input.runId}`, args: [input] });
-    const outcome = await worker.runUntil(async () => {
-      if (options.cancelAfterMs !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, options.cancelAfterMs));
-        await handle.cancel();
-      }
-      return handle.result().catch((error: unknown) => error);
+    // announce() sends an event to the webhooks task queue beside the run's own.
+    const webhooks = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: siblingTaskQueue(taskQueue, 'webhooks'),
+      activities: {
+        deliverEvent: async (event: EventInput) => {
+          calls.push('deliverEvent');
+          return (options.deliverEvent ?? (async () => ({ retrying: 0 })))(event);
+        },
+      },
     });
+    const handle = await env.client.workflow.start(agentRunWorkflow, { taskQueue, workflowId: `test:${input.runId}`, args: [input] });
+    const outcome = await worker.runUntil(
+      webhooks.runUntil(async () => {
+        if (options.cancelAfterMs !== undefined) {
+          await new Promise((resolve) => setTimeout(resolve, options.cancelAfterMs));
+          await handle.cancel();
+        }
+        return handle.result().catch((error: unknown) => error);
+      }),
+    );
     const { events } = await handle.fetchHistory();
     /** What Temporal recorded, in order: an activity task by its type, a local activity as its marker. */
     const history = (events ?? []).flatMap((event) => {
       if (event.activityTaskScheduledEventAttributes) return [`activity ${event.activityTaskScheduledEventAttributes.activityType?.name}`];
-      if (event.markerRecordedEventAttributes) return ['local activity'];
+      if (event.markerRecordedEventAttributes) return [event.markerRecordedEventAttributes.markerName === 'core_patch' ? 'patch marker' : 'local activity'];
+      if (event.upsertWorkflowSearchAttributesEventAttributes) return ['search attributes upserted'];
       if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
       return [];
     });
@@ -75,6 +100,17 @@ describe('agentRunWorkflow', () => {
     assert.deepEqual(history, ['workflow task', 'local activity']);
     const remote = await run({});
     assert.deepEqual(remote.history, ['workflow task', 'activity takeTurn', 'workflow task']);
+  });
+
+  it('an answer that recorded an event announces it with one activity on the webhooks queue, and no patch marker or search-attribute write', async () => {
+    const eventId = randomUUID();
+    const { outcome, calls, history } = await run(
+      { takeTurn: async () => ({ kind: 'answered' as const, eventId }) },
+      { modelAnswersInProcess: true, deliverEvent: async () => ({ retrying: 3 }) },
+    );
+    assert.deepEqual(outcome, { status: 'succeeded' });
+    assert.deepEqual(calls, ['takeTurn', 'deliverEvent']);
+    assert.deepEqual(history, ['workflow task', 'local activity', 'activity deliverEvent', 'workflow task']);
   });
 
   it('with a model in process, tools still run as activities and a cancel still ends the run "cancelled"', async () => {

@@ -6,6 +6,7 @@ import {
   siblingTaskQueue,
   webhookRetrySummary,
   webhookRetryWorkflowId,
+  type EventDelivered,
   type WebhookActivities,
 } from '@pylon/contracts';
 
@@ -20,7 +21,10 @@ function webhookActivities(taskQueue: string) {
   });
 }
 
-/** Workflows that reached announce() before the delivery activity started the retries itself start them here. */
+/**
+ * Workflows that reached announce() when the delivery activity returned the ids to retry, and already
+ * started the retries itself; their histories hold this patch's marker.
+ */
 const RETRIES_STARTED_BY_DELIVERY = 'webhook-retries-started-by-delivery';
 
 /**
@@ -31,9 +35,12 @@ const RETRIES_STARTED_BY_DELIVERY = 'webhook-retries-started-by-delivery';
 export async function announce(orgId: string, eventId: string | null): Promise<void> {
   if (!eventId) return;
   const taskQueue = siblingTaskQueue(workflowInfo().taskQueue, 'webhooks');
-  const retrying = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
-  if (patched(RETRIES_STARTED_BY_DELIVERY) || retrying.length === 0) return;
-  await startRetriesAsChild(orgId, eventId, retrying, taskQueue);
+  const delivered: EventDelivered | string[] = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
+  // Since the activity answers with a count, nothing is left to do here, and no patch marker is needed:
+  // patched() would also upsert a search attribute, a visibility write for every event.
+  if (!Array.isArray(delivered)) return;
+  if (patched(RETRIES_STARTED_BY_DELIVERY) || delivered.length === 0) return;
+  await startRetriesAsChild(orgId, eventId, delivered, taskQueue);
 }
 
 /** How histories recorded before the patch went on: the retry workflow as an abandoned child. */

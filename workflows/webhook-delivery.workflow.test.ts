@@ -98,7 +98,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   const activities: WebhookActivities = {
     deliverEvent: async () => {
       planned++;
-      return [];
+      return { retrying: 0 };
     },
     attemptDelivery: async (input) => {
       const delivery = deliveryOf(input.deliveryId);

@@ -43,14 +43,23 @@ export interface DeliveryInput {
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
 
+/**
+ * What the first attempts of an event came to. Histories recorded before it existed hold a list of the
+ * delivery ids to retry instead, which their workflow then scheduled itself (announce() tells them apart).
+ */
+export interface EventDelivered {
+  /** Deliveries that entered the retry schedule (their event's retry workflow is started). */
+  retrying: number;
+}
+
 /** Activities of the webhook workflows. Workflows import this interface as a type only. */
 export interface WebhookActivities {
   /**
    * The first attempt of every delivery of an event that has none yet, all at once; the deliveries that
    * need the retry schedule enter it (their event's retry workflow is started, its first round due after
-   * the schedule's first wait) and are returned. Repeating it after a crash attempts only what was missed.
+   * the schedule's first wait). Repeating it after a crash attempts only what was missed.
    */
-  deliverEvent(input: EventInput): Promise<string[]>;
+  deliverEvent(input: EventInput): Promise<EventDelivered>;
   /**
    * The next attempt of each of these deliveries that is still pending, all at once; returns those to
    * retry again (a replay may have delivered or failed one meanwhile: it is left alone).

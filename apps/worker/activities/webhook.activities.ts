@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AttemptOutcome, type DeliveryInput, type EventInput, type WebhookActivities } from '@pylon/contracts';
+import { type AttemptOutcome, type DeliveryInput, type EventDelivered, type EventInput, type WebhookActivities } from '@pylon/contracts';
 import { WebhookDeliveryService } from '@pylon/webhooks';
 import { heartbeating } from './heartbeating';
 
@@ -11,8 +11,9 @@ export class WebhookActivitiesImpl implements WebhookActivities {
   constructor(private readonly delivery: WebhookDeliveryService) {}
 
   /** Heartbeats while the POSTs are out, so a worker that dies mid-way is noticed in seconds and the event retried. */
-  deliverEvent({ orgId, eventId }: EventInput): Promise<string[]> {
-    return heartbeating(HEARTBEAT_MS, () => this.delivery.deliverEvent(orgId, eventId));
+  async deliverEvent({ orgId, eventId }: EventInput): Promise<EventDelivered> {
+    const retrying = await heartbeating(HEARTBEAT_MS, () => this.delivery.deliverEvent(orgId, eventId));
+    return { retrying: retrying.length };
   }
 
   /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */
