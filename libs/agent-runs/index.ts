@@ -2,4 +2,4 @@ export { toAgentRunView, toAgentRunCreated, runEvent, type AgentRunView, type Ag
 export { AgentRunsService, type NewRunRequest } from './agent-runs.service';
 export { AgentRunsModule } from './agent-runs.module';
 export { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
-export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS } from './run-events.service';
+export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStream } from './run-events.service';

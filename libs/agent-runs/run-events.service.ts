@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRun, AgentRunRepository, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
+import { AgentRun, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
 import { toAgentRunView } from './run-view';
 
 /** A run's log ends with the event of its final status, which carries the run as the API returns it. */
@@ -12,6 +12,45 @@ const PAGE_LIMIT_MAX = 1_000;
 const DELTA_FLUSH_CHARS = 400;
 const DELTA_FLUSH_MS = 200;
 
+/** A live stream of a run's events: the run as read when it opened, its events, and the way to stop listening. */
+export interface RunEventStream {
+  run: AgentRun;
+  events(signal: AbortSignal): AsyncGenerator<StoredRunEvent>;
+  close(): void;
+}
+
+/** One run's announced events, from the moment of listening: the highest `seq` announced, and a wait for more. */
+class RunAnnouncements {
+  private latest = 0;
+  private wake: (() => void) | undefined;
+  readonly stop: () => void;
+
+  constructor(notifications: RunEventNotifications, runId: string) {
+    this.stop = notifications.subscribe(runId, (seq) => {
+      this.latest = Math.max(this.latest, seq);
+      this.wake?.();
+    });
+  }
+
+  /** Resolves once an event after `seq` has been announced (at once if one was), after `timeoutMs`, or when `signal` aborts. */
+  async beyond(seq: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.latest > seq || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.wake = () => {
+        if (this.latest > seq) done();
+      };
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
 /**
  * A run's event log: what the workflow's steps record (status changes, output deltas, tool calls and
  * results, the terminal event), read as pages or followed live. Following reads PostgreSQL, woken by
@@ -21,73 +60,67 @@ const DELTA_FLUSH_MS = 200;
 export class RunEventsService {
   constructor(
     private readonly events: RunEventRepository,
-    private readonly runs: AgentRunRepository,
     private readonly notifications: RunEventNotifications,
     private readonly config: PylonConfig,
   ) {}
 
   /** Stored events after `after`, oldest first; 404 for a run that is not the organisation's. */
   async page(orgId: string, runId: string, after: number, limit: number): Promise<{ events: StoredRunEvent[]; more: boolean }> {
-    await this.requireRun(orgId, runId);
     const size = Math.min(Math.max(limit, 1), PAGE_LIMIT_MAX);
-    const events = await this.events.after(orgId, runId, after, size + 1);
-    return { events: events.slice(0, size), more: events.length > size };
-  }
-
-  /** The run, or 404 unless it exists in this organisation (before a stream starts). */
-  async requireRun(orgId: string, runId: string): Promise<AgentRun> {
-    const run = await this.runs.findById(orgId, runId);
-    if (!run) throw ApiError.notFound('no such run');
-    return run;
+    const found = await this.events.runWithEventsAfter(orgId, runId, after, size + 1);
+    if (!found) throw ApiError.notFound('no such run');
+    return { events: found.events.slice(0, size), more: found.events.length > size };
   }
 
   /**
-   * Every event after `after`, as stored and then as it is committed, ending with the terminal event
-   * (or when `signal` aborts). A run that is not final yet writes its terminal event with its final
-   * state, so only a run final already can lack one in its log (purged by retention): its stream ends
-   * with its final state as the terminal event, unless the log shows the end was already sent.
+   * Opens a live stream of a run's events after `after`: listens for the run's announcements first, so
+   * that none is missed, then reads the run and its stored events in one statement (404 unless the run
+   * is the organisation's). The caller iterates `events` (see follow) and closes the stream.
    */
-  async *follow(orgId: string, run: AgentRun, after: number, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
-    let last = after;
-    let wake: (() => void) | undefined;
-    // An announcement that arrives while the log is being read must not be lost until the next safety read.
-    let announced = false;
-    const unsubscribe = this.notifications.subscribe(run.id, () => {
-      announced = true;
-      wake?.();
-    });
+  async openStream(orgId: string, runId: string, after: number): Promise<RunEventStream> {
+    const announcements = new RunAnnouncements(this.notifications, runId);
     try {
-      for (;;) {
-        announced = false;
-        const batch = await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX);
-        for (const event of batch) {
-          yield event;
-          last = event.seq;
-          if (TERMINAL_RUN_EVENTS.includes(event.type)) return;
-        }
-        if (batch.length === PAGE_LIMIT_MAX) continue;
+      const found = await this.events.runWithEventsAfter(orgId, runId, after, PAGE_LIMIT_MAX);
+      if (!found) throw ApiError.notFound('no such run');
+      return {
+        run: found.run,
+        events: (signal) => this.follow(orgId, found.run, after, found.events, announcements, signal),
+        close: () => announcements.stop(),
+      };
+    } catch (error) {
+      announcements.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * Every event after `after`, as stored (starting with `stored`, read when the stream opened) and then as
+   * it is committed, ending with the terminal event (or when `signal` aborts). The log is read again when
+   * an event beyond the last one sent is announced, or on a timer in case announcements are lost. A run
+   * that is not final yet writes its terminal event with its final state, so only a run final already can
+   * lack one in its log (purged by retention): its stream ends with its final state as the terminal event,
+   * unless the log shows the end was already sent.
+   */
+  private async *follow(orgId: string, run: AgentRun, after: number, stored: StoredRunEvent[], announcements: RunAnnouncements, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
+    let last = after;
+    let batch = stored;
+    for (;;) {
+      for (const event of batch) {
+        yield event;
+        last = event.seq;
+        if (TERMINAL_RUN_EVENTS.includes(event.type)) return;
+      }
+      if (batch.length < PAGE_LIMIT_MAX) {
         if (TERMINAL_RUN_EVENTS.includes(run.status)) {
           if (!(await this.events.holdsAny(orgId, run.id, TERMINAL_RUN_EVENTS))) {
             yield { seq: last + 1, type: run.status, data: { ...toAgentRunView(run) }, createdAt: run.updatedAt };
           }
           return;
         }
-        if (announced) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.config.runEventsPollMs);
-          function done() {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
-            resolve();
-          }
-          wake = done;
-          signal.addEventListener('abort', done, { once: true });
-        });
-        wake = undefined;
+        await announcements.beyond(last, this.config.runEventsPollMs, signal);
         if (signal.aborted) return;
       }
-    } finally {
-      unsubscribe();
+      batch = await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX);
     }
   }
 

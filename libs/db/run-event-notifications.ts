@@ -11,14 +11,14 @@ import { RUN_EVENTS_CHANNEL } from './migrations/1764500000000-run-events';
 @Injectable()
 export class RunEventNotifications implements OnModuleDestroy {
   private readonly logger = new Logger(RunEventNotifications.name);
-  private readonly followers = new Map<string, Set<() => void>>();
+  private readonly followers = new Map<string, Set<(seq: number) => void>>();
   private listening: Promise<Client> | undefined;
   private closed = false;
 
   constructor(private readonly config: PylonConfig) {}
 
-  /** Calls `onEvent` when an event of the run is committed. Returns the way to stop. */
-  subscribe(runId: string, onEvent: () => void): () => void {
+  /** Calls `onEvent` with the event's `seq` when an event of the run is committed. Returns the way to stop. */
+  subscribe(runId: string, onEvent: (seq: number) => void): () => void {
     let set = this.followers.get(runId);
     if (!set) this.followers.set(runId, (set = new Set()));
     set.add(onEvent);
@@ -45,8 +45,9 @@ export class RunEventNotifications implements OnModuleDestroy {
       client.end().catch(() => undefined);
     };
     client.on('notification', (message) => {
-      const runId = message.payload?.split(':')[0];
-      if (runId) for (const wake of this.followers.get(runId) ?? []) wake();
+      const [runId, seq] = message.payload?.split(':') ?? [];
+      // An announcement without a readable seq still wakes its followers: they read the log to see.
+      if (runId) for (const wake of this.followers.get(runId) ?? []) wake(Number(seq) || Number.MAX_SAFE_INTEGER);
     });
     client.on('error', forget);
     client.on('end', () => forget());

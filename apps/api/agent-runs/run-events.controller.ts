@@ -3,9 +3,9 @@ import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, Api
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { RunEventsService } from '@pylon/agent-runs';
+import { RunEventsService, type RunEventStream } from '@pylon/agent-runs';
 import { LimitsService } from '@pylon/limits';
-import type { AgentRun, StoredRunEvent } from '@pylon/db';
+import type { StoredRunEvent } from '@pylon/db';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ServerSentEventStream } from '../common/server-sent-events';
@@ -70,31 +70,35 @@ export class RunEventsController {
       return;
     }
     const after = resumePoint(lastEventId, query.after);
-    const run = await this.runEvents.requireRun(principal.orgId, runId);
-    const streamClosed = this.limits.openEventStream(principal.keyId);
+    const stream = await this.runEvents.openStream(principal.orgId, runId, after);
     try {
-      await this.stream(principal.orgId, run, after, request, reply);
+      const streamClosed = this.limits.openEventStream(principal.keyId);
+      try {
+        await this.send(stream, request, reply);
+      } finally {
+        streamClosed();
+      }
     } finally {
-      streamClosed();
+      stream.close();
     }
   }
 
-  private async stream(orgId: string, run: AgentRun, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async send(stream: RunEventStream, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.hijack();
-    const stream = new ServerSentEventStream(reply.raw);
+    const sse = new ServerSentEventStream(reply.raw);
     const gone = new AbortController();
     request.raw.once('close', () => gone.abort());
     reply.raw.once('close', () => gone.abort());
-    stream.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
+    sse.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
     try {
-      for await (const event of this.runEvents.follow(orgId, run, after, gone.signal)) {
-        await stream.send({ id: String(event.seq), event: event.type, data: event.data });
+      for await (const event of stream.events(gone.signal)) {
+        await sse.send({ id: String(event.seq), event: event.type, data: event.data });
         if (gone.signal.aborted) break;
       }
     } catch (error) {
-      request.log.warn({ err: error }, `the event stream of run ${run.id} stopped`);
+      request.log.warn({ err: error }, `the event stream of run ${stream.run.id} stopped`);
     } finally {
-      stream.close();
+      sse.close();
     }
   }
 }

@@ -18,7 +18,7 @@ export type NewAgentRun = Pick<
 >;
 
 /** The run's columns under its entity's property names, so raw rows need no query builder to map. */
-const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
+export const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
   idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
@@ -62,7 +62,7 @@ const FINISH = prepared(
    SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`,
 );
 
-function toAgentRun(row: AgentRun): AgentRun {
+export function toAgentRun(row: AgentRun): AgentRun {
   return Object.assign(new AgentRun(), row);
 }
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { AgentRun } from '../entities';
 import { prepared } from '../prepared-statements';
+import { RUN_COLUMNS, toAgentRun } from './agent-run.repository';
 
 /** One entry of a run's event log; `seq` counts from 1 within the run. */
 export interface StoredRunEvent {
@@ -28,6 +30,22 @@ const EVENTS_AFTER = prepared(
     WHERE run_id = $1 AND org_id = $2 AND seq > $3
     ORDER BY seq LIMIT $4`,
 );
+/** A run with its events after $3 (at most $4, as a JSON array): where a stream or a page of the log begins. */
+const RUN_WITH_EVENTS_AFTER = prepared(
+  `SELECT ${RUN_COLUMNS},
+          (SELECT COALESCE(json_agg(json_build_object('seq', e.seq, 'type', e.type, 'data', e.data, 'created_at', e.created_at) ORDER BY e.seq), '[]')
+             FROM (SELECT seq, type, data, created_at FROM run_events
+                    WHERE run_id = r.id AND org_id = r.org_id AND seq > $3
+                    ORDER BY seq LIMIT $4) e) AS "eventsAfter"
+     FROM agent_runs r
+    WHERE r.id = $1 AND r.org_id = $2`,
+);
+
+type EventRow = { seq: number; type: string; data: Record<string, unknown>; created_at: Date | string };
+
+function toStoredEvent(row: EventRow): StoredRunEvent {
+  return { seq: row.seq, type: row.type, data: row.data, createdAt: new Date(row.created_at) };
+}
 
 /** The event logs of runs. Every method takes the organisation. */
 @Injectable()
@@ -47,8 +65,16 @@ export class RunEventRepository {
 
   /** The run's events after `afterSeq`, oldest first, at most `limit`. */
   async after(orgId: string, runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]> {
-    const rows = (await this.db.query(EVENTS_AFTER, [runId, orgId, afterSeq, limit])) as Array<{ seq: number; type: string; data: Record<string, unknown>; created_at: Date }>;
-    return rows.map((row) => ({ seq: row.seq, type: row.type, data: row.data, createdAt: row.created_at }));
+    const rows = (await this.db.query(EVENTS_AFTER, [runId, orgId, afterSeq, limit])) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  /** The run (null unless it is the organisation's) and its events after `afterSeq`, at most `limit`, in one statement. */
+  async runWithEventsAfter(orgId: string, runId: string, afterSeq: number, limit: number): Promise<{ run: AgentRun; events: StoredRunEvent[] } | null> {
+    const [row] = (await this.db.query(RUN_WITH_EVENTS_AFTER, [runId, orgId, afterSeq, limit])) as Array<AgentRun & { eventsAfter: EventRow[] }>;
+    if (!row) return null;
+    const { eventsAfter, ...run } = row;
+    return { run: toAgentRun(run), events: eventsAfter.map(toStoredEvent) };
   }
 
   /** Whether the run's log holds an event of one of these types (e.g. its terminal event). */
