@@ -36,8 +36,8 @@ export async function announce(orgId: string, eventId: string | null): Promise<v
   if (!eventId) return;
   const taskQueue = siblingTaskQueue(workflowInfo().taskQueue, 'webhooks');
   const delivered: EventDelivered | string[] = await webhookActivities(taskQueue).deliverEvent({ orgId, eventId });
-  // Since the activity answers with a count, nothing is left to do here, and no patch marker is needed:
-  // patched() would also upsert a search attribute, a visibility write for every event.
+  // Since the activity answers with a count, nothing is left to do here, and no patch is needed: patched()
+  // would add a marker and a TemporalChangeVersion search-attribute update to every announcing history.
   if (!Array.isArray(delivered)) return;
   if (patched(RETRIES_STARTED_BY_DELIVERY) || delivered.length === 0) return;
   await startRetriesAsChild(orgId, eventId, delivered, taskQueue);
