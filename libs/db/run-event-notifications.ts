@@ -4,6 +4,18 @@ import { PylonConfig } from '@pylon/config';
 import { RUN_EVENTS_CHANNEL } from './migrations/1764500000000-run-events';
 
 /**
+ * What the run_events trigger announces, `<run_id>:<seq>`. Anything else on the channel is ignored: a
+ * follower woken without a seq would have nothing to wait for and read the log again and again; the
+ * followers' timer reads it anyway.
+ */
+export function parseAnnouncement(payload: string | undefined): { runId: string; seq: number } | null {
+  const match = /^([0-9a-f-]{36}):([1-9][0-9]*)$/i.exec(payload ?? '');
+  if (!match) return null;
+  const seq = Number(match[2]);
+  return Number.isSafeInteger(seq) ? { runId: match[1].toLowerCase(), seq } : null;
+}
+
+/**
  * PostgreSQL's announcements of new run events (LISTEN on one connection per process), handed to
  * whoever follows that run. Best effort by design: followers also read the table on a timer, so a
  * lost connection (or PGlite, whose single session does not deliver them) only slows them down.
@@ -19,13 +31,15 @@ export class RunEventNotifications implements OnModuleDestroy {
 
   /** Calls `onEvent` with the event's `seq` when an event of the run is committed. Returns the way to stop. */
   subscribe(runId: string, onEvent: (seq: number) => void): () => void {
-    let set = this.followers.get(runId);
-    if (!set) this.followers.set(runId, (set = new Set()));
+    // The trigger writes the id in PostgreSQL's lower case; a path may spell it in upper case.
+    const key = runId.toLowerCase();
+    let set = this.followers.get(key);
+    if (!set) this.followers.set(key, (set = new Set()));
     set.add(onEvent);
     this.listen();
     return () => {
       set.delete(onEvent);
-      if (set.size === 0) this.followers.delete(runId);
+      if (set.size === 0) this.followers.delete(key);
     };
   }
 
@@ -45,9 +59,8 @@ export class RunEventNotifications implements OnModuleDestroy {
       client.end().catch(() => undefined);
     };
     client.on('notification', (message) => {
-      const [runId, seq] = message.payload?.split(':') ?? [];
-      // An announcement without a readable seq still wakes its followers: they read the log to see.
-      if (runId) for (const wake of this.followers.get(runId) ?? []) wake(Number(seq) || Number.MAX_SAFE_INTEGER);
+      const announced = parseAnnouncement(message.payload);
+      if (announced) for (const wake of this.followers.get(announced.runId) ?? []) wake(announced.seq);
     });
     client.on('error', forget);
     client.on('end', () => forget());
