@@ -185,7 +185,8 @@ describe('agent runs end to end', () => {
     const heldOpen = fake.requests.at(-1)!;
     assert.equal(heldOpen.closedAt, undefined, 'the response is still open');
     const cancelledAt = Date.now();
-    const cancelled = await http.post(`/api/v1/agent-runs/${created.body.run_id}/cancel`, { token: tenant.key });
+    // By its id in upper case: the same run, whose workflow the cancel must reach.
+    const cancelled = await http.post(`/api/v1/agent-runs/${created.body.run_id.toUpperCase()}/cancel`, { token: tenant.key });
     assert.equal(cancelled.status, 202);
     const { run } = await waitForRun(http, tenant.key, created.body.run_id, 10_000);
     assert.equal(run.status, 'failed');

@@ -168,6 +168,29 @@ describe('signed webhooks', () => {
     assert.equal(replayed.body.attempts.length, 3);
   });
 
+  it('ids in upper case name the same endpoint, delivery and organisation: a replay re-sends the one delivery once', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/upper-case', {}, owner);
+    const created = await http.post('/api/v1/agent-runs', { token: owner.key, body: { org_id: owner.orgId.toUpperCase(), agent_version_id: owner.versionId.toUpperCase(), input: 'hello hooks' } });
+    assert.equal(created.status, 200, created.text);
+    await waitForRun(http, owner.key, created.body.run_id);
+    await receiver.waitFor('/upper-case', 1);
+    await settle();
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+
+    const path = `/api/v1/webhook-endpoints/${endpoint.endpoint_id.toUpperCase()}/deliveries/${delivery.delivery_id.toUpperCase()}`;
+    const read = await http.get(path, { token: owner.key });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.delivery_id, delivery.delivery_id);
+    const replay = await http.post(`${path}/retry`, { token: owner.key });
+    assert.equal(replay.status, 202, replay.text);
+    await receiver.waitFor('/upper-case', 2);
+    await settle();
+    assert.equal(receiver.at('/upper-case').length, 2, 'the replay went out once');
+    const replayed = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
+    assert.equal(replayed.body.attempts.length, 2);
+  });
+
   it('send test event: one signed webhook_endpoint.test to that endpoint', async () => {
     const owner = await createTenant(http);
     const endpoint = await addEndpoint('/test-event', {}, owner);
