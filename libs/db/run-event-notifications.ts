@@ -31,7 +31,7 @@ export class RunEventNotifications implements OnModuleDestroy {
 
   /** Calls `onEvent` with the event's `seq` when an event of the run is committed. Returns the way to stop. */
   subscribe(runId: string, onEvent: (seq: number) => void): () => void {
-    // The trigger writes the id in PostgreSQL's lower case; a path may spell it in upper case.
+    // The trigger writes the id in PostgreSQL's lower case: followers are kept under that spelling.
     const key = runId.toLowerCase();
     let set = this.followers.get(key);
     if (!set) this.followers.set(key, (set = new Set()));
