@@ -29,17 +29,15 @@ export class RunEventNotifications implements OnModuleDestroy {
 
   constructor(private readonly config: PylonConfig) {}
 
-  /** Calls `onEvent` with the event's `seq` when an event of the run is committed. Returns the way to stop. */
+  /** Calls `onEvent` with the event's `seq` when an event of the run (its id in lower case, as the API takes it) is committed. Returns the way to stop. */
   subscribe(runId: string, onEvent: (seq: number) => void): () => void {
-    // The trigger writes the id in PostgreSQL's lower case: followers are kept under that spelling.
-    const key = runId.toLowerCase();
-    let set = this.followers.get(key);
-    if (!set) this.followers.set(key, (set = new Set()));
+    let set = this.followers.get(runId);
+    if (!set) this.followers.set(runId, (set = new Set()));
     set.add(onEvent);
     this.listen();
     return () => {
       set.delete(onEvent);
-      if (set.size === 0) this.followers.delete(key);
+      if (set.size === 0) this.followers.delete(runId);
     };
   }
 

@@ -19,7 +19,7 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
   return principal;
 });
 
-/** An `org_id` named in a request (a UUID, in either case) must be the caller's own: otherwise 403 `insufficient_scope`. */
+/** An `org_id` named in a request must be the caller's own: otherwise 403 `insufficient_scope`. */
 export function assertOwnOrg(principal: Principal, orgId: string): void {
-  if (principal.orgId !== orgId.toLowerCase()) throw ApiError.insufficientScope('org_id is not the organisation of this API key');
+  if (principal.orgId !== orgId) throw ApiError.insufficientScope('org_id is not the organisation of this API key');
 }

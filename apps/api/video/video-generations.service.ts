@@ -73,7 +73,7 @@ export class VideoGenerationsService {
   }
 
   async getMany(orgId: string, ids: string[]): Promise<VideoGeneration[]> {
-    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+    const unique = [...new Set(ids)];
     const found = new Map((await this.generations.findByIds(orgId, unique)).map((generation) => [generation.id, generation]));
     return unique.flatMap((id) => found.get(id) ?? []);
   }

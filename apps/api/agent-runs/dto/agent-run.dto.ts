@@ -1,6 +1,7 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { RUN_STATUSES, type RunStatus } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
@@ -9,11 +10,11 @@ export const MAX_RUN_INPUT_CHARS = 100_000;
 /** 4.1 request body. No other properties are allowed. */
 export class CreateAgentRunRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   org_id!: string;
 
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   agent_version_id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: MAX_RUN_INPUT_CHARS, example: 'What does Pylon do?' })
@@ -52,7 +53,7 @@ export class AgentRunList {
 export class ListAgentRunsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
   @IsOmittable()
-  @IsUUID()
+  @IsUuid()
   org_id?: string;
 
   @ApiPropertyOptional({ enum: RUN_STATUSES })

@@ -1,3 +1,4 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -9,7 +10,6 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
   Length,
   Matches,
   Max,
@@ -22,7 +22,7 @@ import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateAgentRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   org_id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Support assistant' })
@@ -133,6 +133,6 @@ export class AgentVersionList {
 export class ListAgentsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
   @IsOmittable()
-  @IsUUID()
+  @IsUuid()
   org_id?: string;
 }

@@ -1,6 +1,7 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, PickType, getSchemaPath } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsObject, IsString, IsUUID, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import {
   COMPOUND_OPERATORS,
   DOCUMENT_STATUSES,
@@ -20,7 +21,7 @@ export const MAX_TITLE_CHARS = 500;
 
 export class CreateDocumentRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   org_id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: MAX_TITLE_CHARS, example: 'Pylon handbook' })
@@ -70,7 +71,7 @@ export class DocumentList {
 export class ListDocumentsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
   @IsOmittable()
-  @IsUUID()
+  @IsUuid()
   org_id?: string;
 
   @ApiPropertyOptional({ enum: DOCUMENT_STATUSES })
@@ -82,7 +83,7 @@ export class ListDocumentsQuery extends PageQuery {
 /** 4.3 request body. No other properties are allowed. */
 export class KnowledgeSearchRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   org_id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: MAX_QUERY_CHARS, example: 'How do I cancel a run?' })

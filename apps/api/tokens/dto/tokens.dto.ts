@@ -1,6 +1,7 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateTokenGrantRequest {
@@ -48,13 +49,13 @@ export class TokenEntryList {
 export class OrgScopedQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
   @IsOmittable()
-  @IsUUID()
+  @IsUuid()
   org_id?: string;
 }
 
 export class ListTokenEntriesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
   @IsOmittable()
-  @IsUUID()
+  @IsUuid()
   org_id?: string;
 }

@@ -1,7 +1,8 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 import { DEFAULT_ASPECT_RATIO, VIDEO_ASPECT_RATIOS, VIDEO_STATES, type VideoAspectRatio, type VideoState } from '@pylon/contracts';
 
 export const MAX_PROMPT_CHARS = 2_000;
@@ -70,7 +71,7 @@ export class GetGenerationsQuery {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_IDS_PER_REQUEST)
-  @IsUUID('all', { each: true })
+  @IsUuid({ each: true })
   ids!: string[];
 }
 

@@ -1,12 +1,13 @@
+import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateWebhookEndpointRequest {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   org_id!: string;
 
   @ApiProperty({ format: 'uri', maxLength: 2_048, example: 'https://example.com/pylon-webhooks' })
