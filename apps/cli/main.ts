@@ -16,7 +16,8 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
   npm run pylon -- key rate-limit <key_id> [--per-second <n|default>] [--burst <n|default>]
   npm run pylon -- limits show --org <org_id>
   npm run pylon -- limits set --org <org_id> [--webhook-endpoints <n|default>] [--test-events-per-minute <n|default>]
-                                             [--inflight-deliveries-per-endpoint <n|default>] [--agent-runs-per-second <n|default>]
+                                             [--inflight-deliveries-per-endpoint <n|default>] [--dispatch-weight <x|default>]
+                                             [--queued-runs <n|default>] [--queued-documents <n|default>]
   npm run pylon -- kb index --org <org_id>
 
 "default" puts a limit back to the configured default.
@@ -54,11 +55,11 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
   return text ? JSON.parse(text) : undefined;
 }
 
-/** A limit flag: a positive integer, "default" (null: back to the configured default), or absent. */
+/** A limit flag: a positive number (the server says which must be whole), "default" (null: back to the configured default), or absent. */
 function limitValue(value: string | undefined, flag: string): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'default') return null;
-  if (!/^[1-9]\d*$/.test(value)) throw new Error(`--${flag} must be a positive integer or "default", not "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new Error(`--${flag} must be a positive number or "default", not "${value}"`);
   return Number(value);
 }
 
@@ -75,7 +76,7 @@ function limitChanges(values: Record<string, string | boolean | undefined>, fiel
 
 function printOrgLimits(limits: any): void {
   console.log(`Limits of organisation ${limits.org_id}:`);
-  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint', 'agent_runs_per_second']) {
+  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint', 'dispatch_weight', 'queued_runs', 'queued_documents']) {
     console.log(`  ${name.padEnd(34)} ${String(limits[name]).padStart(8)}  ${limits.overrides[name] === null ? '(default)' : '(override)'}`);
   }
 }
@@ -117,7 +118,9 @@ async function main(argv: string[]): Promise<void> {
       'webhook-endpoints': { type: 'string' },
       'test-events-per-minute': { type: 'string' },
       'inflight-deliveries-per-endpoint': { type: 'string' },
-      'agent-runs-per-second': { type: 'string' },
+      'dispatch-weight': { type: 'string' },
+      'queued-runs': { type: 'string' },
+      'queued-documents': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -183,7 +186,9 @@ async function main(argv: string[]): Promise<void> {
         'webhook-endpoints': 'webhook_endpoints',
         'test-events-per-minute': 'test_events_per_minute',
         'inflight-deliveries-per-endpoint': 'inflight_deliveries_per_endpoint',
-        'agent-runs-per-second': 'agent_runs_per_second',
+        'dispatch-weight': 'dispatch_weight',
+        'queued-runs': 'queued_runs',
+        'queued-documents': 'queued_documents',
       });
       return printOrgLimits(await call('PATCH', `/admin/v1/orgs/${required(values.org, 'org')}/limits`, changes));
     }

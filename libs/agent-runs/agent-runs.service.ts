@@ -34,7 +34,9 @@ export interface NewRunRequest {
 /**
  * The rules of agent runs, for the API and for the workflow's activities alike. Creating a run writes
  * the queued projection first and then starts workflow `agent-run:<run_id>`, answering only once both
- * happened, so an acknowledged run is never lost; the workflow's turns mark it running, ask the model,
+ * happened, so an acknowledged run is never lost. It is refused only when the organisation's backlog of
+ * queued runs is full; otherwise it waits in Temporal's task queue, dispatched fairly between
+ * organisations by their weights; the workflow's turns mark it running, ask the model,
  * run its tools, and record the outcome with its event.
  */
 @Injectable()
@@ -63,7 +65,7 @@ export class AgentRunsService {
     }
     const version = await this.version(orgId, request.agent_version_id);
     if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
-    await this.limits.admitRunStart(orgId);
+    await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
 
     const runId = randomUUID();
     const createdAt = new Date();
@@ -198,7 +200,7 @@ export class AgentRunsService {
     return earlier;
   }
 
-  private startWorkflow(orgId: string, runId: string, version: AgentVersion): Promise<void> {
+  private async startWorkflow(orgId: string, runId: string, version: AgentVersion): Promise<void> {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,
       workflowId: agentRunWorkflowId(runId),
@@ -212,6 +214,7 @@ export class AgentRunsService {
         },
       ],
       orgId,
+      fairnessWeight: await this.limits.dispatchWeight(orgId),
       resourceId: runId,
       summary: `Agent run ${runId}`,
     });

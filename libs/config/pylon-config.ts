@@ -98,8 +98,10 @@ export class PylonConfig {
   readonly webhookMaxEndpoints: number;
   readonly webhookTestEventsPerMinute: number;
   readonly webhookMaxInflightPerEndpoint: number;
-  /** Agent runs an organisation may start per second: its share of the workers, whatever its keys' rates. */
-  readonly agentRunsPerSecond: number;
+  /** Runs an organisation may have queued (accepted, not yet started) before a new one is 429; it overrides them per organisation. */
+  readonly maxQueuedRuns: number;
+  /** Documents an organisation may have processing before a new one is 429. */
+  readonly maxQueuedDocuments: number;
   /** Live event streams one API key may hold open on one API process (each holds a connection and a listener). */
   readonly eventStreamsPerKey: number;
   readonly trustProxy: boolean;
@@ -192,7 +194,8 @@ export class PylonConfig {
     this.webhookMaxEndpoints = readInt(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, MAX_ORG_LIMIT);
     this.webhookTestEventsPerMinute = readInt(env, 'WEBHOOK_TEST_EVENTS_PER_MINUTE', 10, 1, MAX_ORG_LIMIT);
     this.webhookMaxInflightPerEndpoint = readInt(env, 'WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', 100, 1, MAX_ORG_LIMIT);
-    this.agentRunsPerSecond = readInt(env, 'AGENT_RUNS_PER_SECOND', 10, 1, MAX_ORG_LIMIT);
+    this.maxQueuedRuns = readInt(env, 'MAX_QUEUED_RUNS', 10_000, 1, MAX_ORG_LIMIT);
+    this.maxQueuedDocuments = readInt(env, 'MAX_QUEUED_DOCUMENTS', 1_000, 1, MAX_ORG_LIMIT);
     this.eventStreamsPerKey = readInt(env, 'EVENT_STREAMS_PER_KEY', 20, 1, 100_000);
   }
 

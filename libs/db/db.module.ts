@@ -10,6 +10,7 @@ import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { OrgLimitsRepository } from './repositories/org-limits.repository';
 import { RateLimitStore } from './rate-limit-store';
+import { KeyRateBucketRepository } from './repositories/key-rate-bucket.repository';
 import { RunEventNotifications } from './run-event-notifications';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
@@ -32,6 +33,7 @@ const REPOSITORIES = [
   WebhookRepository,
   OrgLimitsRepository,
   RateLimitStore,
+  KeyRateBucketRepository,
   RunEventNotifications,
 ];
 

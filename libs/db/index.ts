@@ -10,6 +10,7 @@ export { ApiKeyRepository } from './repositories/api-key.repository';
 export { OrganizationRepository } from './repositories/organization.repository';
 export { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-limits.repository';
 export { RateLimitStore, RATE_LIMIT_TABLE } from './rate-limit-store';
+export { KeyRateBucketRepository, type BucketTake } from './repositories/key-rate-bucket.repository';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { burstAllowance, effectiveKeyRate, toDecision } from './key-rate';
+import { effectiveKeyRate, toDecision } from './key-rate';
 
 describe('API key rate', () => {
   const defaults = { perSecond: 50, burst: 100 };
@@ -14,23 +13,16 @@ describe('API key rate', () => {
 
   it('never lets the burst fall below the rate', () => {
     assert.deepEqual(effectiveKeyRate(defaults, { perSecond: 500, burst: null }), { perSecond: 500, burst: 500 });
-    assert.equal(burstAllowance({ perSecond: 500, burst: 500 }), 0);
-    assert.equal(burstAllowance(defaults), 50);
   });
 
-  it('turns a limiter answer into header values: whole seconds, a retry never sooner than 1 s', () => {
-    const rate = { perSecond: 5, burst: 5 };
-    assert.deepEqual(toDecision(rate, true, new RateLimiterRes(3, 420, 2, false)), {
-      allowed: true,
-      limit: 5,
-      remaining: 3,
-      resetSeconds: 1,
-      retryAfterSeconds: 1,
-    });
-    const refused = toDecision(rate, false, new RateLimiterRes(0, 0, 9, false));
+  it("reads the headers off the bucket's level: whole requests left, seconds until full, a retry never sooner than 1 s", () => {
+    const rate = { perSecond: 5, burst: 10 };
+    assert.deepEqual(toDecision(rate, true, 3.4), { allowed: true, limit: 10, remaining: 3, resetSeconds: 2, retryAfterSeconds: 1 });
+    assert.deepEqual(toDecision(rate, true, 10), { allowed: true, limit: 10, remaining: 10, resetSeconds: 0, retryAfterSeconds: 1 });
+    const refused = toDecision({ perSecond: 1, burst: 2 }, false, 0.2);
     assert.equal(refused.allowed, false);
     assert.equal(refused.remaining, 0);
-    assert.equal(refused.resetSeconds, 0);
-    assert.equal(refused.retryAfterSeconds, 1);
+    assert.equal(refused.retryAfterSeconds, 1, '0.8 of a token at 1/s: 0.8 s, rounded up to 1');
+    assert.equal(toDecision({ perSecond: 0.25, burst: 1 }, false, 0).retryAfterSeconds, 4);
   });
 });

@@ -1,13 +1,24 @@
 /**
- * An organisation's cap is reached: 409 `limit_exceeded`. `message` says which and how much (it goes
- * to the `Error-Detail` header); `retryAfterSeconds`, when the cap is per time window, says when to retry.
+ * An organisation's count cap is reached (webhook endpoints, open event streams): 409 `limit_exceeded`;
+ * waiting does not change it. `message` says which and how much (it goes to the `Error-Detail` header).
  */
 export class LimitExceededError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
+  constructor(message: string) {
     super(message);
     this.name = 'LimitExceededError';
+  }
+}
+
+/**
+ * Waiting will cure it (a per-minute rate, a full backlog): 429 `rate_limited` with `Retry-After`.
+ * `message` says which limit and how much (the `Error-Detail` header).
+ */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'RetryLaterError';
   }
 }

@@ -1,30 +1,41 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BurstyRateLimiter, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { PylonConfig } from '@pylon/config';
-import { OrgLimitsRepository, RateLimitStore, type OrgLimitChanges } from '@pylon/db';
-import { BURST_WINDOW_SECONDS, burstAllowance, effectiveKeyRate, toDecision, type KeyRate, type RateDecision } from './key-rate';
-import { KeyRateLeases } from './key-rate-leases';
-import { LimitExceededError } from './limit-errors';
+import { KeyRateBucketRepository, OrgLimitsRepository, RateLimitStore, type OrgLimitChanges } from '@pylon/db';
+import { effectiveKeyRate, type KeyRate, type RateDecision } from './key-rate';
+import { KeyRateTokens } from './key-rate-tokens';
+import { LimitExceededError, RetryLaterError } from './limit-errors';
 import { effectiveOrgLimits, type EffectiveOrgLimits, type OrgLimitValues } from './org-limits';
-import { RateLimitMetrics } from './rate-limit-metrics';
+import { RateLimitMetrics, type LimitName } from './rate-limit-metrics';
+import { BacklogCounts, type BacklogKind } from './backlog-counts';
 
-/** How long a process reuses an organisation's limits for admitting runs (an operator's change shows within this). */
+/** How long a process reuses an organisation's limits for what is checked on every request (an operator's change shows within this). */
 const ORG_LIMITS_CACHE_MS = 5_000;
 
 /** How often a failing rate-limit store may be logged (it would otherwise be once per request). */
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
+/** A full backlog is asked to retry after this long: about what a backlog's head takes to start, on a busy machine. */
+const FULL_BACKLOG_RETRY_AFTER_SECONDS = 5;
+
+const BACKLOG_LIMITS: Record<BacklogKind, { limit: LimitName; cap: (limits: OrgLimitValues) => number; what: string }> = {
+  runs: { limit: 'queued_runs', cap: (limits) => limits.queuedRuns, what: 'agent runs queued' },
+  documents: { limit: 'queued_documents', cap: (limits) => limits.queuedDocuments, what: 'documents processing' },
+};
+
 /**
- * The limits, in one place: each API key's request rate (sustained and burst, shared by every API
- * replica through PostgreSQL), and each organisation's caps — agent runs started per second, webhook
- * endpoints, test events per minute, in-flight deliveries per endpoint — with the configured defaults and
- * the operator's overrides.
+ * The limits, in one place: each API key's request rate (a token bucket shared by every API replica
+ * through PostgreSQL), each organisation's backlog caps and dispatch weight, and its count caps —
+ * webhook endpoints, test events per minute, in-flight deliveries per endpoint — with the configured
+ * defaults and the operator's overrides. Work is never refused for the organisation's rate of work: it
+ * waits in Temporal's task queues, dispatched by weight; only a full backlog asks the caller to wait.
  */
 @Injectable()
 export class LimitsService {
   private readonly logger = new Logger(LimitsService.name);
   private lastStoreWarning = 0;
-  private readonly leases = new KeyRateLeases();
+  private readonly keyTokens: KeyRateTokens;
+  private readonly backlogs = new BacklogCounts();
   private readonly cachedOrgLimits = new Map<string, { limits: EffectiveOrgLimits; until: number }>();
   /** Live event streams open on this process, per API key. */
   private readonly openStreams = new Map<string, number>();
@@ -33,70 +44,46 @@ export class LimitsService {
     private readonly config: PylonConfig,
     private readonly orgLimits: OrgLimitsRepository,
     private readonly store: RateLimitStore,
+    buckets: KeyRateBucketRepository,
     private readonly metrics: RateLimitMetrics,
-  ) {}
+  ) {
+    this.keyTokens = new KeyRateTokens(buckets);
+  }
 
   keyRate(own: { perSecond: number | null; burst: number | null }): KeyRate {
     return effectiveKeyRate({ perSecond: this.config.rateLimitPerSecond, burst: this.config.rateLimitBurst }, own);
   }
 
   /**
-   * Counts one request of an API key against its rate. The one-second window is taken from the store in
-   * leases of a few requests (KeyRateLeases), so most requests cost no round trip; once the window is
-   * spent, each request asks the store, whose burst allowance decides. Null when the store could not be
-   * asked: the request goes through (fail open; a warning is logged), since refusing everyone would be worse.
+   * Counts one request of an API key against its token bucket. Null when the store could not be asked:
+   * the request goes through (fail open; a warning is logged), since refusing everyone would be worse.
    */
   async admitKeyRequest(keyId: string, own: { perSecond: number | null; burst: number | null }): Promise<RateDecision | null> {
-    const rate = this.keyRate(own);
-    const leaseKey = `${keyId}|${rate.perSecond}`;
-    const now = Date.now();
-    const leased = this.leases.take(leaseKey, now);
-    if (leased) return admitted(rate, leased.remaining, leased.windowEndsAt - now);
-    const perSecond = this.store.limiter('key', rate.perSecond, 1);
-    const what = `API key ${keyId}`;
-    const size = this.leases.size(leaseKey, rate.perSecond, now);
-    if (size > 1) {
-      const lease = await this.consume(perSecond, keyId, what, size);
-      if (!lease) return null;
-      const windowEndsAt = now + lease.res.msBeforeNext;
-      if (lease.allowed) return admitted(rate, this.leases.granted(leaseKey, size, lease.res.remainingPoints, windowEndsAt, now).remaining, lease.res.msBeforeNext);
-      this.leases.exhausted(leaseKey, windowEndsAt);
-    }
-    const extra = burstAllowance(rate);
-    const limiter = extra > 0 ? new BurstyRateLimiter(perSecond, this.store.limiter('key-burst', extra, BURST_WINDOW_SECONDS)) : perSecond;
-    const outcome = await this.consume(limiter, keyId, what);
-    if (!outcome) return null;
-    if (!outcome.allowed) this.metrics.rejected('api_key_rate');
-    else this.leases.granted(leaseKey, 1, outcome.res.remainingPoints, now + outcome.res.msBeforeNext, now);
-    return toDecision(rate, outcome.allowed, outcome.res);
+    const decision = await this.keyTokens.admit(keyId, this.keyRate(own));
+    if (!decision) this.storeFailed(`API key ${keyId}`);
+    else if (!decision.allowed) this.metrics.rejected('api_key_rate');
+    return decision;
   }
 
   /**
-   * Counts a new agent run against its organisation's runs per second, or throws LimitExceededError.
-   * However many keys it uses, an organisation cannot start work faster than this, which bounds the share
-   * of the workers, Temporal and the database one organisation's flood can take from the others'. Taken
-   * from the shared one-second window in leases, like a key's requests; fails open if the store fails.
-   * An admitted run waits for its turn in the window (runStartDelayMs), so one organisation's burst
-   * reaches the workers as a steady stream, not as a burst everyone's runs queue behind.
+   * Admits one more piece of work into the organisation's backlog of that kind, or throws RetryLaterError
+   * when the backlog is at its cap. `count(upTo)` counts the backlog (stopping at `upTo`). Far below the
+   * cap a count read in the last second is trusted (plus what this process admitted since), so a burst
+   * of creates costs one count; near it, every create counts. Concurrent creates on several replicas
+   * may overshoot the cap by as many as are in flight at once.
    */
-  async admitRunStart(orgId: string): Promise<void> {
-    const perSecond = (await this.forOrgCached(orgId)).effective.agentRunsPerSecond;
-    const leaseKey = `runs|${orgId}|${perSecond}`;
-    const now = Date.now();
-    const leased = this.leases.take(leaseKey, now);
-    if (leased) return waitForTurn(runStartDelayMs(perSecond, leased.remaining, leased.windowEndsAt, now));
-    const size = this.leases.size(leaseKey, perSecond, now);
-    const outcome = await this.consume(this.store.limiter('org-runs', perSecond, 1), orgId, `agent runs of organisation ${orgId}`, size);
-    if (!outcome) return;
-    const windowEndsAt = now + outcome.res.msBeforeNext;
-    if (outcome.allowed) {
-      const { remaining } = this.leases.granted(leaseKey, size, outcome.res.remainingPoints, windowEndsAt, now);
-      return waitForTurn(runStartDelayMs(perSecond, remaining, windowEndsAt, now));
-    }
-    this.leases.exhausted(leaseKey, windowEndsAt);
-    this.metrics.rejected('agent_runs_per_second');
-    const retryAfter = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000));
-    throw new LimitExceededError(`this organisation may start ${perSecond} agent runs per second; retry in ${retryAfter} s`, retryAfter);
+  async admitToBacklog(orgId: string, kind: BacklogKind, count: (upTo: number) => Promise<number>): Promise<void> {
+    const { limit, cap: capOf, what } = BACKLOG_LIMITS[kind];
+    const cap = capOf((await this.forOrgCached(orgId)).effective);
+    const queued = await this.backlogs.count(`${kind}|${orgId}`, cap, count);
+    if (queued < cap) return;
+    this.metrics.rejected(limit);
+    throw new RetryLaterError(`this organisation has ${queued} ${what}, its limit is ${cap}; retry once some have started`, FULL_BACKLOG_RETRY_AFTER_SECONDS);
+  }
+
+  /** The organisation's share of dispatch while others have work waiting too (Temporal's fairness weight). */
+  async dispatchWeight(orgId: string): Promise<number> {
+    return (await this.forOrgCached(orgId)).effective.dispatchWeight;
   }
 
   /**
@@ -123,14 +110,14 @@ export class LimitsService {
     };
   }
 
-  /** Counts a test event against the organisation's test events per minute, or throws LimitExceededError. */
+  /** Counts a test event against the organisation's test events per minute, or throws RetryLaterError. */
   async admitTestEvent(orgId: string): Promise<void> {
     const perMinute = (await this.forOrg(orgId)).effective.testEventsPerMinute;
     const outcome = await this.consume(this.store.limiter('test-events', perMinute, 60), orgId, `test events of organisation ${orgId}`);
     if (!outcome || outcome.allowed) return;
     this.metrics.rejected('test_events_per_minute');
     const retryAfter = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000));
-    throw new LimitExceededError(`this organisation may send ${perMinute} test events per minute; retry in ${retryAfter} s`, retryAfter);
+    throw new RetryLaterError(`this organisation may send ${perMinute} test events per minute; retry in ${retryAfter} s`, retryAfter);
   }
 
   /**
@@ -172,48 +159,34 @@ export class LimitsService {
       webhookEndpoints: this.config.webhookMaxEndpoints,
       testEventsPerMinute: this.config.webhookTestEventsPerMinute,
       inflightDeliveriesPerEndpoint: this.config.webhookMaxInflightPerEndpoint,
-      agentRunsPerSecond: this.config.agentRunsPerSecond,
+      dispatchWeight: 1,
+      queuedRuns: this.config.maxQueuedRuns,
+      queuedDocuments: this.config.maxQueuedDocuments,
     };
   }
 
-  /** A limiter's answer, or null when its store failed (logged without the key's secret, at most every 10 s). */
+  /** A limiter's answer, or null when its store failed. */
   private async consume(
     limiter: { consume(key: string, points?: number): Promise<RateLimiterRes> },
     key: string,
     what: string,
-    points = 1,
   ): Promise<{ allowed: boolean; res: RateLimiterRes } | null> {
     try {
-      return { allowed: true, res: await limiter.consume(key, points) };
+      return { allowed: true, res: await limiter.consume(key, 1) };
     } catch (error) {
       if (error instanceof RateLimiterRes) return { allowed: false, res: error };
-      this.metrics.storeErrors++;
-      const now = Date.now();
-      if (now - this.lastStoreWarning >= STORE_WARNING_INTERVAL_MS) {
-        this.lastStoreWarning = now;
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.warn(`rate limit store failed for ${what}; letting the request through: ${reason}`);
-      }
+      this.storeFailed(what, error);
       return null;
     }
   }
-}
 
-/**
- * Runs admitted together are paced over their second instead of starting all at once: the i-th run of
- * an organisation's one-second window (counted across API replicas by the shared window) is due i / rate
- * seconds into it. A run within the rate's pace waits for nothing.
- */
-export function runStartDelayMs(perSecond: number, remainingInWindow: number, windowEndsAt: number, now: number): number {
-  const index = Math.max(0, perSecond - 1 - remainingInWindow);
-  const dueAt = windowEndsAt - 1_000 + (index * 1_000) / perSecond;
-  return Math.max(0, Math.round(dueAt - now));
-}
-
-function waitForTurn(ms: number): Promise<void> | undefined {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
-}
-
-function admitted(rate: KeyRate, remaining: number, msBeforeReset: number): RateDecision {
-  return { allowed: true, limit: rate.perSecond, remaining, resetSeconds: Math.max(0, Math.ceil(msBeforeReset / 1000)), retryAfterSeconds: 1 };
+  /** Logged without the key's secret, at most every 10 s. */
+  private storeFailed(what: string, error?: unknown): void {
+    this.metrics.storeErrors++;
+    const now = Date.now();
+    if (now - this.lastStoreWarning < STORE_WARNING_INTERVAL_MS) return;
+    this.lastStoreWarning = now;
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    this.logger.warn(`rate limit store failed for ${what}; letting the request through${reason}`);
+  }
 }

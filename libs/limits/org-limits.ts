@@ -1,11 +1,16 @@
 import type { OrgLimits } from '@pylon/db';
 
-/** An organisation's caps. */
+/** An organisation's caps and its share of dispatch. */
 export interface OrgLimitValues {
   webhookEndpoints: number;
   testEventsPerMinute: number;
   inflightDeliveriesPerEndpoint: number;
-  agentRunsPerSecond: number;
+  /** Its share of the workers while other organisations have work waiting too (1 by default). */
+  dispatchWeight: number;
+  /** Runs it may have queued (accepted, not yet started) at once. */
+  queuedRuns: number;
+  /** Documents it may have processing at once. */
+  queuedDocuments: number;
 }
 
 export type OrgLimitOverrides = { [K in keyof OrgLimitValues]: number | null };
@@ -18,22 +23,10 @@ export interface EffectiveOrgLimits {
   updatedAt: Date | null;
 }
 
+const FIELDS = ['webhookEndpoints', 'testEventsPerMinute', 'inflightDeliveriesPerEndpoint', 'dispatchWeight', 'queuedRuns', 'queuedDocuments'] as const;
+
 export function effectiveOrgLimits(orgId: string, defaults: OrgLimitValues, row: OrgLimits | null): EffectiveOrgLimits {
-  const overrides: OrgLimitOverrides = {
-    webhookEndpoints: row?.webhookEndpoints ?? null,
-    testEventsPerMinute: row?.testEventsPerMinute ?? null,
-    inflightDeliveriesPerEndpoint: row?.inflightDeliveriesPerEndpoint ?? null,
-    agentRunsPerSecond: row?.agentRunsPerSecond ?? null,
-  };
-  return {
-    orgId,
-    effective: {
-      webhookEndpoints: overrides.webhookEndpoints ?? defaults.webhookEndpoints,
-      testEventsPerMinute: overrides.testEventsPerMinute ?? defaults.testEventsPerMinute,
-      inflightDeliveriesPerEndpoint: overrides.inflightDeliveriesPerEndpoint ?? defaults.inflightDeliveriesPerEndpoint,
-      agentRunsPerSecond: overrides.agentRunsPerSecond ?? defaults.agentRunsPerSecond,
-    },
-    overrides,
-    updatedAt: row?.updatedAt ?? null,
-  };
+  const overrides = Object.fromEntries(FIELDS.map((field) => [field, row?.[field] ?? null])) as OrgLimitOverrides;
+  const effective = Object.fromEntries(FIELDS.map((field) => [field, overrides[field] ?? defaults[field]])) as unknown as OrgLimitValues;
+  return { orgId, effective, overrides, updatedAt: row?.updatedAt ?? null };
 }

@@ -14,6 +14,11 @@ export interface StartRequest {
   summary: string;
   /** A workflow that has closed may run again under the same id (a rebuild); by default an id runs once. */
   rerunWhenClosed?: boolean;
+  /**
+   * The organisation's share of each task queue while other organisations have tasks waiting too
+   * (Temporal's fairness weight, default 1); its activities inherit it with the fairness key.
+   */
+  fairnessWeight?: number;
   /** Its first task waits this long: the server holds it, so a wait at the start costs no timer and no task. */
   startDelayMs?: number;
 }
@@ -36,7 +41,7 @@ export class WorkflowStarter {
       await this.temporal.workflow.start(request.workflowType, {
         workflowId: request.workflowId,
         taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType]),
-        priority: { fairnessKey: request.orgId },
+        priority: { fairnessKey: request.orgId, ...(request.fairnessWeight ? { fairnessWeight: request.fairnessWeight } : {}) },
         args: request.args,
         workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),

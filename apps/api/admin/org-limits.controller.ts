@@ -41,7 +41,9 @@ export class OrgLimitsController {
       webhookEndpoints: body.webhook_endpoints,
       testEventsPerMinute: body.test_events_per_minute,
       inflightDeliveriesPerEndpoint: body.inflight_deliveries_per_endpoint,
-      agentRunsPerSecond: body.agent_runs_per_second,
+      dispatchWeight: body.dispatch_weight,
+      queuedRuns: body.queued_runs,
+      queuedDocuments: body.queued_documents,
     });
     return toOrgLimitsView(updated);
   }

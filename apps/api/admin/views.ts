@@ -37,12 +37,16 @@ export function toOrgLimitsView(limits: EffectiveOrgLimits): OrgLimitsView {
     webhook_endpoints: limits.effective.webhookEndpoints,
     test_events_per_minute: limits.effective.testEventsPerMinute,
     inflight_deliveries_per_endpoint: limits.effective.inflightDeliveriesPerEndpoint,
-    agent_runs_per_second: limits.effective.agentRunsPerSecond,
+    dispatch_weight: limits.effective.dispatchWeight,
+    queued_runs: limits.effective.queuedRuns,
+    queued_documents: limits.effective.queuedDocuments,
     overrides: {
       webhook_endpoints: limits.overrides.webhookEndpoints,
       test_events_per_minute: limits.overrides.testEventsPerMinute,
       inflight_deliveries_per_endpoint: limits.overrides.inflightDeliveriesPerEndpoint,
-      agent_runs_per_second: limits.overrides.agentRunsPerSecond,
+      dispatch_weight: limits.overrides.dispatchWeight,
+      queued_runs: limits.overrides.queuedRuns,
+      queued_documents: limits.overrides.queuedDocuments,
     },
     updated_at: iso(limits.updatedAt),
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NotFoundException, type ArgumentsHost } from '@nestjs/common';
 import { ErrorCode } from '@pylon/contracts';
-import { LimitExceededError } from '@pylon/limits';
+import { LimitExceededError, RetryLaterError } from '@pylon/limits';
 import { ApiError } from './api-error';
 import { ErrorFilter } from './error.filter';
 
@@ -46,10 +46,10 @@ describe('ErrorFilter', () => {
     assert.equal(sent.headers['ratelimit-remaining'], '0');
   });
 
-  it('maps a reached cap to 409 limit_exceeded, with Retry-After when the cap is per time window', () => {
-    const windowed = respond(new LimitExceededError('this organisation may send 2 test events per minute', 42));
-    assert.equal(windowed.status, 409);
-    assert.deepEqual(windowed.body, { error: 'limit_exceeded' });
+  it('maps what waiting cures to 429 rate_limited with Retry-After, and a reached count cap to 409 limit_exceeded', () => {
+    const windowed = respond(new RetryLaterError('this organisation may send 2 test events per minute', 42));
+    assert.equal(windowed.status, 429);
+    assert.deepEqual(windowed.body, { error: 'rate_limited' });
     assert.equal(windowed.headers['retry-after'], '42');
     assert.equal(windowed.headers['error-detail'], 'this organisation may send 2 test events per minute');
     const count = respond(new LimitExceededError('this organisation has 20 webhook endpoints, its limit is 20'));

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
 import { InvalidCursorError } from '@pylon/db';
 import { EmbeddingError } from '@pylon/embeddings';
-import { LimitExceededError } from '@pylon/limits';
+import { LimitExceededError, RetryLaterError } from '@pylon/limits';
 import { truncate } from '@pylon/logging';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, errorBodyOf, statusOf } from './error-status';
@@ -49,9 +49,9 @@ export class ErrorFilter implements ExceptionFilter {
 
   private classify(exception: unknown): Classified {
     if (exception instanceof ApiError) return { code: exception.code, detail: exception.detail, headers: exception.headers };
-    if (exception instanceof LimitExceededError) {
-      const retryAfter = exception.retryAfterSeconds;
-      return { code: ErrorCode.LimitExceeded, detail: exception.message, headers: retryAfter ? { 'Retry-After': String(retryAfter) } : {} };
+    if (exception instanceof LimitExceededError) return { code: ErrorCode.LimitExceeded, detail: exception.message };
+    if (exception instanceof RetryLaterError) {
+      return { code: ErrorCode.RateLimited, detail: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
     }
     if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
     if (exception instanceof EmbeddingError) return { code: ErrorCode.EmbeddingUnavailable, detail: exception.message };

@@ -4,6 +4,7 @@ import { ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStat
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository, type EmbeddingProgress, type Page, type PageRequest } from '@pylon/db';
 import { toDocumentView, type KnowledgeDocumentView } from '@pylon/knowledge';
+import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { ApiError } from '../common/api-error';
 import { assertSameRequest, fingerprint } from '@pylon/idempotency';
@@ -11,7 +12,10 @@ import type { CreateDocumentRequest } from './dto/knowledge.dto';
 
 const MAX_METADATA_BYTES = 16 * 1024;
 
-/** Documents go in as `processing` and workflow `kb-ingest:<doc_id>` makes them searchable. */
+/**
+ * Documents go in as `processing` (refused only when the organisation's backlog of processing documents is
+ * full) and workflow `kb-ingest:<doc_id>` makes them searchable, dispatched fairly by organisation.
+ */
 @Injectable()
 export class KnowledgeDocumentsService {
   private readonly logger = new Logger(KnowledgeDocumentsService.name);
@@ -20,6 +24,7 @@ export class KnowledgeDocumentsService {
     private readonly documents: KnowledgeDocumentRepository,
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
   async create(orgId: string, request: CreateDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
@@ -35,6 +40,7 @@ export class KnowledgeDocumentsService {
       const earlier = await this.documents.findByIdempotencyKey(orgId, idempotencyKey);
       if (earlier) return this.replay(earlier, requestHash);
     }
+    await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
     const docId = randomUUID();
     const inserted = await this.documents.insertProcessing({
       id: docId,
@@ -84,12 +90,13 @@ export class KnowledgeDocumentsService {
     if (!(await this.documents.delete(orgId, docId))) throw ApiError.notFound('no such document');
   }
 
-  private startIngestion(orgId: string, docId: string): Promise<void> {
+  private async startIngestion(orgId: string, docId: string): Promise<void> {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.knowledgeIngest,
       workflowId: knowledgeIngestWorkflowId(docId),
       args: [{ docId, orgId }],
       orgId,
+      fairnessWeight: await this.limits.dispatchWeight(orgId),
       resourceId: docId,
       summary: `Knowledge ingestion of ${docId}`,
     });

@@ -15,9 +15,9 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 
 /** What every response to an API key carries (see the access guard). */
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': integerHeader('Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top).'),
-  'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
-  'RateLimit-Reset': integerHeader('Seconds until the current window resets.'),
+  'RateLimit-Limit': integerHeader("Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate."),
+  'RateLimit-Remaining': integerHeader('Requests left in the bucket now.'),
+  'RateLimit-Reset': integerHeader('Seconds until the bucket is full again.'),
 };
 
 /** Every operation authenticated by an API key may answer 429 `rate_limited`, and its responses carry the RateLimit-* headers. */
@@ -28,7 +28,8 @@ function documentRateLimits(document: OpenAPIObject): void {
       if (status.startsWith('2')) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
     }
     operation.responses!['429'] = {
-      description: 'rate_limited: this API key sent more requests than its rate limit allows',
+      description:
+        'rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute',
       headers: { 'Retry-After': integerHeader('Seconds to wait before the next request can pass.'), ...RATE_LIMIT_HEADERS },
       content: ERROR_CONTENT,
     };

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DEFAULT_ASPECT_RATIO, ErrorCode, VIDEO_CANCELLED_REASON, WORKFLOW_TYPES, videoWorkflowId } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { DuplicateIdempotencyKeyError, InsufficientTokensError, VideoGeneration, VideoGenerationRepository } from '@pylon/db';
+import { LimitsService } from '@pylon/limits';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { generationEvent } from '@pylon/video';
 import { ApiError } from '../common/api-error';
@@ -22,6 +23,7 @@ export class VideoGenerationsService {
     private readonly workflows: WorkflowStarter,
     private readonly events: EventAnnouncer,
     private readonly config: PylonConfig,
+    private readonly limits: LimitsService,
   ) {}
 
   async create(orgId: string, request: CreateGenerationRequest, idempotencyKey: string | null, parentId: string | null = null): Promise<VideoGeneration> {
@@ -112,6 +114,7 @@ export class VideoGenerationsService {
         workflowId: videoWorkflowId(generation.id),
         args: [{ generationId: generation.id, orgId: generation.orgId }],
         orgId: generation.orgId,
+        fairnessWeight: await this.limits.dispatchWeight(generation.orgId),
         resourceId: generation.id,
         summary: `${generation.parentId ? 'Video extension' : 'Video generation'} ${generation.id}`,
       });

@@ -8,6 +8,9 @@ export class OrgLimits {
   @Column('integer', { name: 'test_events_per_minute', nullable: true }) testEventsPerMinute!: number | null;
   /** Read by delivery planning too (with the default WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT). */
   @Column('integer', { name: 'inflight_deliveries_per_endpoint', nullable: true }) inflightDeliveriesPerEndpoint!: number | null;
-  @Column('integer', { name: 'agent_runs_per_second', nullable: true }) agentRunsPerSecond!: number | null;
+  /** The organisation's share of dispatch when others have work waiting too (Temporal's fairness weight). */
+  @Column('real', { name: 'dispatch_weight', nullable: true }) dispatchWeight!: number | null;
+  @Column('integer', { name: 'queued_runs', nullable: true }) queuedRuns!: number | null;
+  @Column('integer', { name: 'queued_documents', nullable: true }) queuedDocuments!: number | null;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
 }

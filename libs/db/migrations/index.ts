@@ -9,6 +9,7 @@ import { KnowledgeKeywordSearch1764600000000 } from './1764600000000-knowledge-k
 import { InlineEmbeddings1764700000000 } from './1764700000000-inline-embeddings';
 import { OrgRunRate1764800000000 } from './1764800000000-org-run-rate';
 import { OrgVectorIndexes1764900000000 } from './1764900000000-org-vector-indexes';
+import { FairAdmission1765000000000 } from './1765000000000-fair-admission';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   InlineEmbeddings1764700000000,
   OrgRunRate1764800000000,
   OrgVectorIndexes1764900000000,
+  FairAdmission1765000000000,
 ];

@@ -101,6 +101,15 @@ export class AgentRunRepository {
     return paginate(query, page);
   }
 
+  /** The organisation's queued runs, counted up to `upTo` (an index-only scan of at most that many entries). */
+  async countQueued(orgId: string, upTo: number): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT count(*)::int AS queued FROM (SELECT 1 FROM agent_runs WHERE org_id = $1 AND status = 'queued' LIMIT $2) backlog`,
+      [orgId, upTo],
+    )) as { queued: number }[];
+    return row!.queued;
+  }
+
   /** Removes a run whose workflow could not be started, so nothing is left queued forever. */
   async deleteQueued(orgId: string, runId: string): Promise<void> {
     await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);

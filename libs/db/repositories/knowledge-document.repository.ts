@@ -87,6 +87,15 @@ export class KnowledgeDocumentRepository {
   }
 
   /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */
+  /** The organisation's documents still processing, counted up to `upTo`. */
+  async countProcessing(orgId: string, upTo: number): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT count(*)::int AS processing FROM (SELECT 1 FROM knowledge_documents WHERE org_id = $1 AND status = 'processing' LIMIT $2) backlog`,
+      [orgId, upTo],
+    )) as { processing: number }[];
+    return row!.processing;
+  }
+
   async delete(orgId: string, docId: string): Promise<boolean> {
     const deleted = (await this.db.query(`DELETE FROM knowledge_documents WHERE id = $1 AND org_id = $2 RETURNING id`, [docId, orgId])) as unknown[];
     return returnedRows(deleted).length > 0;
