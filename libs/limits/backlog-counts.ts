@@ -10,27 +10,51 @@ const MAX_TRACKED = 10_000;
 interface Counted {
   queued: number;
   at: number;
+  /** Admitted by this process since the count was read. */
   admittedSince: number;
+  /** The count being read; creates that arrive meanwhile wait for it rather than read their own. */
+  counting: Promise<void> | null;
 }
 
 /**
  * How much work an organisation has waiting, for its backlog cap, without a count per create: a count
  * is reused for a second while far below the cap (adding what this process admitted since); near the
- * cap, every create counts again, so the cap holds within what other replicas admit meanwhile.
+ * cap every create counts again, and creates that arrive together share one count and are admitted one
+ * after another against it, so one process never passes the cap. Other replicas' admissions meanwhile
+ * can pass it by as many as they admit in that time.
  */
 export class BacklogCounts {
   private readonly counted = new Map<string, Counted>();
 
-  /** The backlog as it stands, this create not included; counts it (up to `cap`) unless a recent count is good enough. */
-  async count(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Promise<number> {
+  /** Admits one more against `cap` and answers the backlog before it; at or past the cap, admits nothing. */
+  async admit(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Promise<number> {
+    let known = this.counted.get(key);
     const now = Date.now();
-    const known = this.counted.get(key);
-    if (known && now - known.at < TRUSTED_FOR_MS && known.queued + known.admittedSince + 1 < cap * TRUSTED_BELOW_SHARE) {
-      return known.queued + known.admittedSince++;
+    const trusted = known && (known.counting !== null || (now - known.at < TRUSTED_FOR_MS && known.queued + known.admittedSince + 1 < cap * TRUSTED_BELOW_SHARE));
+    if (!known || !trusted) {
+      if (!known && this.counted.size >= MAX_TRACKED) this.counted.clear();
+      known = this.recount(key, cap, countUpTo);
     }
-    const queued = await countUpTo(cap);
-    if (!known && this.counted.size >= MAX_TRACKED) this.counted.clear();
-    this.counted.set(key, { queued, at: now, admittedSince: queued < cap ? 1 : 0 });
-    return queued;
+    if (known.counting) await known.counting;
+    const backlog = known.queued + known.admittedSince;
+    if (backlog < cap) known.admittedSince++;
+    return backlog;
+  }
+
+  private recount(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Counted {
+    const counted: Counted = { queued: 0, at: Date.now(), admittedSince: 0, counting: null };
+    counted.counting = countUpTo(cap).then(
+      (queued) => {
+        counted.queued = queued;
+        counted.at = Date.now();
+        counted.counting = null;
+      },
+      (error: unknown) => {
+        if (this.counted.get(key) === counted) this.counted.delete(key);
+        throw error;
+      },
+    );
+    this.counted.set(key, counted);
+    return counted;
   }
 }

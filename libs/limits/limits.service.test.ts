@@ -154,6 +154,19 @@ describe('LimitsService', () => {
     assert.equal(metrics.rejections.queued_runs, 1);
   });
 
+  it('creates that arrive together share one count and never pass the cap between them', async () => {
+    const { limits } = service({}, orgRow({ queuedRuns: 5 }));
+    let counts = 0;
+    const count = async () => {
+      counts++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return 2;
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => limits.admitToBacklog('org', 'runs', count)));
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    assert.equal(counts, 1);
+  });
+
   it('far below the cap, a count of the last second stands for the creates that follow it', async () => {
     const { limits } = service();
     let counts = 0;

@@ -67,15 +67,13 @@ export class LimitsService {
 
   /**
    * Admits one more piece of work into the organisation's backlog of that kind, or throws RetryLaterError
-   * when the backlog is at its cap. `count(upTo)` counts the backlog (stopping at `upTo`). Far below the
-   * cap a count read in the last second is trusted (plus what this process admitted since), so a burst
-   * of creates costs one count; near it, every create counts. Concurrent creates on several replicas
-   * may overshoot the cap by as many as are in flight at once.
+   * when the backlog is at its cap. `count(upTo)` counts the backlog (stopping at `upTo`); how often it
+   * is asked, and how exactly the cap holds across replicas: BacklogCounts.
    */
   async admitToBacklog(orgId: string, kind: BacklogKind, count: (upTo: number) => Promise<number>): Promise<void> {
     const { limit, cap: capOf, what } = BACKLOG_LIMITS[kind];
     const cap = capOf((await this.forOrgCached(orgId)).effective);
-    const queued = await this.backlogs.count(`${kind}|${orgId}`, cap, count);
+    const queued = await this.backlogs.admit(`${kind}|${orgId}`, cap, count);
     if (queued < cap) return;
     this.metrics.rejected(limit);
     throw new RetryLaterError(`this organisation has ${queued} ${what}, its limit is ${cap}; retry once some have started`, FULL_BACKLOG_RETRY_AFTER_SECONDS);

@@ -167,7 +167,7 @@ describe('OpenAPI document', () => {
       assert.deepEqual(Object.keys(limits[method].responses).sort(), statuses);
     }
     const body = document.components.schemas.UpdateOrgLimitsRequest;
-    assert.deepEqual(Object.keys(body.properties).sort(), ['agent_runs_per_second', 'inflight_deliveries_per_endpoint', 'test_events_per_minute', 'webhook_endpoints']);
+    assert.deepEqual(Object.keys(body.properties).sort(), ['dispatch_weight', 'inflight_deliveries_per_endpoint', 'queued_documents', 'queued_runs', 'test_events_per_minute', 'webhook_endpoints']);
     assert.equal(body.properties.webhook_endpoints.nullable, true);
     assert.equal(body.properties.webhook_endpoints.minimum, 1);
     assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '415', '429', '500']);

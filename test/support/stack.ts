@@ -104,8 +104,6 @@ export class Stack {
       // concurrent generations, polling every 50 ms), so tests raise the per-key rate; limits.e2e sets its own.
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
-      // Likewise the organisations' runs per second (the suites start hundreds of runs at once); limits.e2e tests it.
-      AGENT_RUNS_PER_SECOND: '100000',
       ...options.env,
     };
   }

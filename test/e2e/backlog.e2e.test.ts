@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { agentRunWorkflowId } from '@pylon/contracts';
+import { sql } from '../support/db';
+import { Http, type HttpResponse } from '../support/http';
+import { testInfra } from '../support/infra';
+import { Stack } from '../support/stack';
+import { createTenant, type Tenant } from '../support/tenant';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Work is taken, not refused: runs wait in a bounded backlog per organisation, dispatched fairly by
+ * Temporal. Only the key's rate (the product's defaults here: 50/s, bursts of 100) and a full backlog
+ * answer 429 with Retry-After, which a client honours.
+ */
+describe('the backlog', () => {
+  let stack: Stack;
+  let http: Http;
+  let temporal: Client;
+  const admin = () => testInfra().adminToken;
+
+  const createRun = (tenant: Tenant, input: string, idempotencyKey?: string) =>
+    http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input },
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    });
+  const setOrgLimits = async (orgId: string, body: Record<string, unknown>) => {
+    const response = await http.patch(`/admin/v1/orgs/${orgId}/limits`, { token: admin(), body });
+    assert.equal(response.status, 200, response.text);
+  };
+  const statusCounts = async (orgId: string) => {
+    const rows = await sql<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM agent_runs WHERE org_id = $1 GROUP BY status', [orgId]);
+    return Object.fromEntries(rows.map((row) => [row.status, row.n])) as Record<string, number>;
+  };
+  const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs = 120_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(200);
+    }
+  };
+  /** Like any HTTP client that honours 429: wait Retry-After seconds and send the same request again. */
+  const honouring429 = async (send: () => Promise<HttpResponse>): Promise<{ response: HttpResponse; refusals: number }> => {
+    for (let refusals = 0; ; refusals++) {
+      const response = await send();
+      if (response.status !== 429) return { response, refusals };
+      assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
+      await sleep(Number(response.headers.get('retry-after')) * 1000);
+    }
+  };
+
+  before(async () => {
+    // The product's default key rate; the worker starts later, so that work first waits in the backlog.
+    stack = await Stack.start({ env: { RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '100' }, worker: false });
+    http = new Http(stack.url);
+    temporal = new Client({ connection: await Connection.connect({ address: testInfra().temporalAddress }) });
+  });
+  after(async () => {
+    await temporal?.connection.close();
+    await stack?.stop();
+  });
+
+  it('a full backlog answers 429 rate_limited with Retry-After and the reason, creates nothing, and takes idempotent replays; cancel reaches queued runs without starting them', async () => {
+    const tenant = await createTenant(http);
+    await setOrgLimits(tenant.orgId, { queued_runs: 5, dispatch_weight: 3 });
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => createRun(tenant, `queued ${i}`, `batch-${i}`)));
+    const accepted = responses.filter((response) => response.status === 200);
+    const refused = responses.filter((response) => response.status !== 200);
+    assert.equal(accepted.length, 5, responses.map((response) => response.status).join(' '));
+    for (const response of refused) {
+      assert.equal(response.status, 429, response.text);
+      assert.deepEqual(response.body, { error: 'rate_limited' });
+      assert.equal(response.headers.get('retry-after'), '5');
+      assert.equal(response.headers.get('error-detail'), 'this organisation has 5 agent runs queued, its limit is 5; retry once some have started');
+      assert.match(response.headers.get('ratelimit-remaining') ?? '', /^\d+$/, 'the key rate headers too');
+    }
+    assert.deepEqual(await statusCounts(tenant.orgId), { queued: 5 });
+    for (const response of accepted) assert.equal(response.body.status, 'queued');
+
+    // A replay of an accepted run is not new work: the same run, even with the backlog full.
+    const replayed = await createRun(tenant, 'queued 0', 'batch-0');
+    assert.equal(replayed.status, 200, replayed.text);
+    assert.equal(replayed.body.run_id, responses[0]!.body.run_id);
+
+    // Each run's workflow carries the organisation as its fairness key, with its weight.
+    const described = await temporal.workflow.getHandle(agentRunWorkflowId(accepted[0]!.body.run_id)).describe();
+    assert.deepEqual(described.raw.workflowExecutionInfo?.priority?.fairnessKey, tenant.orgId);
+    assert.equal(described.raw.workflowExecutionInfo?.priority?.fairnessWeight, 3);
+
+    const [cancelled, kept] = [accepted.slice(0, 2), accepted.slice(2)];
+    for (const response of cancelled) {
+      const cancel = await http.post(`/api/v1/agent-runs/${response.body.run_id}/cancel`, { token: tenant.key });
+      assert.equal(cancel.status, 202, cancel.text);
+    }
+    await stack.startWorker();
+    for (const response of cancelled) {
+      await waitUntil('the cancelled run to fail', async () => (await http.get(`/api/v1/agent-runs/${response.body.run_id}`, { token: tenant.key })).body.status === 'failed');
+      const run = await http.get(`/api/v1/agent-runs/${response.body.run_id}`, { token: tenant.key });
+      assert.equal(run.body.error, 'cancelled');
+      const events = await http.get(`/api/v1/agent-runs/${response.body.run_id}/events`, { token: tenant.key });
+      assert.deepEqual(events.body.data.map((event: { type: string }) => event.type), ['queued', 'failed'], 'never started');
+    }
+    await waitUntil('the kept runs to succeed', async () => (await statusCounts(tenant.orgId)).succeeded === kept.length);
+    assert.equal((await createRun(tenant, 'after the backlog drained')).status, 200);
+  });
+
+  it('a full backlog of documents answers 429 too', async () => {
+    const tenant = await createTenant(http);
+    await setOrgLimits(tenant.orgId, { queued_documents: 1 });
+    await stack.worker.stop();
+    try {
+      const add = (i: number) => http.post('/api/v1/knowledge/documents', { token: tenant.key, body: { org_id: tenant.orgId, title: `doc ${i}`, content: 'Pylon queues work.' } });
+      assert.equal((await add(1)).status, 202);
+      const second = await add(2);
+      assert.equal(second.status, 429, second.text);
+      assert.equal(second.headers.get('error-detail'), 'this organisation has 1 documents processing, its limit is 1; retry once some have started');
+    } finally {
+      await stack.startWorker();
+    }
+  });
+
+  it("100 concurrent creates from one key within its burst (after two earlier requests) are all taken, and all succeed", async () => {
+    const tenant = await createTenant(http); // its key's first requests: an agent and a version
+    await sleep(100);
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => createRun(tenant, `burst ${i}`)));
+    assert.deepEqual(
+      responses.filter((response) => response.status !== 200).map((response) => `${response.status} ${response.text} ${response.headers.get('error-detail')}`),
+      [],
+    );
+    await waitUntil('100 runs to succeed', async () => (await statusCounts(tenant.orgId)).succeeded === 100);
+    assert.deepEqual(await statusCounts(tenant.orgId), { succeeded: 100 });
+  });
+
+  it("a batch of 1 000 runs from a client that honours 429 is taken whole and succeeds whole, once each; meanwhile another organisation's 20 runs succeed", async () => {
+    const [batch, neighbour] = await Promise.all([createTenant(http), createTenant(http)]);
+    const total = 1_000;
+    let next = 0;
+    let refusals = 0;
+    const runIds = new Set<string>();
+    // 20 connections, each sending the next item as soon as the last was answered, as a batch job would.
+    const submitted = Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < total) {
+          const item = next++;
+          const sent = await honouring429(() => createRun(batch, `item ${item}`, `item-${item}`));
+          assert.equal(sent.response.status, 200, sent.response.text);
+          refusals += sent.refusals;
+          runIds.add(sent.response.body.run_id);
+        }
+      }),
+    );
+    await sleep(5_000);
+    const neighbourStarted = Date.now();
+    const neighbourRuns = await Promise.all(Array.from({ length: 20 }, (_, i) => createRun(neighbour, `neighbour ${i}`)));
+    assert.deepEqual(neighbourRuns.map((response) => response.status), Array(20).fill(200));
+    await waitUntil("the neighbour's 20 runs to succeed", async () => (await statusCounts(neighbour.orgId)).succeeded === 20);
+    const neighbourSeconds = (Date.now() - neighbourStarted) / 1000;
+    await submitted;
+    assert.equal(runIds.size, total, 'one run per item');
+    assert.ok(refusals > 0, 'the key rate (50/s) was met and honoured');
+    await waitUntil('the batch to succeed', async () => (await statusCounts(batch.orgId)).succeeded === total, 300_000);
+    assert.deepEqual(await statusCounts(batch.orgId), { succeeded: total }, 'none lost, none doubled');
+    const [row] = await sql<{ n: number }>('SELECT count(DISTINCT idempotency_key)::int AS n FROM agent_runs WHERE org_id = $1', [batch.orgId]);
+    assert.equal(row!.n, total);
+    console.log(`batch: ${total} runs, ${refusals} answers 429 honoured; the neighbour's 20 runs succeeded ${neighbourSeconds.toFixed(1)} s after they were sent`);
+  });
+
+});
