@@ -1,26 +1,27 @@
 /**
- * (e) A noisy neighbour: a quiet organisation starts agent runs at a steady pace and measures each
- * run's latency (POST → `succeeded` seen by polling), first alone, then while a noisy organisation
- * floods the same stack: clients creating runs as fast as its limits let them (its key's rate and its
- * organisation's agent runs per second, the product's defaults unless BENCH_NOISY_* say otherwise), every run
- * owing deliveries to webhook endpoints at a port where nothing listens (each fails and enters the
- * retry schedule until the endpoint's in-flight cap refuses more). The baseline is the quiet
- * organisation alone, in the same run, on the same stack: ratio = with the flood / alone. The same is
- * then measured for a bare Temporal workflow in place of the quiet organisation: the platform's share.
+ * (e) A noisy neighbour: a quiet organisation starts agent runs at a steady pace and measures each run's
+ * latency (POST → `succeeded` seen by polling), first alone, then while a noisy organisation's backlog
+ * drains: it submits a batch of runs as fast as its key allows (nothing refused but by the key's rate;
+ * its client honours 429), far more than the workers complete, so its runs queue. The baseline is the
+ * quiet organisation alone, in the same run, on the same stack: ratio = with the backlog / alone. The
+ * platform's floor is measured the same way beside it: a bare Temporal workflow (no API, no database)
+ * at the quiet pace, alone and while the same backlog drains.
  */
 import { cpus } from 'node:os';
 import { Client, Connection } from '@temporalio/client';
-import { DELIVERY_SCHEDULE_MS, agentRunWorkflowId } from '@pylon/contracts';
+import { agentRunWorkflowId } from '@pylon/contracts';
 import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
-import { freePort } from '@pylon/temporal';
-import { bareWorkflowUnderLoad, startBareWorkflows, type PlatformUnderLoad } from './platform-under-load';
+import { BacklogReader, submitBatch, type Submitted } from './backlog';
+import { startBareWorkflows } from './platform-under-load';
 import { measureCpu, stackCpuParts } from './process-cpu';
 import { envInt, log, openLoop, round, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
 
 const POLL_MS = 20;
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = 180_000;
+/** The noisy organisation's batch job: this many connections, each sending its next item once the last was answered. */
+const NOISY_CONNECTIONS = 16;
 
 interface QuietRun {
   ok: boolean;
@@ -28,35 +29,6 @@ interface QuietRun {
   latencyMs: number;
   postMs?: number;
   error?: string;
-}
-
-interface QuietFigures {
-  runs: number;
-  failed: number;
-  firstErrors: string[];
-  latencyMs: ReturnType<typeof summarize>;
-  postMs: ReturnType<typeof summarize>;
-  /** The runs at the median and the highest latency: their workflow histories, to see where the time went. */
-  medianRun?: RunTimeline;
-  slowestRun?: RunTimeline;
-}
-
-interface RunTimeline {
-  latencyMs: number;
-  postMs?: number;
-  workflowId: string;
-  events: string[];
-}
-
-async function timelineOf(temporal: Client, run: QuietRun | undefined): Promise<RunTimeline | undefined> {
-  if (!run) return undefined;
-  return { latencyMs: round(run.latencyMs, 1), postMs: round(run.postMs!, 1), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
-}
-
-/** CPU ms per part over a phase of `wallMs`, as % of one core. */
-function shareOfOneCore(cpuMs: Record<string, number>, wallMs: number): Record<string, number> {
-  const shares = Object.fromEntries(Object.entries(cpuMs).map(([part, ms]) => [part, round((100 * ms) / wallMs, 0)]));
-  return { ...shares, total: Object.values(shares).reduce((a, b) => a + b, 0) };
 }
 
 async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<QuietRun> {
@@ -75,250 +47,183 @@ async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<Qu
   return { ok: false, runId, latencyMs: NaN, error: 'timed out' };
 }
 
-/** Open loop: one run every 1000 / rate ms for `seconds`, whatever the earlier ones are doing. */
-function quietLoad(http: Http, tenant: Tenant, rate: number, seconds: number): Promise<QuietRun[]> {
-  return openLoop(rate, seconds, (i) => runAndWait(http, tenant, `What is Pylon? (quiet ${i})`));
+function latencies(runs: QuietRun[]) {
+  return summarize(runs.filter((run) => run.ok).map((run) => run.latencyMs));
 }
 
-async function figuresOf(results: QuietRun[], temporal: Client): Promise<QuietFigures> {
-  const ok = results.filter((result) => result.ok).sort((a, b) => a.latencyMs - b.latencyMs);
-  const median = ok[Math.floor(ok.length / 2)];
-  return {
-    runs: results.length,
-    failed: results.length - ok.length,
-    firstErrors: [...new Set(results.flatMap((result) => (result.error ? [result.error.slice(0, 200)] : [])))].slice(0, 5),
-    latencyMs: summarize(ok.map((result) => result.latencyMs)),
-    postMs: summarize(ok.map((result) => result.postMs!)),
-    medianRun: await timelineOf(temporal, median),
-    slowestRun: await timelineOf(temporal, ok[ok.length - 1]),
-  };
+function failures(runs: QuietRun[]) {
+  return { failed: runs.filter((run) => !run.ok).length, firstErrors: [...new Set(runs.flatMap((run) => (run.error ? [run.error.slice(0, 200)] : [])))].slice(0, 5) };
 }
 
-function p99Of(results: QuietRun[]): number {
-  return round(summarize(results.filter((result) => result.ok).map((result) => result.latencyMs)).p99, 1);
+/** CPU ms per part over a phase of `wallMs`, as % of one core. */
+function shareOfOneCore(cpuMs: Record<string, number>, wallMs: number): Record<string, number> {
+  const shares = Object.fromEntries(Object.entries(cpuMs).map(([part, ms]) => [part, round((100 * ms) / wallMs, 0)]));
+  return { ...shares, total: Object.values(shares).reduce((a, b) => a + b, 0) };
 }
 
-/** Adds up CPU ms per part. */
 function addCpu(total: Record<string, number>, more: Record<string, number>): void {
   for (const [part, ms] of Object.entries(more)) total[part] = (total[part] ?? 0) + ms;
 }
 
-/** A noisy organisation with `count` webhook endpoints at a port where nothing listens. */
-async function noisyTenant(http: Http, count: number): Promise<Tenant> {
-  const noisy = await createTenant(http);
-  const closedPort = await freePort();
-  for (let i = 0; i < count; i++) {
-    const body = { org_id: noisy.orgId, url: `http://127.0.0.1:${closedPort}/hook-${i}` };
-    let created = await http.post('/api/v1/webhook-endpoints', { token: noisy.key, body });
-    while (created.status === 429) {
-      await sleep(Number(created.headers.get('retry-after') ?? '1') * 1000);
-      created = await http.post('/api/v1/webhook-endpoints', { token: noisy.key, body });
-    }
-    if (created.status !== 201) throw new Error(`noisy endpoint ${i}: ${created.status} ${created.text}`);
-  }
-  return noisy;
-}
-
-/** One side measured in rounds of alone then flood, pooled. */
-interface AloneThenFlood {
+interface AloneThenBacklog {
   alone: QuietRun[];
-  withFlood: QuietRun[];
-  perRound: { aloneP99: number; floodP99: number }[];
-  flood: { created: number; rateLimited: number; runRateRefused: number; other: number; seconds: number; runsPerSecond: number };
-  /** Each process's CPU while the quiet side was measured, % of one core. */
+  withBacklog: QuietRun[];
+  perRound: { aloneP99: number; backlogP99: number; noisyQueuedAtEnd: number }[];
+  batches: Array<Submitted & { drainSeconds: number; succeeded: number }>;
   aloneCpu: Record<string, number>;
-  floodCpu: Record<string, number>;
+  backlogCpu: Record<string, number>;
 }
 
 /**
- * `rounds` rounds of: the quiet load alone, then the same while a noisy organisation of its own (the last
- * one's endpoints are at their in-flight cap, which would refuse its deliveries without an attempt)
- * floods the stack, started 2 s before and stopped after; then the flood's last retries (5 s after
- * their first attempts) pass before the next round.
+ * `rounds` rounds of: the quiet load alone; then the noisy organisation submits its batch, and once a
+ * backlog has built up the same quiet load runs again while it drains; then the backlog drains fully
+ * before the next round.
  */
-async function roundsAloneThenFlood(options: {
-  http: Http;
+async function roundsAloneThenBacklog(options: {
   rounds: number;
-  seconds: number;
-  noisyClients: number;
-  pacedRate: number;
-  noisyEndpoints: number;
-  floodBy: string;
+  http: Http;
+  noisy: Tenant;
+  noisyRuns: number;
+  backlog: BacklogReader;
   cpuParts: ReturnType<typeof stackCpuParts>;
   what: string;
   quietLoad: () => Promise<QuietRun[]>;
-}): Promise<AloneThenFlood> {
-  const { http, rounds, seconds, noisyClients, pacedRate, noisyEndpoints, cpuParts, quietLoad } = options;
-  const result: AloneThenFlood = { alone: [], withFlood: [], perRound: [], flood: { created: 0, rateLimited: 0, runRateRefused: 0, other: 0, seconds: 0, runsPerSecond: 0 }, aloneCpu: {}, floodCpu: {} };
-  const flood = result.flood;
+}): Promise<AloneThenBacklog> {
+  const { rounds, http, noisy, noisyRuns, backlog, cpuParts, quietLoad } = options;
+  const result: AloneThenBacklog = { alone: [], withBacklog: [], perRound: [], batches: [], aloneCpu: {}, backlogCpu: {} };
   const aloneCpuMs: Record<string, number> = {};
-  const floodCpuMs: Record<string, number> = {};
+  const backlogCpuMs: Record<string, number> = {};
   let aloneWallMs = 0;
-  let floodWallMs = 0;
-  for (let roundNo = 1; roundNo <= rounds; roundNo++) {
-    const noisy = await noisyTenant(http, noisyEndpoints);
-
-    log(`noisy-neighbour: round ${roundNo}/${rounds}: ${options.what} alone for ${seconds} s`);
+  let backlogWallMs = 0;
+  for (let round = 1; round <= rounds; round++) {
+    log(`noisy-neighbour: round ${round}/${rounds}: ${options.what} alone`);
     const aloneCpu = measureCpu(cpuParts);
     const aloneStarted = performance.now();
     const alone = await quietLoad();
     aloneWallMs += performance.now() - aloneStarted;
     addCpu(aloneCpuMs, aloneCpu());
 
-    log(`noisy-neighbour: round ${roundNo}/${rounds}: the same with ${options.floodBy} (each owing ${noisyEndpoints} failing deliveries)`);
-    let flooding = true;
-    const floodStarted = performance.now();
-    /** Creates one noisy run; a refusal's Retry-After in seconds, else 0. */
-    const createNoisyRun = async (): Promise<number> => {
-      const created = await http.post('/api/v1/agent-runs', { token: noisy.key, body: { org_id: noisy.orgId, agent_version_id: noisy.versionId, input: 'flood' } });
-      if (created.status === 200) flood.created++;
-      else if (created.status === 429 || (created.status === 409 && created.body.error === 'limit_exceeded')) {
-        if (created.status === 429) flood.rateLimited++;
-        else flood.runRateRefused++;
-        return Number(created.headers.get('retry-after') ?? '1');
-      } else flood.other++;
-      return 0;
-    };
-    const floodClients =
-      pacedRate > 0
-        ? [openLoop(pacedRate, seconds + 3, createNoisyRun)] // the 2 s before the quiet runs, their 15 s, and their last runs' end
-        : Array.from({ length: noisyClients }, async () => {
-            while (flooding) await sleep((await createNoisyRun()) * 1000);
-          });
-    await sleep(2_000);
-    const floodCpu = measureCpu(cpuParts);
+    log(`noisy-neighbour: round ${round}/${rounds}: the same while a backlog of ${noisyRuns} noisy runs drains`);
+    const before = await backlog.state(noisy.orgId);
+    const batchStarted = performance.now();
+    const batch = submitBatch(http, noisy, noisyRuns, NOISY_CONNECTIONS, `${options.what} round ${round}`);
+    while ((await backlog.state(noisy.orgId)).queued < Math.min(500, noisyRuns / 4)) await sleep(50);
+    const backlogCpu = measureCpu(cpuParts);
     const measuredStarted = performance.now();
-    const withFlood = await quietLoad();
-    floodWallMs += performance.now() - measuredStarted;
-    addCpu(floodCpuMs, floodCpu());
-    flooding = false;
-    await Promise.all(floodClients);
-    flood.seconds += (performance.now() - floodStarted) / 1000;
+    const withBacklog = await quietLoad();
+    backlogWallMs += performance.now() - measuredStarted;
+    addCpu(backlogCpuMs, backlogCpu());
+    const atEnd = await backlog.state(noisy.orgId);
+    const submitted = await batch;
+    const drained = await backlog.drained(noisy.orgId, 600_000);
+    result.batches.push({ ...submitted, drainSeconds: round1((performance.now() - batchStarted) / 1000), succeeded: drained.succeeded - before.succeeded });
     result.alone.push(...alone);
-    result.withFlood.push(...withFlood);
-    result.perRound.push({ aloneP99: p99Of(alone), floodP99: p99Of(withFlood) });
-    await sleep(DELIVERY_SCHEDULE_MS[1] + 2_000);
+    result.withBacklog.push(...withBacklog);
+    result.perRound.push({ aloneP99: round1(latencies(alone).p99), backlogP99: round1(latencies(withBacklog).p99), noisyQueuedAtEnd: atEnd.queued });
   }
-  flood.runsPerSecond = round(flood.created / flood.seconds, 1);
-  flood.seconds = round(flood.seconds, 1);
   result.aloneCpu = shareOfOneCore(aloneCpuMs, aloneWallMs);
-  result.floodCpu = shareOfOneCore(floodCpuMs, floodWallMs);
+  result.backlogCpu = shareOfOneCore(backlogCpuMs, backlogWallMs);
   return result;
 }
 
-function latenciesOf(runs: QuietRun[]): ReturnType<typeof summarize> {
-  return summarize(runs.filter((run) => run.ok).map((run) => run.latencyMs));
+function round1(value: number): number {
+  return round(value, 1);
+}
+
+async function timelineOf(temporal: Client, runs: QuietRun[]) {
+  const ok = runs.filter((run) => run.ok).sort((a, b) => a.latencyMs - b.latencyMs);
+  const pick = async (run: QuietRun | undefined) => run && { latencyMs: round1(run.latencyMs), postMs: round1(run.postMs!), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
+  return { medianRun: await pick(ok[Math.floor(ok.length / 2)]), slowestRun: await pick(ok[ok.length - 1]) };
 }
 
 export const noisyNeighbourBenchmark: Benchmark = {
   name: 'noisy-neighbour',
-  description:
-    "a quiet organisation's run latency at a steady pace, alone and while a noisy organisation floods the stack with runs (as fast as its limits allow) whose webhooks all fail",
-  budgetMinutes: () => 18,
+  description: "a quiet organisation's run latency at a steady pace, alone and while a noisy organisation's backlog of runs (submitted as fast as its key allows) drains",
+  budgetMinutes: () => 20,
   async run(context: BenchContext): Promise<BenchReport> {
     const rate = envInt('BENCH_NOISY_QUIET_RATE', 4);
     const seconds = envInt('BENCH_NOISY_SECONDS', 15);
-    /** Rounds of (alone, flood), pooled: one round's p99 is its slowest of 60 runs, which one hiccup decides. */
-    const rounds = envInt('BENCH_NOISY_ROUNDS', 5);
-    const noisyClients = envInt('BENCH_NOISY_CLIENTS', 16);
-    /** When set, the noisy organisation starts runs at this steady rate instead (one client, open loop): the same load without a herd. */
-    const pacedRate = envInt('BENCH_NOISY_PACED_RATE', 0);
-    const noisyEndpoints = process.env.BENCH_NOISY_ENDPOINTS === '0' ? 0 : envInt('BENCH_NOISY_ENDPOINTS', 20);
-    /** The platform's own share (platform-under-load.ts): a bare workflow under the same flood, and under its CPU alone; BENCH_NOISY_PLATFORM=0 skips both. */
-    const withPlatformBaseline = process.env.BENCH_NOISY_PLATFORM !== '0';
-    // The product's defaults: a key's rate limit (50/s, burst 100) and an organisation's agent runs per second (10).
-    // They are what keeps one organisation from flooding the rest.
-    const stack = await Stack.start({
-      env: {
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        RATE_LIMIT_PER_SECOND: process.env.BENCH_NOISY_KEY_RATE ?? '50',
-        RATE_LIMIT_BURST: process.env.BENCH_NOISY_KEY_BURST ?? '100',
-        AGENT_RUNS_PER_SECOND: process.env.BENCH_NOISY_ORG_RUNS_PER_SECOND ?? '10',
-      },
-    });
+    const rounds = envInt('BENCH_NOISY_ROUNDS', 3);
+    const noisyRuns = envInt('BENCH_NOISY_RUNS', 2_000);
+    const noisyKeyRate = envInt('BENCH_NOISY_KEY_RATE', 500);
+    // The product's defaults, but for the two keys' own rates below.
+    const stack = await Stack.start({ env: {} });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });
     const temporal = new Client({ connection });
+    const backlog = await BacklogReader.open(context.infra.databaseUrl);
     try {
       const http = new Http(stack.url);
-      const quiet = await createTenant(http);
-      // The quiet organisation polls each run every ${POLL_MS} ms: its key gets a higher rate than the default (an admin override).
-      const quietKeyId = (await http.get(`/admin/v1/orgs/${quiet.orgId}/api-keys`, { token: stack.env.ADMIN_TOKEN })).body.data[0].key_id as string;
-      const raised = await http.patch(`/admin/v1/api-keys/${quietKeyId}`, { token: stack.env.ADMIN_TOKEN, body: { rate_limit_per_second: 100_000, rate_limit_burst: 100_000 } });
-      if (raised.status !== 200) throw new Error(`raising the quiet key's rate limit: ${raised.status} ${raised.text}`);
-      log(`noisy-neighbour: warm-up`);
-      await quietLoad(http, quiet, rate, 2);
+      const [quiet, noisy] = [await createTenant(http), await createTenant(http)];
+      // Admin overrides of the two keys' rates: the quiet organisation polls every POLL_MS ms, the noisy one submits as fast as its key allows.
+      for (const [tenant, perSecond] of [[quiet, 100_000], [noisy, noisyKeyRate]] as const) {
+        const keyId = (await http.get(`/admin/v1/orgs/${tenant.orgId}/api-keys`, { token: stack.env.ADMIN_TOKEN })).body.data[0].key_id as string;
+        const set = await http.patch(`/admin/v1/api-keys/${keyId}`, { token: stack.env.ADMIN_TOKEN, body: { rate_limit_per_second: perSecond, rate_limit_burst: perSecond } });
+        if (set.status !== 200) throw new Error(`setting a key's rate: ${set.status} ${set.text}`);
+      }
+      log('noisy-neighbour: warm-up');
+      await openLoop(rate, 2, (i) => runAndWait(http, quiet, `warm-up ${i}`));
 
       const cpuParts = stackCpuParts(context.infra, stack);
-      const floodBy = pacedRate > 0 ? `runs at a steady ${pacedRate}/s` : `${noisyClients} noisy clients creating runs`;
-      const flooding = { http, rounds, seconds, noisyClients, pacedRate, noisyEndpoints, floodBy, cpuParts };
-      const pylonRounds = await roundsAloneThenFlood({ ...flooding, what: 'quiet organisation', quietLoad: () => quietLoad(http, quiet, rate, seconds) });
-      const alone = await figuresOf(pylonRounds.alone, temporal);
-      const withFlood = await figuresOf(pylonRounds.withFlood, temporal);
-      const aloneCpuShare = pylonRounds.aloneCpu;
-      const floodCpuShare = pylonRounds.floodCpu;
+      const shared = { rounds, http, noisy, noisyRuns, backlog, cpuParts };
+      const quietLoad = () => openLoop(rate, seconds, (i) => runAndWait(http, quiet, `What is Pylon? (quiet ${i})`));
+      const pylon = await roundsAloneThenBacklog({ ...shared, what: 'quiet organisation', quietLoad });
 
-      let platform: PlatformUnderLoad | undefined;
-      let bareRounds: AloneThenFlood | undefined;
-      if (withPlatformBaseline) {
-        const bare = await startBareWorkflows(temporal, context.infra.temporalAddress);
-        try {
-          const bareLoad = () => openLoop(rate, seconds, async () => ({ ok: true, latencyMs: await bare.run() }));
-          bareRounds = await roundsAloneThenFlood({ ...flooding, what: `bare Temporal workflow at ${rate}/s`, quietLoad: bareLoad });
-          const loadPercentOfOneCore = floodCpuShare.total! - aloneCpuShare.total!;
-          log(`noisy-neighbour: the bare workflow at ${rate}/s, alone and with ${loadPercentOfOneCore}% of one core burned (what the flood added), ${rounds} rounds`);
-          platform = await bareWorkflowUnderLoad({ bare, rate, seconds, rounds, loadPercentOfOneCore });
-        } finally {
-          await bare.stop();
-        }
+      const bare = await startBareWorkflows(temporal, context.infra.temporalAddress);
+      let floor: AloneThenBacklog;
+      try {
+        const bareLoad = () => openLoop(rate, seconds, async () => ({ ok: true, latencyMs: await bare.run() }));
+        floor = await roundsAloneThenBacklog({ ...shared, what: `bare Temporal workflow at ${rate}/s`, quietLoad: bareLoad });
+      } finally {
+        await bare.stop();
       }
-      const bareAlone = bareRounds && latenciesOf(bareRounds.alone);
-      const bareFlood = bareRounds && latenciesOf(bareRounds.withFlood);
-      const platformAlone = platform && summarize(platform.alone);
-      const platformLoaded = platform && summarize(platform.loaded);
 
+      const [alone, withBacklog, floorAlone, floorBacklog] = [pylon.alone, pylon.withBacklog, floor.alone, floor.withBacklog].map(latencies);
+      const postOf = (runs: QuietRun[]) => summarize(runs.filter((run) => run.ok).map((run) => run.postMs!));
+      const p99Ratio = withBacklog!.p99 / alone!.p99;
+      const floorP99Ratio = floorBacklog!.p99 / floorAlone!.p99;
       const rows = [
-        { metric: 'quiet run latency p50 (ms)', pylon: withFlood.latencyMs.p50, baseline: alone.latencyMs.p50, digits: 1 },
-        { metric: 'quiet run latency p99 (ms)', pylon: withFlood.latencyMs.p99, baseline: alone.latencyMs.p99, digits: 1 },
-        { metric: 'quiet run latency mean (ms)', pylon: withFlood.latencyMs.mean, baseline: alone.latencyMs.mean, digits: 1 },
-        { metric: 'quiet run POST p50 (ms)', pylon: withFlood.postMs.p50, baseline: alone.postMs.p50, digits: 1 },
-        { metric: 'quiet run POST p99 (ms)', pylon: withFlood.postMs.p99, baseline: alone.postMs.p99, digits: 1 },
-        { metric: 'quiet runs failed', pylon: withFlood.failed, baseline: alone.failed, digits: 0 },
-        ...Object.keys(floodCpuShare).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: floodCpuShare[part]!, baseline: aloneCpuShare[part]!, digits: 0 })),
-        ...(bareAlone && bareFlood && platformAlone && platformLoaded
-          ? [
-              { metric: 'bare workflow, flood / alone: p50 (ms)', pylon: bareFlood.p50, baseline: bareAlone.p50, digits: 1 },
-              { metric: 'bare workflow, flood / alone: p99 (ms)', pylon: bareFlood.p99, baseline: bareAlone.p99, digits: 1 },
-              { metric: 'bare workflow, CPU burned / alone: p50 (ms)', pylon: platformLoaded.p50, baseline: platformAlone.p50, digits: 1 },
-              { metric: 'bare workflow, CPU burned / alone: p99 (ms)', pylon: platformLoaded.p99, baseline: platformAlone.p99, digits: 1 },
-            ]
-          : []),
+        { metric: 'quiet run latency p50 (ms)', pylon: withBacklog!.p50, baseline: alone!.p50, digits: 1 },
+        { metric: 'quiet run latency p99 (ms)', pylon: withBacklog!.p99, baseline: alone!.p99, digits: 1 },
+        { metric: 'quiet run latency mean (ms)', pylon: withBacklog!.mean, baseline: alone!.mean, digits: 1 },
+        { metric: 'quiet run POST p99 (ms)', pylon: postOf(pylon.withBacklog).p99, baseline: postOf(pylon.alone).p99, digits: 1 },
+        { metric: 'quiet runs failed', pylon: failures(pylon.withBacklog).failed, baseline: failures(pylon.alone).failed, digits: 0 },
+        { metric: 'floor: bare workflow p50 (ms)', pylon: floorBacklog!.p50, baseline: floorAlone!.p50, digits: 1 },
+        { metric: 'floor: bare workflow p99 (ms)', pylon: floorBacklog!.p99, baseline: floorAlone!.p99, digits: 1 },
+        ...Object.keys(pylon.backlogCpu).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: pylon.backlogCpu[part]!, baseline: pylon.aloneCpu[part]!, digits: 0 })),
       ];
       return {
-        parameters: { rounds, quietRunsPerSecond: rate, seconds, noisyClients: pacedRate > 0 ? null : noisyClients, noisyPacedRunsPerSecond: pacedRate || null, noisyEndpoints, pollMs: POLL_MS, model: 'local/extractive' },
+        parameters: { rounds, quietRunsPerSecond: rate, seconds, noisyRuns, noisyConnections: NOISY_CONNECTIONS, noisyKeyRatePerSecond: noisyKeyRate, pollMs: POLL_MS, model: 'local/extractive' },
         rows,
-        pylon: { side: 'quiet organisation during the flood', ...withFlood, perRoundP99: pylonRounds.perRound.map((r) => r.floodP99), flood: pylonRounds.flood },
+        pylon: {
+          side: "quiet organisation while the noisy organisation's backlog drains",
+          latencyMs: withBacklog,
+          ...failures(pylon.withBacklog),
+          perRound: pylon.perRound,
+          noisyBatches: pylon.batches,
+          ...(await timelineOf(temporal, pylon.withBacklog)),
+        },
         baseline: {
           side: 'quiet organisation alone',
-          ...alone,
-          perRoundP99: pylonRounds.perRound.map((r) => r.aloneP99),
-          platform: platform && {
-            side: 'a bare Temporal workflow (two workflow tasks, one activity; its Worker a process of its own) at the quiet pace',
-            alone: bareAlone,
-            withFlood: bareFlood,
-            perRoundP99: bareRounds!.perRound,
-            flood: bareRounds!.flood,
-            aloneBeforeCpuBurned: platformAlone,
-            loadPercentOfOneCore: platform.loadPercentOfOneCore,
-            withCpuBurned: platformLoaded,
+          latencyMs: alone,
+          ...failures(pylon.alone),
+          ...(await timelineOf(temporal, pylon.alone)),
+          floor: {
+            side: 'a bare Temporal workflow (two workflow tasks, one activity; its Worker a process of its own) at the quiet pace, alone and while the same backlog drains',
+            alone: floorAlone,
+            withBacklog: floorBacklog,
+            p99Ratio: round(floorP99Ratio, 2),
+            perRound: floor.perRound,
+            noisyBatches: floor.batches,
           },
         },
         notes: [
-          `pylon = with the flood, baseline = the quiet organisation alone on the same stack; goal: ratio ≤ 1.5 for p50 and p99. ${rounds} rounds of alone then flood (a fresh noisy organisation each), their quiet runs pooled: p99 of ${rounds * rate * seconds} runs per side; perRoundP99 gives each round's own (of ${rate * seconds}, its slowest run).`,
-          `bare workflow rows: the platform alone (Temporal and a bare Worker, no API, no database), a bare one-activity workflow started at the quiet pace instead of the quiet organisation's runs. "flood / alone": the same ${rounds} rounds of alone then the same flood (a fresh noisy organisation each), on the same Temporal server: what sharing the Temporal server and the cores with the flood costs a tenant that uses nothing of Pylon's. "CPU burned / alone": alone, and while two processes burn as much CPU as the flood added (total CPU with the flood minus alone); what sharing the cores alone costs, before Temporal's or the database's own queues.`,
-          `CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has ${cpus().length}); the database row counts the PGlite process or every process named postgres on this machine.`,
+          `goal: p99 ratio ≤ 1.5 (or, where the floor's own ratio exceeds 1.5, ≤ the floor's ratio + 0.1) and p50 ratio ≤ 1.2. This run: p99 ${round(p99Ratio, 2)}×, p50 ${round(withBacklog!.p50 / alone!.p50, 2)}×; floor p99 ${round(floorP99Ratio, 2)}×.`,
+          `${rounds} rounds of alone, then with the backlog draining (the noisy organisation's ${noisyRuns} runs from ${NOISY_CONNECTIONS} connections at up to ${noisyKeyRate} requests/s, its key's rate; measured once ${Math.min(500, noisyRuns / 4)} were queued); quiet runs pooled: p99 of ${rounds * rate * seconds} per side. perRound.noisyQueuedAtEnd: the noisy runs still queued when the quiet load ended (above 0: the backlog was draining throughout).`,
+          `CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has ${cpus().length}).`,
         ],
       };
     } finally {
+      await backlog.close();
       await connection.close();
       await stack.stop();
     }

@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import { startInfrastructure, type Infrastructure } from '../test/support/infrastructure';
 import { agentRunE2eBenchmark } from './agent-run-e2e.bench';
 import { agentRunReadBenchmark } from './agent-run-read.bench';
+import { batchDrainBenchmark } from './batch-drain.bench';
 import { knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark } from './knowledge-search.bench';
 import { temporalDispatchBenchmark } from './temporal-dispatch.bench';
 import { noisyNeighbourBenchmark } from './noisy-neighbour.bench';
@@ -17,7 +18,7 @@ import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
-const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark, webhooksBenchmark, noisyNeighbourBenchmark, temporalDispatchBenchmark, vectorIndexDesignsBenchmark, pgliteServerBenchmark];
+const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark, webhooksBenchmark, noisyNeighbourBenchmark, batchDrainBenchmark, temporalDispatchBenchmark, vectorIndexDesignsBenchmark, pgliteServerBenchmark];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;
 const DEFAULT_BUDGET_MINUTES = 2.5;

@@ -110,8 +110,12 @@ export class AgentRunsService {
     if (run.status === 'succeeded' || run.status === 'failed') {
       throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
     }
+    // A queued run ends at once, so it leaves the queued list now and never takes a worker's turn; its
+    // workflow, cancelled too, then finds it final.
+    let eventId = run.status === 'queued' ? await this.runs.markFailedIfQueued(orgId, run, RUN_CANCELLED_ERROR, runEvent) : null;
     const hadWorkflow = await this.workflows.cancel(agentRunWorkflowId(runId));
-    if (!hadWorkflow) await this.events.announce(orgId, await this.runs.markFailed(orgId, run, RUN_CANCELLED_ERROR, runEvent));
+    if (!hadWorkflow) eventId ??= await this.runs.markFailed(orgId, run, RUN_CANCELLED_ERROR, runEvent);
+    await this.events.announce(orgId, eventId);
     return (await this.runs.findById(orgId, runId))!;
   }
 

@@ -4,5 +4,6 @@ export const MAX_RATE_LIMIT = 1_000_000_000;
 /** The largest value of an organisation's cap, in configuration and in admin overrides. */
 export const MAX_ORG_LIMIT = 1_000_000;
 
-/** The largest dispatch weight an organisation may be given (Temporal keeps weights as 32-bit floats). */
+/** The range of an organisation's dispatch weight: Temporal (and the `real` column) keep weights as 32-bit floats. */
+export const MIN_DISPATCH_WEIGHT = 0.001;
 export const MAX_DISPATCH_WEIGHT = 1_000;

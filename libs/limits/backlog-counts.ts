@@ -20,8 +20,9 @@ interface Counted {
  * How much work an organisation has waiting, for its backlog cap, without a count per create: a count
  * is reused for a second while far below the cap (adding what this process admitted since); near the
  * cap every create counts again, and creates that arrive together share one count and are admitted one
- * after another against it, so one process never passes the cap. Other replicas' admissions meanwhile
- * can pass it by as many as they admit in that time.
+ * after another against it, so one process never passes the cap (and, for a second after it admitted
+ * work, it counts that work even if the count does not show it yet: near the cap, it may refuse early
+ * for that second). Other replicas' admissions meanwhile can pass it by as many as they admit in that time.
  */
 export class BacklogCounts {
   private readonly counted = new Map<string, Counted>();
@@ -41,11 +42,17 @@ export class BacklogCounts {
     return backlog;
   }
 
+  /**
+   * A fresh count. What this process admitted within the last second may not be written yet (its insert
+   * still under way), so the count is never taken below the last estimate of that second.
+   */
   private recount(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Counted {
+    const previous = this.counted.get(key);
+    const atLeast = previous && Date.now() - previous.at < TRUSTED_FOR_MS ? previous.queued + previous.admittedSince : 0;
     const counted: Counted = { queued: 0, at: Date.now(), admittedSince: 0, counting: null };
     counted.counting = countUpTo(cap).then(
       (queued) => {
-        counted.queued = queued;
+        counted.queued = Math.max(queued, atLeast);
         counted.at = Date.now();
         counted.counting = null;
       },

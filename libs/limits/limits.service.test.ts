@@ -149,7 +149,8 @@ describe('LimitsService', () => {
       assert.equal(error.retryAfterSeconds, 5);
       return true;
     });
-    queued = 2; // one started
+    queued = 2; // one started; a second later, its count is read afresh
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
     await limits.admitToBacklog('org', 'runs', count);
     assert.equal(metrics.rejections.queued_runs, 1);
   });
@@ -165,6 +166,13 @@ describe('LimitsService', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => limits.admitToBacklog('org', 'runs', count)));
     assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
     assert.equal(counts, 1);
+  });
+
+  it('a recount never forgets what this process admitted in the last second, written or not', async () => {
+    const { limits } = service({}, orgRow({ queuedRuns: 5 }));
+    const notYetWritten = async () => 0;
+    for (let i = 0; i < 5; i++) await limits.admitToBacklog('org', 'runs', notYetWritten);
+    await assert.rejects(limits.admitToBacklog('org', 'runs', notYetWritten), RetryLaterError);
   });
 
   it('far below the cap, a count of the last second stands for the creates that follow it', async () => {

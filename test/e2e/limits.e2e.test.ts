@@ -264,6 +264,7 @@ describe('limits', () => {
         { agent_runs_per_second: 5 },
         { dispatch_weight: 0 },
         { dispatch_weight: -1 },
+        { dispatch_weight: 5e-324 },
         { dispatch_weight: 1_001 },
         { dispatch_weight: '2' },
         { queued_runs: 2.5 },

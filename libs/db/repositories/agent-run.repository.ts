@@ -48,10 +48,11 @@ const MARK_RUNNING = prepared(
    UNION ALL
    SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
 );
-const FINISH = prepared(
-  `WITH finished AS (
+/** The final transition, from any of `from`: its events in the run's log, its webhook event and the deliveries it owes. */
+const finishFrom = (from: string) =>
+  prepared(`WITH finished AS (
      UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
-      WHERE id = $1 AND org_id = $2 AND status IN ('queued', 'running')
+      WHERE id = $1 AND org_id = $2 AND status IN (${from})
      RETURNING id, org_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
@@ -59,8 +60,9 @@ const FINISH = prepared(
        FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
       ORDER BY e.n
    ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
-   SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`,
-);
+   SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`);
+const FINISH = finishFrom(`'queued', 'running'`);
+const FINISH_QUEUED = finishFrom(`'queued'`);
 
 export function toAgentRun(row: AgentRun): AgentRun {
   return Object.assign(new AgentRun(), row);
@@ -136,6 +138,11 @@ export class AgentRunRepository {
     return this.finish(orgId, run, { status: 'failed', output: null, error }, describe);
   }
 
+  /** → failed, only if it is still queued (a cancelled run that never started); as markFailed otherwise. */
+  markFailedIfQueued(orgId: string, run: AgentRun, error: string, describe: AgentRunEventFactory): Promise<string | null> {
+    return this.finish(orgId, run, { status: 'failed', output: null, error }, describe, [], FINISH_QUEUED);
+  }
+
   /** The id of the run's latest event if it was recorded but never announced (a retried final step), else null. */
   unannouncedEvent(orgId: string, runId: string): Promise<string | null> {
     return unannouncedEvent(this.db.manager, orgId, runId);
@@ -152,11 +159,12 @@ export class AgentRunRepository {
     final: Pick<AgentRun, 'status' | 'output' | 'error'>,
     describe: AgentRunEventFactory,
     logBefore: NewRunEvent[] = [],
+    statement = FINISH,
   ): Promise<string | null> {
     const events = describe(toAgentRun({ ...run, ...final }));
     const log = [...logBefore, events.log];
     const eventId = randomUUID();
-    const [row] = (await this.db.query(FINISH, [
+    const [row] = (await this.db.query(statement, [
       run.id,
       orgId,
       final.status,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsPositive, Max, Min } from 'class-validator';
-import { MAX_DISPATCH_WEIGHT, MAX_ORG_LIMIT } from '@pylon/contracts';
+import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { MAX_DISPATCH_WEIGHT, MAX_ORG_LIMIT, MIN_DISPATCH_WEIGHT } from '@pylon/contracts';
 
 // Nullable: null puts the default back. Hence IsOptional (which lets null through) below.
 const override = (what: string, setting: string) => ({
@@ -36,15 +36,14 @@ export class UpdateOrgLimitsRequest {
   @ApiPropertyOptional({
     type: 'number',
     nullable: true,
-    exclusiveMinimum: true,
-    minimum: 0,
+    minimum: MIN_DISPATCH_WEIGHT,
     maximum: MAX_DISPATCH_WEIGHT,
     description:
       "The organisation's share of the workers while others have work waiting too, relative to theirs (Temporal's fairness weight: 2 gets twice the share of 1); alone, it gets all of them whatever its weight. null: back to the default 1; absent: unchanged.",
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @IsPositive()
+  @Min(MIN_DISPATCH_WEIGHT)
   @Max(MAX_DISPATCH_WEIGHT)
   dispatch_weight?: number | null;
 
