@@ -3,6 +3,7 @@
  * item as soon as the last was answered, honouring 429 with Retry-After), and the organisation's backlog
  * read from the database while it drains.
  */
+import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
@@ -19,6 +20,7 @@ export interface Submitted {
 
 export async function submitBatch(http: Http, tenant: Tenant, count: number, connections: number, label: string): Promise<Submitted> {
   const result: Submitted = { accepted: 0, refusals: 0, errors: [], submitMs: 0 };
+  const batchId = randomBytes(6).toString('hex');
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -29,7 +31,7 @@ export async function submitBatch(http: Http, tenant: Tenant, count: number, con
           const created = await http.post('/api/v1/agent-runs', {
             token: tenant.key,
             body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `${label} ${item}` },
-            headers: { 'idempotency-key': `${label}-${item}` },
+            headers: { 'idempotency-key': `${batchId}-${item}` },
           });
           if (created.status === 200) result.accepted++;
           else if (created.status === 429) {
@@ -43,6 +45,7 @@ export async function submitBatch(http: Http, tenant: Tenant, count: number, con
     }),
   );
   result.submitMs = performance.now() - started;
+  if (result.errors.length > 0) throw new Error(`${label}: ${count - result.accepted} runs not submitted, e.g. ${result.errors[0]}`);
   return result;
 }
 

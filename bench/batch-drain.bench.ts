@@ -27,10 +27,14 @@ async function weightedShares(http: Http, adminToken: string, backlog: BacklogRe
   }
   log(`batch-drain: two organisations of weights ${weights.join(' and ')}, ${count / 2} runs each, submitted at once`);
   const started = performance.now();
-  const submitted = Promise.all(tenants.map((tenant, i) => submitBatch(http, tenant, count / 2, CONNECTIONS / 2, `weight ${weights[i]}`)));
+  let submissionFailed: unknown;
+  const submitted = Promise.all(tenants.map((tenant, i) => submitBatch(http, tenant, count / 2, CONNECTIONS / 2, `weight ${weights[i]}`))).catch((error: unknown) => {
+    submissionFailed = error;
+  });
   let atHalf: number[] | undefined;
   const drainedAfter: number[] = [0, 0];
   while (drainedAfter.some((seconds) => seconds === 0)) {
+    if (submissionFailed) throw submissionFailed;
     const states = await Promise.all(tenants.map((tenant) => backlog.state(tenant.orgId)));
     const succeeded = states.map((state) => state.succeeded);
     if (!atHalf && succeeded[0]! + succeeded[1]! >= count / 2) atHalf = succeeded;
