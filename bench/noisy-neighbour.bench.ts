@@ -65,10 +65,16 @@ function addCpu(total: Record<string, number>, more: Record<string, number>): vo
   for (const [part, ms] of Object.entries(more)) total[part] = (total[part] ?? 0) + ms;
 }
 
+/**
+ * When the quiet load runs: `drain`, once the whole batch is queued and only draining (the default);
+ * `submit`, as soon as 500 are queued, while the rest is still being submitted.
+ */
+type Phase = 'drain' | 'submit';
+
 interface AloneThenBacklog {
   alone: QuietRun[];
   withBacklog: QuietRun[];
-  perRound: { aloneP99: number; backlogP99: number; noisyQueuedAtEnd: number }[];
+  perRound: { aloneP99: number; backlogP99: number; noisyQueuedAtStart: number; noisyQueuedAtEnd: number }[];
   batches: Array<Submitted & { drainSeconds: number; succeeded: number }>;
   aloneCpu: Record<string, number>;
   backlogCpu: Record<string, number>;
@@ -80,6 +86,7 @@ interface AloneThenBacklog {
  * before the next round.
  */
 async function roundsAloneThenBacklog(options: {
+  phase: Phase;
   rounds: number;
   http: Http;
   noisy: Tenant;
@@ -89,7 +96,7 @@ async function roundsAloneThenBacklog(options: {
   what: string;
   quietLoad: () => Promise<QuietRun[]>;
 }): Promise<AloneThenBacklog> {
-  const { rounds, http, noisy, noisyRuns, backlog, cpuParts, quietLoad } = options;
+  const { phase, rounds, http, noisy, noisyRuns, backlog, cpuParts, quietLoad } = options;
   const result: AloneThenBacklog = { alone: [], withBacklog: [], perRound: [], batches: [], aloneCpu: {}, backlogCpu: {} };
   const aloneCpuMs: Record<string, number> = {};
   const backlogCpuMs: Record<string, number> = {};
@@ -107,7 +114,9 @@ async function roundsAloneThenBacklog(options: {
     const before = await backlog.state(noisy.orgId);
     const batchStarted = performance.now();
     const batch = submitBatch(http, noisy, noisyRuns, NOISY_CONNECTIONS, `${options.what} round ${round}`);
-    while ((await backlog.state(noisy.orgId)).queued < Math.min(500, noisyRuns / 4)) await sleep(50);
+    if (phase === 'drain') await batch;
+    else while ((await backlog.state(noisy.orgId)).queued < Math.min(500, noisyRuns / 4)) await sleep(50);
+    const atStart = await backlog.state(noisy.orgId);
     const backlogCpu = measureCpu(cpuParts);
     const measuredStarted = performance.now();
     const withBacklog = await quietLoad();
@@ -119,7 +128,7 @@ async function roundsAloneThenBacklog(options: {
     result.batches.push({ ...submitted, drainSeconds: round1((performance.now() - batchStarted) / 1000), succeeded: drained.succeeded - before.succeeded });
     result.alone.push(...alone);
     result.withBacklog.push(...withBacklog);
-    result.perRound.push({ aloneP99: round1(latencies(alone).p99), backlogP99: round1(latencies(withBacklog).p99), noisyQueuedAtEnd: atEnd.queued });
+    result.perRound.push({ aloneP99: round1(latencies(alone).p99), backlogP99: round1(latencies(withBacklog).p99), noisyQueuedAtStart: atStart.queued, noisyQueuedAtEnd: atEnd.queued });
   }
   result.aloneCpu = shareOfOneCore(aloneCpuMs, aloneWallMs);
   result.backlogCpu = shareOfOneCore(backlogCpuMs, backlogWallMs);
@@ -146,6 +155,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
     const rounds = envInt('BENCH_NOISY_ROUNDS', 3);
     const noisyRuns = envInt('BENCH_NOISY_RUNS', 2_000);
     const noisyKeyRate = envInt('BENCH_NOISY_KEY_RATE', 500);
+    const phase: Phase = process.env.BENCH_NOISY_PHASE === 'submit' ? 'submit' : 'drain';
     // The product's defaults, but for the two keys' own rates below.
     const stack = await Stack.start({ env: {} });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });
@@ -164,7 +174,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
       await openLoop(rate, 2, (i) => runAndWait(http, quiet, `warm-up ${i}`));
 
       const cpuParts = stackCpuParts(context.infra, stack);
-      const shared = { rounds, http, noisy, noisyRuns, backlog, cpuParts };
+      const shared = { phase, rounds, http, noisy, noisyRuns, backlog, cpuParts };
       const quietLoad = () => openLoop(rate, seconds, (i) => runAndWait(http, quiet, `What is Pylon? (quiet ${i})`));
       const pylon = await roundsAloneThenBacklog({ ...shared, what: 'quiet organisation', quietLoad });
 
@@ -192,7 +202,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
         ...Object.keys(pylon.backlogCpu).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: pylon.backlogCpu[part]!, baseline: pylon.aloneCpu[part]!, digits: 0 })),
       ];
       return {
-        parameters: { rounds, quietRunsPerSecond: rate, seconds, noisyRuns, noisyConnections: NOISY_CONNECTIONS, noisyKeyRatePerSecond: noisyKeyRate, pollMs: POLL_MS, model: 'local/extractive' },
+        parameters: { phase, rounds, quietRunsPerSecond: rate, seconds, noisyRuns, noisyConnections: NOISY_CONNECTIONS, noisyKeyRatePerSecond: noisyKeyRate, pollMs: POLL_MS, model: 'local/extractive' },
         rows,
         pylon: {
           side: "quiet organisation while the noisy organisation's backlog drains",
@@ -218,7 +228,7 @@ export const noisyNeighbourBenchmark: Benchmark = {
         },
         notes: [
           `goal: p99 ratio ≤ 1.5 (or, where the floor's own ratio exceeds 1.5, ≤ the floor's ratio + 0.1) and p50 ratio ≤ 1.2. This run: p99 ${round(p99Ratio, 2)}×, p50 ${round(withBacklog!.p50 / alone!.p50, 2)}×; floor p99 ${round(floorP99Ratio, 2)}×.`,
-          `${rounds} rounds of alone, then with the backlog draining (the noisy organisation's ${noisyRuns} runs from ${NOISY_CONNECTIONS} connections at up to ${noisyKeyRate} requests/s, its key's rate; measured once ${Math.min(500, noisyRuns / 4)} were queued); quiet runs pooled: p99 of ${rounds * rate * seconds} per side. perRound.noisyQueuedAtEnd: the noisy runs still queued when the quiet load ended (above 0: the backlog was draining throughout).`,
+          `${rounds} rounds of alone, then with the backlog draining (the noisy organisation's ${noisyRuns} runs from ${NOISY_CONNECTIONS} connections at up to ${noisyKeyRate} requests/s, its key's rate; measured ${phase === 'drain' ? 'once all were queued' : `once ${Math.min(500, noisyRuns / 4)} were queued, while the rest were being submitted`}); quiet runs pooled: p99 of ${rounds * rate * seconds} per side. perRound.noisyQueuedAtEnd: the noisy runs still queued when the quiet load ended (above 0: the backlog was draining throughout).`,
           `CPU: each process's user + system time (all threads, from /proc) while the quiet organisation's runs were measured, as a share of one core (the machine has ${cpus().length}).`,
         ],
       };

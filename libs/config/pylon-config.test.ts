@@ -11,7 +11,7 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.adminToken, undefined);
     assert.ok(config.dataDir.endsWith('.data'));
-    assert.equal(config.readyMaxQueueBacklog, 10_000);
+    assert.equal(config.readyMaxQueueBacklog, 0, 'a backlog is accepted work, not unreadiness');
     assert.equal(config.workerMetricsPort, 0, 'the worker serves no metrics unless asked');
   });
 

@@ -158,7 +158,7 @@ export class PylonConfig {
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
     this.dbPreparedStatements = readBoolean(env, 'DB_PREPARED_STATEMENTS', true);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
-    this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 10_000, 0, 1_000_000_000);
+    this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 0, 0, 1_000_000_000);
     this.workerMetricsPort = readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535);
     this.workerTemporalMetricsPort = readInt(env, 'WORKER_TEMPORAL_METRICS_PORT', 0, 0, 65535);
     this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');

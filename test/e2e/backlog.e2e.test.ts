@@ -142,7 +142,7 @@ describe('the backlog', () => {
     assert.deepEqual(await statusCounts(tenant.orgId), { succeeded: 100 });
   });
 
-  it("a batch of 1 000 runs from a client that honours 429 is taken whole and succeeds whole, once each; meanwhile another organisation's 20 runs succeed", async () => {
+  it("a batch of 1 000 runs from a client that honours 429 is taken whole and succeeds whole, once each, through a worker's kill -9; meanwhile another organisation's 20 runs succeed", async () => {
     await workerRunning();
     const [batch, neighbour] = await Promise.all([createTenant(http), createTenant(http)]);
     const total = 1_000;
@@ -167,6 +167,11 @@ describe('the backlog', () => {
     assert.deepEqual(neighbourRuns.map((response) => response.status), Array(20).fill(200));
     await waitUntil("the neighbour's 20 runs to succeed", async () => (await statusCounts(neighbour.orgId)).succeeded === 20);
     const neighbourSeconds = (Date.now() - neighbourStarted) / 1000;
+    // The worker dies (kill -9) while the backlog drains and another takes over: its tasks time out and
+    // are handed to the new one, and nothing is lost or run twice.
+    await stack.worker.kill();
+    await sleep(1_000);
+    await stack.startWorker();
     await submitted;
     assert.equal(runIds.size, total, 'one run per item');
     assert.ok(refusals > 0, 'the key rate (50/s) was met and honoured');

@@ -24,7 +24,11 @@ export class AgentRunsController {
   @Post()
   @HttpCode(200)
   @RequireScope('runs:create')
-  @ApiOperation({ operationId: 'createAgentRun', summary: 'Create a run of an agent version' })
+  @ApiOperation({
+    operationId: 'createAgentRun',
+    summary: 'Create a run of an agent version',
+    description: 'The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.',
+  })
   @ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the same run; same key with another body is 409.' })
   @ApiOkResponse({ type: AgentRunCreated })
   @ApiErrors(400, 401, 403, 409)

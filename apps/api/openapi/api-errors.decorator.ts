@@ -7,7 +7,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'missing_api_key or invalid_api_key',
   403: 'insufficient_scope: the key lacks the scope, or org_id is not its organisation',
   404: 'not_found',
-  409: 'conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window)',
+  409: 'conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it)',
   413: 'payload_too_large: the body exceeds the limit',
   500: 'internal_error, or a more specific server-side code',
 };

@@ -7,7 +7,7 @@ import { Page, PageRequest, paginate } from '../pagination';
 import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
 import type { NewRunEvent } from './run-event.repository';
 import { prepared } from '../prepared-statements';
-import { TOUCH_UPDATED_AT, isoTimestamp } from './sql';
+import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
 export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
@@ -104,12 +104,8 @@ export class AgentRunRepository {
   }
 
   /** The organisation's queued runs, counted up to `upTo` (an index-only scan of at most that many entries). */
-  async countQueued(orgId: string, upTo: number): Promise<number> {
-    const [row] = (await this.db.query(
-      `SELECT count(*)::int AS queued FROM (SELECT 1 FROM agent_runs WHERE org_id = $1 AND status = 'queued' LIMIT $2) backlog`,
-      [orgId, upTo],
-    )) as { queued: number }[];
-    return row!.queued;
+  countQueued(orgId: string, upTo: number): Promise<number> {
+    return countInStatus(this.db, 'agent_runs', orgId, 'queued', upTo);
   }
 
   /** Removes a run whose workflow could not be started, so nothing is left queued forever. */

@@ -5,7 +5,7 @@ import type { DocumentStatus, PublishOutcome } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
-import { TOUCH_UPDATED_AT, returnedRows } from './sql';
+import { TOUCH_UPDATED_AT, countInStatus, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
@@ -88,12 +88,8 @@ export class KnowledgeDocumentRepository {
 
   /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */
   /** The organisation's documents still processing, counted up to `upTo`. */
-  async countProcessing(orgId: string, upTo: number): Promise<number> {
-    const [row] = (await this.db.query(
-      `SELECT count(*)::int AS processing FROM (SELECT 1 FROM knowledge_documents WHERE org_id = $1 AND status = 'processing' LIMIT $2) backlog`,
-      [orgId, upTo],
-    )) as { processing: number }[];
-    return row!.processing;
+  countProcessing(orgId: string, upTo: number): Promise<number> {
+    return countInStatus(this.db, 'knowledge_documents', orgId, 'processing', upTo);
   }
 
   async delete(orgId: string, docId: string): Promise<boolean> {

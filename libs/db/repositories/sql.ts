@@ -1,7 +1,18 @@
-import { getMetadataArgsStorage } from 'typeorm';
+import { getMetadataArgsStorage, type DataSource } from 'typeorm';
 
 /** `updated_at` moves forward with every change, even two changes within one clock tick. */
 export const TOUCH_UPDATED_AT = `updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')`;
+
+/**
+ * How many of an organisation's rows of `table` are in `status`, counted up to `upTo` only: an index scan
+ * that stops there, however long the backlog (what a backlog cap needs to know).
+ */
+export async function countInStatus(db: DataSource, table: 'agent_runs' | 'knowledge_documents', orgId: string, status: string, upTo: number): Promise<number> {
+  const [row] = (await db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE org_id = $1 AND status = $2 LIMIT $3) counted`, [orgId, status, upTo])) as {
+    n: number;
+  }[];
+  return row!.n;
+}
 
 /**
  * The rows of a raw `query`: TypeORM's postgres driver answers UPDATE/DELETE … RETURNING with
