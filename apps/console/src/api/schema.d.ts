@@ -190,7 +190,10 @@ export interface paths {
         /** List runs, newest first, optionally by status */
         get: operations["listAgentRuns"];
         put?: never;
-        /** Create a run of an agent version */
+        /**
+         * Create a run of an agent version
+         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.
+         */
         post: operations["createAgentRun"];
         delete?: never;
         options?: never;
@@ -762,7 +765,9 @@ export interface components {
             webhook_endpoints: number | null;
             test_events_per_minute: number | null;
             inflight_deliveries_per_endpoint: number | null;
-            agent_runs_per_second: number | null;
+            dispatch_weight: number | null;
+            queued_runs: number | null;
+            queued_documents: number | null;
         };
         OrgLimitsView: {
             /** Format: uuid */
@@ -773,8 +778,12 @@ export interface components {
             test_events_per_minute: number;
             /** @description Deliveries in flight at once to one of its endpoints (in effect). */
             inflight_deliveries_per_endpoint: number;
-            /** @description Agent runs it may start per second (in effect). */
-            agent_runs_per_second: number;
+            /** @description Its share of the workers while others have work waiting too (in effect). */
+            dispatch_weight: number;
+            /** @description Agent runs it may have queued (in effect). */
+            queued_runs: number;
+            /** @description Documents it may have processing (in effect). */
+            queued_documents: number;
             /** @description The organisation's own values; null where the configured default applies. */
             overrides: components["schemas"]["OrgLimitOverridesView"];
             /**
@@ -790,8 +799,12 @@ export interface components {
             test_events_per_minute?: number | null;
             /** @description Deliveries in flight at once to one endpoint; null: back to the default WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT; absent: unchanged. */
             inflight_deliveries_per_endpoint?: number | null;
-            /** @description Agent runs the organisation may start per second, whatever its keys allow; null: back to the default AGENT_RUNS_PER_SECOND; absent: unchanged. */
-            agent_runs_per_second?: number | null;
+            /** @description The organisation's share of the workers while others have work waiting too, relative to theirs (Temporal's fairness weight: 2 gets twice the share of 1); alone, it gets all of them whatever its weight. null: back to the default 1; absent: unchanged. */
+            dispatch_weight?: number | null;
+            /** @description Agent runs the organisation may have queued (accepted, not yet started) before another is 429; null: back to the default MAX_QUEUED_RUNS; absent: unchanged. */
+            queued_runs?: number | null;
+            /** @description Documents the organisation may have processing before another is 429; null: back to the default MAX_QUEUED_DOCUMENTS; absent: unchanged. */
+            queued_documents?: number | null;
         };
         VectorIndexView: {
             /** @description The partial HNSW index of this organisation’s chunks. */
@@ -1969,11 +1982,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2008,16 +2021,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2051,11 +2064,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2099,16 +2112,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2140,11 +2153,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2188,16 +2201,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2233,11 +2246,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2281,16 +2294,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2326,11 +2339,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2383,16 +2396,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2424,11 +2437,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2472,16 +2485,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2518,11 +2531,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2557,16 +2570,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2603,11 +2616,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2642,7 +2655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2660,16 +2673,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2701,11 +2714,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2749,16 +2762,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2790,11 +2803,11 @@ export interface operations {
         responses: {
             202: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2838,7 +2851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2847,16 +2860,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2896,11 +2909,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2949,7 +2962,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2959,16 +2972,16 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3003,11 +3016,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3042,16 +3055,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3085,11 +3098,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3133,16 +3146,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3178,11 +3191,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3235,16 +3248,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3277,11 +3290,11 @@ export interface operations {
             /** @description The revoked key */
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3325,16 +3338,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3364,11 +3377,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3385,16 +3398,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3428,11 +3441,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3476,16 +3489,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3519,11 +3532,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3567,16 +3580,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3613,11 +3626,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3652,16 +3665,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3698,11 +3711,11 @@ export interface operations {
         responses: {
             202: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3737,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3764,16 +3777,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3805,11 +3818,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3853,16 +3866,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3894,11 +3907,11 @@ export interface operations {
         responses: {
             204: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3940,16 +3953,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4021,7 +4034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4064,11 +4077,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4103,16 +4116,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4148,11 +4161,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4187,16 +4200,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4233,11 +4246,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4281,7 +4294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,16 +4312,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4341,11 +4354,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4380,16 +4393,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4428,11 +4441,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4485,7 +4498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4503,16 +4516,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4544,11 +4557,11 @@ export interface operations {
         responses: {
             202: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4592,7 +4605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4601,16 +4614,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4644,11 +4657,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4683,16 +4696,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4726,11 +4739,11 @@ export interface operations {
         responses: {
             201: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4765,7 +4778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,16 +4796,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4824,11 +4837,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4872,16 +4885,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4913,11 +4926,11 @@ export interface operations {
         responses: {
             204: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4959,16 +4972,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5004,11 +5017,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5061,16 +5074,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5106,11 +5119,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5163,16 +5176,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5204,11 +5217,11 @@ export interface operations {
         responses: {
             202: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5252,7 +5265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description conflict with the current state, or limit_exceeded: a cap of the organisation is reached (Retry-After when the cap is per time window) */
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5261,16 +5274,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5307,11 +5320,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5355,16 +5368,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5397,11 +5410,11 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5445,16 +5458,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5487,11 +5500,11 @@ export interface operations {
         responses: {
             202: {
                 headers: {
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5535,16 +5548,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description rate_limited: this API key sent more requests than its rate limit allows */
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
             429: {
                 headers: {
                     /** @description Seconds to wait before the next request can pass. */
                     "Retry-After"?: number;
-                    /** @description Requests this API key may send per one-second window (its sustained rate; a burst allowance comes on top). */
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the bucket now. */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current window resets. */
+                    /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
