@@ -69,6 +69,34 @@ describe("an organisation's API keys", () => {
     }
   });
 
+  it("rotation contains a leak: during the grace period the previous secret works but cannot create, roll or revoke keys; the current one can", async () => {
+    const leaked = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
+    const keyId = (await http.get('/api/v1/whoami', { token: leaked })).body.key_id as string;
+    const rolled = await http.post(`/api/v1/api-keys/${keyId}/roll`, { token: leaked, body: { grace_seconds: 3600 } });
+    assert.equal(rolled.status, 200, rolled.text);
+    const current = rolled.body.api_key as string;
+    assert.equal((await http.get('/api/v1/agent-runs', { token: leaked })).status, 200, 'the previous secret still works for reads');
+
+    const other = await create(manager, { name: 'another', scopes: ['runs:read'] });
+    for (const [what, attempt] of [
+      ['roll itself again', () => http.post(`/api/v1/api-keys/${keyId}/roll`, { token: leaked, body: { grace_seconds: 0 } })],
+      ['revoke itself', () => http.delete(`/api/v1/api-keys/${keyId}`, { token: leaked })],
+      ['revoke another key', () => http.delete(`/api/v1/api-keys/${other.body.key_id}`, { token: leaked })],
+      ['create a key', () => create(leaked, { name: 'mine now', scopes: ['runs:read'] })],
+    ] as const) {
+      const refused = await attempt();
+      assert.equal(refused.status, 403, `${what}: ${refused.text}`);
+      assert.deepEqual(refused.body, { error: 'insufficient_scope' });
+      assert.match(refused.headers.get('error-detail') ?? '', /previous secret/);
+    }
+    assert.equal((await http.get('/api/v1/agent-runs', { token: current })).status, 200, "the owner's current secret is untouched");
+    const rolledByOwner = await http.post(`/api/v1/api-keys/${keyId}/roll`, { token: current, body: { grace_seconds: 0 } });
+    assert.equal(rolledByOwner.status, 200, rolledByOwner.text);
+    assert.equal((await http.get('/api/v1/agent-runs', { token: leaked })).status, 401, 'the leaked secret is dead once the owner rolls without grace');
+    assert.equal((await http.get('/api/v1/agent-runs', { token: current })).status, 401);
+    assert.equal((await http.get('/api/v1/agent-runs', { token: rolledByOwner.body.api_key })).status, 200);
+  });
+
   it('any key reads itself at /whoami, whatever its scopes: its organisation and scopes, no secret', async () => {
     const plain = await createKey(http, tenant.orgId, ['runs:read', 'kb:read']);
     const current = await http.get('/api/v1/whoami', { token: plain });

@@ -49,7 +49,7 @@ export class ApiKeysController {
   @ApiOkResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 403, 404)
   async roll(@CurrentPrincipal() principal: Principal, @UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
-    const rolled = await this.apiKeys.rollInOrg(principal.orgId, keyId, body.grace_seconds);
+    const rolled = await this.apiKeys.rollInOrg(principal, keyId, body.grace_seconds);
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);
   }
 
@@ -60,6 +60,6 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeyView, description: 'The revoked key' })
   @ApiErrors(400, 401, 403, 404)
   async revoke(@CurrentPrincipal() principal: Principal, @UuidParam('key_id') keyId: string): Promise<ApiKeyView> {
-    return toApiKeyView(await this.apiKeys.revokeInOrg(principal.orgId, keyId));
+    return toApiKeyView(await this.apiKeys.revokeInOrg(principal, keyId));
   }
 }

@@ -7,6 +7,17 @@ import { ApiError } from '../common/api-error';
 import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
 import type { Principal } from './principal';
 
+/**
+ * A rolled key's previous secret still works for its grace period, so that clients can move over, but it
+ * cannot create, roll or revoke keys: otherwise whoever holds a leaked secret could roll the key again
+ * and lock its owner out, and rotating after a leak would not contain it.
+ */
+function assertCurrentSecret(caller: Principal): void {
+  if (caller.withPreviousSecret) {
+    throw ApiError.insufficientScope("this is the key's previous secret, accepted during the grace period after a roll; only the current secret (or the admin API) may create, roll or revoke keys");
+  }
+}
+
 export interface IssuedApiKey {
   apiKey: ApiKey;
   /** The plaintext key, shown to its owner once and never stored. */
@@ -63,6 +74,7 @@ export class ApiKeyService {
    * keys can be listed, rolled or revoked; another organisation's key is not found.
    */
   issueByKey(creator: Principal, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
+    assertCurrentSecret(creator);
     const beyond = scopes.filter((scope) => !(scope === '*' ? creator.scopes.includes('*') : grantsScope(creator.scopes, scope)));
     if (beyond.length > 0) {
       throw new ApiError(ErrorCode.InsufficientScope, `a key cannot grant scopes its creator lacks: ${[...new Set(beyond)].join(', ')}`);
@@ -70,14 +82,16 @@ export class ApiKeyService {
     return this.issue(creator.orgId, name, scopes, expiresAt);
   }
 
-  async rollInOrg(orgId: string, keyId: string, graceSeconds?: number): Promise<IssuedApiKey> {
-    const rolled = (await this.keys.findInOrg(orgId, keyId)) && (await this.roll(keyId, graceSeconds));
+  async rollInOrg(caller: Principal, keyId: string, graceSeconds?: number): Promise<IssuedApiKey> {
+    assertCurrentSecret(caller);
+    const rolled = (await this.keys.findInOrg(caller.orgId, keyId)) && (await this.roll(keyId, graceSeconds));
     if (!rolled) throw ApiError.notFound('no such active API key');
     return rolled;
   }
 
-  async revokeInOrg(orgId: string, keyId: string): Promise<ApiKey> {
-    const revoked = (await this.keys.findInOrg(orgId, keyId)) && (await this.revoke(keyId));
+  async revokeInOrg(caller: Principal, keyId: string): Promise<ApiKey> {
+    assertCurrentSecret(caller);
+    const revoked = (await this.keys.findInOrg(caller.orgId, keyId)) && (await this.revoke(keyId));
     if (!revoked) throw ApiError.notFound('no such API key');
     return revoked;
   }
@@ -96,7 +110,8 @@ export class ApiKeyService {
   async authenticate(presented: string): Promise<Principal> {
     const presentedHash = hashApiKey(presented);
     const key = await this.lookUp(presented, presentedHash);
-    if (!key || !this.secretMatches(key, presentedHash)) {
+    const matched = key && this.matchingSecret(key, presentedHash);
+    if (!key || !matched) {
       throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
     }
     const now = Date.now();
@@ -108,6 +123,7 @@ export class ApiKeyService {
       keyId: key.id,
       scopes: key.scopes,
       rateLimit: { perSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst },
+      withPreviousSecret: matched === 'previous',
     };
   }
 
@@ -141,7 +157,7 @@ export class ApiKeyService {
     if (cached && Date.now() - cached.at < ttlMs) return cached.key;
     const parsed = parseApiKey(presented);
     const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
-    if (key && ttlMs > 0 && this.secretMatches(key, presentedHash)) {
+    if (key && ttlMs > 0 && this.matchingSecret(key, presentedHash)) {
       if (this.verified.size >= 10_000) this.verified.clear();
       this.verified.set(presentedHash, { key, at: Date.now() });
     }
@@ -154,14 +170,15 @@ export class ApiKeyService {
     }
   }
 
-  private secretMatches(key: ApiKey, presentedHash: string): boolean {
-    const current = hashesMatch(key.secretHash, presentedHash);
+  /** Which of the key's secrets was presented: its current one, or its previous one within the grace period. */
+  private matchingSecret(key: ApiKey, presentedHash: string): 'current' | 'previous' | null {
+    if (hashesMatch(key.secretHash, presentedHash)) return 'current';
     const previous =
       !!key.previousSecretHash &&
       !!key.previousSecretExpiresAt &&
       key.previousSecretExpiresAt.getTime() > Date.now() &&
       hashesMatch(key.previousSecretHash, presentedHash);
-    return current || previous;
+    return previous ? 'previous' : null;
   }
 
   private touch(keyId: string, now: number): void {

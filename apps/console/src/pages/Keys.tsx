@@ -123,7 +123,7 @@ function KeyRow({ apiKey, isMine, onSecret, onChange }: {
   const roll = useMutation({
     mutationFn: () => unwrap(api.POST('/api/v1/api-keys/{key_id}/roll', { params: { path: { key_id: apiKey.key_id } }, body: { grace_seconds: Number(graceSeconds) } })),
     onSuccess: (rolled) => {
-      onSecret({ label: `New secret of “${rolled.name}” (the old one works until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()})`, value: rolled.api_key });
+      onSecret({ label: `New secret of “${rolled.name}” (the old one works for requests until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()}, but can no longer create, roll or revoke keys)`, value: rolled.api_key });
       onChange();
     },
   });
