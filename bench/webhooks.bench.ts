@@ -448,7 +448,7 @@ export const webhooksBenchmark: Benchmark = {
 
     const clock = preciseWallClock();
     const receiver = await Receiver.start();
-    const stackEnv = { ...BENCH_LIMITS_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+    const stackEnv = { ...BENCH_LIMITS_ENV, WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback' };
     let stack: Stack | undefined;
     const pool = new Pool({ connectionString: context.infra.databaseUrl, max: 2 });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
 import { startTemporalDevServer, type DevServer } from '@pylon/temporal';
@@ -83,6 +84,9 @@ async function main(): Promise<void> {
     }
 
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
+    // One machine for development: webhooks may go to a receiver on this machine, but only while the API
+    // itself is reachable on loopback alone; nothing else private unless the operator lists it.
+    const webhookTargets = process.env.WEBHOOK_ALLOWED_PRIVATE_TARGETS ?? (isLoopbackHost(config.host) ? 'loopback' : '');
     const env = {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
@@ -94,8 +98,7 @@ async function main(): Promise<void> {
       // for minutes (≈ 2 at 50 000 chunks): on PGlite every organisation is searched exactly (≈ 2 ms per
       // 1 000 chunks, and always the true nearest; bench/README.md, Which index for a large organisation).
       ...(config.databaseUrl ? {} : { KB_EXACT_SEARCH_MAX_CHUNKS: process.env.KB_EXACT_SEARCH_MAX_CHUNKS ?? '10000000' }),
-      // One machine for development: webhooks may go to a receiver on this machine.
-      WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
+      WEBHOOK_ALLOWED_PRIVATE_TARGETS: webhookTargets,
     };
     const worker = new SupervisedProcess('worker', join(DIST, 'apps/worker/main.js'), env);
     const api = new SupervisedProcess('api', join(DIST, 'apps/api/main.js'), env);
@@ -114,6 +117,7 @@ Pylon is running.
   API docs      ${apiUrl}/docs   (OpenAPI: ${apiUrl}/integration/openapi.json)
   Temporal UI   ${temporalUi ?? '(your Temporal server’s UI)'}
   Data          ${config.dataDir}
+  Webhooks      to public addresses${webhookTargets ? ` and ${webhookTargets} (WEBHOOK_ALLOWED_PRIVATE_TARGETS)` : ' only (WEBHOOK_ALLOWED_PRIVATE_TARGETS lists private ones to allow)'}
 ${admin.generated ? `\n  Admin token (generated, saved in ${config.dataDir}; shown once):\n    ${admin.token}\n` : ''}${
       demo.apiKey
         ? `
@@ -133,6 +137,11 @@ Stop with Ctrl-C.`);
     console.error(error instanceof Error ? error.message : error);
     await shutdown(1);
   }
+}
+
+/** Whether the API listens on this machine's loopback only (not a LAN address, not every interface). */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback');
 }
 
 void main();

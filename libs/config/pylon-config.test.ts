@@ -12,6 +12,7 @@ describe('configuration', () => {
     assert.equal(config.adminToken, undefined);
     assert.ok(config.dataDir.endsWith('.data'));
     assert.equal(config.readyMaxQueueBacklog, 0, 'a backlog is accepted work, not unreadiness');
+    assert.deepEqual(config.webhookAllowedPrivateTargets, [], 'no private receiver unless listed');
     assert.equal(config.workerMetricsPort, 0, 'the worker serves no metrics unless asked');
   });
 
@@ -30,6 +31,8 @@ describe('configuration', () => {
     ['RATE_LIMIT_PER_SECOND', '0', /RATE_LIMIT_PER_SECOND must be between 1 and/],
     ['RATE_LIMIT_BURST', '2.5', /RATE_LIMIT_BURST must be an integer/],
     ['WEBHOOK_MAX_ENDPOINTS', '-1', /WEBHOOK_MAX_ENDPOINTS must be between 1 and/],
+    ['WEBHOOK_ALLOWED_PRIVATE_TARGETS', '10.0.0.0/8,intranet', /WEBHOOK_ALLOWED_PRIVATE_TARGETS must list IP addresses, CIDRs or "loopback".*"intranet"/],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'true', /WEBHOOK_ALLOW_PRIVATE_URLS is replaced by WEBHOOK_ALLOWED_PRIVATE_TARGETS/],
     ['WEBHOOK_TEST_EVENTS_PER_MINUTE', 'ten', /WEBHOOK_TEST_EVENTS_PER_MINUTE must be an integer/],
     ['WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', '0', /WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT must be between 1 and/],
   ] as const) {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
-import { readBoolean, readEnum, readHostPort, readInt, readList, readOptionalString, readString, readUrl } from './readers';
+import { readBoolean, readEnum, readHostPort, readInt, readList, readOptionalString, readPrivateTargets, readString, readUrl } from './readers';
 
 /** How many tasks of one kind a worker process runs at once. */
 export interface WorkerSlots {
@@ -87,7 +87,8 @@ export class PylonConfig {
   readonly videoTokenCost: number;
   readonly videoTimeoutSeconds: number;
   readonly videoProviderTimeoutMs: number;
-  readonly webhookAllowPrivateUrls: boolean;
+  /** Non-public receivers allowed, one address or network at a time (WEBHOOK_ALLOWED_PRIVATE_TARGETS); empty: none. */
+  readonly webhookAllowedPrivateTargets: readonly string[];
   readonly webhookAttemptTimeoutMs: number;
   readonly webhookSecretGraceSeconds: number;
   /** Requests per second an API key may sustain, unless the key has its own limit. */
@@ -182,7 +183,10 @@ export class PylonConfig {
     this.localRenderSeconds = readInt(env, 'LOCAL_RENDER_SECONDS', 3, 1, 60);
     this.videoTokenCost = readInt(env, 'VIDEO_TOKEN_COST', 500_000, 0, Number.MAX_SAFE_INTEGER);
     this.videoTimeoutSeconds = readInt(env, 'VIDEO_TIMEOUT_SECONDS', 1_800, 5, 86_400);
-    this.webhookAllowPrivateUrls = readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false);
+    if (env.WEBHOOK_ALLOW_PRIVATE_URLS !== undefined) {
+      throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS', 'is replaced by WEBHOOK_ALLOWED_PRIVATE_TARGETS: list the private receivers to allow, e.g. "loopback" or "10.0.0.5,10.1.0.0/24"');
+    }
+    this.webhookAllowedPrivateTargets = readPrivateTargets(env, 'WEBHOOK_ALLOWED_PRIVATE_TARGETS');
     this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 25_000);
     this.webhookSecretGraceSeconds = readInt(env, 'WEBHOOK_SECRET_GRACE_SECONDS', 86_400, 0, 2_592_000);
     this.videoProviderTimeoutMs = readInt(env, 'VIDEO_PROVIDER_TIMEOUT_MS', 30_000, 100, 600_000);

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { ConfigError } from './config-error';
 
 type Env = Record<string, string | undefined>;
@@ -71,4 +72,17 @@ export function readList<T extends string>(env: Env, name: string, allowed: read
     throw new ConfigError(name, `must be a comma-separated list of ${allowed.join(', ')}, got "${value}"`);
   }
   return [...new Set(items)] as T[];
+}
+
+/**
+ * A comma-separated list of private receiver targets: IP addresses, CIDRs or `loopback` (checked here
+ * for their form; libs/webhooks reads them into its address policy). Empty or unset: none.
+ */
+export function readPrivateTargets(env: Env, name: string): string[] {
+  const value = raw(env, name);
+  if (value === undefined) return [];
+  const items = [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))];
+  const malformed = items.find((item) => item !== 'loopback' && !(item.includes('/') ? ipaddr.isValidCIDR(item) : ipaddr.isValid(item)));
+  if (malformed) throw new ConfigError(name, `must list IP addresses, CIDRs or "loopback", comma-separated; "${malformed}" is none of them`);
+  return items;
 }

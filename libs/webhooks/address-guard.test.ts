@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RefusedUrlError, assertDeliverableUrl, isNonPublicAddress } from './address-guard';
+import { PrivateTargets, RefusedUrlError, assertDeliverableUrl, isNonPublicAddress } from './address-guard';
+
+const LOOPBACK = PrivateTargets.parse(['loopback']);
 
 /** Receiver URLs with literal addresses (no DNS), and whether a webhook may go there. */
 const CASES: Array<[url: string, deliverable: boolean, why: string]> = [
@@ -88,13 +90,13 @@ describe('receiver URL guard', () => {
   it(`has at least 60 cases`, () => assert.ok(CASES.length >= 60, String(CASES.length)));
 
   it('refuses port 0 even where private receivers are allowed', async () => {
-    await assert.rejects(assertDeliverableUrl('http://127.0.0.1:0/hooks', true), RefusedUrlError);
-    assert.equal((await assertDeliverableUrl('http://127.0.0.1:8080/hooks', true)).port, '8080');
+    await assert.rejects(assertDeliverableUrl('http://127.0.0.1:0/hooks', LOOPBACK), RefusedUrlError);
+    assert.equal((await assertDeliverableUrl('http://127.0.0.1:8080/hooks', LOOPBACK)).port, '8080');
   });
 
   for (const [url, deliverable, why] of CASES) {
     it(`${deliverable ? 'allows' : 'refuses'} ${url} (${why})`, async () => {
-      const outcome = await assertDeliverableUrl(url, false).then(
+      const outcome = await assertDeliverableUrl(url, PrivateTargets.NONE).then(
         () => 'allowed',
         (error: unknown) => {
           assert.ok(error instanceof RefusedUrlError, String(error));
@@ -113,8 +115,61 @@ describe('receiver URL guard', () => {
     assert.equal(isNonPublicAddress('not an address'), true);
   });
 
-  it('lets everything http(s) through when private targets are allowed (development)', async () => {
-    assert.equal((await assertDeliverableUrl('http://127.0.0.1:3000/hook', true)).port, '3000');
-    await assert.rejects(assertDeliverableUrl('ftp://127.0.0.1/', true), RefusedUrlError);
+  it('allows only the listed private targets, one address or network at a time', async () => {
+    assert.equal((await assertDeliverableUrl('http://127.0.0.1:3000/hook', LOOPBACK)).port, '3000');
+    await assert.rejects(assertDeliverableUrl('ftp://127.0.0.1/', LOOPBACK), RefusedUrlError);
+    const office = PrivateTargets.parse(['10.1.2.0/24', '192.168.7.9']);
+    assert.deepEqual(['10.1.2.5', '10.1.3.5', '192.168.7.9', '192.168.7.10', '127.0.0.1', '8.8.8.8'].map((address) => office.allows(address)), [true, false, true, false, false, true]);
+    assert.equal(String(office), '10.1.2.0/24, 192.168.7.9/32');
+    assert.throws(() => PrivateTargets.parse(['10.1.2.0/33']), /not an IP address, a CIDR or "loopback"/);
+    assert.throws(() => PrivateTargets.parse(['intranet.example']), /not an IP address/);
+  });
+
+  it('never opens link-local or metadata addresses by a wider entry, only by one of their own', () => {
+    const everything = PrivateTargets.parse(['0.0.0.0/0', '::/0']);
+    for (const metadata of ['169.254.169.254', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::', 'fd00:ec2::254', 'fe80::1']) {
+      assert.equal(everything.allows(metadata), false, metadata);
+    }
+    assert.equal(everything.allows('10.0.0.1'), true);
+    const one = PrivateTargets.parse(['169.254.10.5']);
+    assert.deepEqual([one.allows('169.254.10.5'), one.allows('169.254.169.254')], [true, false]);
+  });
+
+  // The targets a hostile tester sent a fresh `npm start` (an API on loopback, which allows loopback only).
+  const SSRF_TARGETS: Array<[string, boolean]> = [
+    ['http://127.0.0.1:18082/x', true],
+    ['http://127.1:18082/x', true],
+    ['http://2130706433/', true],
+    ['http://0x7f000001/', true],
+    ['http://0177.0.0.1/', true],
+    ['http://[::1]/', true],
+    ['http://localhost/', true],
+    ['http://10.0.0.1/', false],
+    ['http://172.16.0.1/', false],
+    ['http://192.168.1.1/', false],
+    ['http://100.64.0.1/', false],
+    ['http://169.254.169.254/latest/meta-data/', false],
+    ['http://0xa9fea9fe/', false],
+    ['http://2852039166/', false],
+    ['http://[::ffff:169.254.169.254]/', false],
+    ['http://[::ffff:10.0.0.1]/', false],
+    ['http://[64:ff9b::a9fe:a9fe]/', false],
+    ['http://[64:ff9b::7f00:1]/', false],
+    ['http://[2002:a9fe:a9fe::]/', false],
+    ['http://[2002:7f00:1::]/', false],
+    ['http://[fd00:ec2::254]/', false],
+    ['http://[fe80::1]/', false],
+    ['http://[fc00::1]/', false],
+    ['http://0.0.0.0/', false],
+    ['http://[::]/', false],
+    ['http://224.0.0.1/', false],
+    ['http://198.18.0.1/', false],
+  ];
+  it(`refuses every one of ${SSRF_TARGETS.length} internal targets but loopback under the embedded default, and every one with no allow-list`, async () => {
+    const outcome = (url: string, allowed: PrivateTargets) => assertDeliverableUrl(url, allowed).then(() => true, () => false);
+    for (const [url, loopback] of SSRF_TARGETS) {
+      assert.equal(await outcome(url, LOOPBACK), loopback, `${url} with loopback allowed`);
+      assert.equal(await outcome(url, PrivateTargets.NONE), false, `${url} with nothing allowed`);
+    }
   });
 });

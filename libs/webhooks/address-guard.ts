@@ -57,11 +57,70 @@ export class RefusedUrlError extends Error {
   }
 }
 
+/** Link-local and cloud metadata addresses: allowed only by an entry of their own, never by a wider one. */
+const LINK_LOCAL = [ipaddr.parseCIDR('169.254.0.0/16'), ipaddr.parseCIDR('fe80::/10'), ipaddr.parseCIDR('fd00:ec2::254/128')] as const;
+
+function inLinkLocal(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return LINK_LOCAL.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
+}
+
 /**
- * A receiver URL must be http(s) and, unless private targets are allowed, reach only public
- * addresses: a literal IP is checked as is, a name by every address it resolves to.
+ * The non-public receivers an operator allows, one address or network at a time
+ * (WEBHOOK_ALLOWED_PRIVATE_TARGETS): `127.0.0.1`, `10.1.2.0/24`, `::1`, or `loopback` for 127.0.0.0/8 and
+ * ::1. Everything else that is not public unicast is refused. A link-local or metadata address (169.254.x.x,
+ * fe80::, fd00:ec2::254, or an IPv6 form that carries a 169.254.x.x) is allowed only by an entry inside
+ * that range itself, so `0.0.0.0/0` or `::/0` never opens the cloud metadata service.
  */
-export async function assertDeliverableUrl(value: string, allowPrivate: boolean): Promise<URL> {
+export class PrivateTargets {
+  private constructor(private readonly ranges: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>) {}
+
+  static readonly NONE = new PrivateTargets([]);
+  private static readonly parsed = new WeakMap<readonly string[], PrivateTargets>();
+
+  /** The policy of a configuration's list, parsed once per list (config.webhookAllowedPrivateTargets). */
+  static of(entries: readonly string[]): PrivateTargets {
+    let targets = PrivateTargets.parsed.get(entries);
+    if (!targets) PrivateTargets.parsed.set(entries, (targets = PrivateTargets.parse(entries)));
+    return targets;
+  }
+
+  /** Parses the setting's entries; throws an Error naming the first entry that is not an address, a CIDR or `loopback`. */
+  static parse(entries: readonly string[]): PrivateTargets {
+    const ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
+    for (const entry of entries) {
+      if (entry === 'loopback') ranges.push(ipaddr.parseCIDR('127.0.0.0/8'), ipaddr.parseCIDR('::1/128'));
+      else if (entry.includes('/') && ipaddr.isValidCIDR(entry)) ranges.push(ipaddr.parseCIDR(entry));
+      else if (!entry.includes('/') && ipaddr.isValid(entry)) {
+        const address = ipaddr.parse(entry);
+        ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+      } else throw new Error(`"${entry}" is not an IP address, a CIDR or "loopback"`);
+    }
+    return new PrivateTargets(ranges);
+  }
+
+  get isEmpty(): boolean {
+    return this.ranges.length === 0;
+  }
+
+  /** Whether a receiver may be at this address: a public one always, a non-public one only if listed. */
+  allows(address: string): boolean {
+    if (!isNonPublicAddress(address)) return true;
+    if (!ipaddr.isValid(address)) return false;
+    const parsed = ipaddr.process(address);
+    const linkLocal = inLinkLocal(parsed) || (parsed.kind() === 'ipv6' && embeddedIPv4(parsed as IPv6).some(inLinkLocal));
+    return this.ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits) && (!linkLocal || inLinkLocal(range)));
+  }
+
+  toString(): string {
+    return this.ranges.length === 0 ? 'none' : this.ranges.map(([range, bits]) => `${range.toString()}/${bits}`).join(', ');
+  }
+}
+
+/**
+ * A receiver URL must be http(s) and reach only public addresses or the private ones the operator
+ * allows: a literal IP is checked as is, a name by every address it resolves to.
+ */
+export async function assertDeliverableUrl(value: string, allowed: PrivateTargets): Promise<URL> {
   let url: URL;
   try {
     url = new URL(value);
@@ -71,11 +130,10 @@ export async function assertDeliverableUrl(value: string, allowPrivate: boolean)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedUrlError('url must use http or https');
   if (url.username || url.password) throw new RefusedUrlError('url must not carry credentials');
   if (url.port === '0') throw new RefusedUrlError('url port 0 cannot be connected to');
-  if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await resolve(host);
-  const refused = addresses.find(isNonPublicAddress);
-  if (refused) throw new RefusedUrlError(`url resolves to a non-public address (${refused})`);
+  const refused = addresses.find((address) => !allowed.allows(address));
+  if (refused) throw new RefusedUrlError(`url resolves to a non-public address (${refused}) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list`);
   return url;
 }
 

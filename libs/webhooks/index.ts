@@ -1,6 +1,6 @@
 export { generateWebhookSecret } from './webhook-secret';
 export { signatureHeaders } from './signing';
-export { assertDeliverableUrl, isNonPublicAddress, RefusedUrlError } from './address-guard';
+export { assertDeliverableUrl, isNonPublicAddress, PrivateTargets, RefusedUrlError } from './address-guard';
 export { postWebhook, type WebhookPost, type WebhookResponse } from './sender';
 export { eventEnvelope } from './envelope';
 export { WebhookDeliveryService } from './webhook-delivery.service';

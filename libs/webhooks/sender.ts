@@ -1,14 +1,15 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { RefusedUrlError, isNonPublicAddress } from './address-guard';
+import { RefusedUrlError, type PrivateTargets } from './address-guard';
 
 export interface WebhookPost {
   url: URL;
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  allowPrivate: boolean;
+  /** The non-public addresses the operator allows; any other is refused. */
+  privateTargets: PrivateTargets;
 }
 
 export interface WebhookResponse {
@@ -34,7 +35,7 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       const list = (addresses ?? []) as LookupAddress[];
       if (error) return callback(error, '', 4);
-      const refused = post.allowPrivate ? undefined : list.find((entry) => isNonPublicAddress(entry.address));
+      const refused = list.find((entry) => !post.privateTargets.allows(entry.address));
       if (refused) return callback(new RefusedUrlError(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);

@@ -4,7 +4,7 @@ import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
 import { WorkflowStarter } from '@pylon/temporal';
-import { RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { attemptResult } from './attempt-result';
 import { eventEnvelope } from './envelope';
@@ -135,13 +135,14 @@ export class WebhookDeliveryService {
     const secrets = [endpoint.secret];
     if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt) secrets.push(endpoint.previousSecret);
     try {
-      const url = await assertDeliverableUrl(endpoint.url, this.config.webhookAllowPrivateUrls);
+      const privateTargets = PrivateTargets.of(this.config.webhookAllowedPrivateTargets);
+      const url = await assertDeliverableUrl(endpoint.url, privateTargets);
       return await postWebhook({
         url,
         headers: signatureHeaders(event.id, startedAt, body, secrets),
         body,
         timeoutMs: this.config.webhookAttemptTimeoutMs,
-        allowPrivate: this.config.webhookAllowPrivateUrls,
+        privateTargets,
       });
     } catch (error) {
       if (!(error instanceof RefusedUrlError)) throw error;

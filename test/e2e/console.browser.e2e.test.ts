@@ -93,7 +93,7 @@ describe('the console, in a browser', () => {
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
     receiver = await WebhookReceiver.start();
     [stack, browser] = await Promise.all([
-      Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
+      Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
       // As root (CI) Chromium's sandbox cannot start; the page is our own console on loopback.
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] }),
     ]);

@@ -53,7 +53,7 @@ describe('limits', () => {
 
   before(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_SECOND: '40', RATE_LIMIT_BURST: '80' } });
+    stack = await Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', RATE_LIMIT_PER_SECOND: '40', RATE_LIMIT_BURST: '80' } });
     replica = await stack.startApiReplica();
     http = new Http(stack.url);
     http2 = new Http(replica.url);

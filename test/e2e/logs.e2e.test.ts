@@ -62,7 +62,7 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
 
   before(async () => {
     // debug: TypeORM's own "query failed" lines are written too.
-    stack = await Stack.start({ worker: false, env: { LOG_LEVEL: 'debug', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    stack = await Stack.start({ worker: false, env: { LOG_LEVEL: 'debug', WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback' } });
     http = new Http(stack.url);
     tenant = await createTenant(http);
     const probeKey = (

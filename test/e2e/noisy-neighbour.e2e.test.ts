@@ -33,7 +33,7 @@ describe('a noisy neighbour', () => {
     receiver = await WebhookReceiver.start();
     stack = await Stack.start({
       env: {
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
         WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT: String(IN_FLIGHT_CAP),
         AGENT_RUNS_WORKFLOW_SLOTS: SLOTS,
         AGENT_RUNS_ACTIVITY_SLOTS: SLOTS,

@@ -56,7 +56,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
     receiver = await WebhookReceiver.start();
     const [metricsPort, temporalMetricsPort] = [await freePort(), await freePort()];
     stack = await Stack.start({
-      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_METRICS_PORT: String(metricsPort), WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort) },
+      env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', WORKER_METRICS_PORT: String(metricsPort), WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort) },
     });
     workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     temporalMetricsUrl = `http://127.0.0.1:${temporalMetricsPort}/metrics`;

@@ -27,7 +27,7 @@ describe('the run projection under retries', () => {
   let runs: AgentRunRepository;
 
   before(async () => {
-    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    stack = await Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback' } });
     http = new Http(stack.url);
     tenant = await createTenant(http);
     // An endpoint that owes a delivery for every run event: without one there is nothing to announce.

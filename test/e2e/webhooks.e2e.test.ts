@@ -40,8 +40,8 @@ describe('signed webhooks', () => {
   before(async () => {
     receiver = await WebhookReceiver.start();
     [stack, strict] = await Promise.all([
-      Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
-      Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } }),
+      Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
+      Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: '' } }),
     ]);
     http = new Http(stack.url);
     tenant = await createTenant(http);
@@ -246,6 +246,16 @@ describe('signed webhooks', () => {
     }
     const publicIp = await strictHttp.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: 'https://93.184.216.34/hook' } });
     assert.equal(publicIp.status, 201, publicIp.text);
+
+    // Loopback allowed (as `npm start` does): loopback only, never another private or a metadata address.
+    const developer = await createTenant(http);
+    const add = (url: string) => http.post('/api/v1/webhook-endpoints', { token: developer.key, body: { org_id: developer.orgId, url } });
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook']) assert.equal((await add(url)).status, 201, url);
+    for (const url of ['http://10.1.2.3/hook', 'http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/']) {
+      const refused = await add(url);
+      assert.equal(refused.status, 400, `${url} was accepted with loopback allowed`);
+      assert.match(refused.headers.get('error-detail') ?? '', /WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list/);
+    }
   });
 
   it('every delivery of an event is recorded before it is attempted: one row per subscribed endpoint', async () => {

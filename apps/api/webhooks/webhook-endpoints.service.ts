@@ -7,7 +7,7 @@ import { PylonConfig } from '@pylon/config';
 import { OrganizationRepository, WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
-import { RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
+import { PrivateTargets, RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
 import { ApiError } from '../common/api-error';
 import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
 
@@ -117,7 +117,7 @@ export class WebhookEndpointsService {
 
   private async checkUrl(url: string): Promise<void> {
     try {
-      await assertDeliverableUrl(url, this.config.webhookAllowPrivateUrls);
+      await assertDeliverableUrl(url, PrivateTargets.of(this.config.webhookAllowedPrivateTargets));
     } catch (error) {
       if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
       throw error;
