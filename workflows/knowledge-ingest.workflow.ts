@@ -10,15 +10,23 @@ import {
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
+/**
+ * Every step heartbeats (every 2 s), so a worker that dies mid-step is noticed within the heartbeat
+ * timeout and the step retried on another, instead of after the whole start-to-close timeout.
+ */
+const HEARTBEAT_TIMEOUT = '10 seconds';
+
 /** Chunking and publishing are database work: retry until the database is back, within reason. */
 const store = proxyActivities<KnowledgeIngestionActivities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
 /** Embedding calls: backoff on rate limits and 5xx, no retry when the provider refuses or is not configured. */
 const embedder = proxyActivities<KnowledgeIngestionActivities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

@@ -6,7 +6,8 @@ import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
-import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
+import { createTenant, createVersion, waitForDocument, waitForRun, type Tenant } from '../support/tenant';
+import { sql } from '../support/db';
 
 describe('resilience', () => {
   let stack: Stack;
@@ -56,6 +57,37 @@ describe('resilience', () => {
       if (event.workflowExecutionCompletedEventAttributes) completions++;
     }
     assert.equal(completions, 1);
+  });
+
+  it('a worker SIGKILLed in the middle of an ingestion: its step is noticed by the missing heartbeat and the document is ready within 30 s', async () => {
+    const ingesting = await Stack.start({ env: { EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: fake.baseUrl } });
+    try {
+      const ingestHttp = new Http(ingesting.url);
+      const owner = await createTenant(ingestHttp);
+      const before = fake.embeddingRequests.length;
+      fake.enqueueEmbeddings({ delayMs: 90_000 }); // the dead worker's embedding call: it would not answer before its 2-minute timeout
+      const created = await ingestHttp.post('/api/v1/knowledge/documents', {
+        token: owner.key,
+        body: { org_id: owner.orgId, title: 'Resumed', content: 'Pylon resumes an ingestion whose worker died. '.repeat(40) },
+      });
+      assert.equal(created.status, 202, created.text);
+      const deadline = Date.now() + 15_000;
+      while (fake.embeddingRequests.length === before) {
+        assert.ok(Date.now() < deadline, 'the embedding call never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await ingesting.worker.kill();
+      const killedAt = Date.now();
+      await ingesting.startWorker();
+      const document = await waitForDocument(ingestHttp, owner.key, created.body.doc_id, 30_000);
+      assert.equal(document.status, 'ready', JSON.stringify(document));
+      assert.ok(Date.now() - killedAt < 30_000, `ready ${Date.now() - killedAt} ms after the kill`);
+      const [row] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_chunks WHERE doc_id = $1', [created.body.doc_id]);
+      assert.equal(row!.n, document.chunk_count, 'each chunk once');
+    } finally {
+      fake.discardQueuedEmbeddings();
+      await ingesting.stop();
+    }
   });
 
   it('the API SIGKILLed while runs are being created: every acknowledged run finishes, retries lose nothing', async () => {

@@ -1,28 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { IngestDocumentInput, IngestionPlan, KnowledgeIngestionActivities, OneStepIngestion, PublishOutcome } from '@pylon/contracts';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '@pylon/embeddings';
 import { KnowledgeIngestionService } from '@pylon/knowledge';
+import { heartbeating } from './heartbeating';
 
-/** The ingestion workflow's activities: one call each into KnowledgeIngestionService. */
+/** Each step heartbeats this often, so a worker that dies mid-way is noticed within the workflow's heartbeat timeout. */
+const HEARTBEAT_MS = 2_000;
+
+/** The ingestion workflow's activities: one call each into KnowledgeIngestionService, heartbeating. */
 @Injectable()
 export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActivities {
   constructor(private readonly ingestion: KnowledgeIngestionService) {}
 
   ingestInOneStep({ orgId, docId }: IngestDocumentInput): Promise<OneStepIngestion> {
-    return embedding(() => this.ingestion.ingestInOneStep(orgId, docId, Context.current().cancellationSignal));
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, signal)));
   }
 
   prepareChunks({ orgId, docId }: IngestDocumentInput): Promise<IngestionPlan> {
-    return this.ingestion.prepareChunks(orgId, docId);
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId));
   }
 
   embedChunkBatch({ docId, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
-    return embedding(() => this.ingestion.embedChunkBatch(docId, batchIndex, Context.current().cancellationSignal));
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(docId, batchIndex, signal)));
   }
 
   publishDocument({ orgId, docId }: IngestDocumentInput): Promise<PublishOutcome> {
-    return this.ingestion.publish(orgId, docId);
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.publish(orgId, docId));
   }
 
   markDocumentFailed({ orgId, docId, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
