@@ -22,6 +22,7 @@ import { serveConsole } from './console/console-files';
 import { registerHttpMetrics } from './metrics/http-metrics';
 import { publishOpenApi } from './openapi/openapi';
 import { serveMediaFiles } from './video/media-files';
+import { registerSecurityHeaders } from './common/security-headers';
 
 /** Builds the HTTP application: Fastify, strict JSON bodies, validation, errors and OpenAPI. */
 export async function createApp(): Promise<NestFastifyApplication> {
@@ -60,6 +61,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   registerHttpMetrics(fastify, app.get(PylonMetrics));
   refuseRequestsWhileClosing(fastify);
   registerRoutingErrors(fastify);
+  registerSecurityHeaders(fastify);
   answerUnmetExpectations(fastify.server);
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();

@@ -108,7 +108,10 @@ describe('video generation', () => {
     const videoPath = new URL(done.video.url).pathname;
     assert.match(videoPath, new RegExp(`^/media/videos/${id}-[0-9a-f]{32}\\.mp4$`));
     assert.match(new URL(done.video.thumbnail).pathname, new RegExp(`^/media/thumbnails/${id}-[0-9a-f]{32}\\.jpg$`));
-    assert.equal((await fetch(done.video.url)).status, 200);
+    const served = await fetch(done.video.url);
+    assert.equal(served.status, 200);
+    assert.equal(served.headers.get('cache-control'), 'private, max-age=86400', 'a capability URL: no shared cache keeps it');
+    assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
 
     const notServed = [
       `/media/jobs/${id}.json`, // the renderer's record of the request, with its prompt
