@@ -90,6 +90,12 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       code: 'request_timeout',
     },
     { label: 'a head that never ends', request: () => 'GET /healthz HTTP/1.1\r\nHost: pylon\r\n', status: 408, code: 'request_timeout' },
+    {
+      label: 'two Authorization headers (Node would keep the first and drop the other)',
+      request: () => head('GET /api/v1/agent-runs HTTP/1.1', [`Authorization: Bearer ${tenant.key}`, 'Authorization: Bearer pyl_someone_else']),
+      status: 400,
+      code: 'invalid_request',
+    },
   ];
 
   for (const { label, request, status, code, headers } of cases) {
@@ -103,6 +109,29 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       for (const [name, value] of Object.entries(headers ?? {})) assert.equal(response.headers[name], value, name);
     });
   }
+
+  it('bytes that are not UTF-8 inside a JSON string → 400 invalid_request, nothing stored as U+FFFD', async () => {
+    const http = new Http(stack.url);
+    const body = Buffer.concat([Buffer.from(`{"org_id":"${tenant.orgId}","agent_version_id":"${tenant.versionId}","input":"caf`), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const response = await http.post('/api/v1/agent-runs', { token: tenant.key, rawBody: body, headers: { 'content-type': 'application/json' } });
+    assert.equal(response.status, 400, response.text);
+    assert.deepEqual(response.body, { error: 'invalid_request' });
+    assert.equal(response.headers.get('error-detail'), 'the body is not valid UTF-8');
+  });
+
+  it('a command that takes no body refuses one: 400, after the key is checked', async () => {
+    const http = new Http(stack.url);
+    const run = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'hi' } });
+    assert.equal(run.status, 200, run.text);
+    const cancelPath = `/api/v1/agent-runs/${run.body.run_id}/cancel`;
+    for (const [body, contentType] of [['{"reason": "x"}', 'application/json'], ['anything', 'text/plain'], ['{}', 'application/json']]) {
+      const refused = await http.post(cancelPath, { token: tenant.key, rawBody: body, headers: { 'content-type': contentType! } });
+      assert.equal(refused.status, 400, `${contentType} ${body}: ${refused.text}`);
+      assert.equal(refused.headers.get('error-detail'), 'this request takes no body');
+    }
+    assert.equal((await http.post(cancelPath, { rawBody: '{}', headers: { 'content-type': 'application/json' } })).status, 401, 'the key first');
+    assert.equal((await http.post(cancelPath, { token: tenant.key })).status, 202, 'without a body it is the command it was');
+  });
 
   it('the server still answers normally afterwards, on the same process', async () => {
     const http = new Http(stack.url);

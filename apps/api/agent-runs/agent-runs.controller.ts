@@ -14,6 +14,7 @@ import {
 } from './dto/agent-run.dto';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
+import { NoBody } from '../common/no-body.guard';
 
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')
@@ -63,6 +64,7 @@ export class AgentRunsController {
   }
 
   @Post(':runId/cancel')
+  @NoBody()
   @HttpCode(202)
   @RequireScope('runs:create')
   @ApiOperation({ operationId: 'cancelAgentRun', summary: 'Stop a queued or running run; it ends failed with error "cancelled"' })

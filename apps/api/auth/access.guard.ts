@@ -39,6 +39,9 @@ export class AccessGuard implements CanActivate {
     if (rule.kind === 'public') return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Node keeps the first of several Authorization headers and drops the rest: which one a proxy
+    // in front would have used is anyone's guess, so a request with more than one is refused.
+    if (authorizationHeaders(request.raw.rawHeaders) > 1) throw ApiError.invalidRequest('the request has more than one Authorization header');
     const token = bearerToken(request.headers.authorization);
     if (rule.kind === 'admin') {
       const adminToken = this.config.adminToken;
@@ -65,4 +68,10 @@ export class AccessGuard implements CanActivate {
     }
     reply.headers(headers);
   }
+}
+
+function authorizationHeaders(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') count++;
+  return count;
 }

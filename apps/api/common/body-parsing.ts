@@ -8,7 +8,7 @@ import { unstorableReason } from './storable-json';
  * A body Fastify could not turn into JSON, JSON with a key that would reach an object's prototype in
  * JavaScript (`__proto__`, `constructor.prototype`; JSON.parse keeps it as a plain key, which
  * validation then never sees), or JSON that nests too deep or holds text PostgreSQL cannot store (one
- * rule for every endpoint): 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
+ * rule for every endpoint), or bytes that are not UTF-8: 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
  * in another charset than UTF-8 (which it would be read as, garbling its text): 415
  * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
  * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
@@ -21,17 +21,25 @@ export class UnparsableBody {
   ) {}
 }
 
+/** Refuses bytes that are not UTF-8 instead of turning them into U+FFFD, which would be stored as if sent. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit },
+    { parseAs: 'buffer', bodyLimit },
     (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       const charset = declaredCharset(request.headers['content-type']);
       if (charset && charset !== 'utf-8' && charset !== 'utf8') {
         return done(null, new UnparsableBody('JSON bodies are UTF-8; the Content-Type declares another charset', ErrorCode.UnsupportedMediaType));
       }
-      const text = body.toString();
+      let text: string;
+      try {
+        text = typeof body === 'string' ? body : STRICT_UTF8.decode(body);
+      } catch {
+        return done(null, new UnparsableBody('the body is not valid UTF-8'));
+      }
       if (text.trim() === '') return done(null, new UnparsableBody('the body is empty'));
       let parsed: unknown;
       try {

@@ -9,6 +9,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse } from './dto/video.dto';
 import { VideoGenerationsService } from './video-generations.service';
+import { NoBody } from '../common/no-body.guard';
 
 const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the first result and charge once; another body is 409.' };
 
@@ -67,6 +68,7 @@ export class VideoController {
   }
 
   @Post('generations/:taskId/cancel')
+  @NoBody()
   @HttpCode(202)
   @RequireScope('video:create')
   @ApiOperation({

@@ -20,6 +20,7 @@ import {
 } from './dto/webhooks.dto';
 import { toDeliveryView, toEndpointView } from './views';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { NoBody } from '../common/no-body.guard';
 
 /** Signed webhooks (Standard Webhooks): endpoints, secrets, the delivery log and replays. */
 @ApiTags('webhooks')
@@ -100,6 +101,7 @@ export class WebhooksController {
   }
 
   @Post(':endpoint_id/test')
+  @NoBody()
   @HttpCode(202)
   @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event to this endpoint' })
   @ApiUuidParam('endpoint_id')
@@ -142,6 +144,7 @@ export class WebhooksController {
   }
 
   @Post(':endpoint_id/deliveries/:delivery_id/retry')
+  @NoBody()
   @HttpCode(202)
   @ApiOperation({ operationId: 'retryWebhookDelivery', summary: 'Re-send a delivery now' })
   @ApiUuidParam('endpoint_id')
