@@ -75,14 +75,6 @@ export class PrivateTargets {
   private constructor(private readonly ranges: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>) {}
 
   static readonly NONE = new PrivateTargets([]);
-  private static readonly parsed = new WeakMap<readonly string[], PrivateTargets>();
-
-  /** The policy of a configuration's list, parsed once per list (config.webhookAllowedPrivateTargets). */
-  static of(entries: readonly string[]): PrivateTargets {
-    let targets = PrivateTargets.parsed.get(entries);
-    if (!targets) PrivateTargets.parsed.set(entries, (targets = PrivateTargets.parse(entries)));
-    return targets;
-  }
 
   /** Parses the setting's entries; throws an Error naming the first entry that is not an address, a CIDR or `loopback`. */
   static parse(entries: readonly string[]): PrivateTargets {
@@ -96,10 +88,6 @@ export class PrivateTargets {
       } else throw new Error(`"${entry}" is not an IP address, a CIDR or "loopback"`);
     }
     return new PrivateTargets(ranges);
-  }
-
-  get isEmpty(): boolean {
-    return this.ranges.length === 0;
   }
 
   /** Whether a receiver may be at this address: a public one always, a non-public one only if listed. */

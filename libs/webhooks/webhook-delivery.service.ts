@@ -29,12 +29,17 @@ interface AttemptPlan {
 export class WebhookDeliveryService {
   private readonly recorder = new AttemptRecorder((attempts) => this.webhooks.recordAttempts(attempts));
 
+  /** The private receivers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS), read once. */
+  private readonly privateTargets: PrivateTargets;
+
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly config: PylonConfig,
     private readonly metrics: PylonMetrics,
     private readonly workflows: WorkflowStarter,
-  ) {}
+  ) {
+    this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
+  }
 
   /**
    * The first attempt of each of the event's deliveries that has none yet, all at once; the deliveries
@@ -135,14 +140,13 @@ export class WebhookDeliveryService {
     const secrets = [endpoint.secret];
     if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt) secrets.push(endpoint.previousSecret);
     try {
-      const privateTargets = PrivateTargets.of(this.config.webhookAllowedPrivateTargets);
-      const url = await assertDeliverableUrl(endpoint.url, privateTargets);
+      const url = await assertDeliverableUrl(endpoint.url, this.privateTargets);
       return await postWebhook({
         url,
         headers: signatureHeaders(event.id, startedAt, body, secrets),
         body,
         timeoutMs: this.config.webhookAttemptTimeoutMs,
-        privateTargets,
+        privateTargets: this.privateTargets,
       });
     } catch (error) {
       if (!(error instanceof RefusedUrlError)) throw error;

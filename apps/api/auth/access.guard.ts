@@ -59,11 +59,11 @@ export class AccessGuard implements CanActivate {
 
   /** RateLimit-* headers on the response, or 429 `rate_limited` past the key's rate (nothing if the store failed). */
   private async admitRate(principal: Principal, reply: FastifyReply): Promise<void> {
-    const rate = this.limits.keyRate(principal.rateLimit);
     const decision = await this.limits.admitKeyRequest(principal.keyId, principal.rateLimit);
     if (!decision) return;
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
+      const rate = this.limits.keyRate(principal.rateLimit);
       throw new ApiError(ErrorCode.RateLimited, `this API key may send ${rate.perSecond} requests per second, ${rate.burst} at once; retry in ${decision.retryAfterSeconds} s`, headers);
     }
     reply.headers(headers);

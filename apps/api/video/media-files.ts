@@ -8,11 +8,6 @@ export const PUBLISHED_MEDIA_DIRS = ['videos', 'thumbnails'] as const;
 /** A published file: one name, no directory, no dotfile (unfinished renders are `.…part`). */
 const PUBLISHED_FILE = /^\/[A-Za-z0-9][A-Za-z0-9_-]*\.(?:mp4|jpg)$/;
 
-const MEDIA_HEADERS = [
-  ['cache-control', 'private, max-age=86400'],
-  ['x-content-type-options', 'nosniff'],
-] as const;
-
 /**
  * Serves the offline renderer's finished files under /media/videos/ and /media/thumbnails/. No listing,
  * no dotfiles (unfinished `.part` files), and the names carry 128 random bits, so one organisation can
@@ -31,16 +26,8 @@ export function serveMediaFiles(app: NestFastifyApplication, mediaDir: string): 
       dotfiles: 'deny',
       // Anything else (a directory, a traversal) is simply not found.
       allowedPath: (pathName: string) => PUBLISHED_FILE.test(pathName),
-      // A capability URL: a browser may keep it, a shared cache may not.
+      // Their caching is set with the other headers (common/security-headers.ts).
       cacheControl: false,
-      setHeaders: (response: unknown) => {
-        // @fastify/static hands over the Fastify reply (Nest's types still say the raw response).
-        const reply = response as { header?(name: string, value: string): unknown; setHeader?(name: string, value: string): unknown };
-        for (const [name, value] of MEDIA_HEADERS) {
-          if (reply.header) reply.header(name, value);
-          else reply.setHeader?.(name, value);
-        }
-      },
     });
   }
 }

@@ -17,6 +17,9 @@ export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
 /** Webhook endpoints of an organisation, their secrets, and replays of their deliveries. */
 @Injectable()
 export class WebhookEndpointsService {
+  /** The private receivers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS), read once. */
+  private readonly privateTargets: PrivateTargets;
+
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly orgs: OrganizationRepository,
@@ -24,7 +27,9 @@ export class WebhookEndpointsService {
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
-  ) {}
+  ) {
+    this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
+  }
 
   /** A new endpoint, within the organisation's cap on endpoints (409 `limit_exceeded` past it). */
   async create(orgId: string, request: CreateWebhookEndpointRequest): Promise<WebhookEndpoint> {
@@ -117,7 +122,7 @@ export class WebhookEndpointsService {
 
   private async checkUrl(url: string): Promise<void> {
     try {
-      await assertDeliverableUrl(url, PrivateTargets.of(this.config.webhookAllowedPrivateTargets));
+      await assertDeliverableUrl(url, this.privateTargets);
     } catch (error) {
       if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
       throw error;
