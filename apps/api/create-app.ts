@@ -17,6 +17,7 @@ import { answerClientError, answerUnmetExpectations } from './common/http-parser
 import { registerRequestLogging } from './common/request-logging';
 import { registerRoutingErrors } from './common/routing-errors';
 import { refuseRequestsWhileClosing } from './common/shutdown-errors';
+import { StrictQuery } from './common/query-params';
 import { createValidationPipe } from './common/validation.pipe';
 import { serveConsole } from './console/console-files';
 import { registerHttpMetrics } from './metrics/http-metrics';
@@ -63,6 +64,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   registerRoutingErrors(fastify);
   registerSecurityHeaders(fastify);
   answerUnmetExpectations(fastify.server);
+  app.useGlobalInterceptors(new StrictQuery());
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

@@ -62,6 +62,7 @@ describe('errors the framework answers: exactly {"error": code}', () => {
     { label: 'a header of 20 kB', request: () => head('GET /healthz HTTP/1.1', [`X-Filler: ${'a'.repeat(20_000)}`]), status: 431, code: 'header_fields_too_large' },
     { label: 'a header name with a space', request: () => head('GET /healthz HTTP/1.1', ['Bad Header: x']), status: 400, code: 'invalid_request' },
     { label: 'a method HTTP does not know', request: () => head('FETCHALL /api/v1/agent-runs HTTP/1.1'), status: 400, code: 'invalid_request' },
+    { label: 'a request line without an HTTP version (HTTP/0.9)', request: () => 'GET /healthz\r\n\r\n', status: 400, code: 'invalid_request' },
     { label: 'not HTTP at all', request: () => '\u0001\u0002 hello\r\n\r\n', status: 400, code: 'invalid_request' },
     {
       label: 'both Content-Length and Transfer-Encoding',
@@ -117,6 +118,46 @@ describe('errors the framework answers: exactly {"error": code}', () => {
     assert.equal(response.status, 400, response.text);
     assert.deepEqual(response.body, { error: 'invalid_request' });
     assert.equal(response.headers.get('error-detail'), 'the body is not valid UTF-8');
+  });
+
+  it('a JSON object that repeats a key → 400 invalid_request, whichever value comes last', async () => {
+    const http = new Http(stack.url);
+    const foreignOrg = '00000000-0000-4000-8000-000000000000';
+    const requests: Array<[path: string, rawBody: string]> = [
+      ['/api/v1/agent-runs', `{"org_id":"${foreignOrg}","agent_version_id":"${tenant.versionId}","input":"hi","org_id":"${tenant.orgId}"}`],
+      ['/api/v1/agent-runs', `{"org_id":"${tenant.orgId}","agent_version_id":"${tenant.versionId}","input":"hi","input":"hi"}`],
+      ['/api/v1/knowledge/documents', `{"org_id":"${tenant.orgId}","title":"t","content":"c","metadata":{"a":1,"\\u0061":2}}`],
+    ];
+    for (const [path, rawBody] of requests) {
+      const response = await http.post(path, { token: tenant.key, rawBody, headers: { 'content-type': 'application/json' } });
+      assert.equal(response.status, 400, `${rawBody}: ${response.text}`);
+      assert.deepEqual(response.body, { error: 'invalid_request' });
+      assert.match(response.headers.get('error-detail') ?? '', /^the body repeats the key "(org_id|input|a)" in one object/);
+    }
+    const sameKeyInTwoObjects = `{"org_id":"${tenant.orgId}","title":"t","content":"c","metadata":{"org_id":"x","title":"y"}}`;
+    const accepted = await http.post('/api/v1/knowledge/documents', { token: tenant.key, rawBody: sameKeyInTwoObjects, headers: { 'content-type': 'application/json' } });
+    assert.equal(accepted.status, 202, `one key in two different objects is no repeat: ${accepted.text}`);
+  });
+
+  it('a query parameter the operation does not take → 400, prototype names and operations without parameters included', async () => {
+    const http = new Http(stack.url);
+    const refused: Array<[path: string, detail: string]> = [
+      ['/api/v1/agent-runs?__proto__[x]=1', 'query parameter "__proto__" is not taken by this operation'],
+      ['/api/v1/agent-runs?limit=1&constructor[prototype]=1', 'query parameter "constructor" is not taken by this operation'],
+      ['/api/v1/agent-runs?foo=1', 'foo: property foo should not exist'],
+      ['/api/v1/tokens/balance?__proto__=1', 'query parameter "__proto__" is not taken by this operation'],
+      [`/api/v1/agent-runs/${tenant.orgId}?expand=all`, 'this operation takes no query parameters (got "expand")'],
+      ['/api/v1/whoami?x', 'this operation takes no query parameters (got "x")'],
+    ];
+    for (const [path, detail] of refused) {
+      const response = await http.get(path, { token: tenant.key });
+      assert.equal(response.status, 400, `${path}: ${response.text}`);
+      assert.deepEqual(response.body, { error: 'invalid_request' });
+      assert.equal(response.headers.get('error-detail'), detail, path);
+    }
+    assert.equal((await http.get(`/api/v1/agent-runs/${tenant.orgId}?expand=all`)).status, 401, 'the key first');
+    assert.equal((await http.get('/api/v1/agent-runs?limit=1&status=queued', { token: tenant.key })).status, 200);
+    assert.equal((await http.get(`/v1/video-gen/generation?ids[0]=${tenant.orgId}`, { token: tenant.key })).status, 200);
   });
 
   it('a command that takes no body refuses one: 400, after the key is checked', async () => {

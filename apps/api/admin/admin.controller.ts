@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
@@ -10,6 +10,7 @@ import { ApiKeyService } from '../auth/api-key.service';
 import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest, UpdateApiKeyRequest } from './dto/create-api-key.dto';
 import { CreateOrgRequest, OrgList, OrgView } from './dto/create-org.dto';
 import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
+import { QueryParams } from '../common/query-params';
 
 /** Operators' management of organisations and their API keys, with the admin token. */
 @ApiTags('management')
@@ -36,7 +37,7 @@ export class AdminController {
   @ApiOperation({ operationId: 'listOrgs', summary: 'List organisations, newest first' })
   @ApiOkResponse({ type: OrgList })
   @ApiErrors(400, 401)
-  async listOrgs(@Query() query: PageQuery): Promise<OrgList> {
+  async listOrgs(@QueryParams() query: PageQuery): Promise<OrgList> {
     return toListResponse(await this.orgs.list(toPageRequest(query)), toOrgView);
   }
 
@@ -58,7 +59,7 @@ export class AdminController {
   @ApiUuidParam('org_id')
   @ApiOkResponse({ type: ApiKeyList })
   @ApiErrors(400, 401, 404)
-  async listApiKeys(@UuidParam('org_id') orgId: string, @Query() query: PageQuery): Promise<ApiKeyList> {
+  async listApiKeys(@UuidParam('org_id') orgId: string, @QueryParams() query: PageQuery): Promise<ApiKeyList> {
     if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
     return toListResponse(await this.keys.listForOrg(orgId, toPageRequest(query)), toApiKeyView);
   }

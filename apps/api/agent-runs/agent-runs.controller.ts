@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -15,6 +15,7 @@ import {
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 import { NoBody } from '../common/no-body.guard';
+import { QueryParams } from '../common/query-params';
 
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')
@@ -48,7 +49,7 @@ export class AgentRunsController {
   @ApiOperation({ operationId: 'listAgentRuns', summary: 'List runs, newest first, optionally by status' })
   @ApiOkResponse({ type: AgentRunList })
   @ApiErrors(400, 401, 403)
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentRunsQuery): Promise<AgentRunList> {
+  async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListAgentRunsQuery): Promise<AgentRunList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query)), toAgentRunView);
   }

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@pylon/contracts';
@@ -12,6 +12,7 @@ import { ServerSentEventStream } from '../common/server-sent-events';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { RunEventPage, RunEventsQuery, type RunEventView } from './dto/run-event.dto';
+import { QueryParams } from '../common/query-params';
 
 const DEFAULT_PAGE = 100;
 
@@ -57,7 +58,7 @@ export class RunEventsController {
   async events(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('runId') runId: string,
-    @Query() query: RunEventsQuery,
+    @QueryParams() query: RunEventsQuery,
     @Headers('accept') accept: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Req() request: FastifyRequest,

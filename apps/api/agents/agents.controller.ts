@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentRepository } from '@pylon/db';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
@@ -17,6 +17,7 @@ import {
   ListAgentsQuery,
 } from './dto/agent.dto';
 import { toAgentVersionView, toAgentView } from './views';
+import { QueryParams } from '../common/query-params';
 
 /** Agents and their immutable versions, for an organisation's own keys with `agents:manage`. */
 @ApiTags('management')
@@ -43,7 +44,7 @@ export class AgentsController {
   @ApiOperation({ operationId: 'listAgents', summary: 'List agents, newest first' })
   @ApiOkResponse({ type: AgentList })
   @ApiErrors(400, 401, 403)
-  async listAgents(@CurrentPrincipal() principal: Principal, @Query() query: ListAgentsQuery): Promise<AgentList> {
+  async listAgents(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListAgentsQuery): Promise<AgentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return toListResponse(await this.agents.listAgents(principal.orgId, toPageRequest(query)), toAgentView);
   }
@@ -79,7 +80,7 @@ export class AgentsController {
   async listVersions(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('agent_id') agentId: string,
-    @Query() query: PageQuery,
+    @QueryParams() query: PageQuery,
   ): Promise<AgentVersionList> {
     await this.service.getAgent(principal.orgId, agentId);
     const page = await this.agents.listVersions(principal.orgId, agentId, toPageRequest(query));

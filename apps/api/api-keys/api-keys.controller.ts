@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyRepository } from '@pylon/db';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
@@ -9,6 +9,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest } from '../admin/dto/create-api-key.dto';
 import { toApiKeyView, toIssuedApiKeyView } from '../admin/views';
+import { QueryParams } from '../common/query-params';
 
 /** The organisation's own API keys (its "API Keys area"), for keys with `keys:manage`. */
 @ApiTags('api keys')
@@ -37,7 +38,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listOwnApiKeys', summary: "The caller's organisation's keys (no secrets), newest first" })
   @ApiOkResponse({ type: ApiKeyList })
   @ApiErrors(400, 401, 403)
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<ApiKeyList> {
+  async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: PageQuery): Promise<ApiKeyList> {
     return toListResponse(await this.keys.listForOrg(principal.orgId, toPageRequest(query)), toApiKeyView);
   }
 

@@ -2,13 +2,16 @@ import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ErrorCode } from '@pylon/contracts';
+import { firstDuplicateKey } from './duplicate-keys';
 import { unstorableReason } from './storable-json';
 
 /**
- * A body Fastify could not turn into JSON, JSON with a key that would reach an object's prototype in
- * JavaScript (`__proto__`, `constructor.prototype`; JSON.parse keeps it as a plain key, which
- * validation then never sees), or JSON that nests too deep or holds text PostgreSQL cannot store (one
- * rule for every endpoint), or bytes that are not UTF-8: 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
+ * A body Fastify could not turn into JSON, JSON with an object that repeats a key (which one counts
+ * is up to each parser: `{"org_id": <theirs>, …, "org_id": <mine>}` may read differently here than in
+ * a gateway before us), JSON with a key that would reach an object's prototype in
+ * JavaScript (`__proto__`, `constructor.prototype`, which validation would never see), JSON that
+ * nests too deep or holds text PostgreSQL cannot store (one rule for every endpoint), or bytes that are
+ * not UTF-8: 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
  * in another charset than UTF-8 (which it would be read as, garbling its text): 415
  * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
  * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
@@ -46,6 +49,10 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
         parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch {
         return done(null, new UnparsableBody(isJson(text) ? 'the body has a "__proto__" or "constructor.prototype" key, which no request of this API takes' : 'the body is not valid JSON'));
+      }
+      const duplicate = firstDuplicateKey(text);
+      if (duplicate) {
+        return done(null, new UnparsableBody(`the body repeats the key ${JSON.stringify(duplicate.key)} in one object (again at offset ${duplicate.offset})`));
       }
       const unstorable = unstorableReason(parsed);
       done(null, unstorable ? new UnparsableBody(unstorable) : parsed);

@@ -10,12 +10,14 @@ export const MAX_URL_LENGTH = 8_192;
 const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * What the router cannot answer itself: a URL too long (414 `uri_too_long`), and a known path asked
- * with a method it does not have (405 `method_not_allowed` with `Allow`; the router would say 404).
+ * What the router cannot answer itself: a request line without an HTTP version (HTTP/0.9, which Node
+ * still serves: 400), a URL too long (414 `uri_too_long`), and a known path asked with a method it
+ * does not have (405 `method_not_allowed` with `Allow`; the router would say 404).
  * Thrown from an `onRequest` hook, so the error filter writes them like every other error.
  */
 export function registerRoutingErrors(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersionMajor < 1) throw ApiError.invalidRequest('the request line has no HTTP version (HTTP/0.9 is not served)');
     if (request.url.length > MAX_URL_LENGTH) {
       throw new ApiError(ErrorCode.UriTooLong, `the URL is longer than ${MAX_URL_LENGTH} characters`);
     }

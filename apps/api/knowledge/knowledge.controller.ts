@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
 import { KnowledgeSearchService, parseSearchFilter, toDocumentView } from '@pylon/knowledge';
@@ -22,6 +22,7 @@ import {
   QUERY_DEFAULT_MATCH_COUNT,
 } from './dto/knowledge.dto';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
+import { QueryParams } from '../common/query-params';
 
 const DEFAULT_MATCH_COUNT = 6;
 
@@ -88,7 +89,7 @@ export class KnowledgeController {
   @ApiOperation({ operationId: 'listKnowledgeDocuments', summary: 'List documents, newest first, optionally by status' })
   @ApiOkResponse({ type: DocumentList })
   @ApiErrors(400, 401, 403)
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListDocumentsQuery): Promise<DocumentList> {
+  async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListDocumentsQuery): Promise<DocumentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query)), (view) => view);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '@pylon/ledger';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
@@ -16,6 +16,7 @@ import {
   TokenGrantView,
 } from './dto/tokens.dto';
 import { toTokenEntryView } from './views';
+import { QueryParams } from '../common/query-params';
 
 @ApiTags('management')
 @Controller()
@@ -46,7 +47,7 @@ export class TokensController {
   @ApiOperation({ operationId: 'getTokenBalance', summary: "The organisation's token balance" })
   @ApiOkResponse({ type: TokenBalanceView })
   @ApiErrors(400, 401, 403)
-  async balance(@CurrentPrincipal() principal: Principal, @Query() query: OrgScopedQuery): Promise<TokenBalanceView> {
+  async balance(@CurrentPrincipal() principal: Principal, @QueryParams() query: OrgScopedQuery): Promise<TokenBalanceView> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return { org_id: principal.orgId, balance: await this.ledger.balance(principal.orgId) };
   }
@@ -57,7 +58,7 @@ export class TokensController {
   @ApiOperation({ operationId: 'listTokenEntries', summary: 'Ledger entries, newest first: grants, debits and refunds' })
   @ApiOkResponse({ type: TokenEntryList })
   @ApiErrors(400, 401, 403)
-  async entries(@CurrentPrincipal() principal: Principal, @Query() query: ListTokenEntriesQuery): Promise<TokenEntryList> {
+  async entries(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListTokenEntriesQuery): Promise<TokenEntryList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
     return toListResponse(await this.ledger.entries(principal.orgId, toPageRequest(query)), toTokenEntryView);
   }

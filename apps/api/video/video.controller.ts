@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { toGenerationView } from '@pylon/video';
@@ -10,6 +10,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse } from './dto/video.dto';
 import { VideoGenerationsService } from './video-generations.service';
 import { NoBody } from '../common/no-body.guard';
+import { QueryParams } from '../common/query-params';
 
 const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the first result and charge once; another body is 409.' };
 
@@ -44,7 +45,7 @@ export class VideoController {
   @ApiOperation({ operationId: 'getVideoGenerations', summary: "The caller's generations with these ids, in request order; unknown ids are left out" })
   @ApiOkResponse({ type: [VideoGenerationResponse] })
   @ApiErrors(400, 401, 403)
-  async getMany(@CurrentPrincipal() principal: Principal, @Query() query: GetGenerationsQuery): Promise<VideoGenerationResponse[]> {
+  async getMany(@CurrentPrincipal() principal: Principal, @QueryParams() query: GetGenerationsQuery): Promise<VideoGenerationResponse[]> {
     const generations = await this.service.getMany(principal.orgId, query.ids);
     return generations.map((generation) => toGenerationView(generation, this.config.publicUrl));
   }

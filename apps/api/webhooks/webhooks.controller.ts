@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WebhookRepository } from '@pylon/db';
 import { ApiError } from '../common/api-error';
@@ -21,6 +21,7 @@ import {
 import { toDeliveryView, toEndpointView } from './views';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { NoBody } from '../common/no-body.guard';
+import { QueryParams } from '../common/query-params';
 
 /** Signed webhooks (Standard Webhooks): endpoints, secrets, the delivery log and replays. */
 @ApiTags('webhooks')
@@ -48,7 +49,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List endpoints, newest first' })
   @ApiOkResponse({ type: WebhookEndpointList })
   @ApiErrors(400, 401, 403)
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<WebhookEndpointList> {
+  async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: PageQuery): Promise<WebhookEndpointList> {
     const page = await this.webhooks.listEndpoints(principal.orgId, toPageRequest(query));
     return { data: page.items.map(toEndpointView), next_cursor: page.nextCursor };
   }
@@ -119,7 +120,7 @@ export class WebhooksController {
   async deliveries(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('endpoint_id') endpointId: string,
-    @Query() query: ListDeliveriesQuery,
+    @QueryParams() query: ListDeliveriesQuery,
   ): Promise<WebhookDeliveryList> {
     await this.service.get(principal.orgId, endpointId);
     const page = await this.webhooks.listDeliveries(principal.orgId, endpointId, query.status, toPageRequest(query));
