@@ -12,6 +12,7 @@ export { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-li
 export { RateLimitStore, RATE_LIMIT_TABLE } from './rate-limit-store';
 export { KeyRateBucketRepository, type BucketTake } from './repositories/key-rate-bucket.repository';
 export {
+  CURSOR_PATTERN,
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   InvalidCursorError,

@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface PageRequest {
   limit: number;
-  /** Opaque cursor from a previous page's `nextCursor`. */
+  /** A previous page's `nextCursor`. */
   cursor?: string;
 }
 
@@ -21,23 +21,26 @@ interface CursorPosition {
 
 export class InvalidCursorError extends Error {
   constructor() {
-    super('cursor is not one this API issued');
+    super('cursor is not a position in this list (`<created_at in epoch milliseconds>_<id>`, as next_cursor gives it)');
   }
 }
 
+/**
+ * A cursor is the position of the last item of a page, `<created_at in epoch milliseconds>_<id>`:
+ * every string of this form is a position (the page after it may be empty), so the published pattern
+ * says exactly which cursors are accepted. Milliseconds up to 13 digits: until the year 2286.
+ */
+export const CURSOR_PATTERN = '^[0-9]{1,13}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const CURSOR = new RegExp(CURSOR_PATTERN);
+
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
+  return `${position.createdAt.getTime()}_${position.id}`;
 }
 
 export function decodeCursor(cursor: string): CursorPosition {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const date = new Date(String(createdAt));
-    if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(date.getTime())) throw new Error();
-    return { createdAt: date, id };
-  } catch {
-    throw new InvalidCursorError();
-  }
+  if (!CURSOR.test(cursor)) throw new InvalidCursorError();
+  const separator = cursor.indexOf('_');
+  return { createdAt: new Date(Number(cursor.slice(0, separator))), id: cursor.slice(separator + 1) };
 }
 
 /**

@@ -87,12 +87,27 @@ describe('OpenAPI document', () => {
     const get = document.paths['/api/v1/agent-runs/{runId}'].get;
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
-    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '409', '415', '429', '500']);
-    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '429', '500']);
+    // The spec's statuses, plus what any request can meet before its operation (408, 414, 431, 503; 413 and 415 with a body) and the rate limit (429).
+    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '408', '409', '413', '414', '415', '429', '431', '500', '503']);
+    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '408', '414', '429', '431', '500', '503']);
     for (const status of ['400', '401', '403', '500']) {
       assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
     }
     assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
+  });
+
+  it('states the rules the server enforces beyond types: storable text, cursors, non-blank prompts, this deployment\'s limits', () => {
+    const schemas = document.components.schemas;
+    const storable = '^[^\\u0000\\uD800-\\uDFFF]*$';
+    assert.equal(schemas.CreateAgentRunRequest.properties.input.pattern, storable);
+    assert.equal(schemas.EqualityFilter.properties.value.oneOf[0].pattern, storable);
+    assert.equal(schemas.EqualityFilter.additionalProperties, false);
+    assert.match(schemas.CreateGenerationRequest.properties.user_prompt.pattern, /^\^/);
+    assert.ok(!new RegExp(schemas.CreateGenerationRequest.properties.user_prompt.pattern, 'u').test(' \t\u00a0'), 'a blank prompt does not match');
+    assert.ok(new RegExp(schemas.CreateGenerationRequest.properties.user_prompt.pattern, 'u').test(' a lighthouse 🌅 '));
+    const cursor = document.paths['/api/v1/agent-runs'].get.parameters.find((p: any) => p.name === 'cursor').schema.pattern;
+    assert.ok(new RegExp(cursor).test('1764197549553_6e6e8d3d-39e6-49c6-9ac4-b7fb5e9df8e5') && !new RegExp(cursor).test('garbage'));
+    assert.equal(schemas.CreateAgentVersionRequest.properties.run_timeout_seconds.maximum, 3_600, 'MAX_RUN_TIMEOUT_SECONDS of this deployment');
   });
 
   it('documents one success status per operation, with a schema for its body, and every error with the error body', () => {
@@ -157,10 +172,13 @@ describe('OpenAPI document', () => {
     const limits = document.paths['/admin/v1/orgs/{org_id}/limits'];
     assert.equal(key.operationId, 'updateApiKey');
     assert.equal(key.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ApiKeyView');
-    assert.deepEqual(Object.keys(key.responses).sort(), ['200', '400', '401', '404', '415', '500']);
+    const transport = ['408', '414', '431', '503'];
+    const withBody = [...transport, '413', '415'];
+    const sorted = (statuses: string[]) => [...statuses].sort();
+    assert.deepEqual(Object.keys(key.responses).sort(), sorted(['200', '400', '401', '404', '500', ...withBody]));
     for (const [method, operationId, statuses] of [
-      ['get', 'getOrgLimits', ['200', '400', '401', '404', '500']],
-      ['patch', 'updateOrgLimits', ['200', '400', '401', '404', '415', '500']],
+      ['get', 'getOrgLimits', sorted(['200', '400', '401', '404', '500', ...transport])],
+      ['patch', 'updateOrgLimits', sorted(['200', '400', '401', '404', '500', ...withBody])],
     ] as const) {
       assert.equal(limits[method].operationId, operationId);
       assert.equal(limits[method].responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OrgLimitsView');
@@ -170,7 +188,7 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(body.properties).sort(), ['dispatch_weight', 'inflight_deliveries_per_endpoint', 'queued_documents', 'queued_runs', 'test_events_per_minute', 'webhook_endpoints']);
     assert.equal(body.properties.webhook_endpoints.nullable, true);
     assert.equal(body.properties.webhook_endpoints.minimum, 1);
-    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), ['201', '400', '401', '403', '409', '415', '429', '500']);
+    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), sorted(['201', '400', '401', '403', '409', '429', '500', ...withBody]));
     assert.ok(document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['409']);
   });
 

@@ -17,6 +17,8 @@ interface FuzzRun {
   output: string;
 }
 
+/** The source test/ directory, with schemathesis' config and hooks. */
+const TEST_DIR = join(__dirname, '..', '..', '..', 'test');
 const REPORT_DIR = mkdtempSync(join(tmpdir(), 'pylon-schemathesis-'));
 
 /** Keeps the whole output (every failure with its curl command) and names the file in the assertion. */
@@ -31,12 +33,12 @@ function keep(name: string, run: FuzzRun): string {
  * the published OpenAPI document and checks every answer: no 5xx, documented status codes, content types
  * and bodies matching their schemas, invalid input refused, and more (all its checks).
  */
-function schemathesis(stack: Stack, token: string, operations: string[]): Promise<FuzzRun> {
+function schemathesis(stack: Stack, token: string, orgId: string | null, operations: string[]): Promise<FuzzRun> {
   const cli = process.env.SCHEMATHESIS;
   if (!cli) throw new Error('schemathesis runs under `npm test`, which installs it (scripts/ensure-schemathesis.sh)');
   const args = [
     '--config-file',
-    join(__dirname, '..', '..', '..', 'test', 'schemathesis.toml'),
+    join(TEST_DIR, 'schemathesis.toml'),
     'run',
     `${stack.url}/integration/openapi.json`,
     '--checks',
@@ -57,7 +59,15 @@ function schemathesis(stack: Stack, token: string, operations: string[]): Promis
   ];
   return new Promise((resolve, reject) => {
     // Its working directory is the report directory: schemathesis keeps a cache (.schemathesis/) where it runs.
-    const child = spawn(cli, args, { cwd: REPORT_DIR, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
+    const env = {
+      ...process.env,
+      SCHEMATHESIS_TELEMETRY: 'false',
+      // test/schemathesis_hooks.py: a drawn org_id that is a well-formed id becomes the key's organisation.
+      SCHEMATHESIS_HOOKS: 'schemathesis_hooks',
+      PYTHONPATH: TEST_DIR,
+      ...(orgId ? { PYLON_FUZZ_ORG_ID: orgId } : {}),
+    };
+    const child = spawn(cli, args, { cwd: REPORT_DIR, stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,14 +93,14 @@ describe('schemathesis fuzzing of the OpenAPI document', () => {
   after(async () => stack?.stop());
 
   it('the organisation API (every /api and /v1 operation, with a key that has every scope): 0 failures', async () => {
-    const run = await schemathesis(stack, tenant.key, ['--exclude-path-regex', '^/admin/']);
+    const run = await schemathesis(stack, tenant.key, tenant.orgId, ['--exclude-path-regex', '^/admin/']);
     const report = keep('organisation-api', run);
     console.log(report);
     assert.equal(run.code, 0, report);
   });
 
   it('the admin API (with the admin token): 0 failures', async () => {
-    const run = await schemathesis(stack, testInfra().adminToken, ['--include-path-regex', '^/admin/']);
+    const run = await schemathesis(stack, testInfra().adminToken, null, ['--include-path-regex', '^/admin/']);
     const report = keep('admin-api', run);
     console.log(report);
     assert.equal(run.code, 0, report);

@@ -1,8 +1,8 @@
 import { IsOmittable } from './omittable';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '@pylon/db';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { CURSOR_PATTERN, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '@pylon/db';
 
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
@@ -13,10 +13,13 @@ export class PageQuery {
   @Max(MAX_PAGE_SIZE)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page.' })
+  @ApiPropertyOptional({
+    description: 'The `next_cursor` of the previous page: the position of its last item, `<created_at in epoch milliseconds>_<id>`.',
+    pattern: CURSOR_PATTERN,
+  })
   @IsOmittable()
   @IsString()
-  @MaxLength(200)
+  @Matches(new RegExp(CURSOR_PATTERN), { message: 'cursor must be a next_cursor this list gave (<created_at in epoch milliseconds>_<id>)' })
   cursor?: string;
 }
 

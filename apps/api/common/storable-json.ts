@@ -1,6 +1,18 @@
 /** How deep a request body may nest: far beyond any real request, far below what recursion survives. */
 export const MAX_BODY_DEPTH = 32;
 
+/**
+ * The same rule as a JSON Schema pattern, published on every string of a request (a schema pattern
+ * matches code points, so a surrogate pair is one character outside the range and an unpaired half is in it).
+ */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+
+/** JavaScript's whitespace (what `\s` and trim() mean), spelled out so that every regex dialect reads it alike. */
+const WHITESPACE = '\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
+
+/** Storable text with at least one character that is not whitespace. */
+export const NON_BLANK_TEXT_PATTERN = `^[^\\u0000\\uD800-\\uDFFF]*[^\\u0000\\uD800-\\uDFFF${WHITESPACE}][^\\u0000\\uD800-\\uDFFF]*$`;
+
 /** A NUL character, or half of a surrogate pair without its other half: text PostgreSQL cannot store. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -1,51 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { PylonConfig } from '@pylon/config';
+import { documentDeploymentLimits, documentRateLimits, documentStorableText, documentTransportErrors } from './enforced-rules';
 
 type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
-type Response = { headers?: Record<string, unknown>; [field: string]: unknown };
-type Operation = { security?: Array<Record<string, unknown>>; requestBody?: unknown; responses?: Record<string, Response> };
 
-const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
-
-function operationsOf(document: OpenAPIObject): Operation[] {
-  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]).filter((operation) => operation?.responses);
-}
-
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
-
-/** What every response to an API key carries (see the access guard). */
-const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': integerHeader("Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate."),
-  'RateLimit-Remaining': integerHeader('Requests left in the bucket now.'),
-  'RateLimit-Reset': integerHeader('Seconds until the bucket is full again.'),
-};
-
-/** Every operation authenticated by an API key may answer 429 `rate_limited`, and its responses carry the RateLimit-* headers. */
-function documentRateLimits(document: OpenAPIObject): void {
-  for (const operation of operationsOf(document)) {
-    if (!operation.security?.some((requirement) => 'apiKey' in requirement)) continue;
-    for (const [status, response] of Object.entries(operation.responses!)) {
-      if (status.startsWith('2')) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
-    }
-    operation.responses!['429'] = {
-      description:
-        'rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute',
-      headers: { 'Retry-After': integerHeader('Seconds to wait before the next request can pass.'), ...RATE_LIMIT_HEADERS },
-      content: ERROR_CONTENT,
-    };
-  }
-}
-
-/** Every operation that takes a body answers 415 to a body that is not JSON (see body-parsing). */
-function documentUnsupportedMediaType(document: OpenAPIObject): void {
-  for (const operation of operationsOf(document)) {
-    if (!operation.requestBody) continue;
-    operation.responses!['415'] = { description: 'unsupported_media_type: the body is not `application/json`', content: ERROR_CONTENT };
-  }
-}
-
-/** Request bodies, and the seed resources whose fields the spec fixes exactly, allow no other properties. */
-const CLOSED_SCHEMA = /(Request|^AgentRunView|^AgentRunCreated|^ErrorBody)$/;
+/** Request bodies and their search filters, and the seed resources whose fields the spec fixes exactly, allow no other properties. */
+const CLOSED_SCHEMA = /(Request|Filter|^AgentRunView|^AgentRunCreated|^ErrorBody)$/;
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -65,7 +26,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (CLOSED_SCHEMA.test(name) && schema.type === 'object') schema.additionalProperties = false;
   }
   documentRateLimits(document);
-  documentUnsupportedMediaType(document);
+  documentTransportErrors(document);
+  documentStorableText(document);
+  documentDeploymentLimits(document, app.get(PylonConfig));
   return document;
 }
 

@@ -1,5 +1,6 @@
 import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
+import { NON_BLANK_TEXT_PATTERN } from '../../common/storable-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
@@ -11,7 +12,7 @@ const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require
 
 /** 4.4 and 4.6 request body. */
 export class CreateGenerationRequest {
-  @ApiProperty({ minLength: 1, maxLength: MAX_PROMPT_CHARS, example: 'A lighthouse at dawn, waves crashing' })
+  @ApiProperty({ minLength: 1, maxLength: MAX_PROMPT_CHARS, pattern: NON_BLANK_TEXT_PATTERN, description: 'Not only whitespace.', example: 'A lighthouse at dawn, waves crashing' })
   @IsString()
   @Matches(/\S/, { message: 'user_prompt must not be empty' })
   @MaxLength(MAX_PROMPT_CHARS)
