@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@pylon/temporal';
+import { freePort } from '../apps/embedded/dev-server';
 import { cpuProfileFlags } from '../test/support/cpu-profile';
 import { AppProcess } from '../test/support/stack';
 import { sleep } from './support';

@@ -14,7 +14,7 @@ import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
 
-/** The repository root, seen from dist/bench/. */
+/** The repository root, seen from dist-test/bench/. */
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 

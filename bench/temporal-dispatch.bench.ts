@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { startTemporalDevServer } from '@pylon/temporal';
+import { startTemporalDevServer } from '../apps/embedded/dev-server';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
 import { envInt, log, openLoop, quietTemporalRuntime, round, summarize, type Benchmark, type BenchReport } from './support';
 

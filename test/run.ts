@@ -1,6 +1,8 @@
 /**
  * `npm test`: starts what the suites need (see startInfrastructure) and runs every compiled
- * `*.test.js` under dist/ with Node's test runner. `npm test -- <substring>` runs the matching files.
+ * `*.test.js` under dist-test/ (the tree `npm run build:test` compiles: the application with its unit
+ * tests, test/ and bench/) with Node's test runner. `npm test -- <substring>` runs the files whose path
+ * under dist-test/ contains it.
  * The logs of every API and worker the suites start go to one directory per run, printed at the end.
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +12,7 @@ import { join, relative } from 'node:path';
 import { requireSupportedNode } from '@pylon/config';
 import { startInfrastructure } from './support/infrastructure';
 
+/** dist-test/, seen from dist-test/test/. */
 const DIST = join(__dirname, '..');
 
 function testFiles(filter: string | undefined): string[] {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
-import { startTemporalDevServer, type DevServer } from '@pylon/temporal';
+import { startTemporalDevServer, type DevServer } from './dev-server';
 import { resolveAdminToken } from './admin-token';
 import { ensureDemoTenant } from './demo-tenant';
 import { POSTGRES_DIR, TEMPORAL_DB_FILE } from './embedded-files';

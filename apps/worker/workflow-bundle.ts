@@ -4,7 +4,8 @@ import { DefaultLogger, bundleWorkflowCode, type BundleOptions, type Logger, typ
 
 /**
  * Where `npm run build` writes the workflow code, bundled once (dist/workflows.bundle.js). `npm run build`
- * empties dist first, so the bundle is always of the workflows compiled beside it.
+ * empties dist first, so the bundle is always of the workflows compiled beside it. `npm run build:test`
+ * copies it into dist-test/, which it compiles from the same sources right after.
  */
 export const WORKFLOW_BUNDLE_PATH = join(__dirname, '..', '..', 'workflows.bundle.js');
 

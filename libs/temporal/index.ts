@@ -1,6 +1,5 @@
 export { TemporalClientModule } from './temporal-client.module';
 export { registerSearchAttributes } from './register-search-attributes';
-export { findOrBuildTemporalCli, startTemporalDevServer, freePort, type DevServer } from './dev-server';
 export { WorkflowStarter, type StartRequest } from './workflow-starter';
 export { EventAnnouncer } from './event-announcer';
 export { TaskQueueBacklogReader, type QueueBacklog } from './task-queue-backlog';

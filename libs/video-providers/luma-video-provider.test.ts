@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { FakeLumaServer } from './fake-luma-server';
+import { FakeLuma } from '../../test/support/fake-luma';
 import { lumaNominalSize } from './luma-nominal-size';
 import { LumaVideoProvider } from './luma-video-provider';
 import type { VideoRequest } from './video-provider';
@@ -19,12 +19,12 @@ function request(overrides: Partial<VideoRequest> = {}): VideoRequest {
 }
 
 describe('LumaVideoProvider', () => {
-  let fake: FakeLumaServer;
+  let fake: FakeLuma;
   const provider = (timeoutMs = 5_000): LumaVideoProvider =>
     new LumaVideoProvider({ apiKey: 'luma-test-key', baseUrl: fake.baseUrl, timeoutMs });
 
   before(async () => {
-    fake = await FakeLumaServer.start();
+    fake = await FakeLuma.start();
   });
   after(async () => {
     await fake.stop();

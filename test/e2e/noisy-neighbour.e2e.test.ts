@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '@pylon/temporal';
+import { freePort } from '../../apps/embedded/dev-server';
 import { sql } from '../support/db';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';

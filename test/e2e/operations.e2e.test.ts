@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { WORK_KINDS } from '@pylon/contracts';
-import { freePort } from '@pylon/temporal';
+import { freePort } from '../../apps/embedded/dev-server';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { parsePrometheusText, samplesOf, valueOf, type PrometheusExposition } from '../support/prometheus';

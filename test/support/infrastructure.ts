@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@pylon/db';
-import { findOrBuildTemporalCli, startTemporalDevServer } from '@pylon/temporal';
+import { findOrBuildTemporalCli, startTemporalDevServer } from '../../apps/embedded/dev-server';
 import { startPgliteProcess } from './pglite-process';
 
 export interface Infrastructure {

@@ -4,10 +4,11 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PYLON_NODE_FLAGS } from '@pylon/config';
-import { freePort } from '@pylon/temporal';
+import { freePort } from '../../apps/embedded/dev-server';
 import { cpuProfileFlags } from './cpu-profile';
 import { testInfra } from './infra';
 
+/** The compiled tree the tests run from (dist-test/, see `npm run build:test`): its apps are the ones started. */
 const DIST = join(__dirname, '..', '..');
 /** The run's log directory (`npm test` makes one and prints it), so that one grep covers every app log of a run. */
 const LOG_DIR = process.env.PYLON_TEST_LOG_DIR || mkdtempSync(join(tmpdir(), 'pylon-test-logs-'));

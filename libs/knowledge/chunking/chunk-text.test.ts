@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChunkingOptions, TextChunk, chunkText } from './index';
-import { createRandom, generateText, int } from './text-generator.fixture';
+import { createRandom, generateText, int } from '../../../test/support/text-generator';
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { graphemeBoundaries } from './graphemes';
 import { forEachSegment, isWordCut, wordSegmenter } from './segments';
-import { createRandom, generateText, int, pick } from './text-generator.fixture';
+import { createRandom, generateText, int, pick } from '../../../test/support/text-generator';
 
 function wholeTextBoundaries(text: string, granularity: 'word' | 'grapheme'): number[] {
   const bounds = [...new Intl.Segmenter('en', { granularity }).segment(text)].map((s) => s.index);

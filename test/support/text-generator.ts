@@ -1,4 +1,4 @@
-/** Seeded random texts for the property tests (named .fixture so the test runner does not run it). */
+/** Seeded random texts for the chunking property tests (libs/knowledge/chunking/*.test.ts). */
 
 /** mulberry32: tiny, fast, good enough to vary inputs reproducibly. */
 export function createRandom(seed: number): () => number {
