@@ -17,8 +17,9 @@ export function parseAnnouncement(payload: string | undefined): { runId: string;
 
 /**
  * PostgreSQL's announcements of new run events (LISTEN on one connection per process), handed to
- * whoever follows that run. Best effort by design: followers also read the table on a timer, so a
- * lost connection (or PGlite, whose single session does not deliver them) only slows them down.
+ * whoever follows that run. On the embedded PGlite they arrive too: libs/pglite-server hands each
+ * committed NOTIFY to every client that LISTENs on its channel. Best effort by design: followers also
+ * read the table on a timer, so a lost connection only slows them down.
  */
 @Injectable()
 export class RunEventNotifications implements OnModuleDestroy {
