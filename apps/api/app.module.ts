@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { OrganizationsModule } from '@pylon/organizations';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
@@ -10,7 +11,7 @@ import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
 import { ApiKeysApiModule } from './api-keys/api-keys.module';
-import { AgentsModule } from './agents/agents.module';
+import { AgentsApiModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
 import { HealthModule } from './health/health.module';
@@ -42,11 +43,12 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
       },
     }),
     DbModule,
+    OrganizationsModule,
     LimitsModule,
     TemporalClientModule,
     AuthModule,
     AdminModule,
-    AgentsModule,
+    AgentsApiModule,
     AgentRunsApiModule,
     ApiKeysApiModule,
     KnowledgeApiModule,

@@ -7,6 +7,7 @@ import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
 import { pylonLoggerOptions } from '@pylon/logging';
 import { MetricsModule } from '@pylon/metrics';
+import { OrganizationsModule } from '@pylon/organizations';
 import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
@@ -27,6 +28,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     }),
     MetricsModule.forProcess('worker'),
     DbModule,
+    OrganizationsModule,
     // The agent-runs service also starts and cancels workflows (for the API); its client connects lazily, on first use.
     TemporalClientModule,
     LlmModule,

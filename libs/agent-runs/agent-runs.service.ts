@@ -15,7 +15,7 @@ import {
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
-import { assertSameRequest, fingerprint } from '@pylon/idempotency';
+import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LimitsService } from '@pylon/limits';
 import { LlmService, toolSpecs } from '@pylon/llm';
@@ -39,6 +39,9 @@ export interface NewRunRequest {
  * organisations by their weights; the workflow's turns mark it running, ask the model,
  * run its tools, and record the outcome with its event.
  */
+/** What a create needs of a run, new or found under its Idempotency-Key. */
+type QueuedRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'status' | 'requestHash' | 'createdAt'>;
+
 @Injectable()
 export class AgentRunsService {
   private readonly logger = new Logger(AgentRunsService.name);
@@ -59,39 +62,32 @@ export class AgentRunsService {
 
   async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null): Promise<Pick<AgentRun, 'id' | 'status' | 'createdAt'>> {
     const requestHash = fingerprint({ ...request });
-    if (idempotencyKey) {
-      const earlier = await this.runs.findByIdempotencyKey(orgId, idempotencyKey);
-      if (earlier) return this.replay(earlier, requestHash);
-    }
-    const version = await this.version(orgId, request.agent_version_id);
-    if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
-    await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
-
-    const runId = randomUUID();
-    const createdAt = new Date();
-    const inserted = await this.runs.insertQueued({
-      id: runId,
-      orgId,
-      agentVersionId: request.agent_version_id,
-      input: request.input,
-      idempotencyKey,
-      requestHash,
-      createdAt,
+    let version: AgentVersion | null = null;
+    const run = await createOnce<QueuedRun>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
+      admit: async () => {
+        version = await this.version(orgId, request.agent_version_id);
+        if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+        await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
+      },
+      insert: async () => {
+        const queued = { id: randomUUID(), orgId, agentVersionId: request.agent_version_id, status: 'queued' as const, requestHash, createdAt: new Date() };
+        return (await this.runs.insertQueued({ ...queued, input: request.input, idempotencyKey })) ? queued : null;
+      },
+      work: {
+        awaitsStart: (earlier) => earlier.status === 'queued',
+        start: async (queued) => {
+          const ofRun = version ?? (await this.version(orgId, queued.agentVersionId));
+          if (ofRun) await this.startWorkflow(orgId, queued.id, ofRun);
+        },
+        undo: async (queued, error) => {
+          this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
+          await this.runs.deleteQueued(orgId, queued.id);
+          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
+        },
+      },
     });
-    if (!inserted && idempotencyKey) {
-      const winner = await this.runs.findByIdempotencyKey(orgId, idempotencyKey);
-      if (winner) return this.replay(winner, requestHash);
-    }
-    if (!inserted) throw new Error(`run ${runId} could not be inserted`);
-
-    try {
-      await this.startWorkflow(orgId, runId, version);
-    } catch (error) {
-      this.logger.error({ err: error }, `could not start the workflow of run ${runId}; removing the run`);
-      await this.runs.deleteQueued(orgId, runId);
-      throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
-    }
-    return { id: runId, status: 'queued', createdAt };
+    return { id: run.id, status: run.status, createdAt: run.createdAt };
   }
 
   async get(orgId: string, runId: string): Promise<AgentRun> {
@@ -195,15 +191,6 @@ export class AgentRunsService {
   }
 
   /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */
-  private async replay(earlier: AgentRun, requestHash: string): Promise<AgentRun> {
-    assertSameRequest(earlier, requestHash);
-    if (earlier.status === 'queued') {
-      const version = await this.version(earlier.orgId, earlier.agentVersionId);
-      if (version) await this.startWorkflow(earlier.orgId, earlier.id, version);
-    }
-    return earlier;
-  }
-
   private async startWorkflow(orgId: string, runId: string, version: AgentVersion): Promise<void> {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,

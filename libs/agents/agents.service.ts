@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_TOOL_MATCH_COUNT } from '@pylon/contracts';
+import { ApiError, DEFAULT_TOOL_MATCH_COUNT, type KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { Agent, AgentRepository, AgentVersion } from '@pylon/db';
+import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { LlmService } from '@pylon/llm';
-import { ApiError } from '../common/api-error';
-import type { CreateAgentVersionRequest } from './dto/agent.dto';
+/** What a new agent version is asked for (its model must be one this deployment serves). */
+export interface AgentVersionRequest {
+  model: string;
+  instructions: string;
+  temperature?: number;
+  max_output_tokens?: number;
+  run_timeout_seconds?: number;
+  tools?: Array<{ type: typeof KNOWLEDGE_SEARCH_TOOL; match_count?: number | null }> | null;
+}
 
+/** Agents and their immutable versions, for the API (runs read versions through AgentRunsService). */
 @Injectable()
 export class AgentsService {
   constructor(
@@ -14,13 +22,21 @@ export class AgentsService {
     private readonly config: PylonConfig,
   ) {}
 
+  createAgent(orgId: string, name: string): Promise<Agent> {
+    return this.agents.createAgent(orgId, name);
+  }
+
+  listAgents(orgId: string, page: PageRequest): Promise<Page<Agent>> {
+    return this.agents.listAgents(orgId, page);
+  }
+
   async getAgent(orgId: string, agentId: string): Promise<Agent> {
     const agent = await this.agents.findAgent(orgId, agentId);
     if (!agent) throw ApiError.notFound('no such agent');
     return agent;
   }
 
-  async createVersion(orgId: string, agentId: string, request: CreateAgentVersionRequest): Promise<AgentVersion> {
+  async createVersion(orgId: string, agentId: string, request: AgentVersionRequest): Promise<AgentVersion> {
     await this.getAgent(orgId, agentId);
     if (!this.llm.isSupported(request.model)) throw ApiError.invalidRequest(`model ${request.model} is not available`);
     const runTimeoutSeconds = request.run_timeout_seconds ?? this.config.defaultRunTimeoutSeconds;
@@ -35,6 +51,12 @@ export class AgentsService {
       runTimeoutSeconds,
       tools: (request.tools ?? []).map((tool) => ({ type: tool.type, match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT })),
     });
+  }
+
+  /** An agent's versions, newest first; 404 for an agent that is not the organisation's. */
+  async listVersions(orgId: string, agentId: string, page: PageRequest): Promise<Page<AgentVersion>> {
+    await this.getAgent(orgId, agentId);
+    return this.agents.listVersions(orgId, agentId, page);
   }
 
   async getVersion(orgId: string, versionId: string): Promise<AgentVersion> {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
+import { ApiError, ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { ApiKey, ApiKeyRepository } from '@pylon/db';
-import { ApiError } from '../common/api-error';
+import { ApiKey, ApiKeyRepository, type Page, type PageRequest } from '@pylon/db';
 import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
 import type { Principal } from './principal';
 
@@ -84,24 +83,24 @@ export class ApiKeyService {
 
   async rollInOrg(caller: Principal, keyId: string, graceSeconds?: number): Promise<IssuedApiKey> {
     assertCurrentSecret(caller);
-    const rolled = (await this.keys.findInOrg(caller.orgId, keyId)) && (await this.roll(keyId, graceSeconds));
+    const rolled = await this.roll(caller.orgId, keyId, graceSeconds);
     if (!rolled) throw ApiError.notFound('no such active API key');
     return rolled;
   }
 
   async revokeInOrg(caller: Principal, keyId: string): Promise<ApiKey> {
     assertCurrentSecret(caller);
-    const revoked = (await this.keys.findInOrg(caller.orgId, keyId)) && (await this.revoke(keyId));
+    const revoked = await this.revoke(caller.orgId, keyId);
     if (!revoked) throw ApiError.notFound('no such API key');
     return revoked;
   }
 
   /** Issues a new secret for the same key; the old secret keeps working for `graceSeconds`. */
-  async roll(keyId: string, graceSeconds = this.config.apiKeyRollGraceSeconds): Promise<IssuedApiKey | null> {
-    const existing = await this.keys.findById(keyId);
+  async roll(orgId: string, keyId: string, graceSeconds = this.config.apiKeyRollGraceSeconds): Promise<IssuedApiKey | null> {
+    const existing = await this.keys.findInOrg(orgId, keyId);
     if (!existing || existing.revokedAt) return null;
     const secret = generateApiKey(existing.lookupId);
-    const apiKey = await this.keys.roll(keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000));
+    const apiKey = await this.keys.roll(orgId, keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000));
     this.forget(keyId);
     return apiKey ? { apiKey, secret: secret.key } : null;
   }
@@ -117,7 +116,7 @@ export class ApiKeyService {
     const now = Date.now();
     if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
-    this.touch(key.id, now);
+    this.touch(key.orgId, key.id, now);
     return {
       orgId: key.orgId,
       keyId: key.id,
@@ -132,8 +131,23 @@ export class ApiKeyService {
     for (const [hash, entry] of this.verified) if (entry.key.id === keyId) this.verified.delete(hash);
   }
 
-  async revoke(keyId: string): Promise<ApiKey | null> {
-    const key = await this.keys.revoke(keyId);
+  /** The organisation's keys, newest first (no secrets: only their hashes are stored). */
+  list(orgId: string, page: PageRequest): Promise<Page<ApiKey>> {
+    return this.keys.listForOrg(orgId, page);
+  }
+
+  /** A key of this organisation, or null. */
+  findInOrg(orgId: string, keyId: string): Promise<ApiKey | null> {
+    return this.keys.findInOrg(orgId, keyId);
+  }
+
+  /** The organisation of a key, for the operator's routes, which name a key by its id alone. */
+  orgOfKey(keyId: string): Promise<string | null> {
+    return this.keys.orgOfKey(keyId);
+  }
+
+  async revoke(orgId: string, keyId: string): Promise<ApiKey | null> {
+    const key = await this.keys.revoke(orgId, keyId);
     this.forget(keyId);
     return key;
   }
@@ -142,11 +156,11 @@ export class ApiKeyService {
    * Sets the key's own rate limit (null: back to the default; absent: unchanged). This process forgets the
    * key at once; other API processes apply it within API_KEY_CACHE_SECONDS, like a revocation.
    */
-  async setRateLimit(keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
+  async setRateLimit(orgId: string, keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
     if (changes.perSecond && changes.burst && changes.burst < changes.perSecond) {
       throw ApiError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
     }
-    const key = await this.keys.setRateLimit(keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst });
+    const key = await this.keys.setRateLimit(orgId, keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst });
     this.forget(keyId);
     return key;
   }
@@ -181,14 +195,14 @@ export class ApiKeyService {
     return previous ? 'previous' : null;
   }
 
-  private touch(keyId: string, now: number): void {
+  private touch(orgId: string, keyId: string, now: number): void {
     const debounceMs = this.config.apiKeyLastUsedDebounceSeconds * 1000;
     const last = this.recentlyTouched.get(keyId);
     if (last !== undefined && now - last < debounceMs) return;
     this.recentlyTouched.set(keyId, now);
     if (this.recentlyTouched.size > 10_000) this.recentlyTouched.clear();
     this.keys
-      .touchLastUsed(keyId, this.config.apiKeyLastUsedDebounceSeconds)
+      .touchLastUsed(orgId, keyId, this.config.apiKeyLastUsedDebounceSeconds)
       .catch((error: unknown) => this.logger.warn({ err: error }, `could not record last use of key ${keyId}`));
   }
 }

@@ -18,6 +18,7 @@ import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-
 import { LedgerRepository } from './repositories/ledger.repository';
 import { VideoGenerationRepository } from './repositories/video-generation.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
+import { Transactions } from './transactions';
 
 const REPOSITORIES = [
   OrganizationRepository,
@@ -35,6 +36,7 @@ const REPOSITORIES = [
   RateLimitStore,
   KeyRateBucketRepository,
   RunEventNotifications,
+  Transactions,
 ];
 
 /** The database connection and the repositories, the only code that touches SQL. */

@@ -25,9 +25,9 @@ export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export {
   VideoGenerationRepository,
-  DuplicateIdempotencyKeyError,
   type NewVideoGeneration,
   type VideoOutcome,
   type GenerationEventFactory,
 } from './repositories/video-generation.repository';
-export { WebhookRepository, type AttemptRecord, type DeliveryContext, type EndpointChanges, type EventDeliveries } from './repositories/webhook.repository';
+export { WebhookRepository, type AttemptOfDelivery, type AttemptRecord, type DeliveryContext, type EndpointChanges, type EventDeliveries } from './repositories/webhook.repository';
+export { Transactions } from './transactions';

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
+import { ApiError, ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository, type EmbeddingProgress, type Page, type PageRequest } from '@pylon/db';
-import { toDocumentView, type KnowledgeDocumentView } from '@pylon/knowledge';
+import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
-import { ApiError } from '../common/api-error';
-import { assertSameRequest, fingerprint } from '@pylon/idempotency';
-import type { CreateDocumentRequest } from './dto/knowledge.dto';
+import { toDocumentView, type KnowledgeDocumentView } from './document-view';
+
+/** What a new document is asked for. */
+export interface NewDocumentRequest {
+  title: string;
+  content: string;
+  metadata?: Record<string, unknown>;
+}
 
 const MAX_METADATA_BYTES = 16 * 1024;
 
@@ -27,7 +32,7 @@ export class KnowledgeDocumentsService {
     private readonly limits: LimitsService,
   ) {}
 
-  async create(orgId: string, request: CreateDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
+  async create(orgId: string, request: NewDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     if (request.content.length > this.config.kbMaxDocumentChars) {
       throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
     }
@@ -36,35 +41,24 @@ export class KnowledgeDocumentsService {
       throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
     }
     const requestHash = fingerprint({ org_id: orgId, title: request.title, content: request.content, metadata: JSON.stringify(metadata) });
-    if (idempotencyKey) {
-      const earlier = await this.documents.findByIdempotencyKey(orgId, idempotencyKey);
-      if (earlier) return this.replay(earlier, requestHash);
-    }
-    await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
-    const docId = randomUUID();
-    const inserted = await this.documents.insertProcessing({
-      id: docId,
-      orgId,
-      title: request.title,
-      content: request.content,
-      metadata,
-      idempotencyKey,
-      requestHash,
-      createdAt: new Date(),
+    return createOnce<KnowledgeDocument>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.documents.findByIdempotencyKey(orgId, key),
+      admit: () => this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo)),
+      insert: async () => {
+        const docId = randomUUID();
+        const fields = { id: docId, orgId, title: request.title, content: request.content, metadata, idempotencyKey, requestHash, createdAt: new Date() };
+        return (await this.documents.insertProcessing(fields)) ? this.documents.findById(orgId, docId) : null;
+      },
+      work: {
+        awaitsStart: (earlier) => earlier.status === 'processing',
+        start: (document) => this.startIngestion(orgId, document.id),
+        undo: async (document, error) => {
+          this.logger.error({ err: error }, `could not start ingestion of document ${document.id}; removing it`);
+          await this.documents.delete(orgId, document.id);
+          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
+        },
+      },
     });
-    if (!inserted && idempotencyKey) {
-      const winner = await this.documents.findByIdempotencyKey(orgId, idempotencyKey);
-      if (winner) return this.replay(winner, requestHash);
-    }
-    if (!inserted) throw new Error(`document ${docId} could not be inserted`);
-    try {
-      await this.startIngestion(orgId, docId);
-    } catch (error) {
-      this.logger.error({ err: error }, `could not start ingestion of document ${docId}; removing it`);
-      await this.documents.delete(orgId, docId);
-      throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
-    }
-    return (await this.documents.findById(orgId, docId))!;
   }
 
   async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {
@@ -100,11 +94,5 @@ export class KnowledgeDocumentsService {
       resourceId: docId,
       summary: `Knowledge ingestion of ${docId}`,
     });
-  }
-
-  private async replay(earlier: KnowledgeDocument, requestHash: string): Promise<KnowledgeDocument> {
-    assertSameRequest(earlier, requestHash);
-    if (earlier.status === 'processing') await this.startIngestion(earlier.orgId, earlier.id);
-    return earlier;
   }
 }

@@ -46,16 +46,16 @@ export class KnowledgeIngestionService {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { exists: false, chunkCount: 0, batchCount: 0 };
     const chunks = this.chunk(document.content);
-    await this.chunks.replaceDrafts(docId, chunks);
+    await this.chunks.replaceDrafts(orgId, docId, chunks);
     return { exists: true, chunkCount: chunks.length, batchCount: Math.ceil(chunks.length / this.config.embeddingBatchSize) };
   }
 
-  async embedChunkBatch(docId: string, batchIndex: number, signal?: AbortSignal): Promise<void> {
+  async embedChunkBatch(orgId: string, docId: string, batchIndex: number, signal?: AbortSignal): Promise<void> {
     const size = this.config.embeddingBatchSize;
-    const drafts = await this.chunks.draftBatch(docId, batchIndex * size, size);
+    const drafts = await this.chunks.draftBatch(orgId, docId, batchIndex * size, size);
     if (drafts.length === 0) return;
     const vectors = await this.embedder.embed(drafts.map((draft) => draft.content), signal);
-    await this.chunks.saveDraftEmbeddings(docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
+    await this.chunks.saveDraftEmbeddings(orgId, docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
   }
 
   async publish(orgId: string, docId: string): Promise<PublishOutcome> {

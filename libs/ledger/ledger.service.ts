@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@pylon/contracts';
-import { LedgerRepository, OrganizationRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
-import { assertSameRequest, fingerprint } from '@pylon/idempotency';
+import { LedgerRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
+import { createOnce, fingerprint } from '@pylon/idempotency';
+import { OrganizationsService } from '@pylon/organizations';
 
 export interface TokenGrantRequest {
   amount: number;
@@ -22,13 +22,13 @@ function grantFingerprint(grant: { amount: number; reason: string | null }): str
 /**
  * An organisation's token ledger: grants, debits and refunds as append-only entries, and a balance
  * that never goes below zero. Debits happen inside the transaction that creates what they pay for
- * (see VideoGenerationRepository.createWithDebit); everything else goes through here.
+ * (see VideoGenerationsService); everything else goes through here.
  */
 @Injectable()
 export class LedgerService {
   constructor(
     private readonly ledger: LedgerRepository,
-    private readonly orgs: OrganizationRepository,
+    private readonly orgs: OrganizationsService,
   ) {}
 
   /**
@@ -36,11 +36,12 @@ export class LedgerService {
    * answer the first grant again, the same key with another request is 409 `idempotency_key_reused`.
    */
   async grant(orgId: string, request: TokenGrantRequest, idempotencyKey: string | null): Promise<TokenGrant> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
-    const earlier = idempotencyKey ? await this.ledger.findGrantByIdempotencyKey(orgId, idempotencyKey) : null;
-    // Under a key, the repository hands back the entry of a concurrent grant that won the insert.
-    const entry = earlier ?? (await this.ledger.grant(orgId, request.amount, request.reason, idempotencyKey));
-    if (idempotencyKey) assertSameRequest({ requestHash: grantFingerprint(entry) }, grantFingerprint(request));
+    const withHash = (entry: TokenEntry | null) => entry && { entry, requestHash: grantFingerprint(entry) };
+    const { entry } = await createOnce(idempotencyKey, grantFingerprint(request), {
+      findByKey: async (key) => withHash(await this.ledger.findGrantByIdempotencyKey(orgId, key)),
+      admit: async () => void (await this.orgs.require(orgId)),
+      insert: async () => withHash(await this.ledger.grant(orgId, request.amount, request.reason, idempotencyKey)),
+    });
     return { entry, balance: entry.balanceAfter };
   }
 

@@ -1,11 +1,19 @@
 import { Module } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import { createVideoProvider } from '@pylon/video-providers';
+import { LimitsModule } from '@pylon/limits';
 import { ConfiguredVideoProvider } from './video-provider.token';
+import { VideoGenerationsService } from './video-generations.service';
 
-/** The video provider chosen by VIDEO_PROVIDER (`local` renders with ffmpeg; `luma` is Dream Machine). */
+/**
+ * Video generation's rules (VideoGenerationsService), for the API and the worker, and the video provider
+ * chosen by VIDEO_PROVIDER (`local` renders with ffmpeg; `luma` is Dream Machine). Needs the global
+ * config, database and Temporal client modules.
+ */
 @Module({
+  imports: [LimitsModule],
   providers: [
+    VideoGenerationsService,
     {
       provide: ConfiguredVideoProvider,
       inject: [PylonConfig],
@@ -20,6 +28,6 @@ import { ConfiguredVideoProvider } from './video-provider.token';
         }),
     },
   ],
-  exports: [ConfiguredVideoProvider],
+  exports: [ConfiguredVideoProvider, VideoGenerationsService],
 })
 export class VideoModule {}

@@ -13,6 +13,8 @@ const record = (statusCode: number | null): AttemptRecord => ({
   nextAttemptAt: null,
 });
 
+const ORG = '00000000-0000-4000-8000-000000000001';
+
 describe('AttemptRecorder', () => {
   it('writes the attempts that finish together in one statement, and the later ones in the next', async () => {
     const writes: string[][] = [];
@@ -21,18 +23,26 @@ describe('AttemptRecorder', () => {
       writes.push(attempts.map(({ deliveryId }) => deliveryId));
       if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
     });
-    const first = ['a', 'b', 'c'].map((id) => recorder.record(id, record(null)));
+    const first = ['a', 'b', 'c'].map((id) => recorder.record(ORG, id, record(null)));
     await new Promise((resolve) => setImmediate(resolve));
-    const later = ['d', 'e'].map((id) => recorder.record(id, record(200)));
+    const later = ['d', 'e'].map((id) => recorder.record(ORG, id, record(200)));
     release();
     await Promise.all([...first, ...later]);
     assert.deepEqual(writes, [['a', 'b', 'c'], ['d', 'e']]);
   });
 
+  it('hands each attempt to the write with its organisation', async () => {
+    const written: Array<[string, string]> = [];
+    const recorder = new AttemptRecorder(async (attempts) => void written.push(...attempts.map(({ orgId, deliveryId }): [string, string] => [orgId, deliveryId])));
+    const other = '00000000-0000-4000-8000-000000000002';
+    await Promise.all([recorder.record(ORG, 'a', record(null)), recorder.record(other, 'b', record(null))]);
+    assert.deepEqual(written, [[ORG, 'a'], [other, 'b']]);
+  });
+
   it('never puts two attempts of one delivery in one statement', async () => {
     const writes: string[][] = [];
     const recorder = new AttemptRecorder(async (attempts) => void writes.push(attempts.map(({ deliveryId }) => deliveryId)));
-    await Promise.all([recorder.record('a', record(null)), recorder.record('a', record(200)), recorder.record('b', record(null))]);
+    await Promise.all([recorder.record(ORG, 'a', record(null)), recorder.record(ORG, 'a', record(200)), recorder.record(ORG, 'b', record(null))]);
     assert.deepEqual(writes, [['a', 'b'], ['a']]);
   });
 
@@ -42,9 +52,9 @@ describe('AttemptRecorder', () => {
       calls++;
       if (calls === 1) throw new Error('database gone');
     });
-    const failed = recorder.record('a', record(null));
+    const failed = recorder.record(ORG, 'a', record(null));
     await assert.rejects(failed, /database gone/);
-    await recorder.record('b', record(null));
+    await recorder.record(ORG, 'b', record(null));
     assert.equal(calls, 2);
   });
 });

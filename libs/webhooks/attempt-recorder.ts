@@ -1,10 +1,8 @@
-import type { AttemptRecord } from '@pylon/db';
+import type { AttemptOfDelivery } from '@pylon/db';
 
-type Write = (attempts: Array<{ deliveryId: string; record: AttemptRecord }>) => Promise<void>;
+type Write = (attempts: AttemptOfDelivery[]) => Promise<void>;
 
-interface Waiting {
-  deliveryId: string;
-  record: AttemptRecord;
+interface Waiting extends AttemptOfDelivery {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -20,9 +18,9 @@ export class AttemptRecorder {
 
   constructor(private readonly write: Write) {}
 
-  record(deliveryId: string, record: AttemptRecord): Promise<void> {
+  record(orgId: string, deliveryId: string, record: AttemptOfDelivery['record']): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ deliveryId, record, resolve, reject });
+      this.waiting.push({ orgId, deliveryId, record, resolve, reject });
       if (!this.writing) {
         this.writing = true;
         // Let the attempts that finish in this turn of the event loop join the first write.
@@ -35,7 +33,7 @@ export class AttemptRecorder {
     while (this.waiting.length > 0) {
       const batch = this.takeDistinct();
       try {
-        await this.write(batch.map(({ deliveryId, record }) => ({ deliveryId, record })));
+        await this.write(batch.map(({ orgId, deliveryId, record }) => ({ orgId, deliveryId, record })));
         for (const attempt of batch) attempt.resolve();
       } catch (error) {
         for (const attempt of batch) attempt.reject(error);

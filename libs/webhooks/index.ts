@@ -5,3 +5,4 @@ export { postWebhook, type WebhookPost, type WebhookResponse } from './sender';
 export { eventEnvelope } from './envelope';
 export { WebhookDeliveryService } from './webhook-delivery.service';
 export { WebhooksModule } from './webhooks.module';
+export { WebhookEndpointsService, OPERATOR_DISABLED_REASON, type DeliveriesWithAttempts, type NewEndpointRequest } from './webhook-endpoints.service';

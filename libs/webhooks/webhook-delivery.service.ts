@@ -103,8 +103,8 @@ export class WebhookDeliveryService {
     return this.attempt({ deliveryId, endpoint: context.endpoint, event: context.event, nextAttemptInMs });
   }
 
-  async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
-    await this.webhooks.setDeliveryStatus(deliveryId, 'failed', reason);
+  async markDeliveryFailed(orgId: string, deliveryId: string, reason: string): Promise<void> {
+    await this.webhooks.setDeliveryStatus(orgId, deliveryId, 'failed', reason);
   }
 
   /**
@@ -113,7 +113,7 @@ export class WebhookDeliveryService {
    */
   private async attempt({ deliveryId, endpoint, event, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
     if (!endpoint.enabled) {
-      await this.webhooks.setDeliveryStatus(deliveryId, 'failed', `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`);
+      await this.webhooks.setDeliveryStatus(endpoint.orgId, deliveryId, 'failed', `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`);
       return 'stopped';
     }
     const startedAt = new Date();
@@ -121,7 +121,7 @@ export class WebhookDeliveryService {
     const result = attemptResult(response);
     const delivered = result === 'delivered';
     const gone = result === 'gone';
-    await this.recorder.record(deliveryId, {
+    await this.recorder.record(endpoint.orgId, deliveryId, {
       startedAt,
       durationMs: response.durationMs,
       statusCode: response.statusCode,
@@ -131,7 +131,7 @@ export class WebhookDeliveryService {
       nextAttemptAt: delivered || gone || nextAttemptInMs === null ? null : new Date(Date.now() + nextAttemptInMs),
     });
     this.metrics.countWebhookAttempt(result);
-    if (gone) await this.webhooks.disableEndpoint(endpoint.id, 'the receiver answered 410 Gone');
+    if (gone) await this.webhooks.disableEndpoint(endpoint.orgId, endpoint.id, 'the receiver answered 410 Gone');
     return delivered ? 'delivered' : gone ? 'gone' : 'retry';
   }
 

@@ -2,19 +2,32 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId } from '@pylon/contracts';
+import { ApiError, ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId, type DeliveryStatus } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { OrganizationRepository, WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@pylon/db';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookRepository, type EndpointChanges, type Page, type PageRequest } from '@pylon/db';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
-import { PrivateTargets, RefusedUrlError, assertDeliverableUrl, generateWebhookSecret } from '@pylon/webhooks';
-import { ApiError } from '../common/api-error';
-import type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './dto/webhooks.dto';
+import { OrganizationsService } from '@pylon/organizations';
+import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { generateWebhookSecret } from './webhook-secret';
+
+/** What a new endpoint is asked for. */
+export interface NewEndpointRequest {
+  url: string;
+  description?: string | null;
+  events?: string[] | null;
+}
+
+/** Deliveries with their attempts, as the delivery log shows them. */
+export interface DeliveriesWithAttempts {
+  deliveries: Page<WebhookDelivery>;
+  attempts: WebhookAttempt[];
+}
 
 /** The reason an endpoint disabled by an operator shows when the operator gave none. */
 export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
 
-/** Webhook endpoints of an organisation, their secrets, and replays of their deliveries. */
+/** Webhook endpoints of an organisation, their secrets, their delivery logs, and replays of their deliveries (for the API). */
 @Injectable()
 export class WebhookEndpointsService {
   /** The private receivers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS), read once. */
@@ -22,7 +35,7 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly webhooks: WebhookRepository,
-    private readonly orgs: OrganizationRepository,
+    private readonly orgs: OrganizationsService,
     private readonly temporal: Client,
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
@@ -32,7 +45,7 @@ export class WebhookEndpointsService {
   }
 
   /** A new endpoint, within the organisation's cap on endpoints (409 `limit_exceeded` past it). */
-  async create(orgId: string, request: CreateWebhookEndpointRequest): Promise<WebhookEndpoint> {
+  async create(orgId: string, request: NewEndpointRequest): Promise<WebhookEndpoint> {
     await this.checkUrl(request.url);
     return this.limits.withinWebhookEndpointCap(orgId, (cap) =>
       this.webhooks.createEndpoint(
@@ -51,13 +64,17 @@ export class WebhookEndpointsService {
     );
   }
 
+  list(orgId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.webhooks.listEndpoints(orgId, page);
+  }
+
   async get(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
     const endpoint = await this.webhooks.findEndpoint(orgId, endpointId);
     if (!endpoint) throw ApiError.notFound('no such webhook endpoint');
     return endpoint;
   }
 
-  async update(orgId: string, endpointId: string, request: UpdateWebhookEndpointRequest): Promise<WebhookEndpoint> {
+  async update(orgId: string, endpointId: string, request: EndpointChanges): Promise<WebhookEndpoint> {
     await this.get(orgId, endpointId);
     if (request.url !== undefined) await this.checkUrl(request.url);
     return (await this.webhooks.updateEndpoint(orgId, endpointId, request))!;
@@ -77,8 +94,22 @@ export class WebhookEndpointsService {
    * disabled with the reason; deliveries then due to them fail with it. Returns how many it disabled.
    */
   async disableAllOfOrg(orgId: string, reason: string | undefined): Promise<number> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    await this.orgs.require(orgId);
     return this.webhooks.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
+  }
+
+  /** An endpoint's delivery log, newest first, optionally of one status, each delivery with its attempts. */
+  async listDeliveries(orgId: string, endpointId: string, status: DeliveryStatus | undefined, page: PageRequest): Promise<DeliveriesWithAttempts> {
+    await this.get(orgId, endpointId);
+    const deliveries = await this.webhooks.listDeliveries(orgId, endpointId, status, page);
+    return { deliveries, attempts: await this.webhooks.listAttempts(orgId, deliveries.items.map((delivery) => delivery.id)) };
+  }
+
+  /** One delivery of the endpoint, with its attempts. */
+  async getDelivery(orgId: string, endpointId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
+    const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
+    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
+    return { delivery, attempts: await this.webhooks.listAttempts(orgId, [delivery.id]) };
   }
 
   /** A test event to this endpoint only, delivered like any other, within the organisation's test events per minute. */

@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
+import { LimitsModule } from '@pylon/limits';
 import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
 
-/** Webhook delivery for the worker's activities. */
+/**
+ * Webhooks' rules: endpoints and their delivery logs (for the API), delivery (for the worker's
+ * activities). Needs the global config, database, organisations and Temporal client modules.
+ */
 @Module({
-  providers: [WebhookDeliveryService],
-  exports: [WebhookDeliveryService],
+  imports: [LimitsModule],
+  providers: [WebhookDeliveryService, WebhookEndpointsService],
+  exports: [WebhookDeliveryService, WebhookEndpointsService],
 })
 export class WebhooksModule {}

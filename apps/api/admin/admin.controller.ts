@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyRepository, OrganizationRepository } from '@pylon/db';
+import { OrganizationsService } from '@pylon/organizations';
 import { ApiError } from '../common/api-error';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
-import { ApiKeyService } from '../auth/api-key.service';
+import { ApiKeyService } from '@pylon/api-keys';
 import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest, UpdateApiKeyRequest } from './dto/create-api-key.dto';
 import { CreateOrgRequest, OrgList, OrgView } from './dto/create-org.dto';
 import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
@@ -19,8 +19,7 @@ import { QueryParams } from '../common/query-params';
 @Controller('admin/v1')
 export class AdminController {
   constructor(
-    private readonly orgs: OrganizationRepository,
-    private readonly keys: ApiKeyRepository,
+    private readonly orgs: OrganizationsService,
     private readonly apiKeys: ApiKeyService,
   ) {}
 
@@ -48,7 +47,7 @@ export class AdminController {
   @ApiCreatedResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
   async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    await this.orgs.require(orgId);
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     const issued = await this.apiKeys.issue(orgId, body.name, body.scopes, expiresAt);
     return toIssuedApiKeyView(issued.apiKey, issued.secret);
@@ -60,8 +59,8 @@ export class AdminController {
   @ApiOkResponse({ type: ApiKeyList })
   @ApiErrors(400, 401, 404)
   async listApiKeys(@UuidParam('org_id') orgId: string, @QueryParams() query: PageQuery): Promise<ApiKeyList> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
-    return toListResponse(await this.keys.listForOrg(orgId, toPageRequest(query)), toApiKeyView);
+    await this.orgs.require(orgId);
+    return toListResponse(await this.apiKeys.list(orgId, toPageRequest(query)), toApiKeyView);
   }
 
   @Delete('api-keys/:key_id')
@@ -70,7 +69,8 @@ export class AdminController {
   @ApiOkResponse({ type: ApiKeyView, description: 'The revoked key' })
   @ApiErrors(400, 401, 404)
   async revokeApiKey(@UuidParam('key_id') keyId: string): Promise<ApiKeyView> {
-    const key = await this.apiKeys.revoke(keyId);
+    const orgId = await this.apiKeys.orgOfKey(keyId);
+    const key = orgId && (await this.apiKeys.revoke(orgId, keyId));
     if (!key) throw ApiError.notFound('no such API key');
     return toApiKeyView(key);
   }
@@ -81,7 +81,8 @@ export class AdminController {
   @ApiOkResponse({ type: ApiKeyView })
   @ApiErrors(400, 401, 404)
   async updateApiKey(@UuidParam('key_id') keyId: string, @Body() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
-    const key = await this.apiKeys.setRateLimit(keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst });
+    const orgId = await this.apiKeys.orgOfKey(keyId);
+    const key = orgId && (await this.apiKeys.setRateLimit(orgId, keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst }));
     if (!key) throw ApiError.notFound('no such API key');
     return toApiKeyView(key);
   }
@@ -93,7 +94,8 @@ export class AdminController {
   @ApiOkResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
   async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
-    const rolled = await this.apiKeys.roll(keyId, body.grace_seconds);
+    const orgId = await this.apiKeys.orgOfKey(keyId);
+    const rolled = orgId && (await this.apiKeys.roll(orgId, keyId, body.grace_seconds));
     if (!rolled) throw ApiError.notFound('no such active API key');
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);
   }

@@ -1,8 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OrganizationRepository } from '@pylon/db';
+import { OrganizationsService } from '@pylon/organizations';
 import { KnowledgeVectorIndexService, type VectorSearchState } from '@pylon/knowledge';
-import { ApiError } from '../common/api-error';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AdminOnly } from '../auth/access.decorators';
@@ -33,7 +32,7 @@ function toKnowledgeIndexView(orgId: string, state: VectorSearchState): Knowledg
 @Controller('admin/v1/orgs/:org_id/knowledge-index')
 export class KnowledgeIndexController {
   constructor(
-    private readonly orgs: OrganizationRepository,
+    private readonly orgs: OrganizationsService,
     private readonly vectorIndexes: KnowledgeVectorIndexService,
   ) {}
 
@@ -43,7 +42,7 @@ export class KnowledgeIndexController {
   @ApiOkResponse({ type: KnowledgeIndexView })
   @ApiErrors(400, 401, 404)
   async get(@UuidParam('org_id') orgId: string): Promise<KnowledgeIndexView> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    await this.orgs.require(orgId);
     return toKnowledgeIndexView(orgId, await this.vectorIndexes.state(orgId));
   }
 }

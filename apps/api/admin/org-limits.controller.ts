@@ -1,8 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OrganizationRepository } from '@pylon/db';
+import { OrganizationsService } from '@pylon/organizations';
 import { LimitsService } from '@pylon/limits';
-import { ApiError } from '../common/api-error';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AdminOnly } from '../auth/access.decorators';
@@ -16,7 +15,7 @@ import { toOrgLimitsView } from './views';
 @Controller('admin/v1/orgs/:org_id/limits')
 export class OrgLimitsController {
   constructor(
-    private readonly orgs: OrganizationRepository,
+    private readonly orgs: OrganizationsService,
     private readonly limits: LimitsService,
   ) {}
 
@@ -49,6 +48,6 @@ export class OrgLimitsController {
   }
 
   private async requireOrg(orgId: string): Promise<void> {
-    if (!(await this.orgs.findById(orgId))) throw ApiError.notFound('no such organisation');
+    await this.orgs.require(orgId);
   }
 }

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentRepository } from '@pylon/db';
+import { AgentsService } from '@pylon/agents';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { AgentsService } from './agents.service';
 import {
   AgentList,
   AgentVersionList,
@@ -25,10 +24,7 @@ import { QueryParams } from '../common/query-params';
 @RequireScope('agents:manage')
 @Controller('api/v1')
 export class AgentsController {
-  constructor(
-    private readonly service: AgentsService,
-    private readonly agents: AgentRepository,
-  ) {}
+  constructor(private readonly service: AgentsService) {}
 
   @Post('agents')
   @HttpCode(201)
@@ -37,7 +33,7 @@ export class AgentsController {
   @ApiErrors(400, 401, 403)
   async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest): Promise<AgentView> {
     assertOwnOrg(principal, body.org_id);
-    return toAgentView(await this.agents.createAgent(principal.orgId, body.name));
+    return toAgentView(await this.service.createAgent(principal.orgId, body.name));
   }
 
   @Get('agents')
@@ -46,7 +42,7 @@ export class AgentsController {
   @ApiErrors(400, 401, 403)
   async listAgents(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListAgentsQuery): Promise<AgentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
-    return toListResponse(await this.agents.listAgents(principal.orgId, toPageRequest(query)), toAgentView);
+    return toListResponse(await this.service.listAgents(principal.orgId, toPageRequest(query)), toAgentView);
   }
 
   @Get('agents/:agent_id')
@@ -82,8 +78,7 @@ export class AgentsController {
     @UuidParam('agent_id') agentId: string,
     @QueryParams() query: PageQuery,
   ): Promise<AgentVersionList> {
-    await this.service.getAgent(principal.orgId, agentId);
-    const page = await this.agents.listVersions(principal.orgId, agentId, toPageRequest(query));
+    const page = await this.service.listVersions(principal.orgId, agentId, toPageRequest(query));
     return toListResponse(page, toAgentVersionView);
   }
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { LlmModule } from '@pylon/llm';
+import { AgentsModule } from '@pylon/agents';
 import { AgentsController } from './agents.controller';
-import { AgentsService } from './agents.service';
 
-@Module({ imports: [LlmModule], controllers: [AgentsController], providers: [AgentsService] })
-export class AgentsModule {}
+@Module({ imports: [AgentsModule], controllers: [AgentsController] })
+export class AgentsApiModule {}

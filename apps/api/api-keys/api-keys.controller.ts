@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyRepository } from '@pylon/db';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
-import { ApiKeyService } from '../auth/api-key.service';
+import { ApiKeyService } from '@pylon/api-keys';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest } from '../admin/dto/create-api-key.dto';
@@ -18,7 +17,6 @@ import { QueryParams } from '../common/query-params';
 export class ApiKeysController {
   constructor(
     private readonly apiKeys: ApiKeyService,
-    private readonly keys: ApiKeyRepository,
   ) {}
 
   @Post()
@@ -39,7 +37,7 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeyList })
   @ApiErrors(400, 401, 403)
   async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: PageQuery): Promise<ApiKeyList> {
-    return toListResponse(await this.keys.listForOrg(principal.orgId, toPageRequest(query)), toApiKeyView);
+    return toListResponse(await this.apiKeys.list(principal.orgId, toPageRequest(query)), toApiKeyView);
   }
 
   @Post(':key_id/roll')

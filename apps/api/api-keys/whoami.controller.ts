@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError, ErrorCode } from '@pylon/contracts';
-import { ApiKeyRepository } from '@pylon/db';
+import { ApiKeyService } from '@pylon/api-keys';
 import { AnyApiKey } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
@@ -13,7 +13,7 @@ import { toApiKeyView } from '../admin/views';
 @ApiBearerAuth('apiKey')
 @Controller('api/v1/whoami')
 export class WhoAmIController {
-  constructor(private readonly keys: ApiKeyRepository) {}
+  constructor(private readonly keys: ApiKeyService) {}
 
   @Get()
   @AnyApiKey()
@@ -24,7 +24,7 @@ export class WhoAmIController {
   @ApiOkResponse({ type: ApiKeyView })
   @ApiErrors(401)
   async whoAmI(@CurrentPrincipal() principal: Principal): Promise<ApiKeyView> {
-    const key = await this.keys.findById(principal.keyId);
+    const key = await this.keys.findInOrg(principal.orgId, principal.keyId);
     if (!key) throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
     return toApiKeyView(key);
   }

@@ -7,7 +7,7 @@ import { PylonConfig } from '@pylon/config';
 import { LimitsService } from '@pylon/limits';
 import { ApiError } from '../common/api-error';
 import { ACCESS_RULE, type AccessRule } from './access.decorators';
-import { ApiKeyService } from './api-key.service';
+import { ApiKeyService } from '@pylon/api-keys';
 import { bearerToken } from './bearer-token';
 import type { AuthenticatedRequest, Principal } from './principal';
 import { rateLimitHeaders } from './rate-limit-headers';

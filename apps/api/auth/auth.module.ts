@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from './access.guard';
-import { ApiKeyService } from './api-key.service';
+import { ApiKeyService } from '@pylon/api-keys';
 
 @Global()
 @Module({

@@ -1,17 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@pylon/api-keys';
 import { ApiError } from '../common/api-error';
 
-/** Who is calling: an organisation's API key. */
-export interface Principal {
-  orgId: string;
-  keyId: string;
-  scopes: readonly string[];
-  /** The key's own rate limit; null: the configured default. */
-  rateLimit: { perSecond: number | null; burst: number | null };
-  /** Presented with the secret the key had before its last roll, still accepted during the grace period. */
-  withPreviousSecret: boolean;
-}
+export type { Principal };
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 

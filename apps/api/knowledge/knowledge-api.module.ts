@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { KnowledgeController } from './knowledge.controller';
-import { KnowledgeDocumentsService } from './knowledge-documents.service';
 
-@Module({ imports: [KnowledgeModule], controllers: [KnowledgeController], providers: [KnowledgeDocumentsService] })
+@Module({ imports: [KnowledgeModule], controllers: [KnowledgeController] })
 export class KnowledgeApiModule {}

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
-import { KnowledgeSearchService, parseSearchFilter, toDocumentView } from '@pylon/knowledge';
+import { KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -21,7 +21,6 @@ import {
   ListDocumentsQuery,
   QUERY_DEFAULT_MATCH_COUNT,
 } from './dto/knowledge.dto';
-import { KnowledgeDocumentsService } from './knowledge-documents.service';
 import { QueryParams } from '../common/query-params';
 
 const DEFAULT_MATCH_COUNT = 6;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { VideoController } from './video.controller';
-import { VideoGenerationsService } from './video-generations.service';
+import { VideoModule } from '@pylon/video';
 
-@Module({ controllers: [VideoController], providers: [VideoGenerationsService] })
+@Module({ imports: [VideoModule], controllers: [VideoController] })
 export class VideoApiModule {}

@@ -1,14 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
-import { toGenerationView } from '@pylon/video';
+import { VideoGenerationsService, toGenerationView } from '@pylon/video';
 import { IDEMPOTENCY_KEY_SCHEMA, readIdempotencyKey } from '../common/idempotency';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse } from './dto/video.dto';
-import { VideoGenerationsService } from './video-generations.service';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
 

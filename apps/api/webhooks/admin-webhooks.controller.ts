@@ -4,7 +4,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DisableWebhookEndpointsRequest, DisabledWebhookEndpointsView } from './dto/webhooks.dto';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookEndpointsService } from '@pylon/webhooks';
 
 /** Operators' controls over an organisation's webhooks, with the admin token. */
 @ApiTags('management')

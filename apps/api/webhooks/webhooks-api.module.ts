@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { WebhooksModule } from '@pylon/webhooks';
 import { AdminWebhooksController } from './admin-webhooks.controller';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhooksController } from './webhooks.controller';
 
-@Module({ controllers: [WebhooksController, AdminWebhooksController], providers: [WebhookEndpointsService] })
+@Module({ imports: [WebhooksModule], controllers: [WebhooksController, AdminWebhooksController] })
 export class WebhooksApiModule {}

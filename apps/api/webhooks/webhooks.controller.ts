@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { WebhookRepository } from '@pylon/db';
-import { ApiError } from '../common/api-error';
+import { WebhookEndpointsService } from '@pylon/webhooks';
 import { PageQuery, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
@@ -19,7 +18,6 @@ import {
   WebhookEndpointWithSecret,
 } from './dto/webhooks.dto';
 import { toDeliveryView, toEndpointView } from './views';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
 
@@ -29,10 +27,7 @@ import { QueryParams } from '../common/query-params';
 @RequireScope('webhooks:manage')
 @Controller('api/v1/webhook-endpoints')
 export class WebhooksController {
-  constructor(
-    private readonly service: WebhookEndpointsService,
-    private readonly webhooks: WebhookRepository,
-  ) {}
+  constructor(private readonly service: WebhookEndpointsService) {}
 
   @Post()
   @HttpCode(201)
@@ -50,7 +45,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookEndpointList })
   @ApiErrors(400, 401, 403)
   async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: PageQuery): Promise<WebhookEndpointList> {
-    const page = await this.webhooks.listEndpoints(principal.orgId, toPageRequest(query));
+    const page = await this.service.list(principal.orgId, toPageRequest(query));
     return { data: page.items.map(toEndpointView), next_cursor: page.nextCursor };
   }
 
@@ -122,10 +117,8 @@ export class WebhooksController {
     @UuidParam('endpoint_id') endpointId: string,
     @QueryParams() query: ListDeliveriesQuery,
   ): Promise<WebhookDeliveryList> {
-    await this.service.get(principal.orgId, endpointId);
-    const page = await this.webhooks.listDeliveries(principal.orgId, endpointId, query.status, toPageRequest(query));
-    const attempts = await this.webhooks.listAttempts(page.items.map((delivery) => delivery.id));
-    return { data: page.items.map((delivery) => toDeliveryView(delivery, attempts)), next_cursor: page.nextCursor };
+    const { deliveries, attempts } = await this.service.listDeliveries(principal.orgId, endpointId, query.status, toPageRequest(query));
+    return { data: deliveries.items.map((delivery) => toDeliveryView(delivery, attempts)), next_cursor: deliveries.nextCursor };
   }
 
   @Get(':endpoint_id/deliveries/:delivery_id')
@@ -139,9 +132,8 @@ export class WebhooksController {
     @UuidParam('endpoint_id') endpointId: string,
     @UuidParam('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryView> {
-    const delivery = await this.webhooks.findDelivery(principal.orgId, deliveryId);
-    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
-    return toDeliveryView(delivery, await this.webhooks.listAttempts([delivery.id]));
+    const { delivery, attempts } = await this.service.getDelivery(principal.orgId, endpointId, deliveryId);
+    return toDeliveryView(delivery, attempts);
   }
 
   @Post(':endpoint_id/deliveries/:delivery_id/retry')

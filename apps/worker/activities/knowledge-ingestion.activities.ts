@@ -21,8 +21,8 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
     return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId));
   }
 
-  embedChunkBatch({ docId, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(docId, batchIndex, signal)));
+  embedChunkBatch({ orgId, docId, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, batchIndex, signal)));
   }
 
   publishDocument({ orgId, docId }: IngestDocumentInput): Promise<PublishOutcome> {

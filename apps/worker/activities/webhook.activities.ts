@@ -29,7 +29,7 @@ export class WebhookActivitiesImpl implements WebhookActivities {
     return this.delivery.attemptDelivery(orgId, deliveryId, nextAttemptInMs);
   }
 
-  markDeliveryFailed({ deliveryId, reason }: DeliveryInput & { reason: string }): Promise<void> {
-    return this.delivery.markDeliveryFailed(deliveryId, reason);
+  markDeliveryFailed({ orgId, deliveryId, reason }: DeliveryInput & { reason: string }): Promise<void> {
+    return this.delivery.markDeliveryFailed(orgId, deliveryId, reason);
   }
 }

@@ -40,6 +40,7 @@ export class WebhookDelivery {
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttempt {
   @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'org_id' }) orgId!: string;
   @Column('uuid', { name: 'delivery_id' }) deliveryId!: string;
   @Column('integer', { name: 'attempt_number' }) attemptNumber!: number;
   @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;

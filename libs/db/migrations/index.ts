@@ -10,6 +10,7 @@ import { InlineEmbeddings1764700000000 } from './1764700000000-inline-embeddings
 import { OrgRunRate1764800000000 } from './1764800000000-org-run-rate';
 import { OrgVectorIndexes1764900000000 } from './1764900000000-org-vector-indexes';
 import { FairAdmission1765000000000 } from './1765000000000-fair-admission';
+import { TenantScopedRows1765100000000 } from './1765100000000-tenant-scoped-rows';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   OrgRunRate1764800000000,
   OrgVectorIndexes1764900000000,
   FairAdmission1765000000000,
+  TenantScopedRows1765100000000,
 ];

@@ -20,8 +20,9 @@ export class ApiKeyRepository {
     return this.keys.findOneBy({ lookupId });
   }
 
-  findById(keyId: string): Promise<ApiKey | null> {
-    return this.keys.findOneBy({ id: keyId });
+  /** The organisation of a key, for the operator's routes, which name a key by its id alone. */
+  async orgOfKey(keyId: string): Promise<string | null> {
+    return (await this.keys.findOne({ select: { orgId: true }, where: { id: keyId } }))?.orgId ?? null;
   }
 
   /** A key of this organisation, or null (another organisation's key is not found). */
@@ -33,18 +34,18 @@ export class ApiKeyRepository {
     return paginate(this.keys.createQueryBuilder('key').where('key.org_id = :orgId', { orgId }), page);
   }
 
-  async revoke(keyId: string): Promise<ApiKey | null> {
+  async revoke(orgId: string, keyId: string): Promise<ApiKey | null> {
     await this.keys
       .createQueryBuilder()
       .update()
       .set({ revokedAt: () => 'now()' })
-      .where('id = :keyId AND revoked_at IS NULL', { keyId })
+      .where('id = :keyId AND org_id = :orgId AND revoked_at IS NULL', { keyId, orgId })
       .execute();
-    return this.findById(keyId);
+    return this.findInOrg(orgId, keyId);
   }
 
   /** Replaces the secret; the old one stays valid until `previousSecretExpiresAt`. */
-  async roll(keyId: string, secretHash: string, previousSecretExpiresAt: Date): Promise<ApiKey | null> {
+  async roll(orgId: string, keyId: string, secretHash: string, previousSecretExpiresAt: Date): Promise<ApiKey | null> {
     const result = await this.keys
       .createQueryBuilder()
       .update()
@@ -53,24 +54,24 @@ export class ApiKeyRepository {
         previousSecretExpiresAt,
         secretHash,
       })
-      .where('id = :keyId AND revoked_at IS NULL', { keyId })
+      .where('id = :keyId AND org_id = :orgId AND revoked_at IS NULL', { keyId, orgId })
       .execute();
-    return result.affected ? this.findById(keyId) : null;
+    return result.affected ? this.findInOrg(orgId, keyId) : null;
   }
 
   /** Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged). */
-  async setRateLimit(keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<ApiKey | null> {
+  async setRateLimit(orgId: string, keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<ApiKey | null> {
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId }, set);
-    return this.findById(keyId);
+    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId, orgId }, set);
+    return this.findInOrg(orgId, keyId);
   }
 
   /** Records use at most once per `debounceSeconds`, so a busy key does not write on every request. */
-  async touchLastUsed(keyId: string, debounceSeconds: number): Promise<void> {
+  async touchLastUsed(orgId: string, keyId: string, debounceSeconds: number): Promise<void> {
     await this.db.query(
       `UPDATE api_keys SET last_used_at = now()
-        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
-      [keyId, debounceSeconds],
+        WHERE id = $1 AND org_id = $2 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $3))`,
+      [keyId, orgId, debounceSeconds],
     );
   }
 }

@@ -78,7 +78,7 @@ export class KnowledgeDocumentRepository {
   async embeddingProgress(orgId: string, docIds: string[]): Promise<Map<string, EmbeddingProgress>> {
     const rows = (await this.db.query(
       `SELECT k.doc_id, count(k.embedding)::int AS embedded, count(*)::int AS total
-         FROM knowledge_chunk_drafts k JOIN knowledge_documents d ON d.id = k.doc_id
+         FROM knowledge_chunk_drafts k JOIN knowledge_documents d ON d.id = k.doc_id AND d.org_id = k.org_id
         WHERE d.org_id = $1 AND d.id = ANY($2::uuid[]) AND d.status = 'processing'
         GROUP BY k.doc_id`,
       [orgId, docIds],
@@ -113,18 +113,18 @@ export class KnowledgeDocumentRepository {
   async publish(orgId: string, docId: string, describe: DocumentEventFactory): Promise<PublishOutcome> {
     return this.publishWith(orgId, docId, describe, async (manager) => {
       const [missing] = (await manager.query(
-        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND embedding IS NULL`,
-        [docId],
+        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND embedding IS NULL`,
+        [docId, orgId],
       )) as Array<{ n: number }>;
       if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
       const inserted = (await manager.query(
         `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
          SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, embedding
-           FROM knowledge_chunk_drafts WHERE doc_id = $1
+           FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2
          RETURNING chunk_index`,
         [docId, orgId],
       )) as unknown[];
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
       return inserted.length;
     });
   }
@@ -187,7 +187,7 @@ export class KnowledgeDocumentRepository {
           WHERE id = $1 AND org_id = $2 AND status = 'processing' RETURNING id`,
         [docId, orgId, reason.slice(0, 1000)],
       )) as unknown[];
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1`, [docId]);
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
       if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, docId);
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
       return recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });

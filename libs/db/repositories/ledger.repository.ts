@@ -32,24 +32,24 @@ function isUniqueViolation(error: unknown): boolean {
 export class LedgerRepository {
   constructor(private readonly db: DataSource) {}
 
-  async grant(orgId: string, amount: number, reason: string, idempotencyKey: string | null): Promise<TokenEntry> {
-    try {
-      return await this.db.transaction(async (manager) => {
-        const [row] = (await manager.query(
-          `INSERT INTO token_balances (org_id, balance, updated_at) VALUES ($1, $2, now())
-           ON CONFLICT (org_id) DO UPDATE SET balance = token_balances.balance + EXCLUDED.balance, updated_at = now()
-           RETURNING balance`,
-          [orgId, amount],
-        )) as Array<{ balance: string }>;
-        return this.insertEntry(manager, { orgId, kind: 'grant', amount, delta: amount, balanceAfter: Number(row!.balance), reason, idempotencyKey });
-      });
-    } catch (error) {
-      if (idempotencyKey && isUniqueViolation(error)) {
-        const earlier = await this.db.getRepository(TokenEntry).findOneBy({ orgId, idempotencyKey });
-        if (earlier) return earlier;
-      }
-      throw error;
-    }
+  /**
+   * Adds to the balance and writes the grant's entry; null, with nothing written, when a grant under
+   * the same Idempotency-Key is already stored. The organisation's balance row is locked first, so
+   * grants of one organisation take turns and the key check cannot race.
+   */
+  async grant(orgId: string, amount: number, reason: string, idempotencyKey: string | null): Promise<TokenEntry | null> {
+    return this.db.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO token_balances (org_id, balance, updated_at) VALUES ($1, 0, now())
+         ON CONFLICT (org_id) DO UPDATE SET updated_at = token_balances.updated_at`,
+        [orgId],
+      );
+      if (idempotencyKey && (await manager.existsBy(TokenEntry, { orgId, idempotencyKey }))) return null;
+      const [row] = returnedRows<{ balance: string }>(
+        await manager.query(`UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`, [orgId, amount]),
+      );
+      return this.insertEntry(manager, { orgId, kind: 'grant', amount, delta: amount, balanceAfter: Number(row!.balance), reason, idempotencyKey });
+    });
   }
 
   findGrantByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<TokenEntry | null> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, QueryFailedError } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { VideoGeneration } from '../entities';
 import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
-import { LedgerRepository } from './ledger.repository';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewVideoGeneration = Pick<
@@ -19,49 +18,38 @@ export interface VideoOutcome {
 
 export type GenerationEventFactory = (generation: VideoGeneration) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
-/** Raised when a concurrent request with the same Idempotency-Key created the generation first. */
-export class DuplicateIdempotencyKeyError extends Error {}
-
-
-/** Video generations. The paid ones are created together with their debit, in one transaction. */
+/** Video generations: rows and their events only. Paying for them is the video service's (libs/video). */
 @Injectable()
 export class VideoGenerationRepository {
-  constructor(
-    private readonly db: DataSource,
-    private readonly ledger: LedgerRepository,
-  ) {}
+  constructor(private readonly db: DataSource) {}
 
   private get generations() {
     return this.db.getRepository(VideoGeneration);
   }
 
-  /** Debits `cost` and inserts the pending generation, or neither (InsufficientTokensError). */
-  async createWithDebit(generation: NewVideoGeneration, cost: number): Promise<VideoGeneration> {
-    try {
-      return await this.db.transaction(async (manager) => {
-        const debit = await this.ledger.debit(manager, generation.orgId, cost, { type: 'video_generation', id: generation.id }, generation.parentId ? 'video extension' : 'video generation');
-        const row = manager.create(VideoGeneration, {
-          ...generation,
-          state: 'pending',
-          providerJobId: null,
-          estimateWaitSeconds: null,
-          liked: null,
-          videoUrl: null,
-          thumbnailUrl: null,
-          width: null,
-          height: null,
-          failureReason: null,
-          debitEntryId: debit.id,
-          updatedAt: generation.createdAt,
-        });
-        return manager.save(VideoGeneration, row);
-      });
-    } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505' && generation.idempotencyKey) {
-        throw new DuplicateIdempotencyKeyError();
-      }
-      throw error;
-    }
+  /** Inserts the pending generation in the caller's transaction; null when its Idempotency-Key is taken (ON CONFLICT DO NOTHING). */
+  async insertPending(manager: EntityManager, generation: NewVideoGeneration): Promise<VideoGeneration | null> {
+    const row = manager.create(VideoGeneration, {
+      ...generation,
+      state: 'pending',
+      providerJobId: null,
+      estimateWaitSeconds: null,
+      liked: null,
+      videoUrl: null,
+      thumbnailUrl: null,
+      width: null,
+      height: null,
+      failureReason: null,
+      debitEntryId: null,
+      updatedAt: generation.createdAt,
+    });
+    const inserted = await manager.createQueryBuilder().insert().into(VideoGeneration).values(row).orIgnore().returning(['id']).execute();
+    return (inserted.raw as unknown[]).length > 0 ? row : null;
+  }
+
+  /** Ties a generation to the debit that paid for it, in the caller's transaction. */
+  async recordDebit(manager: EntityManager, orgId: string, generationId: string, debitEntryId: string): Promise<void> {
+    await manager.query(`UPDATE video_generations SET debit_entry_id = $3 WHERE id = $1 AND org_id = $2`, [generationId, orgId, debitEntryId]);
   }
 
   findById(orgId: string, generationId: string): Promise<VideoGeneration | null> {
@@ -109,14 +97,8 @@ export class VideoGenerationRepository {
     });
   }
 
-  /**
-   * → failed, with its tokens back. The refund is idempotent (one per debit), so a retried or repeated
-   * failure refunds exactly once; the state change and its event are one transaction.
-   */
-  async failAndRefund(orgId: string, generationId: string, reason: string, describe: GenerationEventFactory): Promise<string | null> {
-    const generation = await this.findById(orgId, generationId);
-    if (!generation || generation.state === 'completed') return null;
-    if (generation.debitEntryId) await this.ledger.refund(orgId, generation.debitEntryId, `refund: ${reason}`.slice(0, 500));
+  /** → failed, and its event, in one transaction; a final generation stays as it is. */
+  async markFailed(orgId: string, generationId: string, reason: string, describe: GenerationEventFactory): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations SET state = 'failed', failure_reason = $3, estimate_wait_seconds = NULL, ${TOUCH_UPDATED_AT}

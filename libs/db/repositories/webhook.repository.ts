@@ -53,22 +53,29 @@ const PENDING_DELIVERIES_OF_EVENT = prepared(
 );
 const RECORD_ATTEMPTS = prepared(
   `WITH made AS (
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[])
-       AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[], $10::uuid[])
+       AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt, org_id)
    ), attempt AS (
-     INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
-     SELECT made.attempt_id, made.delivery_id,
+     INSERT INTO webhook_attempts (id, org_id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
+     SELECT made.attempt_id, made.org_id, made.delivery_id,
             (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = made.delivery_id),
             made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error
-       FROM made
+       FROM made JOIN webhook_deliveries d ON d.id = made.delivery_id AND d.org_id = made.org_id
    )
    UPDATE webhook_deliveries AS delivery
       SET attempt_count = delivery.attempt_count + 1, status = made.status, last_status_code = made.status_code, last_error = made.error,
           next_attempt_at = made.next_attempt_at,
           delivered_at = CASE WHEN made.status = 'delivered' THEN clock_timestamp() ELSE delivery.delivered_at END, ${TOUCH_UPDATED_AT}
      FROM made
-    WHERE delivery.id = made.delivery_id`,
+    WHERE delivery.id = made.delivery_id AND delivery.org_id = made.org_id`,
 );
+
+/** One attempt to record, with the organisation its delivery belongs to. */
+export interface AttemptOfDelivery {
+  orgId: string;
+  deliveryId: string;
+  record: AttemptRecord;
+}
 
 /** An event's deliveries that are still pending, as its first attempts see them. */
 export interface EventDeliveries {
@@ -147,8 +154,12 @@ export class WebhookRepository {
     return this.findEndpoint(orgId, endpointId);
   }
 
-  async disableEndpoint(endpointId: string, reason: string): Promise<void> {
-    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE id = $1`, [endpointId, reason]);
+  async disableEndpoint(orgId: string, endpointId: string, reason: string): Promise<void> {
+    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2`, [
+      endpointId,
+      orgId,
+      reason,
+    ]);
   }
 
   /** Disables every enabled endpoint of the organisation at once; returns how many it disabled. */
@@ -246,11 +257,13 @@ export class WebhookRepository {
 
   /**
    * Records attempts, each with what its delivery becomes, in one statement. The deliveries must be
-   * distinct (an attempt's number follows the ones its delivery already has).
+   * distinct (an attempt's number follows the ones its delivery already has). Attempts of several
+   * organisations go together, so each carries its own: one whose delivery is not of that organisation
+   * is not recorded.
    */
-  async recordAttempts(attempts: Array<{ deliveryId: string; record: AttemptRecord }>): Promise<void> {
+  async recordAttempts(attempts: AttemptOfDelivery[]): Promise<void> {
     if (attempts.length === 0) return;
-    const column = <T>(pick: (attempt: { deliveryId: string; record: AttemptRecord }) => T): T[] => attempts.map(pick);
+    const column = <T>(pick: (attempt: AttemptOfDelivery) => T): T[] => attempts.map(pick);
     await this.db.query(RECORD_ATTEMPTS, [
       column(() => randomUUID()),
       column(({ deliveryId }) => deliveryId),
@@ -261,13 +274,15 @@ export class WebhookRepository {
       column(({ record }) => record.startedAt),
       column(({ record }) => record.durationMs),
       column(({ record }) => record.responseExcerpt),
+      column(({ orgId }) => orgId),
     ]);
   }
 
-  async setDeliveryStatus(deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {
+  async setDeliveryStatus(orgId: string, deliveryId: string, status: DeliveryStatus, error: string | null): Promise<void> {
     await this.db.query(
-      `UPDATE webhook_deliveries SET status = $2, last_error = COALESCE($3, last_error), next_attempt_at = NULL, ${TOUCH_UPDATED_AT} WHERE id = $1`,
-      [deliveryId, status, error],
+      `UPDATE webhook_deliveries SET status = $3, last_error = COALESCE($4, last_error), next_attempt_at = NULL, ${TOUCH_UPDATED_AT}
+        WHERE id = $1 AND org_id = $2`,
+      [deliveryId, orgId, status, error],
     );
   }
 
@@ -279,12 +294,12 @@ export class WebhookRepository {
     return paginate(query, page);
   }
 
-  listAttempts(deliveryIds: string[]): Promise<WebhookAttempt[]> {
+  listAttempts(orgId: string, deliveryIds: string[]): Promise<WebhookAttempt[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
     return this.db
       .getRepository(WebhookAttempt)
       .createQueryBuilder('attempt')
-      .where('attempt.delivery_id IN (:...deliveryIds)', { deliveryIds })
+      .where('attempt.org_id = :orgId AND attempt.delivery_id IN (:...deliveryIds)', { orgId, deliveryIds })
       .orderBy('attempt.attempt_number', 'ASC')
       .getMany();
   }

@@ -1,0 +1,2 @@
+export { AgentsService, type AgentVersionRequest } from './agents.service';
+export { AgentsModule } from './agents.module';

@@ -1,0 +1,2 @@
+export { OrganizationsService } from './organizations.service';
+export { OrganizationsModule } from './organizations.module';
