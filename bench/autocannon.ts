@@ -47,7 +47,7 @@ export interface AutocannonResult {
   throughput: Histogram;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 export function runAutocannon(options: AutocannonOptions): Promise<AutocannonResult> {

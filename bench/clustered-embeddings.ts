@@ -21,7 +21,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Corpus, mixSeed, prng } from './knowledge-corpus';
+import { type Corpus, mixSeed, prng } from './knowledge-corpus';
 
 const DOMAINS = 30;
 const COMMON = 0.55;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import {

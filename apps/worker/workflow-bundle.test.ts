@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Worker, type InjectedSinks } from '@temporalio/worker';
 import { WORKFLOW_TYPES, type AgentRunWorkflowInput, type WorkflowOutcome, type WorkflowOutcomeSinks } from '@pylon/contracts';
 import { devServerWorkflowEnv } from '../../test/support/time-skipping';

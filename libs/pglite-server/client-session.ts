@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import { guardCopyFromStdin } from './copy-guard';
 import {
-  Frame,
+  type Frame,
   FrontendFramer,
   MessageType,
   TxStatus,

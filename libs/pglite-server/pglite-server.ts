@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { AddressInfo, Server, Socket, createServer } from 'node:net';
+import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { NotificationRouter } from './notifications';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { ClientSession, SessionContext } from './client-session';
+import { ClientSession, type SessionContext } from './client-session';
 import { SessionLock } from './session-lock';
 
 export interface PgliteServerOptions {

@@ -1,4 +1,4 @@
-import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WORKFLOW_TYPES } from '@pylon/contracts';
 
 /**

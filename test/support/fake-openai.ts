@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeReply {
@@ -60,7 +60,7 @@ export class FakeOpenAi {
     this.embeddingQueue.length = 0;
   }
 
-  private async handleEmbeddings(body: any, authorization: string | undefined, response: import('node:http').ServerResponse): Promise<void> {
+  private async handleEmbeddings(body: any, authorization: string | undefined, response: ServerResponse): Promise<void> {
     this.embeddingRequests.push({ body, at: Date.now(), authorization });
     const reply = this.embeddingQueue.shift() ?? {};
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
@@ -81,7 +81,7 @@ export class FakeOpenAi {
     response.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
   }
 
-  private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     if (request.method === 'POST' && request.url?.endsWith('/embeddings')) {
@@ -135,7 +135,7 @@ export class FakeOpenAi {
   }
 
   /** Chat Completions streaming: the content a few words per chunk (or the tool calls), then [DONE]. */
-  private async stream(reply: FakeReply, body: any, response: import('node:http').ServerResponse): Promise<void> {
+  private async stream(reply: FakeReply, body: any, response: ServerResponse): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const base = { id: `chatcmpl-${this.requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
     const send = (delta: unknown, finishReason: string | null = null) =>

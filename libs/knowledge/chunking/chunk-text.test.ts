@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChunkingOptions, TextChunk, chunkText } from './index';
+import { type ChunkingOptions, type TextChunk, chunkText } from './index';
 import { createRandom, generateText, int } from '../../../test/support/text-generator';
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });

@@ -3,7 +3,7 @@ import { graphemeBoundaries, hardSplitPoint } from './graphemes';
 import { validateOptions } from './options';
 import { startAfterBreak, startAfterHardSplit } from './overlap';
 import { selectBreak } from './select-break';
-import { ChunkingOptions, TextChunk } from './types';
+import { type ChunkingOptions, type TextChunk } from './types';
 
 /**
  * Splits text (plain or Markdown) into chunks of at most targetSize UTF-16 code units, breaking

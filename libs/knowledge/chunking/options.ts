@@ -1,4 +1,4 @@
-import { ChunkingOptions } from './types';
+import { type ChunkingOptions } from './types';
 
 /** A surrogate pair must fit in a chunk, hence the minimum of 2. */
 export const MIN_TARGET_SIZE = 2;

@@ -1,4 +1,4 @@
-import { Break, TextLayout } from './boundaries';
+import { Break, type TextLayout } from './boundaries';
 import { lastAtMost } from './graphemes';
 
 /**

@@ -1,4 +1,4 @@
-import { Break, TextLayout } from './boundaries';
+import { Break, type TextLayout } from './boundaries';
 
 /** A heading starts a new chunk once the current one holds this share of targetSize. */
 const HEADING_FILL = 0.25;

@@ -1,0 +1,55 @@
+// ESLint: a few rules, each chosen for a failure it prevents (Prettier owns formatting).
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const WORKFLOW_SOURCES = ['workflows/**/*.ts'];
+const TESTS = ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'apps/console/**', 'test-artifacts/**', '.data/**', '**/*.d.ts', '**/*.mjs', '**/*.js'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      // A promise nobody awaits loses its error (an unhandled rejection kills the process) and its ordering.
+      // (node:test's describe and it return promises the runner itself awaits.)
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      // A promise where a boolean or a void callback is expected is always truthy, or its rejection is lost.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      // Type-only imports vanish from the output: no module is loaded for a type (workflow bundles stay small).
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    // Workflow code must replay deterministically: only the workflow SDK, the shared contracts and its own
+    // files, no require and no dynamic import (workflows/workflow-imports.test.ts also bundles it).
+    files: WORKFLOW_SOURCES,
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(@temporalio/(workflow|common)|@pylon/contracts|\\./[\\w.-]+)$)',
+              message: 'workflow code imports only @temporalio/workflow, @temporalio/common, @pylon/contracts and its own files',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message: 'no dynamic import in workflow code' },
+        { selector: "CallExpression[callee.name='require']", message: 'no require in workflow code' },
+      ],
+    },
+  },
+  prettier,
+);
