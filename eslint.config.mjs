@@ -19,7 +19,11 @@ export default tseslint.config(
       // (node:test's describe and it return promises the runner itself awaits.)
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+          ],
+        },
       ],
       // A promise where a boolean or a void callback is expected is always truthy, or its rejection is lost.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],

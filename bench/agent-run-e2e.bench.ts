@@ -13,7 +13,20 @@ import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
 import { measureCpu, stackCpuParts } from './process-cpu';
-import { envInt, log, mean, quietTemporalRuntime, round, runConcurrently, sleep, summarize, workflowTimeline, type BenchContext, type Benchmark, type BenchReport } from './support';
+import {
+  envInt,
+  log,
+  mean,
+  quietTemporalRuntime,
+  round,
+  runConcurrently,
+  sleep,
+  summarize,
+  workflowTimeline,
+  type BenchContext,
+  type Benchmark,
+  type BenchReport,
+} from './support';
 
 const RUN_TIMEOUT_MS = 30_000;
 const INPUT = 'What is Pylon? Answer in one sentence.';
@@ -63,7 +76,13 @@ interface FinishedRun {
   updated_at: string;
 }
 
-async function poll(http: Http, key: string, runId: string, pollMs: number, started: number): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
+async function poll(
+  http: Http,
+  key: string,
+  runId: string,
+  pollMs: number,
+  started: number,
+): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
   for (let polls = 1; ; polls++) {
     const response = await http.get(`/api/v1/agent-runs/${runId}`, { token: key });
     if (response.status !== 200) return { error: `GET ${response.status}: ${response.text}` };
@@ -85,7 +104,8 @@ function followEvents(baseUrl: string, key: string, runId: string): Promise<{ ru
       source.close();
       resolve(outcome);
     };
-    for (const type of ['succeeded', 'failed']) source.addEventListener(type, (event) => finish({ run: JSON.parse(event.data) as FinishedRun, polls: 0 }));
+    for (const type of ['succeeded', 'failed'])
+      source.addEventListener(type, (event) => finish({ run: JSON.parse(event.data) as FinishedRun, polls: 0 }));
     source.addEventListener('error', (event) => {
       if (event.code) finish({ error: `events ${event.code}: ${event.message}` });
     });
@@ -213,7 +233,15 @@ export const agentRunE2eBenchmark: Benchmark = {
         digits: 1,
       }));
       return {
-        parameters: { concurrency, runs: count, warmupRunsPerSide: warmup, wait, pollIntervalMs: wait === 'poll' ? pollMs : null, model: 'local/extractive', runTimeoutMs: RUN_TIMEOUT_MS },
+        parameters: {
+          concurrency,
+          runs: count,
+          warmupRunsPerSide: warmup,
+          wait,
+          pollIntervalMs: wait === 'poll' ? pollMs : null,
+          model: 'local/extractive',
+          runTimeoutMs: RUN_TIMEOUT_MS,
+        },
         rows: [
           { metric: 'runs/s', pylon: p.runsPerSecond, baseline: b.runsPerSecond },
           { metric: 'latency p50 (ms)', pylon: p.latencyMs.p50, baseline: b.latencyMs.p50, digits: 1 },

@@ -91,7 +91,8 @@ export const agentRunReadBenchmark: Benchmark = {
         server: side === 'pylon' ? stackParts['Pylon API']! : () => (baseline.process.child.pid ? [baseline.process.child.pid] : []),
         database: stackParts.database!,
         'benchmark process (autocannon)': 'this process',
-        'Pylon worker and Temporal (idle)': () => [stackParts['Pylon worker'], stackParts['Temporal server']].flatMap((part) => (typeof part === 'function' ? part() : [])),
+        'Pylon worker and Temporal (idle)': () =>
+          [stackParts['Pylon worker'], stackParts['Temporal server']].flatMap((part) => (typeof part === 'function' ? part() : [])),
       });
 
       for (const side of SIDES) {
@@ -105,7 +106,8 @@ export const agentRunReadBenchmark: Benchmark = {
           const cpu = measureCpu(cpuParts(side));
           const result = await load(targets[side], durationSeconds);
           rounds[side].push({ result, cpuMs: cpu() });
-          if (result.non2xx || result.errors) log(`${side}: ${result.non2xx} non-2xx answers and ${result.errors} errors (${JSON.stringify(result.statusCodeStats)})`);
+          if (result.non2xx || result.errors)
+            log(`${side}: ${result.non2xx} non-2xx answers and ${result.errors} errors (${JSON.stringify(result.statusCodeStats)})`);
         }
         log(`round ${round}: ${SIDES.map((side) => `${side} ${rate(rounds[side].at(-1)!.result)}`).join(', ')} req/s`);
       }
@@ -119,7 +121,17 @@ export const agentRunReadBenchmark: Benchmark = {
         digits: 0,
       }));
       return {
-        parameters: { connections, rounds: roundCount, secondsPerRound: durationSeconds, warmupSeconds, pipelining: 1, loadGenerator: 'autocannon (1 worker thread)', baselinePoolSize: POOL_SIZE, apiDbPoolSize: POOL_SIZE, apiLogLevel: stack.env.LOG_LEVEL ?? process.env.LOG_LEVEL },
+        parameters: {
+          connections,
+          rounds: roundCount,
+          secondsPerRound: durationSeconds,
+          warmupSeconds,
+          pipelining: 1,
+          loadGenerator: 'autocannon (1 worker thread)',
+          baselinePoolSize: POOL_SIZE,
+          apiDbPoolSize: POOL_SIZE,
+          apiLogLevel: stack.env.LOG_LEVEL ?? process.env.LOG_LEVEL,
+        },
         rows: [
           { metric: 'requests/s', pylon: pylon.requestsPerSecond, baseline: base.requestsPerSecond, digits: 0 },
           { metric: 'latency p50 (ms), median round', pylon: pylon.latencyMs.p50, baseline: base.latencyMs.p50 },
@@ -137,8 +149,17 @@ export const agentRunReadBenchmark: Benchmark = {
             digits: 0,
           })),
         ],
-        pylon: { url: '/api/v1/agent-runs/{id}', ...pylon, ratioPerRound: rounds.pylon.map((turn, index) => round(rate(turn.result) / rate(rounds.baseline[index]!.result), 3)) },
-        baseline: { url: '/orgs/{orgId}/runs/{runId}', statement: 'unnamed', ...base, readPrepared: { url: '/prepared/orgs/{orgId}/runs/{runId}', ...preparedBase } },
+        pylon: {
+          url: '/api/v1/agent-runs/{id}',
+          ...pylon,
+          ratioPerRound: rounds.pylon.map((turn, index) => round(rate(turn.result) / rate(rounds.baseline[index]!.result), 3)),
+        },
+        baseline: {
+          url: '/orgs/{orgId}/runs/{runId}',
+          statement: 'unnamed',
+          ...base,
+          readPrepared: { url: '/prepared/orgs/{orgId}/runs/{runId}', ...preparedBase },
+        },
         notes: [
           'pylon does per request: key check (cached), rate-limit lease, UUID pipe, guard, run read (1 prepared statement), view mapping, access log and metrics; baseline: 1 query, sent unnamed as a bare route sends it (parsed and planned by the server each time); the rows "vs bare route, read prepared" compare with the same route sending it as a named statement.',
           'The sides alternate for the rounds; requests/s and the mean latency are over all rounds, p50/p99 are the median round’s.',

@@ -47,7 +47,6 @@ export interface AutocannonResult {
   throughput: Histogram;
 }
 
- 
 const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 export function runAutocannon(options: AutocannonOptions): Promise<AutocannonResult> {

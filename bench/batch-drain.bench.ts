@@ -28,9 +28,11 @@ async function weightedShares(http: Http, adminToken: string, backlog: BacklogRe
   log(`batch-drain: two organisations of weights ${weights.join(' and ')}, ${count / 2} runs each, submitted at once`);
   const started = performance.now();
   let submissionFailed: unknown;
-  const submitted = Promise.all(tenants.map((tenant, i) => submitBatch(http, tenant, count / 2, CONNECTIONS / 2, `weight ${weights[i]}`))).catch((error: unknown) => {
-    submissionFailed = error;
-  });
+  const submitted = Promise.all(tenants.map((tenant, i) => submitBatch(http, tenant, count / 2, CONNECTIONS / 2, `weight ${weights[i]}`))).catch(
+    (error: unknown) => {
+      submissionFailed = error;
+    },
+  );
   let atHalf: number[] | undefined;
   const drainedAfter: number[] = [0, 0];
   while (drainedAfter.some((seconds) => seconds === 0)) {
@@ -45,12 +47,18 @@ async function weightedShares(http: Http, adminToken: string, backlog: BacklogRe
     await sleep(250);
   }
   await submitted;
-  return { weights, succeededWhenHalfWereDone: atHalf, drainSeconds: drainedAfter, shareRatio: atHalf && round(atHalf[1]! / Math.max(1, atHalf[0]!), 2) };
+  return {
+    weights,
+    succeededWhenHalfWereDone: atHalf,
+    drainSeconds: drainedAfter,
+    shareRatio: atHalf && round(atHalf[1]! / Math.max(1, atHalf[0]!), 2),
+  };
 }
 
 export const batchDrainBenchmark: Benchmark = {
   name: 'batch-drain',
-  description: 'one organisation alone drains a backlog of agent runs it submitted at once, vs a bare Temporal workflow drained the same way and in a closed loop',
+  description:
+    'one organisation alone drains a backlog of agent runs it submitted at once, vs a bare Temporal workflow drained the same way and in a closed loop',
   budgetMinutes: () => 10,
   async run(context: BenchContext): Promise<BenchReport> {
     const count = envInt('BENCH_BATCH_RUNS', 2_000);
@@ -74,7 +82,9 @@ export const batchDrainBenchmark: Benchmark = {
       const drainMs = performance.now() - drainStarted;
       const succeeded = drained.succeeded - before.succeeded;
       const pylonRunsPerSecond = round((succeeded / drainMs) * 1000, 1);
-      log(`batch-drain: ${succeeded} of ${count} succeeded in ${round(drainMs / 1000, 1)} s (${pylonRunsPerSecond}/s; submitted in ${round(submitted.submitMs / 1000, 1)} s)`);
+      log(
+        `batch-drain: ${succeeded} of ${count} succeeded in ${round(drainMs / 1000, 1)} s (${pylonRunsPerSecond}/s; submitted in ${round(submitted.submitMs / 1000, 1)} s)`,
+      );
 
       const shares = await weightedShares(http, stack.env.ADMIN_TOKEN!, backlog, count);
 
@@ -95,7 +105,12 @@ export const batchDrainBenchmark: Benchmark = {
         parameters: { runs: count, connections: CONNECTIONS, model: 'local/extractive' },
         rows: [
           { metric: 'runs/s, vs the bare workflow drained the same way', pylon: pylonRunsPerSecond, baseline: bareDrainPerSecond, digits: 1 },
-          { metric: "runs/s, vs the bare workflow in agent-run-e2e's closed loop", pylon: pylonRunsPerSecond, baseline: bareLoopPerSecond, digits: 1 },
+          {
+            metric: "runs/s, vs the bare workflow in agent-run-e2e's closed loop",
+            pylon: pylonRunsPerSecond,
+            baseline: bareLoopPerSecond,
+            digits: 1,
+          },
           { metric: 'drain time (s)', pylon: round(drainMs / 1000, 1), baseline: round(bareDrainMs / 1000, 1), digits: 1 },
         ],
         pylon: {

@@ -143,9 +143,15 @@ export async function serveEmbeddings(model: ClusteredEmbeddings): Promise<{ bas
       try {
         if (request.method !== 'POST' || !request.url?.endsWith('/embeddings')) throw Object.assign(new Error('not found'), { status: 404 });
         requests++;
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string | string[]; model: string; dimensions?: number; encoding_format?: string };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          input: string | string[];
+          model: string;
+          dimensions?: number;
+          encoding_format?: string;
+        };
         const inputs = Array.isArray(body.input) ? body.input : [body.input];
-        if (body.dimensions !== undefined && body.dimensions !== model.dimensions) throw Object.assign(new Error(`dimensions must be ${model.dimensions}`), { status: 400 });
+        if (body.dimensions !== undefined && body.dimensions !== model.dimensions)
+          throw Object.assign(new Error(`dimensions must be ${model.dimensions}`), { status: 400 });
         const data = inputs.map((input, index) => {
           const vector = model.embed(input);
           const embedding = body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector;

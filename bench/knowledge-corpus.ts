@@ -71,7 +71,36 @@ export class Corpus {
 
   constructor(readonly options: CorpusOptions = DEFAULT_CORPUS) {
     const random = prng(mixSeed(options.seed, 1));
-    const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'z', 'br', 'st', 'tr', 'ch', 'sh', 'pl', 'gr', 'kr', 'fl', 'dr'];
+    const onsets = [
+      'b',
+      'c',
+      'd',
+      'f',
+      'g',
+      'h',
+      'j',
+      'k',
+      'l',
+      'm',
+      'n',
+      'p',
+      'r',
+      's',
+      't',
+      'v',
+      'w',
+      'z',
+      'br',
+      'st',
+      'tr',
+      'ch',
+      'sh',
+      'pl',
+      'gr',
+      'kr',
+      'fl',
+      'dr',
+    ];
     const nuclei = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou', 'y'];
     const codas = ['', '', '', 'n', 'r', 's', 'l', 'm', 'x', 'nd', 'rk', 'st'];
     const seen = new Set<string>();

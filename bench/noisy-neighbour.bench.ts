@@ -33,7 +33,10 @@ interface QuietRun {
 
 async function runAndWait(http: Http, tenant: Tenant, input: string): Promise<QuietRun> {
   const started = performance.now();
-  const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input } });
+  const created = await http.post('/api/v1/agent-runs', {
+    token: tenant.key,
+    body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input },
+  });
   if (created.status !== 200) return { ok: false, latencyMs: NaN, error: `POST ${created.status} ${created.text}` };
   const postMs = performance.now() - started;
   const runId = created.body.run_id as string;
@@ -52,7 +55,10 @@ function latencies(runs: QuietRun[]) {
 }
 
 function failures(runs: QuietRun[]) {
-  return { failed: runs.filter((run) => !run.ok).length, firstErrors: [...new Set(runs.flatMap((run) => (run.error ? [run.error.slice(0, 200)] : [])))].slice(0, 5) };
+  return {
+    failed: runs.filter((run) => !run.ok).length,
+    firstErrors: [...new Set(runs.flatMap((run) => (run.error ? [run.error.slice(0, 200)] : [])))].slice(0, 5),
+  };
 }
 
 /** CPU ms per part over a phase of `wallMs`, as % of one core. */
@@ -125,10 +131,19 @@ async function roundsAloneThenBacklog(options: {
     const atEnd = await backlog.state(noisy.orgId);
     const submitted = await batch;
     const drained = await backlog.drained(noisy.orgId, 600_000);
-    result.batches.push({ ...submitted, drainSeconds: round1((performance.now() - batchStarted) / 1000), succeeded: drained.succeeded - before.succeeded });
+    result.batches.push({
+      ...submitted,
+      drainSeconds: round1((performance.now() - batchStarted) / 1000),
+      succeeded: drained.succeeded - before.succeeded,
+    });
     result.alone.push(...alone);
     result.withBacklog.push(...withBacklog);
-    result.perRound.push({ aloneP99: round1(latencies(alone).p99), backlogP99: round1(latencies(withBacklog).p99), noisyQueuedAtStart: atStart.queued, noisyQueuedAtEnd: atEnd.queued });
+    result.perRound.push({
+      aloneP99: round1(latencies(alone).p99),
+      backlogP99: round1(latencies(withBacklog).p99),
+      noisyQueuedAtStart: atStart.queued,
+      noisyQueuedAtEnd: atEnd.queued,
+    });
   }
   result.aloneCpu = shareOfOneCore(aloneCpuMs, aloneWallMs);
   result.backlogCpu = shareOfOneCore(backlogCpuMs, backlogWallMs);
@@ -141,13 +156,15 @@ function round1(value: number): number {
 
 async function timelineOf(temporal: Client, runs: QuietRun[]) {
   const ok = runs.filter((run) => run.ok).sort((a, b) => a.latencyMs - b.latencyMs);
-  const pick = async (run: QuietRun | undefined) => run && { latencyMs: round1(run.latencyMs), postMs: round1(run.postMs!), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
+  const pick = async (run: QuietRun | undefined) =>
+    run && { latencyMs: round1(run.latencyMs), postMs: round1(run.postMs!), ...(await workflowTimeline(temporal, agentRunWorkflowId(run.runId!))) };
   return { medianRun: await pick(ok[Math.floor(ok.length / 2)]), slowestRun: await pick(ok[ok.length - 1]) };
 }
 
 export const noisyNeighbourBenchmark: Benchmark = {
   name: 'noisy-neighbour',
-  description: "a quiet organisation's run latency at a steady pace, alone and while a noisy organisation's backlog of runs (submitted as fast as its key allows) drains",
+  description:
+    "a quiet organisation's run latency at a steady pace, alone and while a noisy organisation's backlog of runs (submitted as fast as its key allows) drains",
   budgetMinutes: () => 20,
   async run(context: BenchContext): Promise<BenchReport> {
     const rate = envInt('BENCH_NOISY_QUIET_RATE', 4);
@@ -165,9 +182,15 @@ export const noisyNeighbourBenchmark: Benchmark = {
       const http = new Http(stack.url);
       const [quiet, noisy] = [await createTenant(http), await createTenant(http)];
       // Admin overrides of the two keys' rates: the quiet organisation polls every POLL_MS ms, the noisy one submits as fast as its key allows.
-      for (const [tenant, perSecond] of [[quiet, 100_000], [noisy, noisyKeyRate]] as const) {
+      for (const [tenant, perSecond] of [
+        [quiet, 100_000],
+        [noisy, noisyKeyRate],
+      ] as const) {
         const keyId = (await http.get(`/admin/v1/orgs/${tenant.orgId}/api-keys`, { token: stack.env.ADMIN_TOKEN })).body.data[0].key_id as string;
-        const set = await http.patch(`/admin/v1/api-keys/${keyId}`, { token: stack.env.ADMIN_TOKEN, body: { rate_limit_per_second: perSecond, rate_limit_burst: perSecond } });
+        const set = await http.patch(`/admin/v1/api-keys/${keyId}`, {
+          token: stack.env.ADMIN_TOKEN,
+          body: { rate_limit_per_second: perSecond, rate_limit_burst: perSecond },
+        });
         if (set.status !== 200) throw new Error(`setting a key's rate: ${set.status} ${set.text}`);
       }
       log('noisy-neighbour: warm-up');
@@ -199,10 +222,25 @@ export const noisyNeighbourBenchmark: Benchmark = {
         { metric: 'quiet runs failed', pylon: failures(pylon.withBacklog).failed, baseline: failures(pylon.alone).failed, digits: 0 },
         { metric: 'floor: bare workflow p50 (ms)', pylon: floorBacklog!.p50, baseline: floorAlone!.p50, digits: 1 },
         { metric: 'floor: bare workflow p99 (ms)', pylon: floorBacklog!.p99, baseline: floorAlone!.p99, digits: 1 },
-        ...Object.keys(pylon.backlogCpu).map((part) => ({ metric: `CPU, % of one core: ${part}`, pylon: pylon.backlogCpu[part]!, baseline: pylon.aloneCpu[part]!, digits: 0 })),
+        ...Object.keys(pylon.backlogCpu).map((part) => ({
+          metric: `CPU, % of one core: ${part}`,
+          pylon: pylon.backlogCpu[part]!,
+          baseline: pylon.aloneCpu[part]!,
+          digits: 0,
+        })),
       ];
       return {
-        parameters: { phase, rounds, quietRunsPerSecond: rate, seconds, noisyRuns, noisyConnections: NOISY_CONNECTIONS, noisyKeyRatePerSecond: noisyKeyRate, pollMs: POLL_MS, model: 'local/extractive' },
+        parameters: {
+          phase,
+          rounds,
+          quietRunsPerSecond: rate,
+          seconds,
+          noisyRuns,
+          noisyConnections: NOISY_CONNECTIONS,
+          noisyKeyRatePerSecond: noisyKeyRate,
+          pollMs: POLL_MS,
+          model: 'local/extractive',
+        },
         rows,
         pylon: {
           side: "quiet organisation while the noisy organisation's backlog drains",

@@ -53,7 +53,8 @@ async function rowIds(query: (sql: string) => Promise<{ rows: { id: string }[] }
 
 export const pgliteServerBenchmark: Benchmark = {
   name: 'pglite-server',
-  description: "the embedded database's wire: a run read through Pylon's PGlite server with node-postgres vs the same statement through PGlite's own query in process",
+  description:
+    "the embedded database's wire: a run read through Pylon's PGlite server with node-postgres vs the same statement through PGlite's own query in process",
   budgetMinutes: () => 3,
   async run(): Promise<BenchReport> {
     const seconds = envInt('BENCH_PGLITE_SECONDS', 5);
@@ -78,8 +79,18 @@ export const pgliteServerBenchmark: Benchmark = {
       const unknown = await pool.query(READ, [randomUUID(), ORG]);
       if (unknown.rowCount !== 0) throw new Error('an unknown id was found');
       const rows = concurrency.flatMap((clients) => [
-        { metric: `${clients} client(s): queries/s`, pylon: wire[clients]!.queriesPerSecond, baseline: inProcess[clients]!.queriesPerSecond, digits: 0 },
-        { metric: `${clients} client(s): CPU ms per query`, pylon: wire[clients]!.cpuMsPerQuery, baseline: inProcess[clients]!.cpuMsPerQuery, digits: 3 },
+        {
+          metric: `${clients} client(s): queries/s`,
+          pylon: wire[clients]!.queriesPerSecond,
+          baseline: inProcess[clients]!.queriesPerSecond,
+          digits: 0,
+        },
+        {
+          metric: `${clients} client(s): CPU ms per query`,
+          pylon: wire[clients]!.cpuMsPerQuery,
+          baseline: inProcess[clients]!.cpuMsPerQuery,
+          digits: 3,
+        },
       ]);
       return {
         parameters: { rows: ROWS, seconds, concurrency, statement: READ },

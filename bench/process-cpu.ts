@@ -24,13 +24,15 @@ export function processesNamed(name: string): number[] {
   } catch {
     return [];
   }
-  return entries.filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return entries
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Where the CPU went: each part is a list of processes (asked again at every reading, as backends come and go), or this process. */

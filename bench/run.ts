@@ -18,7 +18,18 @@ import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
-const BENCHMARKS: Benchmark[] = [agentRunReadBenchmark, agentRunE2eBenchmark, knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark, webhooksBenchmark, noisyNeighbourBenchmark, batchDrainBenchmark, temporalDispatchBenchmark, vectorIndexDesignsBenchmark, pgliteServerBenchmark];
+const BENCHMARKS: Benchmark[] = [
+  agentRunReadBenchmark,
+  agentRunE2eBenchmark,
+  knowledgeSearchBenchmark,
+  knowledgeSearchClusteredBenchmark,
+  webhooksBenchmark,
+  noisyNeighbourBenchmark,
+  batchDrainBenchmark,
+  temporalDispatchBenchmark,
+  vectorIndexDesignsBenchmark,
+  pgliteServerBenchmark,
+];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;
 const DEFAULT_BUDGET_MINUTES = 2.5;

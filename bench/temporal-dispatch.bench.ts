@@ -18,7 +18,11 @@ const INPUT = 'dispatch';
 async function pacedWorkflows(client: Client, taskQueue: string, rate: number, seconds: number): Promise<ReturnType<typeof summarize>> {
   const latencies = await openLoop(rate, seconds, async (i) => {
     const begin = performance.now();
-    const output = await client.workflow.execute<typeof baselineWorkflow>('baselineWorkflow', { taskQueue, workflowId: `${taskQueue}-${rate}-${i}`, args: [INPUT] });
+    const output = await client.workflow.execute<typeof baselineWorkflow>('baselineWorkflow', {
+      taskQueue,
+      workflowId: `${taskQueue}-${rate}-${i}`,
+      args: [INPUT],
+    });
     if (output !== INPUT.toUpperCase()) throw new Error(`unexpected output ${output}`);
     return performance.now() - begin;
   });
@@ -54,7 +58,8 @@ async function measure(readsPerSecond: number, rates: number[], seconds: number)
 
 export const temporalDispatchBenchmark: Benchmark = {
   name: 'temporal-dispatch',
-  description: "a bare one-activity workflow's latency at several open-loop rates, on the dev server as Pylon starts it vs the server's default history-queue reads",
+  description:
+    "a bare one-activity workflow's latency at several open-loop rates, on the dev server as Pylon starts it vs the server's default history-queue reads",
   budgetMinutes: () => 5,
   async run(): Promise<BenchReport> {
     const rates = (process.env.BENCH_DISPATCH_RATES ?? '4,13,26').split(',').map(Number);
@@ -71,7 +76,9 @@ export const temporalDispatchBenchmark: Benchmark = {
       rows,
       pylon: { side: 'dev server as Pylon starts it: history.{transfer,timer,visibility}ProcessorMaxPollRPS=1000', latencyMs: tuned },
       baseline: { side: "dev server with the server's default of 20 reads a second", latencyMs: stock },
-      notes: ['latency = client.workflow.execute (start + long poll of the result), the workflows started on a timer whatever the earlier ones are doing'],
+      notes: [
+        'latency = client.workflow.execute (start + long poll of the result), the workflows started on a timer whatever the earlier ones are doing',
+      ],
     };
   },
 };

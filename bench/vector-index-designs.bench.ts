@@ -34,7 +34,8 @@ export const vectorIndexDesignsBenchmark: Benchmark = {
     const model = new ClusteredEmbeddings(corpus, DIMENSIONS);
     // One organisation's documents, one chunk per paragraph: its topics, as the 50% class organisation has them.
     const paragraphs: string[] = [];
-    for (let doc = 0; paragraphs.length < chunks; doc++) paragraphs.push(...corpus.document(3, doc, 80).paragraphs.slice(0, chunks - paragraphs.length));
+    for (let doc = 0; paragraphs.length < chunks; doc++)
+      paragraphs.push(...corpus.document(3, doc, 80).paragraphs.slice(0, chunks - paragraphs.length));
     const vectors = paragraphs.map((paragraph) => model.embed(paragraph));
     const random = prng(7);
     const queries = Array.from({ length: queryCount }, () => model.embed(corpus.query(random, paragraphs[Math.floor(random() * chunks)]!)));
@@ -56,7 +57,9 @@ export const vectorIndexDesignsBenchmark: Benchmark = {
       log(`vector-index-designs: ${chunks} chunks of one organisation, ${queryCount} queries`);
 
       const nearest = async (query: number[]) =>
-        (await db.query<{ id: number }>(`SELECT id FROM bench_vectors ORDER BY embedding <=> $1::vector LIMIT ${K}`, [literal(query)])).rows.map((row) => row.id);
+        (await db.query<{ id: number }>(`SELECT id FROM bench_vectors ORDER BY embedding <=> $1::vector LIMIT ${K}`, [literal(query)])).rows.map(
+          (row) => row.id,
+        );
       const measure = async (truth: number[][] | null) => {
         let found = 0;
         const started = performance.now();
@@ -91,7 +94,9 @@ export const vectorIndexDesignsBenchmark: Benchmark = {
       await db.query(`DROP INDEX bench_vectors_hnsw`);
       // pgvector's advice for lists (rows / 1000 up to a million rows) and the square root of the rows.
       for (const lists of [Math.max(1, Math.round(chunks / 1_000)), Math.round(Math.sqrt(chunks))]) {
-        const ivfBuild = await build(`CREATE INDEX bench_vectors_ivfflat ON bench_vectors USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${lists})`);
+        const ivfBuild = await build(
+          `CREATE INDEX bench_vectors_ivfflat ON bench_vectors USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${lists})`,
+        );
         for (const probes of IVFFLAT_PROBES.filter((probes) => probes <= lists)) {
           await tryDesign(`IVFFlat lists=${lists}, probes=${probes}`, `SET ivfflat.probes = ${probes}`, ivfBuild);
         }
@@ -100,7 +105,15 @@ export const vectorIndexDesignsBenchmark: Benchmark = {
       await db.query(`DROP TABLE bench_vectors`);
 
       return {
-        parameters: { chunks, queries: queryCount, k: K, dimensions: DIMENSIONS, corpus: corpus.options, embedder: 'bench/clustered-v1', chunkPerParagraph: true },
+        parameters: {
+          chunks,
+          queries: queryCount,
+          k: K,
+          dimensions: DIMENSIONS,
+          corpus: corpus.options,
+          embedder: 'bench/clustered-v1',
+          chunkPerParagraph: true,
+        },
         rows: variants.flatMap((variant) => [
           { metric: `recall@6 ${variant.design}`, pylon: round(variant.recall, 3), baseline: 1, digits: 3 },
           { metric: `ms/query ${variant.design}`, pylon: round(variant.msPerQuery, 2), baseline: round(exact.msPerQuery, 2), digits: 2 },

@@ -18,10 +18,7 @@ export interface Arrival {
 }
 
 /** Parent → child: `{ id, cmd }`; the child answers `{ id, ... }`. Unsolicited: `{ type: 'ready' | 'arrival' }`. */
-export type ReceiverCommand =
-  | { id: number; cmd: 'reset'; notify: boolean }
-  | { id: number; cmd: 'count' }
-  | { id: number; cmd: 'take' };
+export type ReceiverCommand = { id: number; cmd: 'reset'; notify: boolean } | { id: number; cmd: 'count' } | { id: number; cmd: 'take' };
 
 /**
  * The wall clock with sub-millisecond resolution: performance.timeOrigin (taken from the system clock with

@@ -198,7 +198,8 @@ function analyse(arrivals: Arrival[], expected: Set<string>, secrets: Map<string
       // verify() also refuses timestamps more than 5 minutes away from now: recheck the signature alone.
       const message = error instanceof Error ? error.message : String(error);
       const timestamp = Number(arrival.webhookTimestamp);
-      const expectedSignature = verifier && Number.isFinite(timestamp) ? verifier.sign(arrival.webhookId, new Date(timestamp * 1000), arrival.body) : undefined;
+      const expectedSignature =
+        verifier && Number.isFinite(timestamp) ? verifier.sign(arrival.webhookId, new Date(timestamp * 1000), arrival.body) : undefined;
       if (/timestamp too (old|new)/.test(message) && expectedSignature && arrival.webhookSignature.split(' ').includes(expectedSignature)) {
         signatures.validOutsideTolerance++;
       } else {
@@ -219,7 +220,15 @@ function analyse(arrivals: Arrival[], expected: Set<string>, secrets: Map<string
     } catch {
       unparsable++;
     }
-    first.push({ key, path: earliest.path, webhookId: earliest.webhookId, createdMs, at: earliest.at, latencyMs: earliest.at - createdMs, bytes: Buffer.byteLength(earliest.body) });
+    first.push({
+      key,
+      path: earliest.path,
+      webhookId: earliest.webhookId,
+      createdMs,
+      at: earliest.at,
+      latencyMs: earliest.at - createdMs,
+      bytes: Buffer.byteLength(earliest.body),
+    });
   }
   const duplicates = [...perKey.entries()].filter(([key, list]) => expected.has(key) && list.length > 1);
   const timed = first.filter((entry) => Number.isFinite(entry.latencyMs));
@@ -457,7 +466,9 @@ export const webhooksBenchmark: Benchmark = {
     try {
       const stackStarted = Date.now();
       stack = await Stack.start({ env: stackEnv });
-      log(`webhooks stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX}) started in ${Date.now() - stackStarted} ms; receiver at ${receiver.url}`);
+      log(
+        `webhooks stack (API ${stack.url}, worker on ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX}) started in ${Date.now() - stackStarted} ms; receiver at ${receiver.url}`,
+      );
       log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}, ${receiver.process.logFile}`);
       const http = new Http(stack.url);
       const tenant = await createTenant(http);
@@ -465,7 +476,10 @@ export const webhooksBenchmark: Benchmark = {
       const addEndpoints = async (owner: Tenant, prefix: string, count: number, into: Map<string, string>) => {
         for (let index = 0; index < count; index++) {
           const path = `${prefix}/${index + 1}`;
-          const created = await http.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: `${receiver.url}${path}` } });
+          const created = await http.post('/api/v1/webhook-endpoints', {
+            token: owner.key,
+            body: { org_id: owner.orgId, url: `${receiver.url}${path}` },
+          });
           if (created.status !== 201) throw new Error(`POST /api/v1/webhook-endpoints answered ${created.status}: ${created.text}`);
           into.set(path, created.body.secret as string);
         }
@@ -477,7 +491,9 @@ export const webhooksBenchmark: Benchmark = {
       const arrivals = new RunArrivals();
       receiver.onArrival = (runId) => arrivals.arrived(runId);
       await receiver.reset(true);
-      log(`pylon: ${endpointCount} endpoints; ${warmupRuns} warm-up runs, then ${runCount} runs (${deliveries} deliveries), ${concurrency} runs in flight`);
+      log(
+        `pylon: ${endpointCount} endpoints; ${warmupRuns} warm-up runs, then ${runCount} runs (${deliveries} deliveries), ${concurrency} runs in flight`,
+      );
       const warmup = await runConcurrently(warmupRuns, concurrency, () => pylonRun(http, tenant, arrivals, endpointCount));
       if (warmup.results.some((outcome) => !outcome.ok)) log(`pylon: a warm-up run failed: ${warmup.results.find((outcome) => !outcome.ok)?.error}`);
       await sleep(500);
@@ -521,7 +537,9 @@ export const webhooksBenchmark: Benchmark = {
       const wideTenant = await createTenant(http);
       const wideSecrets = new Map<string, string>();
       await addEndpoints(wideTenant, '/wide', wideEndpoints, wideSecrets);
-      log(`pylon: ${wideRuns} runs of an organisation with ${wideEndpoints} endpoints (${wideRuns * wideEndpoints} deliveries), ${concurrency} in flight`);
+      log(
+        `pylon: ${wideRuns} runs of an organisation with ${wideEndpoints} endpoints (${wideRuns * wideEndpoints} deliveries), ${concurrency} in flight`,
+      );
       receiver.onArrival = (runId) => arrivals.arrived(runId);
       await receiver.reset(true);
       const wide = await runConcurrently(wideRuns, concurrency, () => pylonRun(http, wideTenant, arrivals, wideEndpoints));
@@ -533,7 +551,11 @@ export const webhooksBenchmark: Benchmark = {
         await pool.query<{ id: string }>(`SELECT id FROM events WHERE org_id = $1 AND resource_id = ANY($2::uuid[])`, [wideTenant.orgId, wideRunIds])
       ).rows;
       const widePaths = [...wideSecrets.keys()];
-      const w = analyse(wideArrivals, new Set(wideEvents.flatMap((event) => widePaths.map((path) => deliveryKey(event.id, path)))), wideSecrets).figures;
+      const w = analyse(
+        wideArrivals,
+        new Set(wideEvents.flatMap((event) => widePaths.map((path) => deliveryKey(event.id, path)))),
+        wideSecrets,
+      ).figures;
 
       // ── Baseline: the same messages (type, data, paths, sizes), signed and sent by a bare loop.
       const templates: Template[] = [...pylonSide.first]
@@ -580,9 +602,14 @@ export const webhooksBenchmark: Benchmark = {
         header: ['k', 'event → arrival p50', 'p99'],
         rows: stages.byArrivalRankWithinEvent.map((entry) => [entry.rank, entry.eventToArrivalP50, entry.eventToArrivalP99]),
       };
-      const failures = (side: typeof p) => side.missing + side.duplicated + side.unexpected + side.signatures.invalid + side.payloadIdDiffersFromWebhookId + side.unparsable;
-      if (failures(p)) log(`pylon: ${p.missing} missing, ${p.duplicated} duplicated, ${p.unexpected} unexpected, ${p.signatures.invalid} bad signatures (${p.signatures.firstError ?? '-'})`);
-      if (failures(b) || sent.failures) log(`baseline: ${b.missing} missing, ${b.duplicated} duplicated, ${b.signatures.invalid} bad signatures, ${sent.failures} non-200`);
+      const failures = (side: typeof p) =>
+        side.missing + side.duplicated + side.unexpected + side.signatures.invalid + side.payloadIdDiffersFromWebhookId + side.unparsable;
+      if (failures(p))
+        log(
+          `pylon: ${p.missing} missing, ${p.duplicated} duplicated, ${p.unexpected} unexpected, ${p.signatures.invalid} bad signatures (${p.signatures.firstError ?? '-'})`,
+        );
+      if (failures(b) || sent.failures)
+        log(`baseline: ${b.missing} missing, ${b.duplicated} duplicated, ${b.signatures.invalid} bad signatures, ${sent.failures} non-200`);
 
       return {
         parameters: {
@@ -606,7 +633,12 @@ export const webhooksBenchmark: Benchmark = {
         rows: [
           { metric: 'deliveries/s', pylon: p.deliveriesPerSecond, baseline: b.deliveriesPerSecond, digits: 1 },
           // The same figure inverted, so that its ratio stays readable when the gap is large.
-          { metric: 'ms per delivery (1 / deliveries/s)', pylon: round(1000 / p.deliveriesPerSecond, 3), baseline: round(1000 / b.deliveriesPerSecond, 3), digits: 3 },
+          {
+            metric: 'ms per delivery (1 / deliveries/s)',
+            pylon: round(1000 / p.deliveriesPerSecond, 3),
+            baseline: round(1000 / b.deliveriesPerSecond, 3),
+            digits: 3,
+          },
           { metric: 'created_at → arrival p50 (ms)', pylon: p.createdToArrivalMs.p50, baseline: b.createdToArrivalMs.p50 },
           { metric: 'created_at → arrival p90 (ms)', pylon: p.createdToArrivalMs.p90, baseline: b.createdToArrivalMs.p90 },
           { metric: 'created_at → arrival p99 (ms)', pylon: p.createdToArrivalMs.p99, baseline: b.createdToArrivalMs.p99 },
@@ -615,10 +647,19 @@ export const webhooksBenchmark: Benchmark = {
           { metric: `paced ${pacedRate} runs/s: created_at → arrival p50 (ms)`, pylon: q.createdToArrivalMs.p50, baseline: b.createdToArrivalMs.p50 },
           { metric: `paced ${pacedRate} runs/s: created_at → arrival p99 (ms)`, pylon: q.createdToArrivalMs.p99, baseline: b.createdToArrivalMs.p99 },
           { metric: `${wideEndpoints} endpoints per event: deliveries/s`, pylon: w.deliveriesPerSecond, baseline: b.deliveriesPerSecond, digits: 1 },
-          { metric: `${wideEndpoints} endpoints per event: created_at → arrival p99 (ms)`, pylon: w.createdToArrivalMs.p99, baseline: b.createdToArrivalMs.p99 },
+          {
+            metric: `${wideEndpoints} endpoints per event: created_at → arrival p99 (ms)`,
+            pylon: w.createdToArrivalMs.p99,
+            baseline: b.createdToArrivalMs.p99,
+          },
           { metric: 'missing deliveries', pylon: p.missing + q.missing + w.missing, baseline: b.missing, digits: 0 },
           { metric: 'duplicated deliveries', pylon: p.duplicated + q.duplicated + w.duplicated, baseline: b.duplicated, digits: 0 },
-          { metric: 'bad signatures', pylon: p.signatures.invalid + q.signatures.invalid + w.signatures.invalid, baseline: b.signatures.invalid, digits: 0 },
+          {
+            metric: 'bad signatures',
+            pylon: p.signatures.invalid + q.signatures.invalid + w.signatures.invalid,
+            baseline: b.signatures.invalid,
+            digits: 0,
+          },
         ],
         tables: [stageGrid, rankGrid],
         pylon: {

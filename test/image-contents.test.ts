@@ -46,7 +46,9 @@ function requiredSpecifiers(file: string): string[] {
 /** Node's resolution of a relative specifier to a file, or undefined. */
 function resolveRelative(from: string, specifier: string): string | undefined {
   const target = resolve(dirname(from), specifier);
-  return [target, `${target}.js`, `${target}.json`, join(target, 'index.js')].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  return [target, `${target}.js`, `${target}.json`, join(target, 'index.js')].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+  );
 }
 
 describe('the runtime build (dist/, what the image ships)', () => {
@@ -72,11 +74,17 @@ describe('the runtime build (dist/, what the image ships)', () => {
     const topLevel = readdirSync(RUNTIME);
     assert.ok(!topLevel.includes('test'), 'dist/test/ exists');
     assert.ok(!topLevel.includes('bench'), 'dist/bench/ exists');
-    assert.deepEqual(shipped.filter((file) => TEST_FILE.test(file) || /(^|\/)(test|bench|__tests__)\//.test(file)), []);
+    assert.deepEqual(
+      shipped.filter((file) => TEST_FILE.test(file) || /(^|\/)(test|bench|__tests__)\//.test(file)),
+      [],
+    );
   });
 
   it('holds no fakes and no fixtures', () => {
-    assert.deepEqual(code.filter((file) => TEST_ONLY_NAME.test(file)), []);
+    assert.deepEqual(
+      code.filter((file) => TEST_ONLY_NAME.test(file)),
+      [],
+    );
   });
 
   it('requires nothing outside itself, and of packages only Node’s own and the production dependencies', () => {
@@ -113,7 +121,9 @@ describe('the image', () => {
   });
 
   it('is built from a context without tests, benchmarks or the host’s builds', () => {
-    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     for (const pattern of ['dist', 'dist-test', 'test', 'bench', '**/*.test.ts', 'node_modules']) {
       assert.ok(ignored.includes(pattern), `.dockerignore lacks ${pattern}`);
     }

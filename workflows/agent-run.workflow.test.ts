@@ -28,7 +28,12 @@ describe('agentRunWorkflow', () => {
 
   async function run(
     activities: Partial<AgentRunActivities>,
-    options: { cancelAfterMs?: number; runTimeoutSeconds?: number; modelAnswersInProcess?: boolean; deliverEvent?: WebhookActivities['deliverEvent'] } = {},
+    options: {
+      cancelAfterMs?: number;
+      runTimeoutSeconds?: number;
+      modelAnswersInProcess?: boolean;
+      deliverEvent?: WebhookActivities['deliverEvent'];
+    } = {},
   ) {
     const calls: string[] = [];
     const record = <K extends keyof AgentRunActivities>(name: K, impl: AgentRunActivities[K]) =>
@@ -79,7 +84,8 @@ describe('agentRunWorkflow', () => {
     /** What Temporal recorded, in order: an activity task by its type, a local activity as its marker. */
     const history = (events ?? []).flatMap((event) => {
       if (event.activityTaskScheduledEventAttributes) return [`activity ${event.activityTaskScheduledEventAttributes.activityType?.name}`];
-      if (event.markerRecordedEventAttributes) return [event.markerRecordedEventAttributes.markerName === 'core_patch' ? 'patch marker' : 'local activity'];
+      if (event.markerRecordedEventAttributes)
+        return [event.markerRecordedEventAttributes.markerName === 'core_patch' ? 'patch marker' : 'local activity'];
       if (event.upsertWorkflowSearchAttributesEventAttributes) return ['search attributes upserted'];
       if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
       return [];
@@ -117,7 +123,9 @@ describe('agentRunWorkflow', () => {
     const withTools = await run(
       {
         takeTurn: async (input) =>
-          input.transcript.length === 0 ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] } : { kind: 'answered', eventId: null },
+          input.transcript.length === 0
+            ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] }
+            : { kind: 'answered', eventId: null },
       },
       { modelAnswersInProcess: true },
     );

@@ -21,7 +21,12 @@ import {
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 
-const databaseRetry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR] };
+const databaseRetry: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR],
+};
 
 /**
  * Recording a failure is two short statements: a local activity, run inside the workflow task that
@@ -48,7 +53,11 @@ const llmRetry: RetryPolicy = {
  */
 function modelTurns(run: AgentRunWorkflowInput) {
   if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: llmRetry });
-  return proxyActivities<AgentRunActivities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000, retry: llmRetry });
+  return proxyActivities<AgentRunActivities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000,
+    retry: llmRetry,
+  });
 }
 
 /** A run that was already final when its workflow got to it (a duplicate or replayed execution). */

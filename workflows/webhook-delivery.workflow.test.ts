@@ -205,7 +205,16 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       [...DELIVERY_SCHEDULE_MS.slice(1), null],
     );
     const expected = cumulativeOffsets(8);
-    assert.deepEqual(expected, [0, 5 * SECOND, 5 * MINUTE + 5 * SECOND, 35 * MINUTE + 5 * SECOND, 2 * HOUR + 35 * MINUTE + 5 * SECOND, 7 * HOUR + 35 * MINUTE + 5 * SECOND, 17 * HOUR + 35 * MINUTE + 5 * SECOND, 27 * HOUR + 35 * MINUTE + 5 * SECOND]);
+    assert.deepEqual(expected, [
+      0,
+      5 * SECOND,
+      5 * MINUTE + 5 * SECOND,
+      35 * MINUTE + 5 * SECOND,
+      2 * HOUR + 35 * MINUTE + 5 * SECOND,
+      7 * HOUR + 35 * MINUTE + 5 * SECOND,
+      17 * HOUR + 35 * MINUTE + 5 * SECOND,
+      27 * HOUR + 35 * MINUTE + 5 * SECOND,
+    ]);
     assertOffsets(
       attempts.map((a) => a.offsetMs),
       expected,
@@ -242,8 +251,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
         await until(() => attempts.length === 1, 'the first attempt');
         await env.sleep(5 * SECOND); // skips the 5 s wait for the 2nd attempt
         await until(() => attempts.length === 2, 'the second attempt');
-        const timersStarted = async () =>
-          (await handle.fetchHistory()).events?.filter((event) => event.timerStartedEventAttributes).length ?? 0;
+        const timersStarted = async () => (await handle.fetchHistory()).events?.filter((event) => event.timerStartedEventAttributes).length ?? 0;
         await until(async () => (await timersStarted()) === 2, 'the 5 min timer before the third attempt');
         signalledAtMs = (await env.currentTimeMs()) - startedAtMs;
         await handle.signal(attemptNow);
@@ -320,9 +328,10 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       .filter((event) => event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
       .map((event) => tsToMs(event.eventTime));
     const of = ids.map((id) => deliveryOf(id));
-    for (const delivery of of) for (const record of [...delivery.attempts, ...delivery.failed]) {
-      record.offsetMs = (record.localCall === undefined ? record.offsetMs : markerTimes[record.localCall - firstCall]!) - startedAtMs;
-    }
+    for (const delivery of of)
+      for (const record of [...delivery.attempts, ...delivery.failed]) {
+        record.offsetMs = (record.localCall === undefined ? record.offsetMs : markerTimes[record.localCall - firstCall]!) - startedAtMs;
+      }
     /** The tasks Temporal dispatched: workflow tasks and activity tasks (a local activity is a marker inside a workflow task). */
     const tasks = (events ?? []).flatMap((event) => {
       if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
@@ -333,46 +342,84 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   }
 
   it("an event's failed deliveries retry together: one recovers on its 3rd attempt, one never does; one round per step of the schedule", async () => {
-    const { result, deliveries: [recovering, dead] } = await retryTogether([['retry', 'delivered'], ['retry']]);
+    const {
+      result,
+      deliveries: [recovering, dead],
+    } = await retryTogether([['retry', 'delivered'], ['retry']]);
     assert.deepEqual(result, { failed: 1, attempts: 8 });
-    assert.deepEqual(recovering!.attempts.map((a) => a.attempt), [2, 3]);
+    assert.deepEqual(
+      recovering!.attempts.map((a) => a.attempt),
+      [2, 3],
+    );
     assert.deepEqual(recovering!.failed, []);
-    assert.deepEqual(dead!.attempts.map((a) => a.attempt), [2, 3, 4, 5, 6, 7, 8]);
-    assert.deepEqual(dead!.attempts.map((a) => a.nextAttemptInMs), [...DELIVERY_SCHEDULE_MS.slice(2), null]);
+    assert.deepEqual(
+      dead!.attempts.map((a) => a.attempt),
+      [2, 3, 4, 5, 6, 7, 8],
+    );
+    assert.deepEqual(
+      dead!.attempts.map((a) => a.nextAttemptInMs),
+      [...DELIVERY_SCHEDULE_MS.slice(2), null],
+    );
     // Attempt k comes DELIVERY_SCHEDULE_MS[k-1] after attempt k-1; attempt 1 was the first attempt, just before this workflow started.
     const expected = cumulativeOffsets(8).slice(1);
     dead!.attempts.forEach((a, i) => {
-      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+      assert.ok(
+        a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS,
+        `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`,
+      );
     });
     assert.equal(recovering!.attempts[0]!.offsetMs, dead!.attempts[0]!.offsetMs, 'one round attempts every delivery still pending');
-    assert.deepEqual(dead!.failed.map((f) => f.reason), ['no 2xx after 8 attempts']);
+    assert.deepEqual(
+      dead!.failed.map((f) => f.reason),
+      ['no 2xx after 8 attempts'],
+    );
   });
 
   it('started with the first wait as its start delay (as the delivery activity starts it), it keeps the same schedule, one workflow task per round', async () => {
-    const { result, deliveries: [dead], tasks } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
+    const {
+      result,
+      deliveries: [dead],
+      tasks,
+    } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
     assert.deepEqual(result, { failed: 1, attempts: 8 });
     // Seven rounds (attempts 2–8), each run inside the workflow task its timer wakes; the last one also fails the delivery.
     assert.deepEqual(tasks, Array(7).fill('workflow task'));
     const expected = cumulativeOffsets(8).slice(1);
     dead!.attempts.forEach((a, i) => {
-      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+      assert.ok(
+        a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS,
+        `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`,
+      );
     });
   });
 
   it('a retry workflow started before rounds ran in the workflow task keeps activity tasks, on the same schedule', async () => {
-    const { result, deliveries: [dead], tasks } = await retryTogether([['retry']], { startedBefore: true });
+    const {
+      result,
+      deliveries: [dead],
+      tasks,
+    } = await retryTogether([['retry']], { startedBefore: true });
     assert.deepEqual(result, { failed: 1, attempts: 8 });
-    assert.deepEqual(dead!.attempts.map((a) => a.localCall), Array(7).fill(undefined));
+    assert.deepEqual(
+      dead!.attempts.map((a) => a.localCall),
+      Array(7).fill(undefined),
+    );
     const expected = cumulativeOffsets(8).slice(1);
     dead!.attempts.forEach((a, i) => {
-      assert.ok(a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS, `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`);
+      assert.ok(
+        a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS,
+        `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`,
+      );
     });
     // Per round: the workflow task its timer wakes, the round's activity task, the workflow task after it; then the failing.
     assert.equal(tasks.filter((task) => task === 'activity task').length, 8);
   });
 
   it("'gone' and 'stopped' end a delivery's retries; when none is left the workflow ends early", async () => {
-    const { result, deliveries: [gone, stopped] } = await retryTogether([['gone'], ['retry', 'stopped']]);
+    const {
+      result,
+      deliveries: [gone, stopped],
+    } = await retryTogether([['gone'], ['retry', 'stopped']]);
     assert.deepEqual(result, { failed: 0, attempts: 3 });
     assert.equal(gone!.attempts.length, 1);
     assert.equal(stopped!.attempts.length, 2);

@@ -16,7 +16,10 @@ describe('workflow code', () => {
     for (const file of sources) {
       const text = readFileSync(join(SOURCE_DIR, file), 'utf8');
       for (const [, specifier] of text.matchAll(/(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/g)) {
-        assert.ok(ALLOWED.some((pattern) => pattern.test(specifier!)), `${file} imports ${specifier}`);
+        assert.ok(
+          ALLOWED.some((pattern) => pattern.test(specifier!)),
+          `${file} imports ${specifier}`,
+        );
       }
       assert.doesNotMatch(text, /\brequire\(/, `${file} uses require`);
     }

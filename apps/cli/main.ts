@@ -70,13 +70,25 @@ function limitChanges(values: Record<string, string | boolean | undefined>, fiel
     const value = limitValue(values[flag] as string | undefined, flag);
     if (value !== undefined) changes[field] = value;
   }
-  if (Object.keys(changes).length === 0) throw new Error(`give at least one of ${Object.keys(fields).map((flag) => `--${flag}`).join(', ')}\n\n${USAGE}`);
+  if (Object.keys(changes).length === 0)
+    throw new Error(
+      `give at least one of ${Object.keys(fields)
+        .map((flag) => `--${flag}`)
+        .join(', ')}\n\n${USAGE}`,
+    );
   return changes;
 }
 
 function printOrgLimits(limits: any): void {
   console.log(`Limits of organisation ${limits.org_id}:`);
-  for (const name of ['webhook_endpoints', 'test_events_per_minute', 'inflight_deliveries_per_endpoint', 'dispatch_weight', 'queued_runs', 'queued_documents']) {
+  for (const name of [
+    'webhook_endpoints',
+    'test_events_per_minute',
+    'inflight_deliveries_per_endpoint',
+    'dispatch_weight',
+    'queued_runs',
+    'queued_documents',
+  ]) {
     console.log(`  ${name.padEnd(34)} ${String(limits[name]).padStart(8)}  ${limits.overrides[name] === null ? '(default)' : '(override)'}`);
   }
 }
@@ -141,7 +153,10 @@ async function main(argv: string[]): Promise<void> {
     case 'key create': {
       const key = await call('POST', `/admin/v1/orgs/${required(values.org, 'org')}/api-keys`, {
         name: values.name ?? 'cli',
-        scopes: required(values.scopes, 'scopes').split(',').map((scope) => scope.trim()).filter(Boolean),
+        scopes: required(values.scopes, 'scopes')
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
         ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
       });
       console.log(`Created API key ${key.key_id} with scopes ${key.scopes.join(', ')}`);
@@ -152,7 +167,9 @@ async function main(argv: string[]): Promise<void> {
       const page = await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/api-keys?limit=100`);
       for (const key of page.data) {
         const state = key.revoked_at ? 'revoked' : key.expires_at && new Date(key.expires_at) < new Date() ? 'expired' : 'active';
-        console.log(`${key.key_id}  ${key.hint}  ${state}  [${key.scopes.join(',')}]  ${describeRate(key)}  last used ${key.last_used_at ?? 'never'}  ${key.name}`);
+        console.log(
+          `${key.key_id}  ${key.hint}  ${state}  [${key.scopes.join(',')}]  ${describeRate(key)}  last used ${key.last_used_at ?? 'never'}  ${key.name}`,
+        );
       }
       return;
     }

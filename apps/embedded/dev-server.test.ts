@@ -53,13 +53,19 @@ describe('startTemporalDevServer', () => {
 
   it('gives up after three clashes, with the server’s own words', async () => {
     const cli = flakyCli(5, 'listen tcp 127.0.0.1:7233: bind: address already in use');
-    await assert.rejects(withCli(cli.path, () => startTemporalDevServer()), /exited with code 1\n.*address already in use/);
+    await assert.rejects(
+      withCli(cli.path, () => startTemporalDevServer()),
+      /exited with code 1\n.*address already in use/,
+    );
     assert.equal(cli.starts(), 3);
   });
 
   it('does not retry any other failure', async () => {
     const cli = flakyCli(5, 'unable to open database file');
-    await assert.rejects(withCli(cli.path, () => startTemporalDevServer()), /unable to open database file/);
+    await assert.rejects(
+      withCli(cli.path, () => startTemporalDevServer()),
+      /unable to open database file/,
+    );
     assert.equal(cli.starts(), 1);
   });
 });

@@ -133,7 +133,8 @@ async function startOnce(cli: string, options: DevServerOptions): Promise<DevSer
   // The dev server has one history shard, whose queue readers poll at most 20 times a second by default:
   // above ~5 workflows/s every task then waits for the next poll (a bare one-activity workflow's p50 went
   // 33 → 144 ms between 4 and 13 workflows/s). A cluster spreads this over its many shards.
-  for (const queue of ['transfer', 'timer', 'visibility']) args.push('--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=${options.historyQueueReadsPerSecond ?? QUEUE_READER_POLLS_PER_SECOND}`);
+  for (const queue of ['transfer', 'timer', 'visibility'])
+    args.push('--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=${options.historyQueueReadsPerSecond ?? QUEUE_READER_POLLS_PER_SECOND}`);
   // One partition per task queue (the server's default is 4). A single server gains nothing from more,
   // and with a few pollers per queue a task written to a partition no poller waits on sits there until
   // it is forwarded: a run's one workflow task waited up to 1-2 s under load (bench agent-run-e2e).

@@ -15,7 +15,13 @@ const DIST = join(__dirname, '..', '..');
 async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/readyz`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the API at ${url} was not ready within ${timeoutMs / 1000}s`);
@@ -102,7 +108,10 @@ async function main(): Promise<void> {
     };
     const worker = new SupervisedProcess('worker', join(DIST, 'apps/worker/main.js'), env);
     const api = new SupervisedProcess('api', join(DIST, 'apps/api/main.js'), env);
-    stops.push(() => worker.stop(), () => api.stop());
+    stops.push(
+      () => worker.stop(),
+      () => api.stop(),
+    );
     worker.start();
     api.start();
 

@@ -18,7 +18,10 @@ export class SupervisedProcess {
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, this.script], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...PYLON_NODE_FLAGS, this.script], {
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => console.log(`[${this.name}] ${line}`));

@@ -32,7 +32,12 @@ function temporalMetrics(config: PylonConfig): RuntimeOptions['telemetryOptions'
   if (config.workerTemporalMetricsPort === 0) return undefined;
   return {
     metrics: {
-      prometheus: { bindAddress: hostPort(config.host, config.workerTemporalMetricsPort), countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+      prometheus: {
+        bindAddress: hostPort(config.host, config.workerTemporalMetricsPort),
+        countersTotalSuffix: true,
+        unitSuffix: true,
+        useSecondsForDurations: true,
+      },
     },
   };
 }
@@ -61,7 +66,8 @@ async function main(): Promise<void> {
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
     const workflows = await workflowBundle(new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })));
-    if (!workflows.prebuilt) PinoLogger.root.warn(`no prebuilt workflow bundle at ${WORKFLOW_BUNDLE_PATH} (npm run build makes it): bundled the workflow code at start-up`);
+    if (!workflows.prebuilt)
+      PinoLogger.root.warn(`no prebuilt workflow bundle at ${WORKFLOW_BUNDLE_PATH} (npm run build makes it): bundled the workflow code at start-up`);
     const workers = await Promise.all(
       config.workerQueues.map((kind) => {
         const slots = config.workerSlots[kind];
@@ -84,7 +90,11 @@ async function main(): Promise<void> {
       console.log(`pylon worker metrics at ${metricsUrl(metricsServer)}`);
     }
     if (config.workerQueues.includes('agent-runs')) {
-      await ensureRunEventsRetentionSchedule(app.get(Client), runEventsRetentionScheduleId(config.temporalTaskQueuePrefix), config.taskQueue('agent-runs')).catch((error: unknown) =>
+      await ensureRunEventsRetentionSchedule(
+        app.get(Client),
+        runEventsRetentionScheduleId(config.temporalTaskQueuePrefix),
+        config.taskQueue('agent-runs'),
+      ).catch((error: unknown) =>
         PinoLogger.root.warn({ err: error }, 'could not create the run-event retention schedule; old run events are kept until a worker does'),
       );
     }

@@ -37,6 +37,12 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     VideoModule,
     WebhooksModule,
   ],
-  providers: [AgentRunActivitiesImpl, KnowledgeIngestionActivitiesImpl, KnowledgeVectorIndexActivitiesImpl, VideoActivitiesImpl, WebhookActivitiesImpl],
+  providers: [
+    AgentRunActivitiesImpl,
+    KnowledgeIngestionActivitiesImpl,
+    KnowledgeVectorIndexActivitiesImpl,
+    VideoActivitiesImpl,
+    WebhookActivitiesImpl,
+  ],
 })
 export class WorkerModule {}

@@ -37,7 +37,13 @@ describe('the prebuilt workflow bundle', () => {
       activities: { takeTurn: async () => ({ kind: 'answered' as const, eventId: null }) },
       sinks,
     });
-    const input: AgentRunWorkflowInput = { runId: randomUUID(), orgId: randomUUID(), runTimeoutSeconds: 30, heartbeatTimeoutSeconds: 5, modelAnswersInProcess: true };
+    const input: AgentRunWorkflowInput = {
+      runId: randomUUID(),
+      orgId: randomUUID(),
+      runTimeoutSeconds: 30,
+      heartbeatTimeoutSeconds: 5,
+      modelAnswersInProcess: true,
+    };
     const result = await worker.runUntil(
       env.client.workflow.execute(WORKFLOW_TYPES.agentRun, { taskQueue, workflowId: `bundle-test:${input.runId}`, args: [input] }),
     );

@@ -6,5 +6,9 @@ import { AgentRunsService } from './agent-runs.service';
 import { RunEventsService } from './run-events.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
-@Module({ imports: [LlmModule, KnowledgeModule, LimitsModule], providers: [AgentRunsService, RunEventsService], exports: [AgentRunsService, RunEventsService] })
+@Module({
+  imports: [LlmModule, KnowledgeModule, LimitsModule],
+  providers: [AgentRunsService, RunEventsService],
+  exports: [AgentRunsService, RunEventsService],
+})
 export class AgentRunsModule {}

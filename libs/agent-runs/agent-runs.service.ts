@@ -71,7 +71,14 @@ export class AgentRunsService {
         await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
       },
       insert: async () => {
-        const queued = { id: randomUUID(), orgId, agentVersionId: request.agent_version_id, status: 'queued' as const, requestHash, createdAt: new Date() };
+        const queued = {
+          id: randomUUID(),
+          orgId,
+          agentVersionId: request.agent_version_id,
+          status: 'queued' as const,
+          requestHash,
+          createdAt: new Date(),
+        };
         return (await this.runs.insertQueued({ ...queued, input: request.input, idempotencyKey })) ? queued : null;
       },
       work: {

@@ -101,7 +101,14 @@ export class RunEventsService {
    * lack one in its log (purged by retention): its stream ends with its final state as the terminal event,
    * unless the log shows the end was already sent.
    */
-  private async *follow(orgId: string, run: AgentRun, after: number, stored: StoredRunEvent[], announcements: RunAnnouncements, signal: AbortSignal): AsyncGenerator<StoredRunEvent> {
+  private async *follow(
+    orgId: string,
+    run: AgentRun,
+    after: number,
+    stored: StoredRunEvent[],
+    announcements: RunAnnouncements,
+    signal: AbortSignal,
+  ): AsyncGenerator<StoredRunEvent> {
     let last = after;
     let batch = stored;
     for (;;) {

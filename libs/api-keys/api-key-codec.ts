@@ -1,12 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import {
-  API_KEY_CHECKSUM_LENGTH,
-  API_KEY_LENGTH,
-  API_KEY_LOOKUP_LENGTH,
-  API_KEY_PREFIX,
-  API_KEY_SECRET_LENGTH,
-} from '@pylon/contracts';
+import { API_KEY_CHECKSUM_LENGTH, API_KEY_LENGTH, API_KEY_LOOKUP_LENGTH, API_KEY_PREFIX, API_KEY_SECRET_LENGTH } from '@pylon/contracts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${API_KEY_LENGTH - API_KEY_PREFIX.length}}$`);

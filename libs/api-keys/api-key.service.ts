@@ -13,7 +13,9 @@ import type { Principal } from './principal';
  */
 function assertCurrentSecret(caller: Principal): void {
   if (caller.withPreviousSecret) {
-    throw ApiError.insufficientScope("this is the key's previous secret, accepted during the grace period after a roll; only the current secret (or the admin API) may create, roll or revoke keys");
+    throw ApiError.insufficientScope(
+      "this is the key's previous secret, accepted during the grace period after a roll; only the current secret (or the admin API) may create, roll or revoke keys",
+    );
   }
 }
 

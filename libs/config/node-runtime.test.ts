@@ -25,7 +25,9 @@ describe('the Node runtime check', () => {
   });
 
   it('Node accepts the flags on the command line', () => {
-    const result = spawnSync(process.execPath, [...PYLON_NODE_FLAGS, '-e', 'process.stdout.write(JSON.stringify(process.execArgv))'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...PYLON_NODE_FLAGS, '-e', 'process.stdout.write(JSON.stringify(process.execArgv))'], {
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stderr, '', 'no warning either');
     assert.equal(missingNodeFlagsWarning(JSON.parse(result.stdout)), null);

@@ -10,7 +10,9 @@ export const PYLON_NODE_FLAGS: readonly string[] = ['--experimental-async-contex
 /** What to warn about when a process was started without PYLON_NODE_FLAGS (it works, at a higher CPU cost per request); null when it was not. */
 export function missingNodeFlagsWarning(execArgv: readonly string[] = process.execArgv): string | null {
   const missing = PYLON_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
-  return missing.length === 0 ? null : `started without ${missing.join(' ')}; every request costs more CPU (see PYLON_NODE_FLAGS, or use npm run start:api / start:worker)`;
+  return missing.length === 0
+    ? null
+    : `started without ${missing.join(' ')}; every request costs more CPU (see PYLON_NODE_FLAGS, or use npm run start:api / start:worker)`;
 }
 
 /** The oldest Node Pylon runs on: 22 LTS (Node 20 is end-of-life; nestjs-pino and others require 22.12). */

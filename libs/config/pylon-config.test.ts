@@ -31,30 +31,46 @@ describe('configuration', () => {
     ['RATE_LIMIT_PER_SECOND', '0', /RATE_LIMIT_PER_SECOND must be between 1 and/],
     ['RATE_LIMIT_BURST', '2.5', /RATE_LIMIT_BURST must be an integer/],
     ['WEBHOOK_MAX_ENDPOINTS', '-1', /WEBHOOK_MAX_ENDPOINTS must be between 1 and/],
-    ['WEBHOOK_ALLOWED_PRIVATE_TARGETS', '10.0.0.0/8,intranet', /WEBHOOK_ALLOWED_PRIVATE_TARGETS must list IP addresses, CIDRs or "loopback".*"intranet"/],
+    [
+      'WEBHOOK_ALLOWED_PRIVATE_TARGETS',
+      '10.0.0.0/8,intranet',
+      /WEBHOOK_ALLOWED_PRIVATE_TARGETS must list IP addresses, CIDRs or "loopback".*"intranet"/,
+    ],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'true', /WEBHOOK_ALLOW_PRIVATE_URLS is replaced by WEBHOOK_ALLOWED_PRIVATE_TARGETS/],
     ['WEBHOOK_TEST_EVENTS_PER_MINUTE', 'ten', /WEBHOOK_TEST_EVENTS_PER_MINUTE must be an integer/],
     ['WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT', '0', /WEBHOOK_MAX_INFLIGHT_PER_ENDPOINT must be between 1 and/],
   ] as const) {
     it(`a malformed ${name} stops start-up with a message naming it`, () => {
-      assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
-        assert.equal(error.setting, name);
-        assert.match(error.message, pattern);
-        return true;
-      });
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.equal(error.setting, name);
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
     });
   }
 
   it('limits: 50/s with a burst of 100 and the organisation caps by default; a burst never below the rate', () => {
     const config = loadConfig({});
     assert.deepEqual(
-      [config.rateLimitPerSecond, config.rateLimitBurst, config.webhookMaxEndpoints, config.webhookTestEventsPerMinute, config.webhookMaxInflightPerEndpoint],
+      [
+        config.rateLimitPerSecond,
+        config.rateLimitBurst,
+        config.webhookMaxEndpoints,
+        config.webhookTestEventsPerMinute,
+        config.webhookMaxInflightPerEndpoint,
+      ],
       [50, 100, 20, 10, 100],
     );
     const fast = loadConfig({ RATE_LIMIT_PER_SECOND: '1000000' });
     assert.equal(fast.rateLimitBurst, 1_000_000, 'an unset burst follows a higher rate');
-    assert.throws(() => loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '5' }), /RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND \(10\)/);
+    assert.throws(
+      () => loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '5' }),
+      /RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND \(10\)/,
+    );
   });
 
   it('names a required setting that is missing', () => {

@@ -184,7 +184,10 @@ export class PylonConfig {
     this.videoTokenCost = readInt(env, 'VIDEO_TOKEN_COST', 500_000, 0, Number.MAX_SAFE_INTEGER);
     this.videoTimeoutSeconds = readInt(env, 'VIDEO_TIMEOUT_SECONDS', 1_800, 5, 86_400);
     if (env.WEBHOOK_ALLOW_PRIVATE_URLS !== undefined) {
-      throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS', 'is replaced by WEBHOOK_ALLOWED_PRIVATE_TARGETS: list the private receivers to allow, e.g. "loopback" or "10.0.0.5,10.1.0.0/24"');
+      throw new ConfigError(
+        'WEBHOOK_ALLOW_PRIVATE_URLS',
+        'is replaced by WEBHOOK_ALLOWED_PRIVATE_TARGETS: list the private receivers to allow, e.g. "loopback" or "10.0.0.5,10.1.0.0/24"',
+      );
     }
     this.webhookAllowedPrivateTargets = readPrivateTargets(env, 'WEBHOOK_ALLOWED_PRIVATE_TARGETS');
     this.webhookAttemptTimeoutMs = readInt(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 25_000);

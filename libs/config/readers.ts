@@ -66,7 +66,10 @@ export function readEnum<T extends string>(env: Env, name: string, allowed: read
 export function readList<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: readonly T[]): T[] {
   const value = raw(env, name);
   if (value === undefined) return [...fallback];
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
   if (unknown.length > 0 || items.length === 0) {
     throw new ConfigError(name, `must be a comma-separated list of ${allowed.join(', ')}, got "${value}"`);
@@ -81,7 +84,14 @@ export function readList<T extends string>(env: Env, name: string, allowed: read
 export function readPrivateTargets(env: Env, name: string): string[] {
   const value = raw(env, name);
   if (value === undefined) return [];
-  const items = [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))];
+  const items = [
+    ...new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
   const malformed = items.find((item) => item !== 'loopback' && !(item.includes('/') ? ipaddr.isValidCIDR(item) : ipaddr.isValid(item)));
   if (malformed) throw new ConfigError(name, `must list IP addresses, CIDRs or "loopback", comma-separated; "${malformed}" is none of them`);
   return items;

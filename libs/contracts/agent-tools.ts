@@ -17,9 +17,7 @@ export interface ToolCall {
 }
 
 /** What happened after the input, in order: the model's tool calls and their results. */
-export type TranscriptEntry =
-  | { role: 'assistant'; toolCalls: ToolCall[]; content?: string }
-  | { role: 'tool'; toolCallId: string; content: string };
+export type TranscriptEntry = { role: 'assistant'; toolCalls: ToolCall[]; content?: string } | { role: 'tool'; toolCallId: string; content: string };
 
 export type LlmTurn = { kind: 'answer'; text: string } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string };
 

@@ -27,10 +27,7 @@ export interface PublishOutcome {
  * What ingestInOneStep did: published the document (or found it no longer processing: `published`
  * false), found it deleted, or left it to the batched path because it needs more batches than run at once.
  */
-export type OneStepIngestion =
-  | ({ kind: 'published' } & PublishOutcome)
-  | { kind: 'deleted' }
-  | { kind: 'batched' };
+export type OneStepIngestion = ({ kind: 'published' } & PublishOutcome) | { kind: 'deleted' } | { kind: 'batched' };
 
 /** Activities of the ingestion workflow. Workflows import this interface as a type only. */
 export interface KnowledgeIngestionActivities {

@@ -16,9 +16,7 @@ export interface VideoSubmission {
 }
 
 export type VideoPollResult =
-  | { state: 'pending' | 'processing' }
-  | { state: 'completed'; eventId: string | null }
-  | { state: 'failed'; reason: string };
+  { state: 'pending' | 'processing' } | { state: 'completed'; eventId: string | null } | { state: 'failed'; reason: string };
 
 /** Activities of the video workflow. Workflows import this interface as a type only. */
 export interface VideoActivities {

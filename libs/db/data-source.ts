@@ -14,7 +14,13 @@ export interface DataSourceSettings {
 }
 
 /** The one way to configure a TypeORM DataSource for Pylon's schema. Never `synchronize`. */
-export function dataSourceOptions({ url, poolSize = 10, applicationName = 'pylon', preparedStatements = true, logger }: DataSourceSettings): DataSourceOptions {
+export function dataSourceOptions({
+  url,
+  poolSize = 10,
+  applicationName = 'pylon',
+  preparedStatements = true,
+  logger,
+}: DataSourceSettings): DataSourceOptions {
   return {
     type: 'postgres',
     url,

@@ -1,4 +1,20 @@
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, OrgLimits, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint, ENTITIES, type TokenEntryKind } from './entities';
+export {
+  Agent,
+  AgentRun,
+  AgentVersion,
+  ApiKey,
+  KnowledgeDocument,
+  Organization,
+  OrgLimits,
+  PylonEvent,
+  TokenEntry,
+  VideoGeneration,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  ENTITIES,
+  type TokenEntryKind,
+} from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
@@ -11,17 +27,30 @@ export { OrganizationRepository } from './repositories/organization.repository';
 export { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-limits.repository';
 export { RateLimitStore, RATE_LIMIT_TABLE } from './rate-limit-store';
 export { KeyRateBucketRepository, type BucketTake } from './repositories/key-rate-bucket.repository';
+export { CURSOR_PATTERN, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, InvalidCursorError, type Page, type PageRequest } from './pagination';
 export {
-  CURSOR_PATTERN,
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  InvalidCursorError,
-  type Page,
-  type PageRequest,
-} from './pagination';
-export { KnowledgeVectorIndexRepository, vectorIndexDdl, vectorIndexName, type VectorIndexRecord, type VectorIndexStatus } from './repositories/knowledge-vector-index.repository';
-export { KnowledgeDocumentRepository, type NewKnowledgeDocument, type DocumentEventFactory, type EmbeddedChunk, type EmbeddingProgress } from './repositories/knowledge-document.repository';
-export { KnowledgeChunkRepository, RRF_K, type ChunkMatch, type ChunkQuery, type ChunkQueryMatch, type DraftChunk, type SearchPlan } from './repositories/knowledge-chunk.repository';
+  KnowledgeVectorIndexRepository,
+  vectorIndexDdl,
+  vectorIndexName,
+  type VectorIndexRecord,
+  type VectorIndexStatus,
+} from './repositories/knowledge-vector-index.repository';
+export {
+  KnowledgeDocumentRepository,
+  type NewKnowledgeDocument,
+  type DocumentEventFactory,
+  type EmbeddedChunk,
+  type EmbeddingProgress,
+} from './repositories/knowledge-document.repository';
+export {
+  KnowledgeChunkRepository,
+  RRF_K,
+  type ChunkMatch,
+  type ChunkQuery,
+  type ChunkQueryMatch,
+  type DraftChunk,
+  type SearchPlan,
+} from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export {
   VideoGenerationRepository,
@@ -29,5 +58,12 @@ export {
   type VideoOutcome,
   type GenerationEventFactory,
 } from './repositories/video-generation.repository';
-export { WebhookRepository, type AttemptOfDelivery, type AttemptRecord, type DeliveryContext, type EndpointChanges, type EventDeliveries } from './repositories/webhook.repository';
+export {
+  WebhookRepository,
+  type AttemptOfDelivery,
+  type AttemptRecord,
+  type DeliveryContext,
+  type EndpointChanges,
+  type EventDeliveries,
+} from './repositories/webhook.repository';
 export { Transactions } from './transactions';

@@ -15,7 +15,18 @@ describe('pagination cursors', () => {
 
   it('refuse anything else', () => {
     const id = '6e6e8d3d-39e6-49c6-9ac4-b7fb5e9df8e5';
-    for (const cursor of ['', 'garbage', `_${id}`, `-1_${id}`, `1.5_${id}`, `12345678901234_${id}`, '1_6e6e8d3d', `1_${id}x`, `1_${id}\n`, Buffer.from(`["2026-11-21T04:27:34.348Z","${id}"]`).toString('base64url')]) {
+    for (const cursor of [
+      '',
+      'garbage',
+      `_${id}`,
+      `-1_${id}`,
+      `1.5_${id}`,
+      `12345678901234_${id}`,
+      '1_6e6e8d3d',
+      `1_${id}x`,
+      `1_${id}\n`,
+      Buffer.from(`["2026-11-21T04:27:34.348Z","${id}"]`).toString('base64url'),
+    ]) {
       assert.throws(() => decodeCursor(cursor), InvalidCursorError);
     }
   });

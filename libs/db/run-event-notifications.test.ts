@@ -11,7 +11,19 @@ describe('run event announcements', () => {
   });
 
   it('ignore anything else on the channel, so no follower is woken without a seq to wait past', () => {
-    for (const payload of [undefined, '', runId, `${runId}:`, `${runId}:0`, `${runId}:-3`, `${runId}:abc`, `${runId}:1.5`, `${runId}:99999999999999999999`, `not-a-run:5`, `${runId}:5:extra`]) {
+    for (const payload of [
+      undefined,
+      '',
+      runId,
+      `${runId}:`,
+      `${runId}:0`,
+      `${runId}:-3`,
+      `${runId}:abc`,
+      `${runId}:1.5`,
+      `${runId}:99999999999999999999`,
+      `not-a-run:5`,
+      `${runId}:5:extra`,
+    ]) {
       assert.equal(parseAnnouncement(payload), null, String(payload));
     }
   });

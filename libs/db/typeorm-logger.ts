@@ -32,7 +32,7 @@ export class SafeTypeOrmLogger implements TypeOrmLogger {
   }
 
   log(level: 'log' | 'info' | 'warn', message: unknown): void {
-    const text = truncate(typeof message === 'string' ? message : JSON.stringify(message) ?? String(message));
+    const text = truncate(typeof message === 'string' ? message : (JSON.stringify(message) ?? String(message)));
     if (level === 'warn') this.logger.warn(text);
     else this.logger.log(text);
   }

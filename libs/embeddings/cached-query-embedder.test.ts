@@ -80,7 +80,11 @@ describe('CachedQueryEmbedder', () => {
     const cache = new CachedQueryEmbedder(inner, 10);
     const waiting = [cache.embedQuery('same'), cache.embedQuery('same'), cache.embedQuery('other')];
     gate.release();
-    assert.deepEqual(await Promise.all(waiting), [[4, 1], [4, 1], [5, 1]]);
+    assert.deepEqual(await Promise.all(waiting), [
+      [4, 1],
+      [4, 1],
+      [5, 1],
+    ]);
     assert.deepEqual(inner.calls, [['same'], ['other']]);
   });
 
@@ -89,7 +93,10 @@ describe('CachedQueryEmbedder', () => {
     inner.failNext = true;
     const cache = new CachedQueryEmbedder(inner, 10);
     const results = await Promise.allSettled([cache.embedQuery('q'), cache.embedQuery('q')]);
-    assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected'],
+    );
     assert.ok((results[0] as PromiseRejectedResult).reason instanceof EmbeddingTransientError);
     assert.equal(inner.calls.length, 1);
     assert.equal(cache.size, 0);

@@ -13,7 +13,12 @@ describe('createEmbedder', () => {
   });
 
   it('picks OpenAI with the configured model and dimensions', () => {
-    const config = loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-x', EMBEDDING_MODEL: 'text-embedding-3-large', EMBEDDING_DIMENSIONS: '1024' });
+    const config = loadConfig({
+      EMBEDDING_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'sk-x',
+      EMBEDDING_MODEL: 'text-embedding-3-large',
+      EMBEDDING_DIMENSIONS: '1024',
+    });
     const embedder = createEmbedder(config);
     assert.ok(embedder instanceof OpenAiEmbedder);
     assert.equal(embedder.id, 'openai/text-embedding-3-large');

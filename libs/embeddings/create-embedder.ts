@@ -24,8 +24,7 @@ export function createEmbedder(config: EmbeddingSettings, log?: EmbeddingLog): E
       return new LocalLexicalEmbedder(dimensions);
     case 'openai': {
       if (!config.openaiApiKey) {
-        const reason =
-          'OPENAI_API_KEY is not set, so EMBEDDING_PROVIDER=openai cannot embed; set OPENAI_API_KEY or use EMBEDDING_PROVIDER=local';
+        const reason = 'OPENAI_API_KEY is not set, so EMBEDDING_PROVIDER=openai cannot embed; set OPENAI_API_KEY or use EMBEDDING_PROVIDER=local';
         log?.(`embeddings unavailable: ${reason}`);
         return new UnavailableEmbedder(`openai/${config.embeddingModel}`, dimensions, reason);
       }

@@ -1,10 +1,5 @@
 export type { Embedder } from './embedder';
-export {
-  EmbeddingError,
-  EmbeddingRejectedError,
-  EmbeddingTransientError,
-  EmbeddingUnavailableError,
-} from './embedding-errors';
+export { EmbeddingError, EmbeddingRejectedError, EmbeddingTransientError, EmbeddingUnavailableError } from './embedding-errors';
 export { LocalLexicalEmbedder } from './local-lexical-embedder';
 export { OpenAiEmbedder, OPENAI_MAX_INPUTS, type OpenAiEmbedderOptions } from './openai-embedder';
 export { UnavailableEmbedder } from './unavailable-embedder';

@@ -116,12 +116,23 @@ describe('LocalLexicalEmbedder', () => {
     const started = performance.now();
     for (const chunk of chunks) embedder.embedOne(chunk);
     const ms = performance.now() - started;
-    console.log(`local lexical embedder: ${chunks.length} chunks of ~1000 chars in ${ms.toFixed(0)} ms (${((ms / chunks.length) * 100_000 / 1000).toFixed(1)} s per 100 000)`);
+    console.log(
+      `local lexical embedder: ${chunks.length} chunks of ~1000 chars in ${ms.toFixed(0)} ms (${(((ms / chunks.length) * 100_000) / 1000).toFixed(1)} s per 100 000)`,
+    );
     assert.ok(ms < 60_000);
   });
 });
 
 const PINNED: Array<[number, number]> = [
-  [25, -0.301511], [98, 0.301511], [138, 0.301511], [210, 0.301511], [215, -0.301511], [224, 0.301511],
-  [287, -0.301511], [289, -0.301511], [310, -0.301511], [368, -0.301511], [376, -0.301511],
+  [25, -0.301511],
+  [98, 0.301511],
+  [138, 0.301511],
+  [210, 0.301511],
+  [215, -0.301511],
+  [224, 0.301511],
+  [287, -0.301511],
+  [289, -0.301511],
+  [310, -0.301511],
+  [368, -0.301511],
+  [376, -0.301511],
 ];

@@ -3,7 +3,11 @@ import { ApiError, ErrorCode } from '@pylon/contracts';
 
 /** A stable fingerprint of a request body, to tell a retry from a different request under the same key. */
 export function fingerprint(fields: Record<string, string>): string {
-  const canonical = JSON.stringify(Object.keys(fields).sort().map((key) => [key, fields[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(fields)
+      .sort()
+      .map((key) => [key, fields[key]]),
+  );
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -46,7 +46,16 @@ export class KnowledgeDocumentsService {
       admit: () => this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo)),
       insert: async () => {
         const docId = randomUUID();
-        const fields = { id: docId, orgId, title: request.title, content: request.content, metadata, idempotencyKey, requestHash, createdAt: new Date() };
+        const fields = {
+          id: docId,
+          orgId,
+          title: request.title,
+          content: request.content,
+          metadata,
+          idempotencyKey,
+          requestHash,
+          createdAt: new Date(),
+        };
         return (await this.documents.insertProcessing(fields)) ? this.documents.findById(orgId, docId) : null;
       },
       work: {

@@ -34,8 +34,23 @@ export class KnowledgeIngestionService {
     const size = this.config.embeddingBatchSize;
     if (chunks.length > size * EMBEDDING_BATCH_PARALLELISM) return { kind: 'batched' };
     const batches = Array.from({ length: Math.ceil(chunks.length / size) }, (_, i) => chunks.slice(i * size, (i + 1) * size));
-    const vectors = (await Promise.all(batches.map((batch) => this.embedder.embed(batch.map((chunk) => chunk.content), signal)))).flat();
-    const embedded = chunks.map((chunk, i) => ({ index: chunk.index, content: chunk.content, start: chunk.start, end: chunk.end, embedding: vectors[i]! }));
+    const vectors = (
+      await Promise.all(
+        batches.map((batch) =>
+          this.embedder.embed(
+            batch.map((chunk) => chunk.content),
+            signal,
+          ),
+        ),
+      )
+    ).flat();
+    const embedded = chunks.map((chunk, i) => ({
+      index: chunk.index,
+      content: chunk.content,
+      start: chunk.start,
+      end: chunk.end,
+      embedding: vectors[i]!,
+    }));
     const outcome = await this.documents.publishChunks(orgId, docId, embedded, documentEvent);
     await this.afterPublish(orgId, outcome);
     return { kind: 'published', ...outcome };
@@ -54,8 +69,15 @@ export class KnowledgeIngestionService {
     const size = this.config.embeddingBatchSize;
     const drafts = await this.chunks.draftBatch(orgId, docId, batchIndex * size, size);
     if (drafts.length === 0) return;
-    const vectors = await this.embedder.embed(drafts.map((draft) => draft.content), signal);
-    await this.chunks.saveDraftEmbeddings(orgId, docId, drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })));
+    const vectors = await this.embedder.embed(
+      drafts.map((draft) => draft.content),
+      signal,
+    );
+    await this.chunks.saveDraftEmbeddings(
+      orgId,
+      docId,
+      drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })),
+    );
   }
 
   async publish(orgId: string, docId: string): Promise<PublishOutcome> {

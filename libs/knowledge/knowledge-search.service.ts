@@ -73,7 +73,10 @@ export class KnowledgeSearchService implements OnModuleInit {
    */
   async query(orgId: string, request: KnowledgeQuery): Promise<ChunkQueryMatch[]> {
     const needsEmbedding = request.mode !== 'keyword';
-    const [embedding, orgChunks] = await Promise.all([needsEmbedding ? this.queries.embedQuery(request.query) : undefined, this.orgChunkCount(orgId)]);
+    const [embedding, orgChunks] = await Promise.all([
+      needsEmbedding ? this.queries.embedQuery(request.query) : undefined,
+      this.orgChunkCount(orgId),
+    ]);
     if (orgChunks === 0) return [];
     const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
     const query = {
@@ -116,5 +119,4 @@ export class KnowledgeSearchService implements OnModuleInit {
     this.orgSizes.set(orgId, { chunks, at: Date.now() });
     return chunks;
   }
-
 }

@@ -43,7 +43,8 @@ function parseNode(input: unknown, path: string, depth: number, counter: { compa
     return { type, filters: filters.map((child, index) => parseNode(child, `${path}.filters[${index}]`, depth + 1, counter)) };
   }
   onlyProperties(input, path, ['type', 'key', 'value']);
-  if (++counter.comparisons > FILTER_LIMITS.maxComparisons) throw invalid(path, `the filter has more than ${FILTER_LIMITS.maxComparisons} comparisons`);
+  if (++counter.comparisons > FILTER_LIMITS.maxComparisons)
+    throw invalid(path, `the filter has more than ${FILTER_LIMITS.maxComparisons} comparisons`);
   const attribute = parseAttribute(input.key, `${path}.key`);
   if (isOneOf(type, EQUALITY_OPERATORS)) return { type, attribute, value: scalar(input.value, `${path}.value`, ['string', 'number', 'boolean']) };
   if (isOneOf(type, RANGE_OPERATORS)) return { type, attribute, value: scalar(input.value, `${path}.value`, ['string', 'number']) };

@@ -10,7 +10,7 @@ describe('search planner', () => {
     assert.equal(planSearch({ ...base, orgChunks: 20_000 }).exact, true);
   });
 
-  it("scores a large organisation exactly until its own index is ready (a search during the build is exact, not short)", () => {
+  it('scores a large organisation exactly until its own index is ready (a search during the build is exact, not short)', () => {
     assert.deepEqual(planSearch({ ...base, orgChunks: 50_000, ownIndexReady: false }), { exact: true, efSearch: 0, iterativeScan: false });
   });
 

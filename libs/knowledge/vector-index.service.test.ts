@@ -11,7 +11,12 @@ function service(record: VectorIndexRecord | null) {
   const started: StartRequest[] = [];
   const indexes = { find: async () => record } as unknown as KnowledgeVectorIndexRepository;
   const workflows = { start: async (request: StartRequest) => void started.push(request) } as unknown as WorkflowStarter;
-  const vectorIndexes = new KnowledgeVectorIndexService(indexes, {} as KnowledgeDocumentRepository, workflows, loadConfig({ KB_EXACT_SEARCH_MAX_CHUNKS: '100' }));
+  const vectorIndexes = new KnowledgeVectorIndexService(
+    indexes,
+    {} as KnowledgeDocumentRepository,
+    workflows,
+    loadConfig({ KB_EXACT_SEARCH_MAX_CHUNKS: '100' }),
+  );
   return { vectorIndexes, started };
 }
 

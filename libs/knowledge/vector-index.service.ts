@@ -107,7 +107,13 @@ export class KnowledgeVectorIndexService {
     const [chunks, index] = await Promise.all([this.documents.readyChunkCount(orgId), this.indexes.find(orgId)]);
     const exactSearchMaxChunks = this.config.kbExactSearchMaxChunks;
     // The search's own planner decides; k and the iterative scan change how it searches, not whether exactly.
-    const plan = planSearch({ orgChunks: chunks, k: 6, exactMaxChunks: exactSearchMaxChunks, ownIndexReady: index?.status === 'ready', iterativeScanAvailable: false });
+    const plan = planSearch({
+      orgChunks: chunks,
+      k: 6,
+      exactMaxChunks: exactSearchMaxChunks,
+      ownIndexReady: index?.status === 'ready',
+      iterativeScanAvailable: false,
+    });
     return { chunks, exactSearchMaxChunks, searchedBy: plan.exact ? 'exact' : 'own_index', index };
   }
 }

@@ -31,7 +31,8 @@ export class BacklogCounts {
   async admit(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Promise<number> {
     let known = this.counted.get(key);
     const now = Date.now();
-    const trusted = known && (known.counting !== null || (now - known.at < TRUSTED_FOR_MS && known.queued + known.admittedSince + 1 < cap * TRUSTED_BELOW_SHARE));
+    const trusted =
+      known && (known.counting !== null || (now - known.at < TRUSTED_FOR_MS && known.queued + known.admittedSince + 1 < cap * TRUSTED_BELOW_SHARE));
     if (!known || !trusted) {
       if (!known && this.counted.size >= MAX_TRACKED) this.counted.clear();
       known = this.recount(key, cap, countUpTo);

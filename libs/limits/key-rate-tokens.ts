@@ -77,7 +77,11 @@ export class KeyRateTokens {
         if (key.waiting.length === 0) break;
         const batch = key.waiting.splice(0);
         const { rate } = key;
-        const ahead = Math.min(MAX_PREFETCH, Math.floor(rate.perSecond * PREFETCH_SHARE_OF_RATE), Math.floor(key.bucketLevel * PREFETCH_SHARE_OF_LEVEL));
+        const ahead = Math.min(
+          MAX_PREFETCH,
+          Math.floor(rate.perSecond * PREFETCH_SHARE_OF_RATE),
+          Math.floor(key.bucketLevel * PREFETCH_SHARE_OF_LEVEL),
+        );
         let taken: BucketTake;
         try {
           taken = await this.store.take(keyId, rate.burst, rate.perSecond, batch.length + ahead);

@@ -16,7 +16,9 @@ class MemoryWindows {
     const id = `${keyPrefix}|${points}|${duration}`;
     if (!this.limiters.has(id)) this.limiters.set(id, new RateLimiterMemory({ keyPrefix, points, duration }));
     const limiter = this.limiters.get(id)!;
-    return { consume: (key: string, points?: number) => (this.failing ? Promise.reject(new Error('connection refused')) : limiter.consume(key, points)) };
+    return {
+      consume: (key: string, points?: number) => (this.failing ? Promise.reject(new Error('connection refused')) : limiter.consume(key, points)),
+    };
   }
 }
 
@@ -47,7 +49,13 @@ function service(env: Record<string, string> = {}, orgRow: unknown = null, bucke
   const metrics = new RateLimitMetrics();
   const windows = new MemoryWindows();
   const orgLimits = { find: async () => orgRow } as unknown as OrgLimitsRepository;
-  const limits = new LimitsService(loadConfig(env), orgLimits, windows as unknown as RateLimitStore, buckets as unknown as KeyRateBucketRepository, metrics);
+  const limits = new LimitsService(
+    loadConfig(env),
+    orgLimits,
+    windows as unknown as RateLimitStore,
+    buckets as unknown as KeyRateBucketRepository,
+    metrics,
+  );
   return { limits, buckets, windows, metrics };
 }
 
@@ -89,7 +97,9 @@ describe('LimitsService', () => {
     const started = performance.now();
     let admitted = 0;
     for (let round = 0; round < 150; round++) {
-      const decisions = await Promise.all(replicas.flatMap((limits) => [limits.admitKeyRequest('shared', own(200, 220)), limits.admitKeyRequest('shared', own(200, 220))]));
+      const decisions = await Promise.all(
+        replicas.flatMap((limits) => [limits.admitKeyRequest('shared', own(200, 220)), limits.admitKeyRequest('shared', own(200, 220))]),
+      );
       admitted += decisions.filter((decision) => decision!.allowed).length;
     }
     const refilled = ((performance.now() - started) / 1000) * 200;
@@ -164,7 +174,16 @@ describe('LimitsService', () => {
       return 2;
     };
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => limits.admitToBacklog('org', 'runs', count)));
-    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), [
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
     assert.equal(counts, 1);
   });
 
@@ -207,7 +226,9 @@ describe('LimitsService', () => {
     limits.openEventStream('key-a');
     assert.throws(
       () => limits.openEventStream('key-a'),
-      (error: unknown) => error instanceof LimitExceededError && error.message === 'this API key has 2 event streams open on this server, its limit is 2; close one first',
+      (error: unknown) =>
+        error instanceof LimitExceededError &&
+        error.message === 'this API key has 2 event streams open on this server, its limit is 2; close one first',
     );
     assert.doesNotThrow(() => limits.openEventStream('key-b'));
     first();

@@ -76,7 +76,10 @@ export class LimitsService {
     const queued = await this.backlogs.admit(`${kind}|${orgId}`, cap, count);
     if (queued < cap) return;
     this.metrics.rejected(limit);
-    throw new RetryLaterError(`this organisation has ${queued} ${what}, its limit is ${cap}; retry once some have started`, FULL_BACKLOG_RETRY_AFTER_SECONDS);
+    throw new RetryLaterError(
+      `this organisation has ${queued} ${what}, its limit is ${cap}; retry once some have started`,
+      FULL_BACKLOG_RETRY_AFTER_SECONDS,
+    );
   }
 
   /** The organisation's share of dispatch while others have work waiting too (Temporal's fairness weight). */

@@ -23,7 +23,14 @@ export interface EffectiveOrgLimits {
   updatedAt: Date | null;
 }
 
-const FIELDS = ['webhookEndpoints', 'testEventsPerMinute', 'inflightDeliveriesPerEndpoint', 'dispatchWeight', 'queuedRuns', 'queuedDocuments'] as const;
+const FIELDS = [
+  'webhookEndpoints',
+  'testEventsPerMinute',
+  'inflightDeliveriesPerEndpoint',
+  'dispatchWeight',
+  'queuedRuns',
+  'queuedDocuments',
+] as const;
 
 export function effectiveOrgLimits(orgId: string, defaults: OrgLimitValues, row: OrgLimits | null): EffectiveOrgLimits {
   const overrides = Object.fromEntries(FIELDS.map((field) => [field, row?.[field] ?? null])) as OrgLimitOverrides;

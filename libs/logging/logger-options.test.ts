@@ -30,14 +30,27 @@ function failedInsert(content: string): QueryFailedError {
 describe('pylonLoggerOptions', () => {
   const body = `user content ${'b'.repeat(400_000)}`;
   const cases: Array<[name: string, write: (logger: pino.Logger) => void, mustNotContain: string[]]> = [
-    ['a failed query with its parameters, logged as err', (logger) => logger.error({ err: failedInsert(body) }, 'request failed'), [WEBHOOK_SECRET, KEY_HASH, 'user content', 'Failing row']],
-    ["Temporal's activity failure, logged as error", (logger) => logger.warn({ error: failedInsert(body), activityId: '1' }, 'Activity failed'), [WEBHOOK_SECRET, KEY_HASH, 'user content']],
+    [
+      'a failed query with its parameters, logged as err',
+      (logger) => logger.error({ err: failedInsert(body) }, 'request failed'),
+      [WEBHOOK_SECRET, KEY_HASH, 'user content', 'Failing row'],
+    ],
+    [
+      "Temporal's activity failure, logged as error",
+      (logger) => logger.warn({ error: failedInsert(body), activityId: '1' }, 'Activity failed'),
+      [WEBHOOK_SECRET, KEY_HASH, 'user content'],
+    ],
     [
       'request headers with credentials',
-      (logger) => logger.info({ req: { headers: { authorization: `Bearer ${API_KEY}`, cookie: 'session=1', 'x-api-key': API_KEY } } }, 'request completed'),
+      (logger) =>
+        logger.info({ req: { headers: { authorization: `Bearer ${API_KEY}`, cookie: 'session=1', 'x-api-key': API_KEY } } }, 'request completed'),
       [API_KEY, 'session=1', 'Bearer'],
     ],
-    ['secret fields by name', (logger) => logger.info({ keyHash: KEY_HASH, endpoint: { secret: WEBHOOK_SECRET }, body }, 'row'), [KEY_HASH, WEBHOOK_SECRET, 'user content']],
+    [
+      'secret fields by name',
+      (logger) => logger.info({ keyHash: KEY_HASH, endpoint: { secret: WEBHOOK_SECRET }, body }, 'row'),
+      [KEY_HASH, WEBHOOK_SECRET, 'user content'],
+    ],
     ['secrets in a message', (logger) => logger.warn(`could not use ${API_KEY} or ${WEBHOOK_SECRET}`), ['pyl_', 'whsec_']],
     ['a huge message', (logger) => logger.info(body), []],
   ];

@@ -19,4 +19,3 @@ export function pylonLoggerOptions(level: string): LoggerOptions {
     hooks: { streamWrite: (line) => boundLine(maskSecrets(line)) },
   };
 }
-

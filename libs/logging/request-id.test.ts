@@ -12,7 +12,7 @@ describe('request ids', () => {
     }
   });
 
-  it("the log mixin adds the id of the request being handled, through awaits, and nothing outside one", async () => {
+  it('the log mixin adds the id of the request being handled, through awaits, and nothing outside one', async () => {
     assert.deepEqual(requestIdMixin(), {});
     const seen = await Promise.all(
       ['first', 'second'].map((id) =>

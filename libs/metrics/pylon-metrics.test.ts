@@ -37,7 +37,12 @@ describe('PylonMetrics', () => {
     metrics.countWorkflowStarted('agentRunWorkflow');
     const exposition = await scrape(metrics);
     for (const name of API_ONLY) assert.ok(!exposition.types.has(name), name);
-    assert.deepEqual(samplesOf(exposition, 'pylon_webhook_delivery_attempts_total').map((sample) => sample.labels.result).sort(), ['delivered', 'error', 'gone', 'refused', 'retry']);
+    assert.deepEqual(
+      samplesOf(exposition, 'pylon_webhook_delivery_attempts_total')
+        .map((sample) => sample.labels.result)
+        .sort(),
+      ['delivered', 'error', 'gone', 'refused', 'retry'],
+    );
     assert.equal(valueOf(exposition, 'pylon_webhook_delivery_attempts_total', { result: 'gone' }), 2);
     assert.equal(valueOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow', outcome: 'completed' }), 1);
     assert.equal(valueOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow', outcome: 'failed' }), 0);

@@ -55,7 +55,8 @@ export class PylonMetrics {
       labelNames: ['limit'],
       registers: api,
     });
-    for (const limit of ['api_key_rate', 'queued_runs', 'queued_documents', 'test_events_per_minute', 'webhook_endpoints', 'event_streams_per_key']) this.rateLimitRejections.inc({ limit }, 0);
+    for (const limit of ['api_key_rate', 'queued_runs', 'queued_documents', 'test_events_per_minute', 'webhook_endpoints', 'event_streams_per_key'])
+      this.rateLimitRejections.inc({ limit }, 0);
     this.taskQueueBacklog = new Gauge({
       name: 'pylon_task_queue_backlog',
       help: "Approximate tasks waiting in each kind's task queue (Temporal DescribeTaskQueue), by task type.",

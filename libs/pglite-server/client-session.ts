@@ -251,11 +251,7 @@ export class ClientSession {
       return;
     }
     this.close(
-      errorResponse(
-        'FATAL',
-        '25P03',
-        'terminating connection due to idle-in-transaction timeout: another client was waiting for the PGlite session',
-      ),
+      errorResponse('FATAL', '25P03', 'terminating connection due to idle-in-transaction timeout: another client was waiting for the PGlite session'),
     );
   }
 

@@ -163,9 +163,7 @@ describe('PgliteServer (in-memory)', () => {
       await sleep(20);
       await rollbackClient.query('ROLLBACK');
     })();
-    const commits = Array.from({ length: 20 }, () =>
-      pool.query('INSERT INTO items (tag) VALUES ($1)', ['committed']),
-    );
+    const commits = Array.from({ length: 20 }, () => pool.query('INSERT INTO items (tag) VALUES ($1)', ['committed']));
     await Promise.all([rolledBack, ...commits]);
     await rollbackClient.end();
     const { rows } = await pool.query<{ tag: string; count: string }>(
@@ -246,7 +244,10 @@ describe('PgliteServer (in-memory)', () => {
         return rows[0].v;
       }),
     );
-    assert.deepEqual(results, Array.from({ length: 30 }, (_, i) => i));
+    assert.deepEqual(
+      results,
+      Array.from({ length: 30 }, (_, i) => i),
+    );
   });
 
   it('isolates named prepared statements per client', async () => {

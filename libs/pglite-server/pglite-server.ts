@@ -63,8 +63,7 @@ export class PgliteServer {
         lock: new SessionLock(),
         idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
         notifications: new NotificationRouter(),
-        warn: (message, error) =>
-          process.emitWarning(error === undefined ? message : `${message}: ${String(error)}`, 'PgliteServer'),
+        warn: (message, error) => process.emitWarning(error === undefined ? message : `${message}: ${String(error)}`, 'PgliteServer'),
       };
       return new PgliteServer(db, server, context, host);
     } catch (error) {

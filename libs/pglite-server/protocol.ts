@@ -31,9 +31,7 @@ export const TxStatus = {
 
 export type Frame =
   /** SSLRequest, GSSENCRequest or CancelRequest: untyped, answered by the server itself. */
-  | { kind: 'ssl-request' | 'gssenc-request' | 'cancel-request' }
-  | { kind: 'startup'; data: Buffer }
-  | { kind: 'message'; type: number; data: Buffer };
+  { kind: 'ssl-request' | 'gssenc-request' | 'cancel-request' } | { kind: 'startup'; data: Buffer } | { kind: 'message'; type: number; data: Buffer };
 
 export class ProtocolError extends Error {}
 
@@ -133,11 +131,9 @@ export const syncMessage = (): Buffer => message(MessageType.Sync);
 
 export const queryMessage = (sql: string): Buffer => message(MessageType.Query, cString(sql));
 
-export const parseMessage = (sql: string): Buffer =>
-  message(MessageType.Parse, cString(''), cString(sql), Buffer.from([0, 0]));
+export const parseMessage = (sql: string): Buffer => message(MessageType.Parse, cString(''), cString(sql), Buffer.from([0, 0]));
 
-export const closeStatementMessage = (name: string): Buffer =>
-  message(MessageType.Close, Buffer.from('S'), cString(name));
+export const closeStatementMessage = (name: string): Buffer => message(MessageType.Close, Buffer.from('S'), cString(name));
 
 /** Backend ErrorResponse ('E'); FATAL makes clients drop the connection. */
 export function errorResponse(severity: 'ERROR' | 'FATAL', code: string, text: string): Buffer {

@@ -22,12 +22,7 @@ export class StatementNamespace {
         const portal = readCString(frame, 5);
         const statement = readCString(frame, portal.end);
         if (statement.value === '') return frame;
-        return message(
-          MessageType.Bind,
-          frame.subarray(5, portal.end),
-          cString(this.prefix + statement.value),
-          frame.subarray(statement.end),
-        );
+        return message(MessageType.Bind, frame.subarray(5, portal.end), cString(this.prefix + statement.value), frame.subarray(statement.end));
       }
       case MessageType.Describe:
       case MessageType.Close: {

@@ -26,7 +26,10 @@ describe('createVideoProvider', () => {
     assert.equal(provider.name, 'luma');
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /LUMA_API_KEY is not set/);
-    for (const call of [() => provider.submit({ generationId: 'g', prompt: 'p', aspectRatio: '1:1', expandPrompt: false }), () => provider.poll('x')]) {
+    for (const call of [
+      () => provider.submit({ generationId: 'g', prompt: 'p', aspectRatio: '1:1', expandPrompt: false }),
+      () => provider.poll('x'),
+    ]) {
       await assert.rejects(call(), (error: unknown) => {
         assert.ok(error instanceof VideoProviderUnavailableError);
         assert.equal(error.retryable, false);

@@ -39,7 +39,10 @@ export async function probeVideo(ffmpegPath: string, file: string, timeoutMs = 1
 
 /** The last non-empty line of a log. */
 export function lastLine(text: string): string {
-  const lines = text.split(/\r?\n|\r/).map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? '';
 }
 

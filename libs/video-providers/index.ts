@@ -1,11 +1,6 @@
 export { ASPECT_RATIOS, isAspectRatio } from './video-provider';
 export type { AspectRatio, JobStatus, VideoProvider, VideoRequest, VideoResult } from './video-provider';
-export {
-  VideoProviderError,
-  VideoProviderRejectedError,
-  VideoProviderTransientError,
-  VideoProviderUnavailableError,
-} from './video-provider-errors';
+export { VideoProviderError, VideoProviderRejectedError, VideoProviderTransientError, VideoProviderUnavailableError } from './video-provider-errors';
 export { LumaVideoProvider, LUMA_DEFAULT_BASE_URL, type LumaVideoProviderOptions } from './luma-video-provider';
 export type { LumaResolution, LumaVideoModel } from './luma-api';
 export { lumaNominalSize } from './luma-nominal-size';

@@ -131,7 +131,7 @@ describe('LocalVideoProvider', () => {
   it('renders a prompt full of quotes, colons, backslashes, percent signs, brackets and newlines', async () => {
     const prompt = [
       `He said: "it's 100% fine" \\ C:\\temp\\x; [a],[b] {c} $HOME \`id\` %{pts} %{localtime} %%`,
-      "line two: 'single' \"double\" \\n not a newline\r\nline three\ttabbed",
+      'line two: \'single\' "double" \\n not a newline\r\nline three\ttabbed',
       '',
       '',
       `ünïcödé — 漢字 🎬 ${'long-word-'.repeat(30)}`,
@@ -147,7 +147,11 @@ describe('LocalVideoProvider', () => {
     const local = provider({ renderSeconds: 1 });
     const parentFile = join(mediaDir, 'videos', `${mediaName(mediaDir, 'wide')}.mp4`); // 640x360, 2 s, from the first test
     await local.submit(
-      request('wide-more', { prompt: 'The boat sails on', aspectRatio: '1:1', extend: { generationId: 'wide', providerJobId: 'wide', videoFile: parentFile } }),
+      request('wide-more', {
+        prompt: 'The boat sails on',
+        aspectRatio: '1:1',
+        extend: { generationId: 'wide', providerJobId: 'wide', videoFile: parentFile },
+      }),
     );
     const result = completed((await settle(local, 'wide-more')).status);
     assert.deepEqual([result.width, result.height, result.videoFile], [640, 360, `videos/${mediaName(mediaDir, 'wide-more')}.mp4`]);
@@ -163,7 +167,10 @@ describe('LocalVideoProvider', () => {
     const { status, seen } = await settle(local, 'bad-parent');
     assert.deepEqual(seen, ['failed']);
     assert.equal(status.state, 'failed');
-    assert.match((status as { reason: string }).reason, /cannot extend bad-parent: the parent video .*corrupt\.mp4 is not a readable video: .*Invalid data found when processing input/);
+    assert.match(
+      (status as { reason: string }).reason,
+      /cannot extend bad-parent: the parent video .*corrupt\.mp4 is not a readable video: .*Invalid data found when processing input/,
+    );
 
     // Without videoFile, the parent is this media directory's video of job <providerJobId>: here, there is no such job.
     await local.submit(request('orphan', { extend: { generationId: 'gone', providerJobId: 'gone' } }));
@@ -239,7 +246,10 @@ describe('LocalVideoProvider', () => {
     await assert.rejects(local.submit(request('../escape')), VideoProviderRejectedError);
     await assert.rejects(local.poll('a/b'), VideoProviderRejectedError);
     await assert.rejects(local.poll('never-submitted'), /no local video job never-submitted/);
-    await assert.rejects(local.submit(request('rel', { extend: { generationId: 'p', providerJobId: 'p', videoFile: 'videos/p.mp4' } })), /absolute path/);
+    await assert.rejects(
+      local.submit(request('rel', { extend: { generationId: 'p', providerJobId: 'p', videoFile: 'videos/p.mp4' } })),
+      /absolute path/,
+    );
     await assert.rejects(local.submit(request('ratio', { aspectRatio: '2:1' as never })), /aspect ratio "2:1"/);
   });
 

@@ -23,12 +23,7 @@ import { LOCAL_RENDER_SIZES } from './local-render-size';
 import { wrapPromptText } from './prompt-text';
 import type { JobStatus, VideoProvider, VideoRequest, VideoResult } from './video-provider';
 import { isAspectRatio } from './video-provider';
-import {
-  VideoProviderError,
-  VideoProviderRejectedError,
-  VideoProviderTransientError,
-  VideoProviderUnavailableError,
-} from './video-provider-errors';
+import { VideoProviderError, VideoProviderRejectedError, VideoProviderTransientError, VideoProviderUnavailableError } from './video-provider-errors';
 
 export interface LocalVideoProviderOptions {
   /** Root of `jobs/`, `videos/` and `thumbnails/` (MEDIA_DIR). */
@@ -333,8 +328,7 @@ export class LocalVideoProvider implements VideoProvider {
   private async recordFailure(jobId: string, error: string): Promise<JobState> {
     return this.updateState(jobId, (state) => {
       const failures = state.failures + 1;
-      const failedReason =
-        failures >= this.maxFailures ? `the local renderer failed ${failures} times; ffmpeg said: ${error}` : state.failedReason;
+      const failedReason = failures >= this.maxFailures ? `the local renderer failed ${failures} times; ffmpeg said: ${error}` : state.failedReason;
       return { ...state, failures, lastError: error, failedReason };
     });
   }
@@ -343,9 +337,7 @@ export class LocalVideoProvider implements VideoProvider {
     return this.updateState(jobId, (state) => {
       const interruptions = state.interruptions + 1;
       const failedReason =
-        interruptions >= this.maxInterruptions
-          ? `the local render was interrupted ${interruptions} times; last: ${error}`
-          : state.failedReason;
+        interruptions >= this.maxInterruptions ? `the local render was interrupted ${interruptions} times; last: ${error}` : state.failedReason;
       return { ...state, interruptions, lastError: error, failedReason };
     });
   }
@@ -358,11 +350,20 @@ export class LocalVideoProvider implements VideoProvider {
 
   private async readState(jobId: string): Promise<JobState> {
     const state = await readJson<Partial<JobState>>(this.paths.state(jobId));
-    return { failures: state?.failures ?? 0, interruptions: state?.interruptions ?? 0, lastError: state?.lastError, failedReason: state?.failedReason };
+    return {
+      failures: state?.failures ?? 0,
+      interruptions: state?.interruptions ?? 0,
+      lastError: state?.lastError,
+      failedReason: state?.failedReason,
+    };
   }
 
   private async completed(jobId: string): Promise<JobStatus | undefined> {
-    const exists = (file: string) => stat(file).then(() => true, () => false);
+    const exists = (file: string) =>
+      stat(file).then(
+        () => true,
+        () => false,
+      );
     const name = await this.mediaName(jobId);
     if (!(await exists(this.paths.videoFile(name))) || !(await exists(this.paths.thumbnailFile(name)))) return undefined;
     let stored = await readJson<StoredResult>(this.paths.result(jobId));
@@ -426,11 +427,16 @@ export class LocalVideoProvider implements VideoProvider {
         throw new VideoProviderUnavailableError(`the local video renderer cannot run ffmpeg at ${this.ffmpegPath()}: ${code}`, { cause: error });
       }
       if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-        throw new VideoProviderUnavailableError(`the media directory ${this.paths.mediaDir} (MEDIA_DIR) is not writable: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw new VideoProviderUnavailableError(
+          `the media directory ${this.paths.mediaDir} (MEDIA_DIR) is not writable: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
       }
-      throw new VideoProviderTransientError(`the local video renderer failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new VideoProviderTransientError(`the local video renderer failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
 }
@@ -441,7 +447,8 @@ function validateRequest(request: VideoRequest): void {
       `generationId ${JSON.stringify(request.generationId)} cannot name a local job: use 1-128 letters, digits, '_' or '-'`,
     );
   }
-  if (!isAspectRatio(request.aspectRatio)) throw new VideoProviderRejectedError(`aspect ratio ${JSON.stringify(request.aspectRatio)} is not supported`);
+  if (!isAspectRatio(request.aspectRatio))
+    throw new VideoProviderRejectedError(`aspect ratio ${JSON.stringify(request.aspectRatio)} is not supported`);
   if (typeof request.prompt !== 'string') throw new VideoProviderRejectedError('prompt must be a string');
   const { extend } = request;
   if (extend) {

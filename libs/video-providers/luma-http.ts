@@ -67,7 +67,9 @@ function errorDetail(text: string): string {
     const { detail } = JSON.parse(text) as LumaErrorBody;
     if (typeof detail === 'string') return clip(detail);
     if (Array.isArray(detail)) {
-      return clip(detail.map((item: unknown) => (item && typeof item === 'object' && 'msg' in item ? String(item.msg) : JSON.stringify(item))).join('; '));
+      return clip(
+        detail.map((item: unknown) => (item && typeof item === 'object' && 'msg' in item ? String(item.msg) : JSON.stringify(item))).join('; '),
+      );
     }
   } catch {
     // not JSON: fall through to the raw text

@@ -12,10 +12,7 @@ import type { LumaGenerationRequest, LumaKeyframe, LumaResolution, LumaVideoMode
  * - `expandPrompt` is not sent: the current Dream Machine API has no prompt-expansion field
  *   (v1alpha's `enhance_prompt` is gone), so the prompt is used as written.
  */
-export function lumaRequestBody(
-  request: VideoRequest,
-  settings: { model: LumaVideoModel; resolution: LumaResolution },
-): LumaGenerationRequest {
+export function lumaRequestBody(request: VideoRequest, settings: { model: LumaVideoModel; resolution: LumaResolution }): LumaGenerationRequest {
   if (!isAspectRatio(request.aspectRatio)) {
     throw new VideoProviderRejectedError(`aspect ratio ${JSON.stringify(request.aspectRatio)} is not supported`);
   }

@@ -20,8 +20,7 @@ function request(overrides: Partial<VideoRequest> = {}): VideoRequest {
 
 describe('LumaVideoProvider', () => {
   let fake: FakeLuma;
-  const provider = (timeoutMs = 5_000): LumaVideoProvider =>
-    new LumaVideoProvider({ apiKey: 'luma-test-key', baseUrl: fake.baseUrl, timeoutMs });
+  const provider = (timeoutMs = 5_000): LumaVideoProvider => new LumaVideoProvider({ apiKey: 'luma-test-key', baseUrl: fake.baseUrl, timeoutMs });
 
   before(async () => {
     fake = await FakeLuma.start();
@@ -139,7 +138,10 @@ describe('LumaVideoProvider', () => {
       fake.enqueue({ status: 200, fixture: 'generation-completed-thumbnail' });
       const status = await provider().poll('id');
       assert.equal(status.state, 'completed');
-      assert.equal(status.state === 'completed' && status.result.thumbnailUrl, 'https://storage.cdn-luma.com/dream_machine/0b7d6a52-91e4-4c3b-8f0e-2a4c9e7d5b33/thumbnail.jpg');
+      assert.equal(
+        status.state === 'completed' && status.result.thumbnailUrl,
+        'https://storage.cdn-luma.com/dream_machine/0b7d6a52-91e4-4c3b-8f0e-2a4c9e7d5b33/thumbnail.jpg',
+      );
       assert.deepEqual(status.state === 'completed' && [status.result.width, status.result.height], [1680, 720]);
     });
 
@@ -156,7 +158,10 @@ describe('LumaVideoProvider', () => {
 
     it('an unknown state is rejected as malformed', async () => {
       fake.enqueue({ status: 200, json: { id: 'id', state: 'teleporting' } });
-      await assert.rejects(provider().poll('id'), (error: unknown) => error instanceof VideoProviderRejectedError && /unknown generation state "teleporting"/.test(error.message));
+      await assert.rejects(
+        provider().poll('id'),
+        (error: unknown) => error instanceof VideoProviderRejectedError && /unknown generation state "teleporting"/.test(error.message),
+      );
     });
   });
 
@@ -180,7 +185,13 @@ describe('LumaVideoProvider', () => {
       });
     }
 
-    for (const [status, fixture] of [[408, 'error-500'], [409, 'error-500'], [429, 'error-429'], [500, 'error-500'], [503, 'error-500']] as const) {
+    for (const [status, fixture] of [
+      [408, 'error-500'],
+      [409, 'error-500'],
+      [429, 'error-429'],
+      [500, 'error-500'],
+      [503, 'error-500'],
+    ] as const) {
       it(`${status} is transient`, async () => {
         fake.enqueue({ status, fixture });
         await assert.rejects(provider().poll('id'), (error: unknown) => {

@@ -11,7 +11,7 @@ export function wrapPromptText(prompt: string, maxChars: number, maxLines: numbe
   const paragraphs = prompt
     .replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n')
     .replace(/\t/g, ' ')
-     
+
     .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim());

@@ -134,7 +134,10 @@ export class VideoGenerationsService {
         await this.generations.recordProgress(orgId, generationId, estimate(status.estimateWaitSeconds));
         return { state: status.state };
       case 'completed':
-        return { state: 'completed', eventId: await this.generations.complete(orgId, generationId, status.result, generationEvent(this.config.publicUrl)) };
+        return {
+          state: 'completed',
+          eventId: await this.generations.complete(orgId, generationId, status.result, generationEvent(this.config.publicUrl)),
+        };
       case 'failed':
         return { state: 'failed', reason: status.reason };
     }
@@ -158,7 +161,13 @@ export class VideoGenerationsService {
   }
 
   /** The pending generation and its debit, in one transaction; null when a concurrent request with its key was first. */
-  private async insertPaid(orgId: string, request: GenerationRequest, parentId: string | null, idempotencyKey: string | null, requestHash: string): Promise<VideoGeneration | null> {
+  private async insertPaid(
+    orgId: string,
+    request: GenerationRequest,
+    parentId: string | null,
+    idempotencyKey: string | null,
+    requestHash: string,
+  ): Promise<VideoGeneration | null> {
     const cost = this.config.videoTokenCost;
     try {
       return await this.transactions.run(async (manager) => {

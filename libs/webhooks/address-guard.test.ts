@@ -119,7 +119,10 @@ describe('receiver URL guard', () => {
     assert.equal((await assertDeliverableUrl('http://127.0.0.1:3000/hook', LOOPBACK)).port, '3000');
     await assert.rejects(assertDeliverableUrl('ftp://127.0.0.1/', LOOPBACK), RefusedUrlError);
     const office = PrivateTargets.parse(['10.1.2.0/24', '192.168.7.9']);
-    assert.deepEqual(['10.1.2.5', '10.1.3.5', '192.168.7.9', '192.168.7.10', '127.0.0.1', '8.8.8.8'].map((address) => office.allows(address)), [true, false, true, false, false, true]);
+    assert.deepEqual(
+      ['10.1.2.5', '10.1.3.5', '192.168.7.9', '192.168.7.10', '127.0.0.1', '8.8.8.8'].map((address) => office.allows(address)),
+      [true, false, true, false, false, true],
+    );
     assert.equal(String(office), '10.1.2.0/24, 192.168.7.9/32');
     assert.throws(() => PrivateTargets.parse(['10.1.2.0/33']), /not an IP address, a CIDR or "loopback"/);
     assert.throws(() => PrivateTargets.parse(['intranet.example']), /not an IP address/);
@@ -166,7 +169,11 @@ describe('receiver URL guard', () => {
     ['http://198.18.0.1/', false],
   ];
   it(`refuses every one of ${SSRF_TARGETS.length} internal targets but loopback under the embedded default, and every one with no allow-list`, async () => {
-    const outcome = (url: string, allowed: PrivateTargets) => assertDeliverableUrl(url, allowed).then(() => true, () => false);
+    const outcome = (url: string, allowed: PrivateTargets) =>
+      assertDeliverableUrl(url, allowed).then(
+        () => true,
+        () => false,
+      );
     for (const [url, loopback] of SSRF_TARGETS) {
       assert.equal(await outcome(url, LOOPBACK), loopback, `${url} with loopback allowed`);
       assert.equal(await outcome(url, PrivateTargets.NONE), false, `${url} with nothing allowed`);

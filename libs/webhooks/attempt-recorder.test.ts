@@ -28,15 +28,23 @@ describe('AttemptRecorder', () => {
     const later = ['d', 'e'].map((id) => recorder.record(ORG, id, record(200)));
     release();
     await Promise.all([...first, ...later]);
-    assert.deepEqual(writes, [['a', 'b', 'c'], ['d', 'e']]);
+    assert.deepEqual(writes, [
+      ['a', 'b', 'c'],
+      ['d', 'e'],
+    ]);
   });
 
   it('hands each attempt to the write with its organisation', async () => {
     const written: Array<[string, string]> = [];
-    const recorder = new AttemptRecorder(async (attempts) => void written.push(...attempts.map(({ orgId, deliveryId }): [string, string] => [orgId, deliveryId])));
+    const recorder = new AttemptRecorder(
+      async (attempts) => void written.push(...attempts.map(({ orgId, deliveryId }): [string, string] => [orgId, deliveryId])),
+    );
     const other = '00000000-0000-4000-8000-000000000002';
     await Promise.all([recorder.record(ORG, 'a', record(null)), recorder.record(other, 'b', record(null))]);
-    assert.deepEqual(written, [[ORG, 'a'], [other, 'b']]);
+    assert.deepEqual(written, [
+      [ORG, 'a'],
+      [other, 'b'],
+    ]);
   });
 
   it('never puts two attempts of one delivery in one statement', async () => {
@@ -46,7 +54,7 @@ describe('AttemptRecorder', () => {
     assert.deepEqual(writes, [['a', 'b'], ['a']]);
   });
 
-  it("fails the callers whose write failed, and goes on with the others", async () => {
+  it('fails the callers whose write failed, and goes on with the others', async () => {
     let calls = 0;
     const recorder = new AttemptRecorder(async () => {
       calls++;

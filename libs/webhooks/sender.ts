@@ -49,7 +49,12 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
       post.url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Pylon-Webhooks/1.0', ...post.headers, 'content-length': Buffer.byteLength(post.body) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Pylon-Webhooks/1.0',
+          ...post.headers,
+          'content-length': Buffer.byteLength(post.body),
+        },
         timeout: post.timeoutMs,
         lookup: guardedLookup,
       },
@@ -61,7 +66,11 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
           size += chunk.length;
         });
         response.on('end', () =>
-          finish({ statusCode: response.statusCode ?? null, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), error: null }),
+          finish({
+            statusCode: response.statusCode ?? null,
+            excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+            error: null,
+          }),
         );
         response.on('error', (error) => finish({ statusCode: response.statusCode ?? null, excerpt: null, error: error.message }));
       },

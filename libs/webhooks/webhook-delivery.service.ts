@@ -113,7 +113,12 @@ export class WebhookDeliveryService {
    */
   private async attempt({ deliveryId, endpoint, event, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
     if (!endpoint.enabled) {
-      await this.webhooks.setDeliveryStatus(endpoint.orgId, deliveryId, 'failed', `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`);
+      await this.webhooks.setDeliveryStatus(
+        endpoint.orgId,
+        deliveryId,
+        'failed',
+        `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`,
+      );
       return 'stopped';
     }
     const startedAt = new Date();
@@ -138,7 +143,8 @@ export class WebhookDeliveryService {
   private async post(endpoint: WebhookEndpoint, event: PylonEvent, startedAt: Date): Promise<WebhookResponse> {
     const body = eventEnvelope(event);
     const secrets = [endpoint.secret];
-    if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt) secrets.push(endpoint.previousSecret);
+    if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt)
+      secrets.push(endpoint.previousSecret);
     try {
       const url = await assertDeliverableUrl(endpoint.url, this.privateTargets);
       return await postWebhook({

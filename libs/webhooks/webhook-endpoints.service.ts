@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { ApiError, ATTEMPT_NOW_SIGNAL, WEBHOOK_TEST_EVENT, WORKFLOW_TYPES, pylonSearchAttributes, webhookDeliveryWorkflowId, type DeliveryStatus } from '@pylon/contracts';
+import {
+  ApiError,
+  ATTEMPT_NOW_SIGNAL,
+  WEBHOOK_TEST_EVENT,
+  WORKFLOW_TYPES,
+  pylonSearchAttributes,
+  webhookDeliveryWorkflowId,
+  type DeliveryStatus,
+} from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookRepository, type EndpointChanges, type Page, type PageRequest } from '@pylon/db';
 import { LimitsService } from '@pylon/limits';
@@ -102,7 +110,13 @@ export class WebhookEndpointsService {
   async listDeliveries(orgId: string, endpointId: string, status: DeliveryStatus | undefined, page: PageRequest): Promise<DeliveriesWithAttempts> {
     await this.get(orgId, endpointId);
     const deliveries = await this.webhooks.listDeliveries(orgId, endpointId, status, page);
-    return { deliveries, attempts: await this.webhooks.listAttempts(orgId, deliveries.items.map((delivery) => delivery.id)) };
+    return {
+      deliveries,
+      attempts: await this.webhooks.listAttempts(
+        orgId,
+        deliveries.items.map((delivery) => delivery.id),
+      ),
+    };
   }
 
   /** One delivery of the endpoint, with its attempts. */
@@ -160,4 +174,3 @@ export class WebhookEndpointsService {
     }
   }
 }
-

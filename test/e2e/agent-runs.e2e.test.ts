@@ -122,7 +122,12 @@ describe('agent runs end to end', () => {
   });
 
   it('openai/<model>: calls the configured OpenAI-compatible server with the instructions and input', async () => {
-    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', instructions: 'Be terse.', temperature: 0.2, max_output_tokens: 50 });
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'openai/gpt-4o-mini',
+      instructions: 'Be terse.',
+      temperature: 0.2,
+      max_output_tokens: 50,
+    });
     fake.enqueue({ content: 'Pylon is a backend for AI products.' });
     const created = await create({ agent_version_id: versionId, input: 'Define Pylon' });
     const { run } = await waitForRun(http, tenant.key, created.body.run_id);
@@ -178,7 +183,11 @@ describe('agent runs end to end', () => {
     const created = await create({ agent_version_id: versionId });
     const deadline = Date.now() + 10_000;
     // Running, and the model's first words are in the run's log: the call is under way.
-    while ((await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data?.some((e: { type: string }) => e.type === 'output_delta') !== true) {
+    while (
+      (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data?.some(
+        (e: { type: string }) => e.type === 'output_delta',
+      ) !== true
+    ) {
       assert.ok(Date.now() < deadline, 'the model call never started streaming');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -197,7 +206,10 @@ describe('agent runs end to end', () => {
     const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
     await assert.rejects(handle.result());
     assert.equal((await handle.describe()).status.name, 'CANCELLED');
-    const events = (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data as Array<{ type: string; data: unknown }>;
+    const events = (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data as Array<{
+      type: string;
+      data: unknown;
+    }>;
     assert.deepEqual(events.at(-1), { ...events.at(-1), type: 'failed', data: run });
 
     // A second cancel answers the same final run; a run that finished otherwise cannot be cancelled.

@@ -34,7 +34,10 @@ describe("an organisation's API keys", () => {
     const mine = listed.body.data.find((key: { key_id: string }) => key.key_id === created.body.key_id);
     assert.ok(mine, 'the new key is listed');
     assert.equal(mine.api_key, undefined, 'no secret in the list');
-    assert.ok(listed.body.data.every((key: { org_id: string }) => key.org_id === tenant.orgId), 'only this organisation');
+    assert.ok(
+      listed.body.data.every((key: { org_id: string }) => key.org_id === tenant.orgId),
+      'only this organisation',
+    );
 
     assert.equal((await http.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200);
     assert.equal((await http.post('/api/v1/agent-runs', { token: created.body.api_key, body: {} })).status, 403, 'only its scope');
@@ -69,7 +72,7 @@ describe("an organisation's API keys", () => {
     }
   });
 
-  it("rotation contains a leak: during the grace period the previous secret works but cannot create, roll or revoke keys; the current one can", async () => {
+  it('rotation contains a leak: during the grace period the previous secret works but cannot create, roll or revoke keys; the current one can', async () => {
     const leaked = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
     const keyId = (await http.get('/api/v1/whoami', { token: leaked })).body.key_id as string;
     const rolled = await http.post(`/api/v1/api-keys/${keyId}/roll`, { token: leaked, body: { grace_seconds: 3600 } });
@@ -92,7 +95,11 @@ describe("an organisation's API keys", () => {
     assert.equal((await http.get('/api/v1/agent-runs', { token: current })).status, 200, "the owner's current secret is untouched");
     const rolledByOwner = await http.post(`/api/v1/api-keys/${keyId}/roll`, { token: current, body: { grace_seconds: 0 } });
     assert.equal(rolledByOwner.status, 200, rolledByOwner.text);
-    assert.equal((await http.get('/api/v1/agent-runs', { token: leaked })).status, 401, 'the leaked secret is dead once the owner rolls without grace');
+    assert.equal(
+      (await http.get('/api/v1/agent-runs', { token: leaked })).status,
+      401,
+      'the leaked secret is dead once the owner rolls without grace',
+    );
     assert.equal((await http.get('/api/v1/agent-runs', { token: current })).status, 401);
     assert.equal((await http.get('/api/v1/agent-runs', { token: rolledByOwner.body.api_key })).status, 200);
   });

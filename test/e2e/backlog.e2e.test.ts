@@ -32,7 +32,9 @@ describe('the backlog', () => {
     assert.equal(response.status, 200, response.text);
   };
   const statusCounts = async (orgId: string) => {
-    const rows = await sql<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM agent_runs WHERE org_id = $1 GROUP BY status', [orgId]);
+    const rows = await sql<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM agent_runs WHERE org_id = $1 GROUP BY status', [
+      orgId,
+    ]);
     return Object.fromEntries(rows.map((row) => [row.status, row.n])) as Record<string, number>;
   };
   /** The worker starts in the first test, once work has queued; a test that needs it makes sure it runs. */
@@ -101,12 +103,20 @@ describe('the backlog', () => {
       assert.deepEqual([cancel.body.status, cancel.body.error], ['failed', 'cancelled'], 'a queued run ends at once, no worker needed');
     }
     const queued = await http.get('/api/v1/agent-runs?status=queued&limit=100', { token: tenant.key });
-    assert.deepEqual(queued.body.data.map((run: { run_id: string }) => run.run_id).sort(), kept.map((response) => response.body.run_id).sort(), 'what a batch caller lists to see its queue');
+    assert.deepEqual(
+      queued.body.data.map((run: { run_id: string }) => run.run_id).sort(),
+      kept.map((response) => response.body.run_id).sort(),
+      'what a batch caller lists to see its queue',
+    );
     await stack.startWorker();
     await waitUntil('the kept runs to succeed', async () => (await statusCounts(tenant.orgId)).succeeded === kept.length);
     for (const response of cancelled) {
       const events = await http.get(`/api/v1/agent-runs/${response.body.run_id}/events`, { token: tenant.key });
-      assert.deepEqual(events.body.data.map((event: { type: string }) => event.type), ['queued', 'failed'], 'never started');
+      assert.deepEqual(
+        events.body.data.map((event: { type: string }) => event.type),
+        ['queued', 'failed'],
+        'never started',
+      );
       const workflow = await temporal.workflow.getHandle(agentRunWorkflowId(response.body.run_id)).describe();
       assert.equal(workflow.status.name, 'CANCELLED');
     }
@@ -119,7 +129,11 @@ describe('the backlog', () => {
     await setOrgLimits(tenant.orgId, { queued_documents: 1 });
     if (stack.worker?.running) await stack.worker.stop();
     try {
-      const add = (i: number) => http.post('/api/v1/knowledge/documents', { token: tenant.key, body: { org_id: tenant.orgId, title: `doc ${i}`, content: 'Pylon queues work.' } });
+      const add = (i: number) =>
+        http.post('/api/v1/knowledge/documents', {
+          token: tenant.key,
+          body: { org_id: tenant.orgId, title: `doc ${i}`, content: 'Pylon queues work.' },
+        });
       assert.equal((await add(1)).status, 202);
       const second = await add(2);
       assert.equal(second.status, 429, second.text);
@@ -129,13 +143,15 @@ describe('the backlog', () => {
     }
   });
 
-  it("100 concurrent creates from one key within its burst (after two earlier requests) are all taken, and all succeed", async () => {
+  it('100 concurrent creates from one key within its burst (after two earlier requests) are all taken, and all succeed', async () => {
     await workerRunning();
     const tenant = await createTenant(http); // its key's first requests: an agent and a version
     await sleep(100);
     const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => createRun(tenant, `burst ${i}`)));
     assert.deepEqual(
-      responses.filter((response) => response.status !== 200).map((response) => `${response.status} ${response.text} ${response.headers.get('error-detail')}`),
+      responses
+        .filter((response) => response.status !== 200)
+        .map((response) => `${response.status} ${response.text} ${response.headers.get('error-detail')}`),
       [],
     );
     await waitUntil('100 runs to succeed', async () => (await statusCounts(tenant.orgId)).succeeded === 100);
@@ -164,7 +180,10 @@ describe('the backlog', () => {
     await sleep(5_000);
     const neighbourStarted = Date.now();
     const neighbourRuns = await Promise.all(Array.from({ length: 20 }, (_, i) => createRun(neighbour, `neighbour ${i}`)));
-    assert.deepEqual(neighbourRuns.map((response) => response.status), Array(20).fill(200));
+    assert.deepEqual(
+      neighbourRuns.map((response) => response.status),
+      Array(20).fill(200),
+    );
     await waitUntil("the neighbour's 20 runs to succeed", async () => (await statusCounts(neighbour.orgId)).succeeded === 20);
     const neighbourSeconds = (Date.now() - neighbourStarted) / 1000;
     // The worker dies (kill -9) while the backlog drains and another takes over: its tasks time out and
@@ -179,7 +198,8 @@ describe('the backlog', () => {
     assert.deepEqual(await statusCounts(batch.orgId), { succeeded: total }, 'none lost, none doubled');
     const [row] = await sql<{ n: number }>('SELECT count(DISTINCT idempotency_key)::int AS n FROM agent_runs WHERE org_id = $1', [batch.orgId]);
     assert.equal(row!.n, total);
-    console.log(`batch: ${total} runs, ${refusals} answers 429 honoured; the neighbour's 20 runs succeeded ${neighbourSeconds.toFixed(1)} s after they were sent`);
+    console.log(
+      `batch: ${total} runs, ${refusals} answers 429 honoured; the neighbour's 20 runs succeeded ${neighbourSeconds.toFixed(1)} s after they were sent`,
+    );
   });
-
 });

@@ -55,12 +55,19 @@ describe('the console, in a browser', () => {
     const violations = await page.evaluate(async () => {
       const result = await window.axe.run(document, { resultTypes: ['violations'] });
       return result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
-        id, impact, help, helpUrl, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+        id,
+        impact,
+        help,
+        helpUrl,
+        nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
       }));
     });
     const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
     const report = violations
-      .map((violation) => `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${violation.nodes.map((node) => `      at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`)
+      .map(
+        (violation) =>
+          `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${violation.nodes.map((node) => `      at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`,
+      )
       .join('\n');
     if (violations.length > 0) console.log(`axe on the ${name} page: ${violations.length} violation(s)\n${report}`);
     else console.log(`axe on the ${name} page: no violations`);
@@ -121,7 +128,11 @@ describe('the console, in a browser', () => {
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     if (process.env.CONSOLE_UPDATE_API_TYPES === '1') writeFileSync(API_TYPES, generated);
-    assert.equal(readFileSync(API_TYPES, 'utf8'), generated, 'apps/console/src/api/schema.d.ts is stale: run the console test with CONSOLE_UPDATE_API_TYPES=1');
+    assert.equal(
+      readFileSync(API_TYPES, 'utf8'),
+      generated,
+      'apps/console/src/api/schema.d.ts is stale: run the console test with CONSOLE_UPDATE_API_TYPES=1',
+    );
   });
 
   it('is served at /console: the page for every client route, hashed assets cached for good, a CSP of self only, nothing in the OpenAPI document', async () => {
@@ -159,7 +170,10 @@ describe('the console, in a browser', () => {
     assert.deepEqual(await post.json(), { error: 'method_not_allowed' });
 
     const openapi = (await (await fetch(`${stack.url}/integration/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(openapi.paths).filter((path) => path.startsWith('/console')), []);
+    assert.deepEqual(
+      Object.keys(openapi.paths).filter((path) => path.startsWith('/console')),
+      [],
+    );
   });
 
   it('signs in with an API key kept in sessionStorage only, and says what its scopes allow', async () => {
@@ -171,7 +185,10 @@ describe('the console, in a browser', () => {
     await page.getByLabel('API key').fill('pyl_not_a_real_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     // The code in words, then the server's reason from Error-Detail.
-    await page.getByRole('alert').filter({ hasText: 'This API key is not valid: unknown, revoked or expired. Unknown API key.' }).waitFor({ timeout: UI_TIMEOUT });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This API key is not valid: unknown, revoked or expired. Unknown API key.' })
+      .waitFor({ timeout: UI_TIMEOUT });
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'a refused key is not kept');
 
     await signIn(tenant.key);
@@ -332,7 +349,11 @@ describe('the console, in a browser', () => {
       undefined,
       { timeout: UI_TIMEOUT },
     );
-    const played = await video.evaluate((element: PageVideo) => ({ duration: element.duration, currentTime: element.currentTime, error: element.error?.code ?? null }));
+    const played = await video.evaluate((element: PageVideo) => ({
+      duration: element.duration,
+      currentTime: element.currentTime,
+      error: element.error?.code ?? null,
+    }));
     assert.ok(played.duration > 0 && played.currentTime > 0 && played.error === null, JSON.stringify(played));
 
     await page.getByTestId('token-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
@@ -341,7 +362,11 @@ describe('the console, in a browser', () => {
     await card.getByRole('button', { name: 'Extend' }).click();
     const extension = page.locator('li.card').filter({ hasText: 'the sun rises over the sea' });
     await extension.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    await extension.getByRole('img').or(extension.getByRole('button', { name: /^Play/ })).first().waitFor();
+    await extension
+      .getByRole('img')
+      .or(extension.getByRole('button', { name: /^Play/ }))
+      .first()
+      .waitFor();
     await page.getByTestId('token-balance').filter({ hasText: '1,000,000' }).waitFor({ timeout: UI_TIMEOUT });
     const chart = page.getByRole('img', { name: 'Token balance over time' });
     await chart.waitFor();

@@ -43,7 +43,11 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     });
 
     it('authentication comes before body validation: no key and a malformed body is still 401', async () => {
-      expectError(await http.post('/api/v1/agent-runs', { rawBody: '{oops', headers: { 'content-type': 'application/json' } }), 401, 'missing_api_key');
+      expectError(
+        await http.post('/api/v1/agent-runs', { rawBody: '{oops', headers: { 'content-type': 'application/json' } }),
+        401,
+        'missing_api_key',
+      );
     });
 
     for (const [label, header] of [
@@ -78,7 +82,10 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     });
 
     it('a rolled key: the new secret works and the old one keeps working for the grace period', async () => {
-      const issued = await http.post(`/admin/v1/orgs/${a.orgId}/api-keys`, { token: testInfra().adminToken, body: { name: 'roll', scopes: ['runs:read'] } });
+      const issued = await http.post(`/admin/v1/orgs/${a.orgId}/api-keys`, {
+        token: testInfra().adminToken,
+        body: { name: 'roll', scopes: ['runs:read'] },
+      });
       const oldKey = issued.body.api_key as string;
       const rolled = await http.post(`/admin/v1/api-keys/${issued.body.key_id}/roll`, { token: testInfra().adminToken, body: { grace_seconds: 2 } });
       assert.equal(rolled.status, 200, rolled.text);
@@ -114,7 +121,7 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       assert.equal((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: keysOfA['runs:read'] })).status, 200);
     });
 
-    it("an org_id of another organisation → insufficient_scope, and nothing is created in it", async () => {
+    it('an org_id of another organisation → insufficient_scope, and nothing is created in it', async () => {
       const before = await http.get(`/api/v1/agent-runs?limit=100`, { token: b.key });
       expectError(
         await http.post('/api/v1/agent-runs', { token: a.key, body: { org_id: b.orgId, agent_version_id: b.versionId, input: 'x' } }),
@@ -126,13 +133,17 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     });
 
     it('agents:manage routes refuse keys without it, and another org', async () => {
-      expectError(await http.post('/api/v1/agents', { token: keysOfA['runs:create'], body: { org_id: a.orgId, name: 'n' } }), 403, 'insufficient_scope');
+      expectError(
+        await http.post('/api/v1/agents', { token: keysOfA['runs:create'], body: { org_id: a.orgId, name: 'n' } }),
+        403,
+        'insufficient_scope',
+      );
       expectError(await http.post('/api/v1/agents', { token: a.key, body: { org_id: b.orgId, name: 'n' } }), 403, 'insufficient_scope');
     });
   });
 
   describe('404', () => {
-    it("a run of another organisation is not_found, never forbidden", async () => {
+    it('a run of another organisation is not_found, never forbidden', async () => {
       expectError(await http.get(`/api/v1/agent-runs/${runOfB}`, { token: a.key }), 404, 'not_found');
       assert.equal((await http.get(`/api/v1/agent-runs/${runOfB}`, { token: b.key })).status, 200);
     });
@@ -155,7 +166,11 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     it("another org's agent and agent version are not_found", async () => {
       expectError(await http.get(`/api/v1/agents/${b.agentId}`, { token: a.key }), 404, 'not_found');
       expectError(await http.get(`/api/v1/agent-versions/${b.versionId}`, { token: a.key }), 404, 'not_found');
-      expectError(await http.post(`/api/v1/agents/${b.agentId}/versions`, { token: a.key, body: { model: 'local/echo', instructions: 'x' } }), 404, 'not_found');
+      expectError(
+        await http.post(`/api/v1/agents/${b.agentId}/versions`, { token: a.key, body: { model: 'local/echo', instructions: 'x' } }),
+        404,
+        'not_found',
+      );
     });
   });
 
@@ -180,7 +195,11 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     for (const [label, template] of invalidBodies) {
       it(`create with ${label}`, async () => {
         const body = JSON.parse(JSON.stringify(template).replaceAll('$org', a.orgId).replaceAll('$version', a.versionId));
-        expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+        expectError(
+          await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          400,
+          'invalid_request',
+        );
       });
     }
 
@@ -195,21 +214,39 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       const json = { 'content-type': 'application/json' };
       const valid = JSON.stringify(createBody()).slice(0, -1);
       const before = await http.get('/api/v1/agent-runs?limit=100', { token: a.key });
-      for (const rawBody of [`${valid}, "__proto__": {"admin": true}}`, `${valid}, "x": {"__proto__": {}}}`, `${valid}, "constructor": {"prototype": {"admin": true}}}`]) {
+      for (const rawBody of [
+        `${valid}, "__proto__": {"admin": true}}`,
+        `${valid}, "x": {"__proto__": {}}}`,
+        `${valid}, "constructor": {"prototype": {"admin": true}}}`,
+      ]) {
         const response = await http.post('/api/v1/agent-runs', { token: a.key, rawBody, headers: json });
         expectError(response, 400, 'invalid_request');
         assert.match(response.headers.get('error-detail') ?? '', /__proto__/);
       }
       const after = await http.get('/api/v1/agent-runs?limit=100', { token: a.key });
-      assert.deepEqual(after.body.data.map((run: { run_id: string }) => run.run_id), before.body.data.map((run: { run_id: string }) => run.run_id));
+      assert.deepEqual(
+        after.body.data.map((run: { run_id: string }) => run.run_id),
+        before.body.data.map((run: { run_id: string }) => run.run_id),
+      );
       // The same words as data are fine.
-      const response = await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), input: 'what is "__proto__" in JavaScript, and constructor.prototype?' } });
+      const response = await http.post('/api/v1/agent-runs', {
+        token: a.key,
+        body: { ...createBody(), input: 'what is "__proto__" in JavaScript, and constructor.prototype?' },
+      });
       assert.equal(response.status, 200, response.text);
     });
 
     it('create with an agent version that does not exist, or belongs to another org', async () => {
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: randomUUID() } }), 400, 'invalid_request');
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: b.versionId } }), 400, 'invalid_request');
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: randomUUID() } }),
+        400,
+        'invalid_request',
+      );
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, body: { ...createBody(), agent_version_id: b.versionId } }),
+        400,
+        'invalid_request',
+      );
     });
 
     it('get with a runId that is not a uuid', async () => {
@@ -225,7 +262,11 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     });
 
     it('a bad Idempotency-Key header', async () => {
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, body: createBody(), headers: { 'idempotency-key': 'x'.repeat(300) } }), 400, 'invalid_request');
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, body: createBody(), headers: { 'idempotency-key': 'x'.repeat(300) } }),
+        400,
+        'invalid_request',
+      );
     });
 
     it('agent versions: unknown provider or model, out-of-range numbers, extra properties', async () => {
@@ -254,8 +295,16 @@ describe('agent runs: errors, scopes and the org boundary', () => {
 
   describe('415', () => {
     it('create with another content type → unsupported_media_type', async () => {
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: 'input=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-      expectError(await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(createBody()), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, rawBody: 'input=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        415,
+        'unsupported_media_type',
+      );
+      expectError(
+        await http.post('/api/v1/agent-runs', { token: a.key, rawBody: JSON.stringify(createBody()), headers: { 'content-type': 'text/plain' } }),
+        415,
+        'unsupported_media_type',
+      );
     });
   });
 
@@ -277,14 +326,34 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     const cases: Array<[label: string, path: string, body: () => string]> = [
       ['NUL in an agent name', '/api/v1/agents', () => `{"org_id": "${a.orgId}", "name": "a\\u0000b"}`],
       ['NUL in a run input', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "agent_version_id": "${a.versionId}", "input": "hi\\u0000"}`],
-      ['a lone surrogate in a run input', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "agent_version_id": "${a.versionId}", "input": "\\ud800"}`],
-      ['NUL inside document metadata', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"k": ["\\u0000"]}}`],
-      ['a lone surrogate in a metadata key', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"\\udc00": 1}}`],
+      [
+        'a lone surrogate in a run input',
+        '/api/v1/agent-runs',
+        () => `{"org_id": "${a.orgId}", "agent_version_id": "${a.versionId}", "input": "\\ud800"}`,
+      ],
+      [
+        'NUL inside document metadata',
+        '/api/v1/knowledge/documents',
+        () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"k": ["\\u0000"]}}`,
+      ],
+      [
+        'a lone surrogate in a metadata key',
+        '/api/v1/knowledge/documents',
+        () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"\\udc00": 1}}`,
+      ],
       ['JSON nested 3 000 levels deep', '/api/v1/agent-runs', () => `{"org_id": "${a.orgId}", "input": ${'['.repeat(3000)}${']'.repeat(3000)}}`],
       ['JSON nested 3 000 levels deep, in objects', '/api/v1/knowledge/documents', () => `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
       // JSON.parse reads 1e400 as Infinity, which JSON.stringify would store as null: the value would be lost.
-      ['a number beyond a double in document metadata', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"size": 1e400}}`],
-      ['a negative one in a list', '/api/v1/knowledge/documents', () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"sizes": [1, -2e308]}}`],
+      [
+        'a number beyond a double in document metadata',
+        '/api/v1/knowledge/documents',
+        () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"size": 1e400}}`,
+      ],
+      [
+        'a negative one in a list',
+        '/api/v1/knowledge/documents',
+        () => `{"org_id": "${a.orgId}", "title": "t", "content": "c", "metadata": {"sizes": [1, -2e308]}}`,
+      ],
     ];
     for (const [label, path, body] of cases) {
       it(`${label} → 400 invalid_request, nothing echoed`, async () => {

@@ -32,9 +32,14 @@ describe('errors the framework answers: exactly {"error": code}', () => {
   });
   after(async () => stack?.stop());
 
-  const head = (requestLine: string, fields: string[] = []) => `${requestLine}\r\nHost: pylon\r\nConnection: close\r\n${fields.map((field) => `${field}\r\n`).join('')}\r\n`;
+  const head = (requestLine: string, fields: string[] = []) =>
+    `${requestLine}\r\nHost: pylon\r\nConnection: close\r\n${fields.map((field) => `${field}\r\n`).join('')}\r\n`;
   const post = (path: string, fields: string[], body: string, auth = true) =>
-    head(`POST ${path} HTTP/1.1`, [...(auth ? [`Authorization: Bearer ${tenant.key}`] : []), ...fields, `Content-Length: ${Buffer.byteLength(body)}`]) + body;
+    head(`POST ${path} HTTP/1.1`, [
+      ...(auth ? [`Authorization: Bearer ${tenant.key}`] : []),
+      ...fields,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ]) + body;
   const runBody = () => JSON.stringify({ org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'hi' });
 
   const cases: Array<{ label: string; request: () => string; status: number; code: string; headers?: Record<string, string> }> = [
@@ -53,40 +58,114 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       code: 'method_not_allowed',
       headers: { allow: 'GET, HEAD' },
     },
-    { label: 'OPTIONS on a known path', request: () => head('OPTIONS /api/v1/tokens/balance HTTP/1.1'), status: 405, code: 'method_not_allowed', headers: { allow: 'GET, HEAD' } },
-    { label: 'bad percent-encoding in a route parameter', request: () => head('GET /api/v1/agent-runs/%zz HTTP/1.1'), status: 400, code: 'invalid_request' },
+    {
+      label: 'OPTIONS on a known path',
+      request: () => head('OPTIONS /api/v1/tokens/balance HTTP/1.1'),
+      status: 405,
+      code: 'method_not_allowed',
+      headers: { allow: 'GET, HEAD' },
+    },
+    {
+      label: 'bad percent-encoding in a route parameter',
+      request: () => head('GET /api/v1/agent-runs/%zz HTTP/1.1'),
+      status: 400,
+      code: 'invalid_request',
+    },
     { label: 'bad percent-encoding on an unknown path', request: () => head('GET /nope/%E0%A4%A HTTP/1.1'), status: 400, code: 'invalid_request' },
-    { label: 'a route parameter of 200 characters', request: () => head(`GET /api/v1/agent-runs/${'a'.repeat(200)} HTTP/1.1`), status: 414, code: 'uri_too_long' },
-    { label: 'a URL of 10 000 characters', request: () => head(`GET /api/v1/agent-runs?cursor=${'a'.repeat(10_000)} HTTP/1.1`), status: 414, code: 'uri_too_long' },
-    { label: 'a path of 20 kB (beyond the parser)', request: () => head(`GET /${'a'.repeat(20_000)} HTTP/1.1`), status: 431, code: 'header_fields_too_large' },
-    { label: 'a header of 20 kB', request: () => head('GET /healthz HTTP/1.1', [`X-Filler: ${'a'.repeat(20_000)}`]), status: 431, code: 'header_fields_too_large' },
+    {
+      label: 'a route parameter of 200 characters',
+      request: () => head(`GET /api/v1/agent-runs/${'a'.repeat(200)} HTTP/1.1`),
+      status: 414,
+      code: 'uri_too_long',
+    },
+    {
+      label: 'a URL of 10 000 characters',
+      request: () => head(`GET /api/v1/agent-runs?cursor=${'a'.repeat(10_000)} HTTP/1.1`),
+      status: 414,
+      code: 'uri_too_long',
+    },
+    {
+      label: 'a path of 20 kB (beyond the parser)',
+      request: () => head(`GET /${'a'.repeat(20_000)} HTTP/1.1`),
+      status: 431,
+      code: 'header_fields_too_large',
+    },
+    {
+      label: 'a header of 20 kB',
+      request: () => head('GET /healthz HTTP/1.1', [`X-Filler: ${'a'.repeat(20_000)}`]),
+      status: 431,
+      code: 'header_fields_too_large',
+    },
     { label: 'a header name with a space', request: () => head('GET /healthz HTTP/1.1', ['Bad Header: x']), status: 400, code: 'invalid_request' },
     { label: 'a method HTTP does not know', request: () => head('FETCHALL /api/v1/agent-runs HTTP/1.1'), status: 400, code: 'invalid_request' },
     { label: 'a request line without an HTTP version (HTTP/0.9)', request: () => 'GET /healthz\r\n\r\n', status: 400, code: 'invalid_request' },
     { label: 'not HTTP at all', request: () => '\u0001\u0002 hello\r\n\r\n', status: 400, code: 'invalid_request' },
     {
       label: 'both Content-Length and Transfer-Encoding',
-      request: () => head('POST /api/v1/agent-runs HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 2', 'Transfer-Encoding: chunked']) + '{}',
+      request: () =>
+        head('POST /api/v1/agent-runs HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 2', 'Transfer-Encoding: chunked']) + '{}',
       status: 400,
       code: 'invalid_request',
     },
-    { label: 'an Expect other than 100-continue', request: () => post('/api/v1/agent-runs', ['Expect: coffee', 'Content-Type: application/json'], runBody()), status: 417, code: 'expectation_failed' },
+    {
+      label: 'an Expect other than 100-continue',
+      request: () => post('/api/v1/agent-runs', ['Expect: coffee', 'Content-Type: application/json'], runBody()),
+      status: 417,
+      code: 'expectation_failed',
+    },
     {
       label: 'a Content-Length over the body limit',
-      request: () => head('POST /api/v1/agent-runs HTTP/1.1', [`Authorization: Bearer ${tenant.key}`, 'Content-Type: application/json', 'Content-Length: 50000000']),
+      request: () =>
+        head('POST /api/v1/agent-runs HTTP/1.1', [
+          `Authorization: Bearer ${tenant.key}`,
+          'Content-Type: application/json',
+          'Content-Length: 50000000',
+        ]),
       status: 413,
       code: 'payload_too_large',
     },
-    { label: 'a Content-Type that is not a media type', request: () => post('/api/v1/agent-runs', ['Content-Type: @@@;;'], runBody()), status: 415, code: 'unsupported_media_type' },
-    { label: 'a text/plain body', request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody()), status: 415, code: 'unsupported_media_type' },
-    { label: 'a form body', request: () => post('/api/v1/agent-runs', ['Content-Type: application/x-www-form-urlencoded'], 'input=hi'), status: 415, code: 'unsupported_media_type' },
-    { label: 'JSON declared as latin1', request: () => post('/api/v1/agent-runs', ['Content-Type: application/json; charset=latin1'], runBody()), status: 415, code: 'unsupported_media_type' },
+    {
+      label: 'a Content-Type that is not a media type',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: @@@;;'], runBody()),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      label: 'a text/plain body',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody()),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      label: 'a form body',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/x-www-form-urlencoded'], 'input=hi'),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      label: 'JSON declared as latin1',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/json; charset=latin1'], runBody()),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
     { label: 'a body without a Content-Type', request: () => post('/api/v1/agent-runs', [], runBody()), status: 415, code: 'unsupported_media_type' },
-    { label: 'an unsupported media type still needs a key first', request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody(), false), status: 401, code: 'missing_api_key' },
-    { label: 'invalid JSON', request: () => post('/api/v1/agent-runs', ['Content-Type: application/json'], '{"org_id": '), status: 400, code: 'invalid_request' },
+    {
+      label: 'an unsupported media type still needs a key first',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain'], runBody(), false),
+      status: 401,
+      code: 'missing_api_key',
+    },
+    {
+      label: 'invalid JSON',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/json'], '{"org_id": '),
+      status: 400,
+      code: 'invalid_request',
+    },
     {
       label: `a body shorter than its Content-Length, not finished within ${REQUEST_TIMEOUT_MS} ms`,
-      request: () => head('POST /api/v1/agent-runs HTTP/1.1', [`Authorization: Bearer ${tenant.key}`, 'Content-Type: application/json', 'Content-Length: 100']) + '{"org_id"',
+      request: () =>
+        head('POST /api/v1/agent-runs HTTP/1.1', [`Authorization: Bearer ${tenant.key}`, 'Content-Type: application/json', 'Content-Length: 100']) +
+        '{"org_id"',
       status: 408,
       code: 'request_timeout',
     },
@@ -113,7 +192,11 @@ describe('errors the framework answers: exactly {"error": code}', () => {
 
   it('bytes that are not UTF-8 inside a JSON string → 400 invalid_request, nothing stored as U+FFFD', async () => {
     const http = new Http(stack.url);
-    const body = Buffer.concat([Buffer.from(`{"org_id":"${tenant.orgId}","agent_version_id":"${tenant.versionId}","input":"caf`), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from(`{"org_id":"${tenant.orgId}","agent_version_id":"${tenant.versionId}","input":"caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('"}'),
+    ]);
     const response = await http.post('/api/v1/agent-runs', { token: tenant.key, rawBody: body, headers: { 'content-type': 'application/json' } });
     assert.equal(response.status, 400, response.text);
     assert.deepEqual(response.body, { error: 'invalid_request' });
@@ -135,7 +218,11 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       assert.match(response.headers.get('error-detail') ?? '', /^the body repeats the key "(org_id|input|a)" in one object/);
     }
     const sameKeyInTwoObjects = `{"org_id":"${tenant.orgId}","title":"t","content":"c","metadata":{"org_id":"x","title":"y"}}`;
-    const accepted = await http.post('/api/v1/knowledge/documents', { token: tenant.key, rawBody: sameKeyInTwoObjects, headers: { 'content-type': 'application/json' } });
+    const accepted = await http.post('/api/v1/knowledge/documents', {
+      token: tenant.key,
+      rawBody: sameKeyInTwoObjects,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(accepted.status, 202, `one key in two different objects is no repeat: ${accepted.text}`);
   });
 
@@ -162,10 +249,17 @@ describe('errors the framework answers: exactly {"error": code}', () => {
 
   it('a command that takes no body refuses one: 400, after the key is checked', async () => {
     const http = new Http(stack.url);
-    const run = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'hi' } });
+    const run = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'hi' },
+    });
     assert.equal(run.status, 200, run.text);
     const cancelPath = `/api/v1/agent-runs/${run.body.run_id}/cancel`;
-    for (const [body, contentType] of [['{"reason": "x"}', 'application/json'], ['anything', 'text/plain'], ['{}', 'application/json']]) {
+    for (const [body, contentType] of [
+      ['{"reason": "x"}', 'application/json'],
+      ['anything', 'text/plain'],
+      ['{}', 'application/json'],
+    ]) {
       const refused = await http.post(cancelPath, { token: tenant.key, rawBody: body, headers: { 'content-type': contentType! } });
       assert.equal(refused.status, 400, `${contentType} ${body}: ${refused.text}`);
       assert.equal(refused.headers.get('error-detail'), 'this request takes no body');

@@ -74,16 +74,27 @@ describe('knowledge with the openai embedder', () => {
       if (document.status !== 'processing') break;
       if (document.progress) {
         seen.push(document.progress);
-        listed ??= (await http.get('/api/v1/knowledge/documents?status=processing', { token: tenant.key })).body.data.find((entry: any) => entry.doc_id === docId);
+        listed ??= (await http.get('/api/v1/knowledge/documents?status=processing', { token: tenant.key })).body.data.find(
+          (entry: any) => entry.doc_id === docId,
+        );
       }
     }
     fake.discardQueuedEmbeddings();
     assert.equal(document.status, 'ready', JSON.stringify(document));
     assert.equal(document.progress, null, 'a ready document has no progress');
     assert.ok(seen.length > 0, 'progress was shown while processing');
-    assert.ok(seen.every((progress) => progress.chunks_total === document.chunk_count), 'the total is the chunks the document ends with');
-    assert.ok(seen.some((progress) => progress.chunks_embedded > 0 && progress.chunks_embedded < progress.chunks_total), JSON.stringify(seen));
-    assert.ok(seen.every((progress, i) => i === 0 || progress.chunks_embedded >= seen[i - 1]!.chunks_embedded), 'never goes back');
+    assert.ok(
+      seen.every((progress) => progress.chunks_total === document.chunk_count),
+      'the total is the chunks the document ends with',
+    );
+    assert.ok(
+      seen.some((progress) => progress.chunks_embedded > 0 && progress.chunks_embedded < progress.chunks_total),
+      JSON.stringify(seen),
+    );
+    assert.ok(
+      seen.every((progress, i) => i === 0 || progress.chunks_embedded >= seen[i - 1]!.chunks_embedded),
+      'never goes back',
+    );
     assert.ok(listed?.progress, 'the list shows it too');
 
     const other = await createTenant(http);
@@ -109,7 +120,10 @@ describe('knowledge with the openai embedder', () => {
     const search = await http.post('/api/v1/knowledge/search', { token: tenant.key, body: { org_id: tenant.orgId, query: 'embeddings batches' } });
     assert.deepEqual(search.body, { matches: [] });
     const events = await sql<{ type: string }>(`SELECT type FROM events WHERE resource_id = $1`, [doc.doc_id]);
-    assert.deepEqual(events.map((event) => event.type), ['knowledge_document.failed']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['knowledge_document.failed'],
+    );
   });
 
   it('without a credential, search answers 500 embedding_unavailable and the rest of the API works', async () => {
@@ -128,13 +142,19 @@ describe('knowledge with the openai embedder', () => {
   it('openai/<model> with knowledge_search: the model gets the tool, its call runs as a search, and the result goes back', async () => {
     const tenant = await createTenant(http);
     const doc = await ingestDocument(http, tenant, { title: 'Penguins', content: 'Emperor penguins breed during the Antarctic winter.' });
-    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', tools: [{ type: 'knowledge_search', match_count: 2 }] });
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'openai/gpt-4o-mini',
+      tools: [{ type: 'knowledge_search', match_count: 2 }],
+    });
     const before = fake.requests.length;
     fake.enqueue(
       { toolCalls: [{ id: 'call_1', name: 'knowledge_search', arguments: '{"query":"when do emperor penguins breed"}' }] },
       { content: `They breed in winter [doc ${doc.doc_id}].` },
     );
-    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'When do emperor penguins breed?' } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'When do emperor penguins breed?' },
+    });
     const { run } = await waitForRun(http, tenant.key, created.body.run_id);
     assert.equal(run.status, 'succeeded', run.error);
     assert.equal(run.output, `They breed in winter [doc ${doc.doc_id}].`);

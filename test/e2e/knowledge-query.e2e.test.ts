@@ -7,9 +7,21 @@ import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
 
 /** Documents with one chunk each, all sharing the word "lighthouse", with metadata of every JSON type. */
 const DOCUMENTS = {
-  alpha: { title: 'Alpha guide', content: 'The lighthouse keeper logs every ship that passes the harbour at night.', metadata: { category: 'guide', year: 2021, lang: 'en', public: true, published: '2024-03-01' } },
-  beta: { title: 'Beta notes', content: 'Notes on the lighthouse lamp: the lens rotates twice a minute.', metadata: { category: 'notes', year: 2023, lang: 'de', public: false, published: '2025-01-15' } },
-  gamma: { title: 'Gamma guide', content: 'A guide to lighthouse maintenance, from painting the tower to oiling gears.', metadata: { category: 'guide', year: 2024, lang: 'en', public: true } },
+  alpha: {
+    title: 'Alpha guide',
+    content: 'The lighthouse keeper logs every ship that passes the harbour at night.',
+    metadata: { category: 'guide', year: 2021, lang: 'en', public: true, published: '2024-03-01' },
+  },
+  beta: {
+    title: 'Beta notes',
+    content: 'Notes on the lighthouse lamp: the lens rotates twice a minute.',
+    metadata: { category: 'notes', year: 2023, lang: 'de', public: false, published: '2025-01-15' },
+  },
+  gamma: {
+    title: 'Gamma guide',
+    content: 'A guide to lighthouse maintenance, from painting the tower to oiling gears.',
+    metadata: { category: 'guide', year: 2024, lang: 'en', public: true },
+  },
   delta: { title: 'Delta', content: 'The lighthouse was built in granite on a rock far from shore.', metadata: {} },
   epsilon: { title: 'Epsilon', content: 'Storms reached the lighthouse and its keeper every winter.', metadata: { category: 1, year: '2022' } },
   zeta: { title: 'title-doc', content: 'Ships steer by the lighthouse beam when the fog rolls in.', metadata: { title: 'meta title' } },
@@ -24,7 +36,8 @@ describe('POST /api/v1/knowledge/query', () => {
   const docIds = new Map<Name, string>();
   const nameOf = (docId: string) => [...docIds].find(([, id]) => id === docId)?.[0] ?? `foreign:${docId}`;
 
-  const query = (body: Record<string, unknown>) => http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, ...body } });
+  const query = (body: Record<string, unknown>) =>
+    http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, ...body } });
   const matchedNames = async (filters: unknown, mode: string) => {
     const response = await query({ query: 'lighthouse', match_count: 50, mode, filters });
     assert.equal(response.status, 200, `${response.text} ${response.headers.get('error-detail')}`);
@@ -40,7 +53,11 @@ describe('POST /api/v1/knowledge/query', () => {
     await Promise.all(
       Object.entries(DOCUMENTS).map(async ([name, document]) => docIds.set(name as Name, (await ingestDocument(http, tenant, document)).doc_id)),
     );
-    await ingestDocument(http, other, { title: 'Alpha guide', content: 'Another organisation also has a lighthouse keeper.', metadata: { category: 'guide' } });
+    await ingestDocument(http, other, {
+      title: 'Alpha guide',
+      content: 'Another organisation also has a lighthouse keeper.',
+      metadata: { category: 'guide' },
+    });
     const deadline = Date.now() + 60_000;
     while ((await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [tenant.orgId]))[0]?.status !== 'ready') {
       assert.ok(Date.now() < deadline, "the organisation's own index was not ready within 60 s");
@@ -56,8 +73,16 @@ describe('POST /api/v1/knowledge/query', () => {
     { name: 'eq on a boolean', filters: { type: 'eq', key: 'public', value: true }, expected: ['alpha', 'gamma'] },
     { name: 'eq never matches another type', filters: { type: 'eq', key: 'year', value: '2021' }, expected: [] },
     { name: 'eq on the title', filters: { type: 'eq', key: 'title', value: 'Beta notes' }, expected: ['beta'] },
-    { name: 'metadata.<key> names a metadata key called title', filters: { type: 'eq', key: 'metadata.title', value: 'meta title' }, expected: ['zeta'] },
-    { name: 'ne matches other values, other types and documents without the key', filters: { type: 'ne', key: 'category', value: 'guide' }, expected: ['beta', 'delta', 'epsilon', 'zeta'] },
+    {
+      name: 'metadata.<key> names a metadata key called title',
+      filters: { type: 'eq', key: 'metadata.title', value: 'meta title' },
+      expected: ['zeta'],
+    },
+    {
+      name: 'ne matches other values, other types and documents without the key',
+      filters: { type: 'ne', key: 'category', value: 'guide' },
+      expected: ['beta', 'delta', 'epsilon', 'zeta'],
+    },
     { name: 'gt on numbers skips strings', filters: { type: 'gt', key: 'year', value: 2022 }, expected: ['beta', 'gamma'] },
     { name: 'gte', filters: { type: 'gte', key: 'year', value: 2023 }, expected: ['beta', 'gamma'] },
     { name: 'lt', filters: { type: 'lt', key: 'year', value: 2023 }, expected: ['alpha'] },
@@ -65,16 +90,36 @@ describe('POST /api/v1/knowledge/query', () => {
     { name: 'gt on ISO dates as strings', filters: { type: 'gt', key: 'published', value: '2024-06-01' }, expected: ['beta'] },
     { name: 'lt on the title', filters: { type: 'lt', key: 'title', value: 'C' }, expected: ['alpha', 'beta'] },
     { name: 'in', filters: { type: 'in', key: 'lang', value: ['de', 'fr'] }, expected: ['beta'] },
-    { name: 'in with values of several types', filters: { type: 'in', key: 'category', value: ['guide', 1] }, expected: ['alpha', 'epsilon', 'gamma'] },
-    { name: 'nin matches documents without the key', filters: { type: 'nin', key: 'lang', value: ['en'] }, expected: ['beta', 'delta', 'epsilon', 'zeta'] },
+    {
+      name: 'in with values of several types',
+      filters: { type: 'in', key: 'category', value: ['guide', 1] },
+      expected: ['alpha', 'epsilon', 'gamma'],
+    },
+    {
+      name: 'nin matches documents without the key',
+      filters: { type: 'nin', key: 'lang', value: ['en'] },
+      expected: ['beta', 'delta', 'epsilon', 'zeta'],
+    },
     {
       name: 'and',
-      filters: { type: 'and', filters: [{ type: 'eq', key: 'category', value: 'guide' }, { type: 'gt', key: 'year', value: 2022 }] },
+      filters: {
+        type: 'and',
+        filters: [
+          { type: 'eq', key: 'category', value: 'guide' },
+          { type: 'gt', key: 'year', value: 2022 },
+        ],
+      },
       expected: ['gamma'],
     },
     {
       name: 'or',
-      filters: { type: 'or', filters: [{ type: 'eq', key: 'lang', value: 'de' }, { type: 'eq', key: 'title', value: 'Delta' }] },
+      filters: {
+        type: 'or',
+        filters: [
+          { type: 'eq', key: 'lang', value: 'de' },
+          { type: 'eq', key: 'title', value: 'Delta' },
+        ],
+      },
       expected: ['beta', 'delta'],
     },
     {
@@ -82,7 +127,13 @@ describe('POST /api/v1/knowledge/query', () => {
       filters: {
         type: 'and',
         filters: [
-          { type: 'or', filters: [{ type: 'eq', key: 'category', value: 'guide' }, { type: 'in', key: 'title', value: ['Delta', 'Epsilon'] }] },
+          {
+            type: 'or',
+            filters: [
+              { type: 'eq', key: 'category', value: 'guide' },
+              { type: 'in', key: 'title', value: ['Delta', 'Epsilon'] },
+            ],
+          },
           { type: 'ne', key: 'lang', value: 'en' },
         ],
       },
@@ -123,7 +174,10 @@ describe('POST /api/v1/knowledge/query', () => {
         return { chunkId, score: (((v ? 1 / (60 + v) : 0) + (k ? 1 / (60 + k) : 0)) * 61) / 2 };
       })
       .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
-    assert.deepEqual(hybrid.map((match) => match.chunk_id), expected.map((entry) => entry.chunkId));
+    assert.deepEqual(
+      hybrid.map((match) => match.chunk_id),
+      expected.map((entry) => entry.chunkId),
+    );
     for (const [index, match] of hybrid.entries()) {
       assert.ok(Math.abs(match.score - expected[index]!.score) < 1e-9, `score of ${match.chunk_id}`);
       assert.equal(match.vector_rank, vectorRank.get(match.chunk_id) ?? null);
@@ -142,10 +196,16 @@ describe('POST /api/v1/knowledge/query', () => {
   it('match_count and score_threshold cut the list from the bottom', async () => {
     const all = (await query({ query: 'lighthouse keeper', match_count: 50 })).body.matches as any[];
     const top2 = (await query({ query: 'lighthouse keeper', match_count: 2 })).body.matches as any[];
-    assert.deepEqual(top2.map((match) => match.chunk_id), all.slice(0, 2).map((match) => match.chunk_id));
+    assert.deepEqual(
+      top2.map((match) => match.chunk_id),
+      all.slice(0, 2).map((match) => match.chunk_id),
+    );
     const threshold = all[2].score;
     const kept = (await query({ query: 'lighthouse keeper', match_count: 50, score_threshold: threshold })).body.matches as any[];
-    assert.deepEqual(kept.map((match) => match.chunk_id), all.filter((match) => match.score >= threshold).map((match) => match.chunk_id));
+    assert.deepEqual(
+      kept.map((match) => match.chunk_id),
+      all.filter((match) => match.score >= threshold).map((match) => match.chunk_id),
+    );
   });
 
   it('a query with no searchable word finds nothing by keyword and still answers by vector', async () => {
@@ -167,9 +227,27 @@ describe('POST /api/v1/knowledge/query', () => {
     ['a null in a set', { type: 'nin', key: 'a', value: ['x', null] }, /filters\.value\[1\] must be/],
     ['an unknown property', { type: 'eq', key: 'a', value: 1, extra: true }, /filters has an unknown property/],
     ['an empty compound', { type: 'and', filters: [] }, /filters\.filters must be a non-empty array/],
-    ['a bad nested filter', { type: 'or', filters: [{ type: 'eq', key: 'a', value: 1 }, { type: 'lt', key: 'b' }] }, /filters\.filters\[1\]\.value must be/],
-    ['nesting deeper than 5', [0, 1, 2, 3, 4, 5].reduce<unknown>((inner) => ({ type: 'and', filters: [inner] }), { type: 'eq', key: 'a', value: 1 }), /deeper than 5/],
-    ['more than 50 comparisons', { type: 'or', filters: Array.from({ length: 51 }, (_, i) => ({ type: 'eq', key: 'a', value: i })) }, /more than 50 comparisons/],
+    [
+      'a bad nested filter',
+      {
+        type: 'or',
+        filters: [
+          { type: 'eq', key: 'a', value: 1 },
+          { type: 'lt', key: 'b' },
+        ],
+      },
+      /filters\.filters\[1\]\.value must be/,
+    ],
+    [
+      'nesting deeper than 5',
+      [0, 1, 2, 3, 4, 5].reduce<unknown>((inner) => ({ type: 'and', filters: [inner] }), { type: 'eq', key: 'a', value: 1 }),
+      /deeper than 5/,
+    ],
+    [
+      'more than 50 comparisons',
+      { type: 'or', filters: Array.from({ length: 51 }, (_, i) => ({ type: 'eq', key: 'a', value: i })) },
+      /more than 50 comparisons/,
+    ],
   ];
   for (const [name, filters, detail] of badFilters) {
     it(`a filter with ${name} → 400 invalid_request, the reason in Error-Detail`, async () => {

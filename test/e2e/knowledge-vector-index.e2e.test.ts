@@ -13,13 +13,31 @@ import { Stack } from '../support/stack';
 import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
 
 const THRESHOLD = 10;
-const WORDS = ['harbour', 'granite', 'lantern', 'keeper', 'storm', 'ledger', 'beacon', 'tide', 'gull', 'anchor', 'rope', 'fog', 'signal', 'reef', 'mast', 'chart'];
+const WORDS = [
+  'harbour',
+  'granite',
+  'lantern',
+  'keeper',
+  'storm',
+  'ledger',
+  'beacon',
+  'tide',
+  'gull',
+  'anchor',
+  'rope',
+  'fog',
+  'signal',
+  'reef',
+  'mast',
+  'chart',
+];
 const QUERIES = ['keeper of the lantern', 'storm over the reef', 'anchor rope and mast', 'fog signal', 'granite harbour chart'];
 
 /** A document of `chunks` paragraphs (one chunk each at KB_CHUNK_SIZE=100), each a different mix of the words. */
 function document(seed: number, chunks: number): { title: string; content: string } {
-  const paragraphs = Array.from({ length: chunks }, (_, i) =>
-    Array.from({ length: 12 }, (_, w) => WORDS[(seed * 7 + i * 5 + w * w * 3) % WORDS.length]).join(' ') + '.',
+  const paragraphs = Array.from(
+    { length: chunks },
+    (_, i) => Array.from({ length: 12 }, (_, w) => WORDS[(seed * 7 + i * 5 + w * w * 3) % WORDS.length]).join(' ') + '.',
   );
   return { title: `Log ${seed}`, content: paragraphs.join('\n\n') };
 }
@@ -51,10 +69,12 @@ describe('an organisation growing past the exact-search threshold', () => {
   after(async () => stack?.stop());
 
   const indexRow = async (orgId: string) =>
-    (await sql<{ index_name: string; status: string; chunks_at_start: number; build_ms: number | null }>(
-      'SELECT index_name, status, chunks_at_start, build_ms FROM knowledge_vector_indexes WHERE org_id = $1',
-      [orgId],
-    ))[0];
+    (
+      await sql<{ index_name: string; status: string; chunks_at_start: number; build_ms: number | null }>(
+        'SELECT index_name, status, chunks_at_start, build_ms FROM knowledge_vector_indexes WHERE org_id = $1',
+        [orgId],
+      )
+    )[0];
 
   /** The admin API's view of how the organisation is searched. */
   const operatorView = async (orgId: string) => {
@@ -91,7 +111,8 @@ describe('an organisation growing past the exact-search threshold', () => {
   };
 
   const assertSearchesExact = async (tenant: Tenant, when: string) => {
-    for (const query of QUERIES) assert.deepEqual(await searchSimilarities(tenant, query), await exactSimilarities(tenant.orgId, query), `"${query}" ${when}`);
+    for (const query of QUERIES)
+      assert.deepEqual(await searchSimilarities(tenant, query), await exactSimilarities(tenant.orgId, query), `"${query}" ${when}`);
   };
 
   it('gets its own index, built by a workflow once it is past the threshold; searches are right before and after', async () => {
@@ -100,7 +121,13 @@ describe('an organisation growing past the exact-search threshold', () => {
     await ingestDocument(http, small, document(2, 6));
     await assertSearchesExact(tenant, 'below the threshold');
     assert.equal(await indexRow(tenant.orgId), undefined, 'no index below the threshold');
-    assert.deepEqual(await operatorView(tenant.orgId), { org_id: tenant.orgId, chunks: 6, exact_search_max_chunks: THRESHOLD, searched_by: 'exact', index: null });
+    assert.deepEqual(await operatorView(tenant.orgId), {
+      org_id: tenant.orgId,
+      chunks: 6,
+      exact_search_max_chunks: THRESHOLD,
+      searched_by: 'exact',
+      index: null,
+    });
 
     await ingestDocument(http, tenant, document(3, 8));
     const ready = await waitFor('the index to be ready', async () => {
@@ -117,13 +144,16 @@ describe('an organisation growing past the exact-search threshold', () => {
     assert.match(index.definition, /USING hnsw/);
     assert.ok(index.definition.includes(tenant.orgId), 'a partial index of this organisation only');
     const view = await operatorView(tenant.orgId);
-    assert.deepEqual({ ...view, index: { ...view.index, updated_at: typeof view.index.updated_at } }, {
-      org_id: tenant.orgId,
-      chunks: 14,
-      exact_search_max_chunks: THRESHOLD,
-      searched_by: 'own_index',
-      index: { name: ready.index_name, status: 'ready', chunks_at_start: 14, build_ms: ready.build_ms, error: null, updated_at: 'string' },
-    });
+    assert.deepEqual(
+      { ...view, index: { ...view.index, updated_at: typeof view.index.updated_at } },
+      {
+        org_id: tenant.orgId,
+        chunks: 14,
+        exact_search_max_chunks: THRESHOLD,
+        searched_by: 'own_index',
+        index: { name: ready.index_name, status: 'ready', chunks_at_start: 14, build_ms: ready.build_ms, error: null, updated_at: 'string' },
+      },
+    );
     const cli = await pylon('kb', 'index', '--org', tenant.orgId);
     assert.match(cli, new RegExp(`14 chunks \\(searched exactly up to ${THRESHOLD}\\)`));
     assert.match(cli, /searched by\s+its own vector index/);
@@ -154,11 +184,17 @@ describe('an organisation growing past the exact-search threshold', () => {
       await ingestDocument(http, tenant, document(6, 7));
       await waitFor('the build to be under way', async () => ((await indexRow(tenant.orgId))?.status === 'building' ? true : undefined));
       await waitFor('the build to wait for the lock', async () => {
-        const waiting = await sql('SELECT 1 FROM pg_stat_activity WHERE query LIKE $1 AND wait_event_type = $2', ['CREATE INDEX CONCURRENTLY%', 'Lock']);
+        const waiting = await sql('SELECT 1 FROM pg_stat_activity WHERE query LIKE $1 AND wait_event_type = $2', [
+          'CREATE INDEX CONCURRENTLY%',
+          'Lock',
+        ]);
         return waiting.length > 0 ? true : undefined;
       });
       await assertSearchesExact(tenant, 'during the build');
-      const during = await http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, query: 'storm over the reef', mode: 'vector', match_count: 14 } });
+      const during = await http.post('/api/v1/knowledge/query', {
+        token: tenant.key,
+        body: { org_id: tenant.orgId, query: 'storm over the reef', mode: 'vector', match_count: 14 },
+      });
       assert.equal(during.status, 200, during.text);
       assert.equal(during.body.matches.length, 14, 'every chunk of the organisation can be found during the build');
     } finally {

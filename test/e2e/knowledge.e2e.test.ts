@@ -105,7 +105,11 @@ describe('knowledge base', () => {
   describe('4.3 errors', () => {
     it('401 without a key or with a bad one', async () => {
       expectError(await http.post('/api/v1/knowledge/search', { body: { org_id: tenant.orgId, query: 'x' } }), 401, 'missing_api_key');
-      expectError(await http.post('/api/v1/knowledge/search', { token: 'pyl_nope', body: { org_id: tenant.orgId, query: 'x' } }), 401, 'invalid_api_key');
+      expectError(
+        await http.post('/api/v1/knowledge/search', { token: 'pyl_nope', body: { org_id: tenant.orgId, query: 'x' } }),
+        401,
+        'invalid_api_key',
+      );
     });
 
     it('403 without kb:read, and for another organisation', async () => {
@@ -143,15 +147,28 @@ describe('knowledge base', () => {
     }
 
     it('400 for malformed JSON or a non-object body', async () => {
-      expectError(await http.post('/api/v1/knowledge/search', { token: tenant.key, rawBody: '{"query":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-      expectError(await http.post('/api/v1/knowledge/search', { token: tenant.key, rawBody: '[]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+      expectError(
+        await http.post('/api/v1/knowledge/search', { token: tenant.key, rawBody: '{"query":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'invalid_request',
+      );
+      expectError(
+        await http.post('/api/v1/knowledge/search', { token: tenant.key, rawBody: '[]', headers: { 'content-type': 'application/json' } }),
+        400,
+        'invalid_request',
+      );
     });
   });
 
   it('tenant isolation: with many organisations, each sees only its own chunks', async () => {
     const orgs = await Promise.all(Array.from({ length: 20 }, () => createTenant(http)));
     const docs = await Promise.all(
-      orgs.map((org, i) => ingestDocument(http, org, { title: `Secret ${i}`, content: `The shared launch codeword of team ${i} is zebra${i}. Everyone uses zebra codewords for launches.` })),
+      orgs.map((org, i) =>
+        ingestDocument(http, org, {
+          title: `Secret ${i}`,
+          content: `The shared launch codeword of team ${i} is zebra${i}. Everyone uses zebra codewords for launches.`,
+        }),
+      ),
     );
     for (const [i, org] of orgs.entries()) {
       const response = await search({ org_id: org.orgId, query: 'launch codeword zebra', match_count: 20 }, org.key);
@@ -164,7 +181,10 @@ describe('knowledge base', () => {
 
   it('a small organisation gets its full top-k next to a large one, on the HNSW path too', async () => {
     const large = await createTenant(http);
-    const bigText = Array.from({ length: 300 }, (_, i) => `Section ${i}. The quarterly report discusses revenue item ${i} and forecast ${i * 7}.`).join('\n\n');
+    const bigText = Array.from(
+      { length: 300 },
+      (_, i) => `Section ${i}. The quarterly report discusses revenue item ${i} and forecast ${i * 7}.`,
+    ).join('\n\n');
     const bigDoc = await ingestDocument(http, large, { title: 'Report', content: bigText });
     assert.ok(bigDoc.chunk_count > 30, `large org has ${bigDoc.chunk_count} chunks, above the exact threshold`);
     const mid = await createTenant(http);
@@ -202,19 +222,34 @@ describe('knowledge base', () => {
     assert.equal(first.status, 202);
     assert.equal(first.body.status, 'processing');
     assert.equal(again.body.doc_id, first.body.doc_id);
-    expectError(await http.post('/api/v1/knowledge/documents', { token: org.key, body: { ...body, content: 'Other' }, headers }), 409, 'idempotency_key_reused');
+    expectError(
+      await http.post('/api/v1/knowledge/documents', { token: org.key, body: { ...body, content: 'Other' }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
     const list = await http.get('/api/v1/knowledge/documents?limit=1', { token: org.key });
     assert.equal(list.status, 200);
     assert.equal(list.body.data.length, 1);
     assert.equal(list.body.data[0].doc_id, first.body.doc_id);
     assert.equal('content' in list.body.data[0], false);
 
-    for (const invalid of [{}, { ...body, title: '' }, { ...body, content: 7 }, { ...body, metadata: [1] }, { ...body, metadata: 'x' }, { ...body, extra: 1 }]) {
+    for (const invalid of [
+      {},
+      { ...body, title: '' },
+      { ...body, content: 7 },
+      { ...body, metadata: [1] },
+      { ...body, metadata: 'x' },
+      { ...body, extra: 1 },
+    ]) {
       expectError(await http.post('/api/v1/knowledge/documents', { token: org.key, body: invalid }), 400, 'invalid_request');
     }
     const reader = await createKey(http, org.orgId, ['kb:read']);
     expectError(await http.post('/api/v1/knowledge/documents', { token: reader, body }), 403, 'insufficient_scope');
-    expectError(await http.post('/api/v1/knowledge/documents', { token: org.key, body: { ...body, content: 'x'.repeat(600_000) } }), 413, 'payload_too_large');
+    expectError(
+      await http.post('/api/v1/knowledge/documents', { token: org.key, body: { ...body, content: 'x'.repeat(600_000) } }),
+      413,
+      'payload_too_large',
+    );
     expectError(await http.get('/api/v1/knowledge/documents/not-a-uuid', { token: org.key }), 400, 'invalid_request');
   });
 

@@ -108,7 +108,10 @@ describe('limits', () => {
       // Limited per process, each replica would have let 10 through: together at least 20.
       assert.ok(passed <= 10 + Math.ceil(elapsedSeconds), `${passed} passed in ${elapsedSeconds} s; the limit is 10 + 1/s`);
       for (const [index, served] of byReplica.entries()) {
-        assert.ok(served.some((response) => response.status === 429), `replica ${index + 1} refused none`);
+        assert.ok(
+          served.some((response) => response.status === 429),
+          `replica ${index + 1} refused none`,
+        );
       }
     });
 
@@ -124,7 +127,10 @@ describe('limits', () => {
 
       const onlyBurst = await http.patch(`/admin/v1/api-keys/${keyId}`, { token: admin(), body: { rate_limit_burst: 20 } });
       assert.deepEqual([onlyBurst.body.rate_limit_per_second, onlyBurst.body.rate_limit_burst], [7, 20], 'an absent field is unchanged');
-      const reset = await http.patch(`/admin/v1/api-keys/${keyId}`, { token: admin(), body: { rate_limit_per_second: null, rate_limit_burst: null } });
+      const reset = await http.patch(`/admin/v1/api-keys/${keyId}`, {
+        token: admin(),
+        body: { rate_limit_per_second: null, rate_limit_burst: null },
+      });
       assert.equal(reset.status, 200, reset.text);
       assert.deepEqual([reset.body.rate_limit_per_second, reset.body.rate_limit_burst], [null, null]);
       assert.equal(int(await listRequest(http, key), 'ratelimit-limit'), 80, 'the process that changed it applies it at once');
@@ -160,7 +166,7 @@ describe('limits', () => {
         })
       ).stdout;
 
-    it('shows and sets an organisation\'s limits, and a key\'s rate limit', async () => {
+    it("shows and sets an organisation's limits, and a key's rate limit", async () => {
       const orgId = await createOrg(http);
       assert.match(await pylon('limits', 'show', '--org', orgId), /webhook_endpoints\s+20\s+\(default\)/);
       const set = await pylon('limits', 'set', '--org', orgId, '--webhook-endpoints', '50', '--test-events-per-minute', '3');
@@ -243,7 +249,14 @@ describe('limits', () => {
         dispatch_weight: 1,
         queued_runs: 10_000,
         queued_documents: 1_000,
-        overrides: { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: null, dispatch_weight: null, queued_runs: null, queued_documents: null },
+        overrides: {
+          webhook_endpoints: null,
+          test_events_per_minute: null,
+          inflight_deliveries_per_endpoint: null,
+          dispatch_weight: null,
+          queued_runs: null,
+          queued_documents: null,
+        },
         updated_at: null,
       });
 
@@ -252,7 +265,14 @@ describe('limits', () => {
       assert.equal(updated.inflight_deliveries_per_endpoint, 7, 'an absent field is unchanged');
       assert.equal(updated.test_events_per_minute, 10);
       assert.equal(updated.dispatch_weight, 0.5);
-      assert.deepEqual(updated.overrides, { webhook_endpoints: null, test_events_per_minute: null, inflight_deliveries_per_endpoint: 7, dispatch_weight: 0.5, queued_runs: null, queued_documents: null });
+      assert.deepEqual(updated.overrides, {
+        webhook_endpoints: null,
+        test_events_per_minute: null,
+        inflight_deliveries_per_endpoint: 7,
+        dispatch_weight: 0.5,
+        queued_runs: null,
+        queued_documents: null,
+      });
       assert.ok(updated.updated_at);
       assert.deepEqual((await http.get(`/admin/v1/orgs/${orgId}/limits`, { token: admin() })).body, updated);
 
@@ -274,7 +294,11 @@ describe('limits', () => {
       ]) {
         expectError(await http.patch(`/admin/v1/orgs/${orgId}/limits`, { token: admin(), body }), 400, 'invalid_request');
       }
-      expectError(await http.patch(`/admin/v1/orgs/${orgId}/limits`, { token: admin(), rawBody: '[1]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+      expectError(
+        await http.patch(`/admin/v1/orgs/${orgId}/limits`, { token: admin(), rawBody: '[1]', headers: { 'content-type': 'application/json' } }),
+        400,
+        'invalid_request',
+      );
       expectError(await http.get('/admin/v1/orgs/not-a-uuid/limits', { token: admin() }), 400, 'invalid_request');
       expectError(await http.get(`/admin/v1/orgs/${randomUUID()}/limits`, { token: admin() }), 404, 'not_found');
       expectError(await http.patch(`/admin/v1/orgs/${randomUUID()}/limits`, { token: admin(), body: { webhook_endpoints: 3 } }), 404, 'not_found');

@@ -52,7 +52,13 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
   let lines: string[] = [];
   let entries: LogEntry[] = [];
 
-  async function send(what: string, status: number, method: string, path: string, options: Parameters<Http['request']>[2] & { requestId?: string } = {}) {
+  async function send(
+    what: string,
+    status: number,
+    method: string,
+    path: string,
+    options: Parameters<Http['request']>[2] & { requestId?: string } = {},
+  ) {
     const headers = { ...options.headers, ...(options.requestId === undefined ? {} : { 'x-request-id': options.requestId }) };
     const response = await http.request(method, path, { ...options, headers });
     assert.equal(response.status, status, `${what}: ${response.text}`);
@@ -89,8 +95,15 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     // Other error paths, with credentials and the body marker in headers and bodies.
     await send('an unknown key', 401, 'GET', '/api/v1/agent-runs', { token: `pyl_${'Z'.repeat(40)}`, requestId: 'not sane!' });
     await send('an unknown route', 404, 'GET', `/api/v1/nowhere?secret=whsec_${bodyMarker}`, { token: tenant.key });
-    await send('a 10 kB URL, too long for one log line', 414, 'GET', `/api/v1/${'u'.repeat(10_000)}`, { token: tenant.key, requestId: 'logs-e2e-long-url' });
-    await send('malformed JSON', 400, 'POST', '/api/v1/agent-runs', { token: tenant.key, rawBody: `{"input": "${bodyMarker}`, headers: { 'content-type': 'application/json' } });
+    await send('a 10 kB URL, too long for one log line', 414, 'GET', `/api/v1/${'u'.repeat(10_000)}`, {
+      token: tenant.key,
+      requestId: 'logs-e2e-long-url',
+    });
+    await send('malformed JSON', 400, 'POST', '/api/v1/agent-runs', {
+      token: tenant.key,
+      rawBody: `{"input": "${bodyMarker}`,
+      headers: { 'content-type': 'application/json' },
+    });
     await send('a body over the limit', 413, 'POST', '/api/v1/agent-runs', {
       token: tenant.key,
       body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `${bodyMarker} whsec_${'y'.repeat(1_100_000)}` },
@@ -102,7 +115,10 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     });
     // Each request's access line is written when its response is finished: wait for the last one.
     const readLog = () => {
-      lines = stack.api.log().split('\n').filter((line) => line.length > 0);
+      lines = stack.api
+        .log()
+        .split('\n')
+        .filter((line) => line.length > 0);
       entries = lines.flatMap(parseEntry);
     };
     const deadline = Date.now() + 10_000;
@@ -160,10 +176,19 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     for (const { what, response } of responses) {
       const id = response.headers.get('x-request-id')!;
       const ofThisRequest = entries.filter((entry) => entry.requestId === id);
-      assert.ok(ofThisRequest.some((entry) => entry.res), `${what}: no access line with its id ${id}`);
+      assert.ok(
+        ofThisRequest.some((entry) => entry.res),
+        `${what}: no access line with its id ${id}`,
+      );
       if (response.status >= 500) {
-        assert.ok(ofThisRequest.some((entry) => entry.context === 'ErrorFilter' && entry.msg === `request ${id} failed: internal_error`), `${what}: no error line`);
-        assert.ok(ofThisRequest.some((entry) => entry.context === 'Database'), `${what}: no query-failed line with its id`);
+        assert.ok(
+          ofThisRequest.some((entry) => entry.context === 'ErrorFilter' && entry.msg === `request ${id} failed: internal_error`),
+          `${what}: no error line`,
+        );
+        assert.ok(
+          ofThisRequest.some((entry) => entry.context === 'Database'),
+          `${what}: no query-failed line with its id`,
+        );
       }
     }
   });
@@ -179,7 +204,13 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
     }
     assert.equal(ids.size, responses.length, 'every request has an id of its own');
     const sent = responses.filter(({ sentId }) => sentId !== undefined);
-    assert.ok(sent.some(({ sentId, response }) => response.headers.get('x-request-id') === sentId), 'no sane id was echoed');
-    assert.ok(sent.some(({ sentId, response }) => response.headers.get('x-request-id') !== sentId), 'no insane id was replaced');
+    assert.ok(
+      sent.some(({ sentId, response }) => response.headers.get('x-request-id') === sentId),
+      'no sane id was echoed',
+    );
+    assert.ok(
+      sent.some(({ sentId, response }) => response.headers.get('x-request-id') !== sentId),
+      'no insane id was replaced',
+    );
   });
 });

@@ -47,7 +47,10 @@ describe('a noisy neighbour', () => {
     });
     http = new Http(stack.url);
     [noisy, quiet] = await Promise.all([createTenant(http), createTenant(http)]);
-    const quietEndpoint = await http.post('/api/v1/webhook-endpoints', { token: quiet.key, body: { org_id: quiet.orgId, url: `${receiver.baseUrl}/quiet` } });
+    const quietEndpoint = await http.post('/api/v1/webhook-endpoints', {
+      token: quiet.key,
+      body: { org_id: quiet.orgId, url: `${receiver.baseUrl}/quiet` },
+    });
     assert.equal(quietEndpoint.status, 201, quietEndpoint.text);
     const closedPort = await freePort();
     for (let i = 0; i < NOISY_ENDPOINTS; i++) {
@@ -64,7 +67,10 @@ describe('a noisy neighbour', () => {
   });
 
   async function startRun(tenant: Tenant, input: string): Promise<string> {
-    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input },
+    });
     assert.equal(created.status, 200, created.text);
     return created.body.run_id as string;
   }
@@ -105,7 +111,7 @@ describe('a noisy neighbour', () => {
     assert.ok(noisyLeft > 0, 'the quiet organisation finished only after the whole burst: its work waited behind the flood');
   });
 
-  it("the noisy organisation loses nothing: every run finishes and every delivery is attempted or refused by the in-flight cap", async () => {
+  it('the noisy organisation loses nothing: every run finishes and every delivery is attempted or refused by the in-flight cap', async () => {
     for (const runId of noisyRunIds) assert.equal((await waitForRun(http, noisy.key, runId, 180_000)).run.status, 'succeeded');
     const deadline = Date.now() + 60_000;
     let rows: Array<{ status: string; attempted: boolean; capped: boolean; n: number }> = [];
@@ -122,8 +128,16 @@ describe('a noisy neighbour', () => {
     const total = rows.reduce((sum, row) => sum + row.n, 0);
     assert.equal(total, NOISY_RUNS * NOISY_ENDPOINTS, JSON.stringify(rows));
     const count = (predicate: (row: (typeof rows)[number]) => boolean) => rows.filter(predicate).reduce((sum, row) => sum + row.n, 0);
-    assert.equal(count((row) => row.status === 'delivered'), 0, JSON.stringify(rows));
-    assert.equal(count((row) => row.status === 'pending' && !row.attempted), 0, `deliveries never attempted: ${JSON.stringify(rows)}`);
+    assert.equal(
+      count((row) => row.status === 'delivered'),
+      0,
+      JSON.stringify(rows),
+    );
+    assert.equal(
+      count((row) => row.status === 'pending' && !row.attempted),
+      0,
+      `deliveries never attempted: ${JSON.stringify(rows)}`,
+    );
     // Each endpoint holds at most its cap in the retry schedule, give or take the first attempts already
     // under way when it was reached (at most the webhook activity slots); the rest were refused at once, and say so.
     assert.ok(count((row) => row.status === 'pending' && row.attempted) <= NOISY_ENDPOINTS * (IN_FLIGHT_CAP + Number(SLOTS)), JSON.stringify(rows));

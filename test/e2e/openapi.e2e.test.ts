@@ -27,7 +27,8 @@ function documentedHandlerRoutes(): HandlerRoute[] {
     const module = entry?.module ?? entry;
     if (!module || modules.has(module)) return;
     modules.add(module);
-    for (const controller of [...(Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []), ...(entry.controllers ?? [])]) controllers.add(controller);
+    for (const controller of [...(Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []), ...(entry.controllers ?? [])])
+      controllers.add(controller);
     for (const imported of [...(Reflect.getMetadata(MODULE_METADATA.IMPORTS, module) ?? []), ...(entry.imports ?? [])]) visit(imported);
   };
   visit(AppModule);
@@ -88,7 +89,21 @@ describe('OpenAPI document', () => {
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
     // The spec's statuses, plus what any request can meet before its operation (408, 414, 431, 503; 413 and 415 with a body) and the rate limit (429).
-    assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '401', '403', '408', '409', '413', '414', '415', '429', '431', '500', '503']);
+    assert.deepEqual(Object.keys(create.responses).sort(), [
+      '200',
+      '400',
+      '401',
+      '403',
+      '408',
+      '409',
+      '413',
+      '414',
+      '415',
+      '429',
+      '431',
+      '500',
+      '503',
+    ]);
     assert.deepEqual(Object.keys(get.responses).sort(), ['200', '400', '401', '403', '404', '408', '414', '429', '431', '500', '503']);
     for (const status of ['400', '401', '403', '500']) {
       assert.equal(create.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
@@ -96,7 +111,7 @@ describe('OpenAPI document', () => {
     assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
   });
 
-  it('states the rules the server enforces beyond types: storable text, cursors, non-blank prompts, this deployment\'s limits', () => {
+  it("states the rules the server enforces beyond types: storable text, cursors, non-blank prompts, this deployment's limits", () => {
     const schemas = document.components.schemas;
     const storable = '^[^\\u0000\\uD800-\\uDFFF]*$';
     assert.equal(schemas.CreateAgentRunRequest.properties.input.pattern, storable);
@@ -133,7 +148,9 @@ describe('OpenAPI document', () => {
 
   it("documents the success status each handler really answers (its @HttpCode, or Nest's default), for every handler", () => {
     const routes = documentedHandlerRoutes();
-    const operations = Object.entries<any>(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const operations = Object.entries<any>(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     assert.deepEqual(routes.map((route) => route.operation).sort(), operations.sort());
     for (const { operation, status } of routes) {
       const [method, path] = operation.split(' ') as [string, string];
@@ -185,10 +202,20 @@ describe('OpenAPI document', () => {
       assert.deepEqual(Object.keys(limits[method].responses).sort(), statuses);
     }
     const body = document.components.schemas.UpdateOrgLimitsRequest;
-    assert.deepEqual(Object.keys(body.properties).sort(), ['dispatch_weight', 'inflight_deliveries_per_endpoint', 'queued_documents', 'queued_runs', 'test_events_per_minute', 'webhook_endpoints']);
+    assert.deepEqual(Object.keys(body.properties).sort(), [
+      'dispatch_weight',
+      'inflight_deliveries_per_endpoint',
+      'queued_documents',
+      'queued_runs',
+      'test_events_per_minute',
+      'webhook_endpoints',
+    ]);
     assert.equal(body.properties.webhook_endpoints.nullable, true);
     assert.equal(body.properties.webhook_endpoints.minimum, 1);
-    assert.deepEqual(Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(), sorted(['201', '400', '401', '403', '409', '429', '500', ...withBody]));
+    assert.deepEqual(
+      Object.keys(document.paths['/api/v1/webhook-endpoints'].post.responses).sort(),
+      sorted(['201', '400', '401', '403', '409', '429', '500', ...withBody]),
+    );
     assert.ok(document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['409']);
   });
 
@@ -208,7 +235,10 @@ describe('OpenAPI document', () => {
   });
 
   it('live responses match their schemas', async () => {
-    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'schema' } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'schema' },
+    });
     assertMatches('AgentRunCreated', created.body);
     const queued = await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key });
     assertMatches('AgentRunView', queued.body);
@@ -228,10 +258,16 @@ describe('OpenAPI document', () => {
     const admin = { token: testInfra().adminToken };
     const limits = await http.get(`/admin/v1/orgs/${tenant.orgId}/limits`, admin);
     assertMatches('OrgLimitsView', limits.body);
-    const updated = await http.patch(`/admin/v1/orgs/${tenant.orgId}/limits`, { ...admin, body: { webhook_endpoints: 30, test_events_per_minute: null } });
+    const updated = await http.patch(`/admin/v1/orgs/${tenant.orgId}/limits`, {
+      ...admin,
+      body: { webhook_endpoints: 30, test_events_per_minute: null },
+    });
     assertMatches('OrgLimitsView', updated.body);
     const keys = await http.get(`/admin/v1/orgs/${tenant.orgId}/api-keys`, admin);
-    const key = await http.patch(`/admin/v1/api-keys/${keys.body.data[0].key_id}`, { ...admin, body: { rate_limit_per_second: 100000, rate_limit_burst: null } });
+    const key = await http.patch(`/admin/v1/api-keys/${keys.body.data[0].key_id}`, {
+      ...admin,
+      body: { rate_limit_per_second: 100000, rate_limit_burst: null },
+    });
     assertMatches('ApiKeyView', key.body);
   });
 

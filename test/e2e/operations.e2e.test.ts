@@ -42,12 +42,18 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
   const admin = () => testInfra().adminToken;
   const queueOf = (target: Stack, kind: string) => `${target.env.TEMPORAL_TASK_QUEUE_PREFIX}.${kind}`;
   const runOnce = async (owner: Tenant, client = http) => {
-    const created = await client.post('/api/v1/agent-runs', { token: owner.key, body: { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'operations' } });
+    const created = await client.post('/api/v1/agent-runs', {
+      token: owner.key,
+      body: { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'operations' },
+    });
     assert.equal(created.status, 200, created.text);
     return created.body.run_id as string;
   };
   const addEndpoint = async (owner: Tenant, path: string) => {
-    const response = await http.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: `${receiver.baseUrl}${path}` } });
+    const response = await http.post('/api/v1/webhook-endpoints', {
+      token: owner.key,
+      body: { org_id: owner.orgId, url: `${receiver.baseUrl}${path}` },
+    });
     assert.equal(response.status, 201, response.text);
     return response.body.endpoint_id as string;
   };
@@ -56,7 +62,11 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
     receiver = await WebhookReceiver.start();
     const [metricsPort, temporalMetricsPort] = [await freePort(), await freePort()];
     stack = await Stack.start({
-      env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', WORKER_METRICS_PORT: String(metricsPort), WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort) },
+      env: {
+        WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
+        WORKER_METRICS_PORT: String(metricsPort),
+        WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
+      },
     });
     workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     temporalMetricsUrl = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
@@ -107,7 +117,12 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
           return valueOf(scraped.exposition, 'pylon_task_queue_backlog', { task_queue: agentRuns, task_type: 'workflow' }) >= 4 ? scraped : undefined;
         });
         assert.equal(exposition.types.get('pylon_task_queue_backlog'), 'gauge');
-        assert.deepEqual(samplesOf(exposition, 'pylon_task_queue_backlog', { task_type: 'activity' }).map((sample) => sample.labels.task_queue).sort(), WORK_KINDS.map((kind) => queueOf(idle, kind)).sort());
+        assert.deepEqual(
+          samplesOf(exposition, 'pylon_task_queue_backlog', { task_type: 'activity' })
+            .map((sample) => sample.labels.task_queue)
+            .sort(),
+          WORK_KINDS.map((kind) => queueOf(idle, kind)).sort(),
+        );
 
         await idle.startWorker();
         for (const runId of runIds) assert.equal((await waitForRun(client, owner.key, runId)).run.status, 'succeeded');
@@ -124,7 +139,11 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
         const response = await new Http(cut.url).get('/readyz');
         assert.ok(Date.now() - started < 3_000, `answered after ${Date.now() - started} ms`);
         assert.equal(response.status, 503);
-        assert.deepEqual(response.body, { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable', queues: 'unavailable' }, queues: {} });
+        assert.deepEqual(response.body, {
+          status: 'unavailable',
+          checks: { database: 'ok', temporal: 'unavailable', queues: 'unavailable' },
+          queues: {},
+        });
       } finally {
         await cut.stop();
       }
@@ -139,7 +158,9 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       const { exposition, contentType, text } = await scrape(`${stack.url}/metrics`);
       assert.match(contentType ?? '', /^text\/plain; version=0\.0\.4/);
       assert.equal(exposition.types.get('http_request_duration_seconds'), 'histogram');
-      assert.ok(valueOf(exposition, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/agent-runs/:runId', status: '200' }) >= 1);
+      assert.ok(
+        valueOf(exposition, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/agent-runs/:runId', status: '200' }) >= 1,
+      );
       assert.ok(valueOf(exposition, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/agent-runs', status: '200' }) >= 1);
       assert.ok(valueOf(exposition, 'http_request_duration_seconds_count', { method: 'GET', route: '(unmatched)', status: '404' }) >= 1);
       assert.ok(samplesOf(exposition, 'http_request_duration_seconds_bucket', { route: '/api/v1/agent-runs/:runId', le: '+Inf' }).length >= 1);
@@ -170,13 +191,24 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       const { exposition, text } = await until('the attempts were not counted', async () => {
         const scraped = await scrape(workerMetricsUrl);
         const counted = (result: string) =>
-          valueOf(scraped.exposition, 'pylon_webhook_delivery_attempts_total', { result }) > valueOf(before, 'pylon_webhook_delivery_attempts_total', { result });
+          valueOf(scraped.exposition, 'pylon_webhook_delivery_attempts_total', { result }) >
+          valueOf(before, 'pylon_webhook_delivery_attempts_total', { result });
         return counted('delivered') && counted('gone') ? scraped : undefined;
       });
       assert.equal(exposition.types.get('pylon_webhook_delivery_attempts_total'), 'counter');
-      assert.deepEqual(samplesOf(exposition, 'pylon_webhook_delivery_attempts_total').map((sample) => sample.labels.result).sort(), ['delivered', 'error', 'gone', 'refused', 'retry']);
+      assert.deepEqual(
+        samplesOf(exposition, 'pylon_webhook_delivery_attempts_total')
+          .map((sample) => sample.labels.result)
+          .sort(),
+        ['delivered', 'error', 'gone', 'refused', 'retry'],
+      );
       assert.ok(valueOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow', outcome: 'completed' }) >= 1);
-      assert.deepEqual(samplesOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow' }).map((sample) => sample.labels.outcome).sort(), ['cancelled', 'completed', 'continued_as_new', 'failed']);
+      assert.deepEqual(
+        samplesOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow' })
+          .map((sample) => sample.labels.outcome)
+          .sort(),
+        ['cancelled', 'completed', 'continued_as_new', 'failed'],
+      );
       assert.ok(!exposition.types.has('http_request_duration_seconds'), 'API metrics stay with the API');
       assert.ok(!text.includes(owner.orgId));
       assert.equal((await fetch(workerMetricsUrl.replace('/metrics', '/other'))).status, 404);
@@ -188,12 +220,17 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       const runsQueue = queueOf(stack, 'agent-runs');
       const { exposition, text } = await until('the run was not counted by the SDK', async () => {
         const scraped = await scrape(temporalMetricsUrl);
-        return valueOf(scraped.exposition, 'temporal_workflow_completed_total', { workflow_type: 'agentRunWorkflow', task_queue: runsQueue }) >= 1 ? scraped : undefined;
+        return valueOf(scraped.exposition, 'temporal_workflow_completed_total', { workflow_type: 'agentRunWorkflow', task_queue: runsQueue }) >= 1
+          ? scraped
+          : undefined;
       });
       assert.equal(exposition.types.get('temporal_workflow_task_execution_latency_seconds'), 'histogram');
       assert.equal(exposition.types.get('temporal_local_activity_execution_latency_seconds'), 'histogram');
       const slots = samplesOf(exposition, 'temporal_worker_task_slots_available', { task_queue: runsQueue });
-      assert.ok(slots.some((sample) => sample.labels.worker_type === 'WorkflowWorker'), 'workflow-task slots of the runs queue');
+      assert.ok(
+        slots.some((sample) => sample.labels.worker_type === 'WorkflowWorker'),
+        'workflow-task slots of the runs queue',
+      );
       assert.ok(!exposition.types.has('pylon_workflows_completed_total'), "Pylon's own metrics stay on WORKER_METRICS_PORT");
       assert.ok(!text.includes(owner.orgId));
     });
@@ -205,7 +242,10 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       const stoppedEndpoints = [await addEndpoint(stopped, '/disable-a1'), await addEndpoint(stopped, '/disable-a2')];
       const otherEndpoint = await addEndpoint(other, '/disable-b');
 
-      const response = await http.post(`/admin/v1/orgs/${stopped.orgId}/webhook-endpoints/disable`, { token: admin(), body: { reason: 'abuse report 42' } });
+      const response = await http.post(`/admin/v1/orgs/${stopped.orgId}/webhook-endpoints/disable`, {
+        token: admin(),
+        body: { reason: 'abuse report 42' },
+      });
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.body, { disabled: 2 });
       const again = await http.post(`/admin/v1/orgs/${stopped.orgId}/webhook-endpoints/disable`, { token: admin(), body: {} });
@@ -248,7 +288,9 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       assert.deepEqual(unknown.body, { error: 'not_found' });
       assert.deepEqual((await http.post(path, { token: admin(), body: { reason: 'x', extra: true } })).body, { error: 'invalid_request' });
       assert.deepEqual((await http.post(path, { token: admin(), body: { reason: '' } })).body, { error: 'invalid_request' });
-      assert.deepEqual((await http.post('/admin/v1/orgs/not-a-uuid/webhook-endpoints/disable', { token: admin(), body: {} })).body, { error: 'invalid_request' });
+      assert.deepEqual((await http.post('/admin/v1/orgs/not-a-uuid/webhook-endpoints/disable', { token: admin(), body: {} })).body, {
+        error: 'invalid_request',
+      });
     });
 
     it('is documented in OpenAPI with its 200 response', async () => {

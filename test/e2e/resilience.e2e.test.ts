@@ -123,7 +123,10 @@ describe('resilience', () => {
       runIds.push(retried.body.run_id);
     }
     assert.equal(new Set(runIds).size, total);
-    assert.ok(answered.some((response) => response?.status === 200), 'some runs were acknowledged before the crash');
+    assert.ok(
+      answered.some((response) => response?.status === 200),
+      'some runs were acknowledged before the crash',
+    );
     for (const runId of runIds) {
       const { run } = await waitForRun(http, tenant.key, runId, 60_000);
       assert.equal(run.status, 'succeeded');

@@ -28,7 +28,10 @@ describe('live event streams: at most EVENT_STREAMS_PER_KEY open per API key', (
     stack = await Stack.start({ worker: false, env: { EVENT_STREAMS_PER_KEY: '2' } });
     http = new Http(stack.url);
     tenant = await createTenant(http);
-    const created = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'wait' } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'wait' },
+    });
     assert.equal(created.status, 200, created.text);
     runUrl = `${stack.url}/api/v1/agent-runs/${created.body.run_id}/events`;
   });

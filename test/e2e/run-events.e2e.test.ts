@@ -97,11 +97,18 @@ describe('run events: stored, streamed live, resumable', () => {
     const runId = await startRun(slowVersion);
     const received = await readStream(eventsUrl(runId), tenant.key);
 
-    assert.deepEqual(received.map((event) => event.seq), received.map((_, index) => index + 1), 'every event once, in order, from 1');
-    assert.deepEqual(received.slice(0, 2).map((event) => [event.type, event.data]), [
-      ['queued', { status: 'queued' }],
-      ['running', { status: 'running' }],
-    ]);
+    assert.deepEqual(
+      received.map((event) => event.seq),
+      received.map((_, index) => index + 1),
+      'every event once, in order, from 1',
+    );
+    assert.deepEqual(
+      received.slice(0, 2).map((event) => [event.type, event.data]),
+      [
+        ['queued', { status: 'queued' }],
+        ['running', { status: 'running' }],
+      ],
+    );
     const deltas = received.filter((event) => event.type === 'output_delta');
     assert.ok(deltas.length >= 1);
     assert.equal(deltas.map((event) => event.data.text).join(''), answer, 'the deltas add up to the output');
@@ -113,7 +120,10 @@ describe('run events: stored, streamed live, resumable', () => {
     assert.ok(received[1]!.at < Date.parse(run.body.updated_at), 'live: `running` arrived before the run finished');
 
     const stored = await storedEvents(runId);
-    assert.deepEqual(stored.data.map((event) => [event.seq, event.type, event.data]), received.map((event) => [event.seq, event.type, event.data]));
+    assert.deepEqual(
+      stored.data.map((event) => [event.seq, event.type, event.data]),
+      received.map((event) => [event.seq, event.type, event.data]),
+    );
     assert.equal(stored.next_cursor, null);
   });
 
@@ -126,37 +136,64 @@ describe('run events: stored, streamed live, resumable', () => {
     const second = await readStream(eventsUrl(runId), tenant.key, { lastEventId: String(first.at(-1)!.seq) });
 
     const joined = [...first, ...second];
-    assert.deepEqual(joined.map((event) => event.seq), joined.map((_, index) => index + 1));
+    assert.deepEqual(
+      joined.map((event) => event.seq),
+      joined.map((_, index) => index + 1),
+    );
     assert.equal(joined.at(-1)!.type, 'succeeded');
     const stored = await storedEvents(runId);
-    assert.deepEqual(joined.map((event) => [event.seq, event.type, event.data]), stored.data.map((event) => [event.seq, event.type, event.data]));
-    assert.equal(joined.filter((event) => event.type === 'output_delta').map((event) => event.data.text).join(''), answer);
+    assert.deepEqual(
+      joined.map((event) => [event.seq, event.type, event.data]),
+      stored.data.map((event) => [event.seq, event.type, event.data]),
+    );
+    assert.equal(
+      joined
+        .filter((event) => event.type === 'output_delta')
+        .map((event) => event.data.text)
+        .join(''),
+      answer,
+    );
 
     // ?after= does the same as the header; a JSON page after that point is the rest of the log.
     const resumed = await readStream(`${eventsUrl(runId)}?after=${first.at(-1)!.seq}`, tenant.key);
     const withoutArrival = (events: Received[]) => events.map(({ seq, type, data }) => ({ seq, type, data }));
     assert.deepEqual(withoutArrival(resumed), withoutArrival(second));
     const page = await http.get(`/api/v1/agent-runs/${runId}/events?after=2&limit=2`, { token: tenant.key });
-    assert.deepEqual(page.body.data.map((event: { seq: number }) => event.seq), [3, 4]);
+    assert.deepEqual(
+      page.body.data.map((event: { seq: number }) => event.seq),
+      [3, 4],
+    );
     assert.equal(page.body.next_cursor, '4');
   });
 
   it('a stream opened after the run finished sends the whole log and closes; tool calls show their query and doc_ids', async () => {
-    const doc = await ingestDocument(http, tenant, { title: 'Pylon facts', content: 'Pylon is a backend for AI products. Pylon uses Temporal for durable work.' });
+    const doc = await ingestDocument(http, tenant, {
+      title: 'Pylon facts',
+      content: 'Pylon is a backend for AI products. Pylon uses Temporal for durable work.',
+    });
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', tools: [{ type: 'knowledge_search' }] });
     const runId = await startRun(versionId, 'What does Pylon use for durable work?');
     const { run } = await waitForRun(http, tenant.key, runId);
     assert.equal(run.status, 'succeeded');
 
     const received = await readStream(eventsUrl(runId), tenant.key);
-    assert.deepEqual(received.map((event) => event.type).filter((type) => type !== 'output_delta'), ['queued', 'running', 'tool_call', 'tool_result', 'succeeded']);
+    assert.deepEqual(
+      received.map((event) => event.type).filter((type) => type !== 'output_delta'),
+      ['queued', 'running', 'tool_call', 'tool_result', 'succeeded'],
+    );
     const call = received.find((event) => event.type === 'tool_call')!;
     const result = received.find((event) => event.type === 'tool_result')!;
     assert.equal(call.data.name, 'knowledge_search');
     assert.equal(result.data.call_id, call.data.call_id);
     assert.equal(result.data.query, 'What does Pylon use for durable work?');
     assert.deepEqual(result.data.doc_ids, [doc.doc_id]);
-    assert.equal(received.filter((event) => event.type === 'output_delta').map((event) => event.data.text).join(''), run.output);
+    assert.equal(
+      received
+        .filter((event) => event.type === 'output_delta')
+        .map((event) => event.data.text)
+        .join(''),
+      run.output,
+    );
     assert.deepEqual(received.at(-1)!.data, run);
   });
 
@@ -174,7 +211,9 @@ describe('run events: stored, streamed live, resumable', () => {
         assert.deepEqual(await response.json(), { error: 'not_found' });
       }
     }
-    const bad = await fetch(eventsUrl(runId), { headers: { authorization: `Bearer ${tenant.key}`, accept: 'text/event-stream', 'last-event-id': 'yesterday' } });
+    const bad = await fetch(eventsUrl(runId), {
+      headers: { authorization: `Bearer ${tenant.key}`, accept: 'text/event-stream', 'last-event-id': 'yesterday' },
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(await bad.json(), { error: 'invalid_request' });
     const unauthenticated = await fetch(eventsUrl(runId), { headers: { accept: 'text/event-stream' } });
@@ -192,7 +231,10 @@ describe('run events: stored, streamed live, resumable', () => {
     try {
       const schedule = new Client({ connection }).schedule.getHandle(runEventsRetentionScheduleId(stack.env.TEMPORAL_TASK_QUEUE_PREFIX!));
       const description = await schedule.describe();
-      assert.deepEqual(description.spec.intervals?.map((interval) => interval.every), [3_600_000]);
+      assert.deepEqual(
+        description.spec.intervals?.map((interval) => interval.every),
+        [3_600_000],
+      );
       await schedule.trigger();
       const deadline = Date.now() + 20_000;
       while ((await sql(`SELECT 1 FROM run_events WHERE run_id = $1`, [oldRun])).length > 0) {
@@ -205,7 +247,10 @@ describe('run events: stored, streamed live, resumable', () => {
     assert.ok((await storedEvents(recentRun)).data.length >= 3, 'recent events are kept');
     // The finished run's stream, its log gone, still ends with the run as it is.
     const received = await readStream(eventsUrl(oldRun), tenant.key);
-    assert.deepEqual(received.map((event) => [event.type, event.data]), [['succeeded', run]]);
+    assert.deepEqual(
+      received.map((event) => [event.type, event.data]),
+      [['succeeded', run]],
+    );
   });
 
   it('a stream served by another API replica follows a run created on the first one, woken by PostgreSQL, not by polling', async () => {
@@ -216,7 +261,10 @@ describe('run events: stored, streamed live, resumable', () => {
       const runId = await startRun(slowVersion);
       const received = await readStream(`${replica.url}/api/v1/agent-runs/${runId}/events`, tenant.key);
       assert.equal(received.at(-1)!.type, 'succeeded');
-      assert.deepEqual(received.map((event) => event.seq), received.map((_, index) => index + 1));
+      assert.deepEqual(
+        received.map((event) => event.seq),
+        received.map((_, index) => index + 1),
+      );
       const stored = await storedEvents(runId);
       const lateness = received.slice(1).map((event, index) => event.at - Date.parse(stored.data[index + 1]!.created_at));
       assert.ok(Math.max(...lateness) < 5_000, `events reached the other replica ${JSON.stringify(lateness)} ms after they were written`);

@@ -31,7 +31,10 @@ describe('the run projection under retries', () => {
     http = new Http(stack.url);
     tenant = await createTenant(http);
     // An endpoint that owes a delivery for every run event: without one there is nothing to announce.
-    const endpoint = await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: tenant.orgId, url: 'http://127.0.0.1:9/hooks' } });
+    const endpoint = await http.post('/api/v1/webhook-endpoints', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, url: 'http://127.0.0.1:9/hooks' },
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
     db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 2, applicationName: 'pylon-test' }).initialize();
     runs = new AgentRunRepository(db);
@@ -43,7 +46,15 @@ describe('the run projection under retries', () => {
 
   async function queuedRun(): Promise<string> {
     const id = randomUUID();
-    const inserted = await runs.insertQueued({ id, orgId: tenant.orgId, agentVersionId: tenant.versionId, input: 'hi', idempotencyKey: null, requestHash: null, createdAt: new Date() });
+    const inserted = await runs.insertQueued({
+      id,
+      orgId: tenant.orgId,
+      agentVersionId: tenant.versionId,
+      input: 'hi',
+      idempotencyKey: null,
+      requestHash: null,
+      createdAt: new Date(),
+    });
     assert.ok(inserted);
     return id;
   }
@@ -75,7 +86,9 @@ describe('the run projection under retries', () => {
       const data = { run_id: run.id, status: run.status, output: run.output, updated_at: run.updatedAt.toISOString() };
       return { webhook: { type: 'agent_run.succeeded', data }, log: { type: run.status, data } };
     };
-    const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', withTimes, [{ type: 'output_delta', data: { text: 'the answer' } }]);
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', withTimes, [
+      { type: 'output_delta', data: { text: 'the answer' } },
+    ]);
     const run = (await runs.findById(tenant.orgId, runId))!;
     assert.ok(run.updatedAt > running.updatedAt, 'updated_at moved on');
     const expected = { run_id: runId, status: 'succeeded', output: 'the answer', updated_at: run.updatedAt.toISOString() };
@@ -96,7 +109,15 @@ describe('the run projection under retries', () => {
   it('a run with no endpoint to deliver to records its event and has nothing to announce', async () => {
     const other = await createTenant(http);
     const id = randomUUID();
-    await runs.insertQueued({ id, orgId: other.orgId, agentVersionId: other.versionId, input: 'hi', idempotencyKey: null, requestHash: null, createdAt: new Date() });
+    await runs.insertQueued({
+      id,
+      orgId: other.orgId,
+      agentVersionId: other.versionId,
+      input: 'hi',
+      idempotencyKey: null,
+      requestHash: null,
+      createdAt: new Date(),
+    });
     const running = (await runs.markRunning(other.orgId, id))!;
     assert.equal(await runs.markFailed(other.orgId, running, 'the model failed', describeRun), null);
     assert.equal((await runs.findById(other.orgId, id))?.error, 'the model failed');

@@ -46,11 +46,17 @@ describe('security headers', () => {
     assert.equal(own.status, 201, own.text);
     noStore(own, "an organisation's new key");
     noStore(await http.post(`/api/v1/api-keys/${own.body.key_id}/roll`, { token: tenant.key, body: {} }), "an organisation's rolled key");
-    const endpoint = await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: tenant.orgId, url: 'http://127.0.0.1:9/hook' } });
+    const endpoint = await http.post('/api/v1/webhook-endpoints', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, url: 'http://127.0.0.1:9/hook' },
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
     assert.match(endpoint.body.secret, /^whsec_/);
     noStore(endpoint, 'a webhook endpoint with its secret');
-    noStore(await http.post(`/api/v1/webhook-endpoints/${endpoint.body.endpoint_id}/rotate-secret`, { token: tenant.key, body: {} }), 'a rotated secret');
+    noStore(
+      await http.post(`/api/v1/webhook-endpoints/${endpoint.body.endpoint_id}/rotate-secret`, { token: tenant.key, body: {} }),
+      'a rotated secret',
+    );
     noStore(await http.get('/api/v1/agent-runs', { token: tenant.key }), 'a list');
     noStore(await http.get('/api/v1/agent-runs'), 'an error');
   });
@@ -66,7 +72,8 @@ describe('security headers', () => {
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (what: string) => violations.push(what));
     await page.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (event) => window.reportViolation(event.violatedDirective + ' ' + event.blockedURI));",
+      content:
+        "document.addEventListener('securitypolicyviolation', (event) => window.reportViolation(event.violatedDirective + ' ' + event.blockedURI));",
     });
     await page.goto(`${stack.url}/docs`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
@@ -74,5 +81,4 @@ describe('security headers', () => {
     assert.deepEqual(violations, []);
     await page.close();
   });
-
 });

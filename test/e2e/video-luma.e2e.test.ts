@@ -45,7 +45,12 @@ describe('video generation through Luma', () => {
   it('sends prompt, aspect ratio and keyframes; completes with the provider’s video', async () => {
     const created = await http.post('/v1/video-gen/generations', {
       token: key,
-      body: { user_prompt: 'a fox in snow', aspect_ratio: '4:3', image_url: 'https://images.example.test/start.png', image_end_url: 'https://images.example.test/end.png' },
+      body: {
+        user_prompt: 'a fox in snow',
+        aspect_ratio: '4:3',
+        image_url: 'https://images.example.test/start.png',
+        image_end_url: 'https://images.example.test/end.png',
+      },
     });
     assert.equal(created.status, 201, created.text);
     const done = await waitForFinal(created.body.id);
@@ -73,13 +78,16 @@ describe('video generation through Luma', () => {
     assert.equal(done.state, 'failed');
     assert.equal(done.video, null);
     assert.equal(await balance(), before);
-    const entries = await sql<{ kind: string }>(
-      `SELECT kind FROM token_entries WHERE reference_id = $1 ORDER BY created_at`,
-      [created.body.id],
+    const entries = await sql<{ kind: string }>(`SELECT kind FROM token_entries WHERE reference_id = $1 ORDER BY created_at`, [created.body.id]);
+    assert.deepEqual(
+      entries.map((entry) => entry.kind),
+      ['debit', 'refund'],
     );
-    assert.deepEqual(entries.map((entry) => entry.kind), ['debit', 'refund']);
     const events = await sql<{ type: string }>(`SELECT type FROM events WHERE resource_id = $1`, [created.body.id]);
-    assert.deepEqual(events.map((event) => event.type), ['video_generation.failed']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['video_generation.failed'],
+    );
   });
 
   it('a request the provider refuses ends failed and refunded', async () => {

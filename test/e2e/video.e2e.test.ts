@@ -95,7 +95,10 @@ describe('video generation', () => {
     assert.equal(thumbnail.status, 200);
     assert.equal(thumbnail.headers.get('content-type'), 'image/jpeg');
     const events = await sql<{ type: string; data: unknown }>(`SELECT type, data FROM events WHERE resource_id = $1`, [created.body.id]);
-    assert.deepEqual(events.map((event) => event.type), ['video_generation.completed']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['video_generation.completed'],
+    );
     assert.deepEqual(events[0]!.data, done);
   });
 
@@ -190,16 +193,35 @@ describe('video generation', () => {
     const unknown = randomUUID();
     const indexed = await getMany(`ids[0]=${b}&ids[1]=${unknown}&ids[2]=${a}&ids[3]=${foreign}`);
     assert.equal(indexed.status, 200);
-    assert.deepEqual(indexed.body.map((g: any) => g.id), [b, a]);
+    assert.deepEqual(
+      indexed.body.map((g: any) => g.id),
+      [b, a],
+    );
     for (const generation of indexed.body) assert.deepEqual(Object.keys(generation).sort(), GENERATION_FIELDS);
-    assert.deepEqual((await getMany(`ids=${a}&ids=${b}`)).body.map((g: any) => g.id), [a, b]);
-    assert.deepEqual((await getMany(`ids=${a}`)).body.map((g: any) => g.id), [a]);
+    assert.deepEqual(
+      (await getMany(`ids=${a}&ids=${b}`)).body.map((g: any) => g.id),
+      [a, b],
+    );
+    assert.deepEqual(
+      (await getMany(`ids=${a}`)).body.map((g: any) => g.id),
+      [a],
+    );
     assert.deepEqual((await getMany(`ids[0]=${unknown}`)).body, []);
-    assert.deepEqual((await getMany(`ids[0]=${foreign}`, other.key)).body.map((g: any) => g.id), [foreign]);
+    assert.deepEqual(
+      (await getMany(`ids[0]=${foreign}`, other.key)).body.map((g: any) => g.id),
+      [foreign],
+    );
   });
 
   it('GET by ids: malformed, missing or too many ids → 400', async () => {
-    for (const query of ['ids[0]=nope', 'ids=123', '', 'id=' + randomUUID(), Array.from({ length: 51 }, (_, i) => `ids[${i}]=${randomUUID()}`).join('&'), 'ids[0][x]=1']) {
+    for (const query of [
+      'ids[0]=nope',
+      'ids=123',
+      '',
+      'id=' + randomUUID(),
+      Array.from({ length: 51 }, (_, i) => `ids[${i}]=${randomUUID()}`).join('&'),
+      'ids[0][x]=1',
+    ]) {
       expectError(await getMany(query), 400, 'invalid_request');
     }
     // Past the query parser's array limit the indices still read as a list, so the reason is the count.
@@ -210,16 +232,35 @@ describe('video generation', () => {
 
   it('extend: only a completed parent of the same org; 404 for unknown or foreign, 409 otherwise; charged 500 000', async () => {
     const parent = (await create({ user_prompt: 'a lighthouse at dawn', aspect_ratio: '1:1' })).body;
-    expectError(await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: tenant.key, body: { user_prompt: 'too early' } }), 409, 'generation_not_completed');
+    expectError(
+      await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: tenant.key, body: { user_prompt: 'too early' } }),
+      409,
+      'generation_not_completed',
+    );
     const completed = await waitForState(parent.id, ['completed']);
-    expectError(await http.post(`/v1/video-gen/generations/${randomUUID()}/extend`, { token: tenant.key, body: { user_prompt: 'x' } }), 404, 'not_found');
-    expectError(await http.post('/v1/video-gen/generations/not-a-uuid/extend', { token: tenant.key, body: { user_prompt: 'x' } }), 400, 'invalid_request');
+    expectError(
+      await http.post(`/v1/video-gen/generations/${randomUUID()}/extend`, { token: tenant.key, body: { user_prompt: 'x' } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await http.post('/v1/video-gen/generations/not-a-uuid/extend', { token: tenant.key, body: { user_prompt: 'x' } }),
+      400,
+      'invalid_request',
+    );
     const other = await newTenant(COST);
     expectError(await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: other.key, body: { user_prompt: 'x' } }), 404, 'not_found');
-    expectError(await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: tenant.key, body: { user_prompt: 'x', extra: 1 } }), 400, 'invalid_request');
+    expectError(
+      await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: tenant.key, body: { user_prompt: 'x', extra: 1 } }),
+      400,
+      'invalid_request',
+    );
 
     const before = await balance(tenant.key);
-    const extension = await http.post(`/v1/video-gen/generations/${parent.id}/extend`, { token: tenant.key, body: { user_prompt: 'the sun rises higher' } });
+    const extension = await http.post(`/v1/video-gen/generations/${parent.id}/extend`, {
+      token: tenant.key,
+      body: { user_prompt: 'the sun rises higher' },
+    });
     assert.equal(extension.status, 201, extension.text);
     assert.notEqual(extension.body.id, parent.id);
     assert.equal(await balance(tenant.key), before - COST);
@@ -295,7 +336,10 @@ describe('video generation', () => {
       } while (!['completed', 'failed'].includes(generation.state) && Date.now() < finalDeadline);
       assert.equal(generation.state, 'completed', JSON.stringify(generation));
       const entries = await sql<{ kind: string }>(`SELECT kind FROM token_entries WHERE org_id = $1 ORDER BY created_at`, [orgId]);
-      assert.deepEqual(entries.map((entry) => entry.kind), ['grant', 'debit']);
+      assert.deepEqual(
+        entries.map((entry) => entry.kind),
+        ['grant', 'debit'],
+      );
     } finally {
       await slow.stop();
     }
@@ -352,7 +396,11 @@ describe('video generation', () => {
       assert.deepEqual(again.body, generation);
       assert.equal((await slowHttp.get('/api/v1/tokens/balance', { token: key })).body.balance, 2 * COST, 'refunded');
       const entries = await sql<{ kind: string }>(`SELECT kind FROM token_entries WHERE org_id = $1 ORDER BY created_at`, [orgId]);
-      assert.deepEqual(entries.map((entry) => entry.kind), ['grant', 'debit', 'refund'], 'refunded exactly once');
+      assert.deepEqual(
+        entries.map((entry) => entry.kind),
+        ['grant', 'debit', 'refund'],
+        'refunded exactly once',
+      );
       const [failure] = await sql<{ failure_reason: string }>(`SELECT failure_reason FROM video_generations WHERE id = $1`, [id]);
       assert.equal(failure!.failure_reason, 'cancelled');
     } finally {

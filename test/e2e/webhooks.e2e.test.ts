@@ -9,7 +9,18 @@ import { Stack } from '../support/stack';
 import { createKey, createTenant, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
-const ENDPOINT_FIELDS = ['created_at', 'description', 'disabled_reason', 'enabled', 'endpoint_id', 'events', 'org_id', 'previous_secret_expires_at', 'updated_at', 'url'];
+const ENDPOINT_FIELDS = [
+  'created_at',
+  'description',
+  'disabled_reason',
+  'enabled',
+  'endpoint_id',
+  'events',
+  'org_id',
+  'previous_secret_expires_at',
+  'updated_at',
+  'url',
+];
 
 describe('signed webhooks', () => {
   let stack: Stack;
@@ -19,7 +30,10 @@ describe('signed webhooks', () => {
   let tenant: Tenant;
 
   const addEndpoint = async (path: string, extra: Record<string, unknown> = {}, owner: Tenant = tenant) => {
-    const response = await http.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: `${receiver.baseUrl}${path}`, ...extra } });
+    const response = await http.post('/api/v1/webhook-endpoints', {
+      token: owner.key,
+      body: { org_id: owner.orgId, url: `${receiver.baseUrl}${path}`, ...extra },
+    });
     assert.equal(response.status, 201, response.text);
     return response.body as { endpoint_id: string; secret: string };
   };
@@ -30,7 +44,10 @@ describe('signed webhooks', () => {
       'webhook-signature': String(webhook.headers['webhook-signature']),
     });
   const runOnce = async (owner: Tenant = tenant) => {
-    const created = await http.post('/api/v1/agent-runs', { token: owner.key, body: { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'hello hooks' } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: owner.key,
+      body: { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'hello hooks' },
+    });
     return (await waitForRun(http, owner.key, created.body.run_id)).run;
   };
   const deliveriesOf = async (endpointId: string, owner: Tenant = tenant) =>
@@ -93,7 +110,10 @@ describe('signed webhooks', () => {
     const docs = await receiver.waitFor('/filter-docs', 1);
     await settle();
     assert.deepEqual(all.map((w) => w.json.type).sort(), ['agent_run.succeeded', 'knowledge_document.ready']);
-    assert.deepEqual(receiver.at('/filter-docs').map((w) => w.json.type), ['knowledge_document.ready']);
+    assert.deepEqual(
+      receiver.at('/filter-docs').map((w) => w.json.type),
+      ['knowledge_document.ready'],
+    );
     const current = await http.get(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: owner.key });
     assert.deepEqual(docs[0]!.json.data, current.body);
   });
@@ -115,7 +135,10 @@ describe('signed webhooks', () => {
   it('secret rotation: during the grace period both the old and the new secret verify', async () => {
     const owner = await createTenant(http);
     const endpoint = await addEndpoint('/rotate', {}, owner);
-    const rotated = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/rotate-secret`, { token: owner.key, body: { grace_seconds: 3600 } });
+    const rotated = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/rotate-secret`, {
+      token: owner.key,
+      body: { grace_seconds: 3600 },
+    });
     assert.equal(rotated.status, 200);
     assert.notEqual(rotated.body.secret, endpoint.secret);
     assert.ok(rotated.body.previous_secret_expires_at);
@@ -155,12 +178,17 @@ describe('signed webhooks', () => {
     await settle();
     const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
     assert.equal(delivery.status, 'delivered');
-    assert.deepEqual(delivery.attempts.map((attempt: any) => attempt.status_code), [503, 200]);
+    assert.deepEqual(
+      delivery.attempts.map((attempt: any) => attempt.status_code),
+      [503, 200],
+    );
     assert.equal(delivery.attempts[0].response_excerpt, 'receiver says 503');
     const failedOnly = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries?status=failed`, { token: owner.key });
     assert.deepEqual(failedOnly.body.data, []);
 
-    const replay = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}/retry`, { token: owner.key });
+    const replay = await http.post(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}/retry`, {
+      token: owner.key,
+    });
     assert.equal(replay.status, 202);
     await receiver.waitFor('/flaky', 3);
     await settle();
@@ -171,7 +199,10 @@ describe('signed webhooks', () => {
   it('ids in upper case name the same endpoint, delivery and organisation: a replay re-sends the one delivery once', async () => {
     const owner = await createTenant(http);
     const endpoint = await addEndpoint('/upper-case', {}, owner);
-    const created = await http.post('/api/v1/agent-runs', { token: owner.key, body: { org_id: owner.orgId.toUpperCase(), agent_version_id: owner.versionId.toUpperCase(), input: 'hello hooks' } });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: owner.key,
+      body: { org_id: owner.orgId.toUpperCase(), agent_version_id: owner.versionId.toUpperCase(), input: 'hello hooks' },
+    });
     assert.equal(created.status, 200, created.text);
     await waitForRun(http, owner.key, created.body.run_id);
     await receiver.waitFor('/upper-case', 1);
@@ -209,7 +240,11 @@ describe('signed webhooks', () => {
     const endpoint = await addEndpoint('/errors', {}, other);
     const noScope = await createKey(http, tenant.orgId, ['runs:read']);
     expectError(await http.get('/api/v1/webhook-endpoints', { token: noScope }), 403, 'insufficient_scope');
-    expectError(await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: other.orgId, url: `${receiver.baseUrl}/x` } }), 403, 'insufficient_scope');
+    expectError(
+      await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: other.orgId, url: `${receiver.baseUrl}/x` } }),
+      403,
+      'insufficient_scope',
+    );
     expectError(await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: tenant.key }), 404, 'not_found');
     expectError(await http.get(`/api/v1/webhook-endpoints/${randomUUID()}/deliveries`, { token: tenant.key }), 404, 'not_found');
     for (const body of [
@@ -244,14 +279,22 @@ describe('signed webhooks', () => {
       assert.deepEqual(response.body, { error: 'invalid_request' });
       assert.match(response.headers.get('error-detail') ?? '', /non-public|resolve/);
     }
-    const publicIp = await strictHttp.post('/api/v1/webhook-endpoints', { token: owner.key, body: { org_id: owner.orgId, url: 'https://93.184.216.34/hook' } });
+    const publicIp = await strictHttp.post('/api/v1/webhook-endpoints', {
+      token: owner.key,
+      body: { org_id: owner.orgId, url: 'https://93.184.216.34/hook' },
+    });
     assert.equal(publicIp.status, 201, publicIp.text);
 
     // Loopback allowed (as `npm start` does): loopback only, never another private or a metadata address.
     const developer = await createTenant(http);
     const add = (url: string) => http.post('/api/v1/webhook-endpoints', { token: developer.key, body: { org_id: developer.orgId, url } });
     for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook']) assert.equal((await add(url)).status, 201, url);
-    for (const url of ['http://10.1.2.3/hook', 'http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/']) {
+    for (const url of [
+      'http://10.1.2.3/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fd00:ec2::254]/',
+      'http://[::ffff:169.254.169.254]/',
+    ]) {
       const refused = await add(url);
       assert.equal(refused.status, 400, `${url} was accepted with loopback allowed`);
       assert.match(refused.headers.get('error-detail') ?? '', /WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list/);
@@ -268,7 +311,10 @@ describe('signed webhooks', () => {
       `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.resource_id = $1`,
       [run.run_id],
     );
-    assert.deepEqual(rows.map((row) => row.status), ['delivered', 'delivered', 'delivered']);
+    assert.deepEqual(
+      rows.map((row) => row.status),
+      ['delivered', 'delivered', 'delivered'],
+    );
   });
 
   it('a worker killed between attempts loses no delivery: the durable timer fires on the restarted worker', async () => {
@@ -290,6 +336,9 @@ describe('signed webhooks', () => {
     await settle();
     const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
     assert.equal(delivery.status, 'delivered');
-    assert.deepEqual(delivery.attempts.map((attempt: any) => attempt.status_code), [500, 200]);
+    assert.deepEqual(
+      delivery.attempts.map((attempt: any) => attempt.status_code),
+      [500, 200],
+    );
   });
 });

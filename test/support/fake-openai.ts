@@ -124,7 +124,11 @@ export class FakeOpenAi {
                 message: {
                   role: 'assistant',
                   content: null,
-                  tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+                  tool_calls: reply.toolCalls.map((call) => ({
+                    id: call.id,
+                    type: 'function',
+                    function: { name: call.name, arguments: call.arguments },
+                  })),
                 },
               }
             : { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? 'fake completion' } },
@@ -137,7 +141,12 @@ export class FakeOpenAi {
   /** Chat Completions streaming: the content a few words per chunk (or the tool calls), then [DONE]. */
   private async stream(reply: FakeReply, body: any, response: ServerResponse): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const base = { id: `chatcmpl-${this.requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+    const base = {
+      id: `chatcmpl-${this.requests.length}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+    };
     const send = (delta: unknown, finishReason: string | null = null) =>
       response.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
     if (reply.toolCalls) {

@@ -60,7 +60,9 @@ export function parsePrometheusText(text: string): PrometheusExposition {
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`malformed sample: ${line}`);
     const name = match[1]!;
-    const family = types.has(name) ? name : SUFFIXES.map((suffix) => (name.endsWith(suffix) ? name.slice(0, -suffix.length) : '')).find((base) => base && types.has(base));
+    const family = types.has(name)
+      ? name
+      : SUFFIXES.map((suffix) => (name.endsWith(suffix) ? name.slice(0, -suffix.length) : '')).find((base) => base && types.has(base));
     if (!family) throw new Error(`sample of an undeclared metric: ${line}`);
     samples.push({ name, labels: match[2] ? parseLabels(match[2], line) : {}, value: parseValue(match[3]!) });
   }
@@ -69,9 +71,7 @@ export function parsePrometheusText(text: string): PrometheusExposition {
 
 /** The samples of `name` whose labels include `labels`. */
 export function samplesOf(exposition: PrometheusExposition, name: string, labels: Record<string, string> = {}): PrometheusSample[] {
-  return exposition.samples.filter(
-    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
-  );
+  return exposition.samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
 }
 
 /** The sum of the matching samples' values (0 when there are none). */

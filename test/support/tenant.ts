@@ -46,12 +46,7 @@ export async function createTenant(http: Http, model = 'local/extractive', versi
 }
 
 /** Polls a run until it reaches a final status (or the timeout), returning every status seen. */
-export async function waitForRun(
-  http: Http,
-  key: string,
-  runId: string,
-  timeoutMs = 60_000,
-): Promise<{ run: any; seen: string[] }> {
+export async function waitForRun(http: Http, key: string, runId: string, timeoutMs = 60_000): Promise<{ run: any; seen: string[] }> {
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -37,7 +37,10 @@ export class KnowledgeIndexController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getOrgKnowledgeIndex', summary: "How an organisation's knowledge is searched, and the state of its own vector index" })
+  @ApiOperation({
+    operationId: 'getOrgKnowledgeIndex',
+    summary: "How an organisation's knowledge is searched, and the state of its own vector index",
+  })
   @ApiUuidParam('org_id')
   @ApiOkResponse({ type: KnowledgeIndexView })
   @ApiErrors(400, 401, 404)

@@ -5,13 +5,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import {
-  AgentRunCreated,
-  AgentRunList,
-  AgentRunView,
-  CreateAgentRunRequest,
-  ListAgentRunsQuery,
-} from './dto/agent-run.dto';
+import { AgentRunCreated, AgentRunList, AgentRunView, CreateAgentRunRequest, ListAgentRunsQuery } from './dto/agent-run.dto';
 import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 import { NoBody } from '../common/no-body.guard';
@@ -29,9 +23,15 @@ export class AgentRunsController {
   @ApiOperation({
     operationId: 'createAgentRun',
     summary: 'Create a run of an agent version',
-    description: 'The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.',
+    description:
+      'The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the same run; same key with another body is 409.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
+    description: 'Same key and body return the same run; same key with another body is 409.',
+  })
   @ApiOkResponse({ type: AgentRunCreated })
   @ApiErrors(400, 401, 403, 409)
   async create(
@@ -40,7 +40,11 @@ export class AgentRunsController {
     @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
   ): Promise<AgentRunCreated> {
     assertOwnOrg(principal, body.org_id);
-    const run = await this.service.create(principal.orgId, { agent_version_id: body.agent_version_id, input: body.input }, readIdempotencyKey(idempotencyKeyHeader));
+    const run = await this.service.create(
+      principal.orgId,
+      { agent_version_id: body.agent_version_id, input: body.input },
+      readIdempotencyKey(idempotencyKeyHeader),
+    );
     return toAgentRunCreated(run);
   }
 

@@ -15,14 +15,15 @@ import { QueryParams } from '../common/query-params';
 @ApiBearerAuth('apiKey')
 @Controller('api/v1/api-keys')
 export class ApiKeysController {
-  constructor(
-    private readonly apiKeys: ApiKeyService,
-  ) {}
+  constructor(private readonly apiKeys: ApiKeyService) {}
 
   @Post()
   @HttpCode(201)
   @RequireScope('keys:manage')
-  @ApiOperation({ operationId: 'createOwnApiKey', summary: "Create a key in the caller's organisation, with at most the caller's scopes; the secret is in this response only" })
+  @ApiOperation({
+    operationId: 'createOwnApiKey',
+    summary: "Create a key in the caller's organisation, with at most the caller's scopes; the secret is in this response only",
+  })
   @ApiCreatedResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 403)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
@@ -47,7 +48,11 @@ export class ApiKeysController {
   @ApiUuidParam('key_id')
   @ApiOkResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 403, 404)
-  async roll(@CurrentPrincipal() principal: Principal, @UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
+  async roll(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('key_id') keyId: string,
+    @Body() body: RollApiKeyRequest,
+  ): Promise<IssuedApiKeyView> {
     const rolled = await this.apiKeys.rollInOrg(principal, keyId, body.grace_seconds);
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);
   }

@@ -31,10 +31,7 @@ export class AccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [context.getHandler(), context.getClass()]);
     if (!rule) throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
     if (rule.kind === 'public') return true;
 
@@ -64,7 +61,11 @@ export class AccessGuard implements CanActivate {
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       const rate = this.limits.keyRate(principal.rateLimit);
-      throw new ApiError(ErrorCode.RateLimited, `this API key may send ${rate.perSecond} requests per second, ${rate.burst} at once; retry in ${decision.retryAfterSeconds} s`, headers);
+      throw new ApiError(
+        ErrorCode.RateLimited,
+        `this API key may send ${rate.perSecond} requests per second, ${rate.burst} at once; retry in ${decision.retryAfterSeconds} s`,
+        headers,
+      );
     }
     reply.headers(headers);
   }

@@ -48,11 +48,21 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
       try {
         parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch {
-        return done(null, new UnparsableBody(isJson(text) ? 'the body has a "__proto__" or "constructor.prototype" key, which no request of this API takes' : 'the body is not valid JSON'));
+        return done(
+          null,
+          new UnparsableBody(
+            isJson(text)
+              ? 'the body has a "__proto__" or "constructor.prototype" key, which no request of this API takes'
+              : 'the body is not valid JSON',
+          ),
+        );
       }
       const duplicate = firstDuplicateKey(text);
       if (duplicate) {
-        return done(null, new UnparsableBody(`the body repeats the key ${JSON.stringify(duplicate.key)} in one object (again at offset ${duplicate.offset})`));
+        return done(
+          null,
+          new UnparsableBody(`the body repeats the key ${JSON.stringify(duplicate.key)} in one object (again at offset ${duplicate.offset})`),
+        );
       }
       const unstorable = unstorableReason(parsed);
       done(null, unstorable ? new UnparsableBody(unstorable) : parsed);

@@ -38,7 +38,14 @@ describe('ErrorFilter', () => {
   });
 
   it('sends the headers an error carries: 429 rate_limited with Retry-After and RateLimit-*', () => {
-    const sent = respond(new ApiError(ErrorCode.RateLimited, 'too many', { 'Retry-After': '1', 'RateLimit-Limit': '5', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' }));
+    const sent = respond(
+      new ApiError(ErrorCode.RateLimited, 'too many', {
+        'Retry-After': '1',
+        'RateLimit-Limit': '5',
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': '1',
+      }),
+    );
     assert.equal(sent.status, 429);
     assert.deepEqual(sent.body, { error: 'rate_limited' });
     assert.equal(sent.headers['retry-after'], '1');
@@ -65,7 +72,9 @@ describe('ErrorFilter', () => {
   });
 
   it("maps Fastify's own errors: body too large → 413, unknown route → 404", () => {
-    assert.deepEqual(respond(Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })).body, { error: 'payload_too_large' });
+    assert.deepEqual(respond(Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })).body, {
+      error: 'payload_too_large',
+    });
     assert.equal(respond(new NotFoundException()).status, 404);
     assert.deepEqual(respond(new NotFoundException()).body, { error: 'not_found' });
   });

@@ -61,9 +61,8 @@ export class ErrorFilter implements ExceptionFilter {
       return code ? { code, detail: status === 404 ? 'no such route' : exception.message } : { code: ErrorCode.InternalError };
     }
     const fastify = exception as { code?: string; statusCode?: number; message?: string };
-    const code = typeof fastify?.code === 'string' || typeof fastify?.statusCode === 'number'
-      ? codeOfFastifyError(fastify.code, fastify.statusCode)
-      : undefined;
+    const code =
+      typeof fastify?.code === 'string' || typeof fastify?.statusCode === 'number' ? codeOfFastifyError(fastify.code, fastify.statusCode) : undefined;
     return code ? { code, detail: (fastify.code && DETAIL_WITHOUT_INPUT[fastify.code]) ?? fastify.message } : { code: ErrorCode.InternalError };
   }
 }

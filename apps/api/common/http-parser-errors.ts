@@ -40,7 +40,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     const code = codeOfClientError(error.code);
     const body = errorBodyOf(code);
     const { status, headers } = errorHead(code, body);
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   }
   socket.destroy(error);

@@ -5,11 +5,7 @@ import { inLowerCase } from './uuid';
 
 /** A path parameter that must be a UUID (in either case), taken in lower case; anything else is 400 `invalid_request`. */
 export function UuidParam(name: string): ParameterDecorator {
-  return Param(
-    name,
-    new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalidRequest(`${name} must be a UUID`) }),
-    { transform: inLowerCase },
-  );
+  return Param(name, new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalidRequest(`${name} must be a UUID`) }), { transform: inLowerCase });
 }
 
 /** Documents a UUID path parameter in OpenAPI. */

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { queueReports } from './queue-readiness';
 
-const queue = (taskQueue: string, workflowTasks: number, activityTasks: number) => ({ kind: 'agent-runs' as const, taskQueue, workflowTasks, activityTasks });
+const queue = (taskQueue: string, workflowTasks: number, activityTasks: number) => ({
+  kind: 'agent-runs' as const,
+  taskQueue,
+  workflowTasks,
+  activityTasks,
+});
 
 describe('queueReports', () => {
   it('sums workflow and activity tasks; a queue is backlogged only past the threshold', () => {

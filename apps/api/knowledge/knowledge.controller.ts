@@ -51,7 +51,7 @@ export class KnowledgeController {
   @RequireScope('kb:read')
   @ApiOperation({
     operationId: 'knowledgeQuery',
-    summary: 'Vector, keyword or hybrid search of the organisation\'s knowledge, filtered on document title and metadata',
+    summary: "Vector, keyword or hybrid search of the organisation's knowledge, filtered on document title and metadata",
   })
   @ApiOkResponse({ type: KnowledgeQueryResponse })
   @ApiErrors(400, 401, 403)
@@ -71,7 +71,12 @@ export class KnowledgeController {
   @HttpCode(202)
   @RequireScope('kb:write')
   @ApiOperation({ operationId: 'createKnowledgeDocument', summary: 'Add a document; it is chunked, embedded and made searchable in the background' })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the same document; another body is 409.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
+    description: 'Same key and body return the same document; another body is 409.',
+  })
   @ApiAcceptedResponse({ type: DocumentView })
   @ApiErrors(400, 401, 403, 409, 413)
   async create(

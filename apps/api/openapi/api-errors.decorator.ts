@@ -15,8 +15,6 @@ const DESCRIPTIONS: Record<number, string> = {
 /** Documents the `{"error": "<code>"}` responses of an operation; 500 is always possible. */
 export function ApiErrors(...statuses: number[]): MethodDecorator {
   return applyDecorators(
-    ...[...new Set([...statuses, 500])].map((status) =>
-      ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'error', type: ErrorBody }),
-    ),
+    ...[...new Set([...statuses, 500])].map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'error', type: ErrorBody })),
   );
 }

@@ -25,14 +25,18 @@ type Operation = { security?: Array<Record<string, unknown>>; requestBody?: unkn
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
 
 function operationsOf(document: OpenAPIObject): Operation[] {
-  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]).filter((operation) => operation?.responses);
+  return Object.values(document.paths)
+    .flatMap((item) => Object.values(item) as Operation[])
+    .filter((operation) => operation?.responses);
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 /** What every response to an API key carries (see the access guard). */
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': integerHeader("Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate."),
+  'RateLimit-Limit': integerHeader(
+    "Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate.",
+  ),
   'RateLimit-Remaining': integerHeader('Requests left in the bucket now.'),
   'RateLimit-Reset': integerHeader('Seconds until the bucket is full again.'),
 };

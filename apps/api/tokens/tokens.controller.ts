@@ -7,14 +7,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly, RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import {
-  CreateTokenGrantRequest,
-  ListTokenEntriesQuery,
-  OrgScopedQuery,
-  TokenBalanceView,
-  TokenEntryList,
-  TokenGrantView,
-} from './dto/tokens.dto';
+import { CreateTokenGrantRequest, ListTokenEntriesQuery, OrgScopedQuery, TokenBalanceView, TokenEntryList, TokenGrantView } from './dto/tokens.dto';
 import { toTokenEntryView } from './views';
 import { QueryParams } from '../common/query-params';
 
@@ -29,7 +22,12 @@ export class TokensController {
   @ApiBearerAuth('admin')
   @ApiOperation({ operationId: 'grantTokens', summary: "Add tokens to an organisation's balance" })
   @ApiUuidParam('org_id')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'The same key grants once: a retry with the same body answers the first grant again, another body 409.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
+    description: 'The same key grants once: a retry with the same body answers the first grant again, another body 409.',
+  })
   @ApiCreatedResponse({ type: TokenGrantView })
   @ApiErrors(400, 401, 404, 409)
   async grant(

@@ -11,7 +11,12 @@ import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse }
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
 
-const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description: 'Same key and body return the first result and charge once; another body is 409.' };
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  schema: IDEMPOTENCY_KEY_SCHEMA,
+  description: 'Same key and body return the first result and charge once; another body is 409.',
+};
 
 /** Video generation (4.4–4.6). Each generation or extension costs VIDEO_TOKEN_COST tokens (default 500 000). */
 @ApiTags('video')
@@ -41,7 +46,10 @@ export class VideoController {
 
   @Get('generation')
   @RequireScope('video:read')
-  @ApiOperation({ operationId: 'getVideoGenerations', summary: "The caller's generations with these ids, in request order; unknown ids are left out" })
+  @ApiOperation({
+    operationId: 'getVideoGenerations',
+    summary: "The caller's generations with these ids, in request order; unknown ids are left out",
+  })
   @ApiOkResponse({ type: [VideoGenerationResponse] })
   @ApiErrors(400, 401, 403)
   async getMany(@CurrentPrincipal() principal: Principal, @QueryParams() query: GetGenerationsQuery): Promise<VideoGenerationResponse[]> {
@@ -73,7 +81,8 @@ export class VideoController {
   @RequireScope('video:create')
   @ApiOperation({
     operationId: 'cancelVideoGeneration',
-    summary: 'Stop a pending or processing generation: the render or provider job stops, it fails with reason "cancelled" and its tokens are refunded once',
+    summary:
+      'Stop a pending or processing generation: the render or provider job stops, it fails with reason "cancelled" and its tokens are refunded once',
   })
   @ApiUuidParam('taskId')
   @ApiAcceptedResponse({ type: VideoGenerationResponse })

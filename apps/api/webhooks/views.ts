@@ -12,7 +12,8 @@ export function toEndpointView(endpoint: WebhookEndpoint): WebhookEndpointView {
     events: endpoint.events,
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
-    previous_secret_expires_at: endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
+    previous_secret_expires_at:
+      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
   };

@@ -37,15 +37,55 @@ export function App() {
       <Shell>
         <Switch>
           <Route path="/" component={HomePage} />
-          <Route path="/runs">{() => <Guarded scope="runs:read"><RunsPage /></Guarded>}</Route>
-          <Route path="/runs/:runId">{(params) => <Guarded scope="runs:read"><RunPage runId={params.runId} /></Guarded>}</Route>
-          <Route path="/knowledge">{() => <Guarded scope="kb:read"><KnowledgePage /></Guarded>}</Route>
-          <Route path="/videos">{() => <Guarded scope="video:read"><VideosPage /></Guarded>}</Route>
-          <Route path="/webhooks">{() => <Guarded scope="webhooks:manage"><WebhooksPage /></Guarded>}</Route>
-          <Route path="/webhooks/:endpointId">
-            {(params) => <Guarded scope="webhooks:manage"><WebhookEndpointPage endpointId={params.endpointId} /></Guarded>}
+          <Route path="/runs">
+            {() => (
+              <Guarded scope="runs:read">
+                <RunsPage />
+              </Guarded>
+            )}
           </Route>
-          <Route path="/keys">{() => <Guarded scope="keys:manage"><KeysPage /></Guarded>}</Route>
+          <Route path="/runs/:runId">
+            {(params) => (
+              <Guarded scope="runs:read">
+                <RunPage runId={params.runId} />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/knowledge">
+            {() => (
+              <Guarded scope="kb:read">
+                <KnowledgePage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/videos">
+            {() => (
+              <Guarded scope="video:read">
+                <VideosPage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/webhooks">
+            {() => (
+              <Guarded scope="webhooks:manage">
+                <WebhooksPage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/webhooks/:endpointId">
+            {(params) => (
+              <Guarded scope="webhooks:manage">
+                <WebhookEndpointPage endpointId={params.endpointId} />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/keys">
+            {() => (
+              <Guarded scope="keys:manage">
+                <KeysPage />
+              </Guarded>
+            )}
+          </Route>
           <Route>{() => <NotFound />}</Route>
         </Switch>
       </Shell>
@@ -67,25 +107,41 @@ function Shell({ children }: { children: ReactNode }) {
   }, [location, section]);
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="top">
-        <Link href="/" className="brand">Pylon console</Link>
+        <Link href="/" className="brand">
+          Pylon console
+        </Link>
         <nav aria-label="Sections">
           <ul>
-            <li><Link href="/" aria-current={location === '/' ? 'page' : undefined}>Overview</Link></li>
+            <li>
+              <Link href="/" aria-current={location === '/' ? 'page' : undefined}>
+                Overview
+              </Link>
+            </li>
             {SECTIONS.filter((section) => can(section.scope)).map((section) => (
               <li key={section.path}>
-                <Link href={section.path} aria-current={isCurrent(section.path) ? 'page' : undefined}>{section.label}</Link>
+                <Link href={section.path} aria-current={isCurrent(section.path) ? 'page' : undefined}>
+                  {section.label}
+                </Link>
               </li>
             ))}
           </ul>
         </nav>
         <div className="who">
-          <span>Key <code>{key.hint}</code> ({key.name})</span>
-          <button type="button" onClick={signOut}>Sign out</button>
+          <span>
+            Key <code>{key.hint}</code> ({key.name})
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
         </div>
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }
@@ -97,7 +153,9 @@ function Guarded({ scope, children }: { scope: Scope; children: ReactNode }) {
     <>
       <h1>Not available with this key</h1>
       <ErrorNotice error={new Error(`This page needs the ${scope} scope, which this API key does not have. Sign in with a key that has it.`)} />
-      <p><Link href="/">Back to the overview</Link></p>
+      <p>
+        <Link href="/">Back to the overview</Link>
+      </p>
     </>
   );
 }
@@ -106,7 +164,9 @@ function NotFound() {
   return (
     <>
       <h1>Page not found</h1>
-      <p>The console has no page at this address. <Link href="/">Go to the overview</Link>.</p>
+      <p>
+        The console has no page at this address. <Link href="/">Go to the overview</Link>.
+      </p>
     </>
   );
 }

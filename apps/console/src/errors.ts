@@ -19,7 +19,8 @@ const WORDS: Record<string, string> = {
   generation_not_completed: 'Only a completed video can be extended.',
   generation_not_cancellable: 'This video has already finished, so it cannot be cancelled.',
   limit_exceeded: 'A limit of the organisation is reached.',
-  rate_limited: 'Too much at once: this API key is over its rate, or the organisation has as much work waiting as it may. Wait a moment and try again.',
+  rate_limited:
+    'Too much at once: this API key is over its rate, or the organisation has as much work waiting as it may. Wait a moment and try again.',
   internal_error: 'The server failed. Try again; if it keeps failing, tell the operator.',
   orchestrator_unavailable: 'The workflow engine (Temporal) is not answering; nothing was created. Try again shortly.',
   embedding_unavailable: 'The embedding provider is not available, so search cannot run.',

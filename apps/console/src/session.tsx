@@ -42,16 +42,23 @@ export function useSignIn() {
     setRefusal(current.error);
     signOut();
   }, [current.isError, current.error, signOut]);
-  useEffect(() => onKeyRefused((failure) => {
-    setRefusal(failure);
-    signOut();
-  }), [signOut]);
-  const signIn = useCallback((key: string) => {
-    storeApiKey(key);
-    queryClient.clear();
-    setRefusal(null);
-    setApiKey(key);
-  }, [queryClient]);
+  useEffect(
+    () =>
+      onKeyRefused((failure) => {
+        setRefusal(failure);
+        signOut();
+      }),
+    [signOut],
+  );
+  const signIn = useCallback(
+    (key: string) => {
+      storeApiKey(key);
+      queryClient.clear();
+      setRefusal(null);
+      setApiKey(key);
+    },
+    [queryClient],
+  );
   return { apiKey, current, refusal, signIn, signOut };
 }
 

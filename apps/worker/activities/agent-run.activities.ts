@@ -31,7 +31,12 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async takeTurn({ orgId, runId, transcript, heartbeatTimeoutSeconds }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
+  async takeTurn({
+    orgId,
+    runId,
+    transcript,
+    heartbeatTimeoutSeconds,
+  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
     try {
       return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal));
     } catch (error) {

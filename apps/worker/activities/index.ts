@@ -1,5 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AgentRunActivities, KnowledgeIngestionActivities, KnowledgeVectorIndexActivities, VideoActivities, WebhookActivities, WorkKind } from '@pylon/contracts';
+import type {
+  AgentRunActivities,
+  KnowledgeIngestionActivities,
+  KnowledgeVectorIndexActivities,
+  VideoActivities,
+  WebhookActivities,
+  WorkKind,
+} from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
@@ -32,6 +39,12 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
     case 'video':
       return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo', 'cancelVideo']);
     case 'webhooks':
-      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), ['deliverEvent', 'retryDeliveries', 'markDeliveriesFailed', 'attemptDelivery', 'markDeliveryFailed']);
+      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), [
+        'deliverEvent',
+        'retryDeliveries',
+        'markDeliveriesFailed',
+        'attemptDelivery',
+        'markDeliveryFailed',
+      ]);
   }
 }

@@ -17,7 +17,15 @@ export class WebhookActivitiesImpl implements WebhookActivities {
   }
 
   /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */
-  retryDeliveries({ orgId, deliveryIds, nextAttemptInMs }: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]> {
+  retryDeliveries({
+    orgId,
+    deliveryIds,
+    nextAttemptInMs,
+  }: {
+    orgId: string;
+    deliveryIds: string[];
+    nextAttemptInMs: number | null;
+  }): Promise<string[]> {
     return heartbeating(HEARTBEAT_MS, () => this.delivery.retryDeliveries(orgId, deliveryIds, nextAttemptInMs));
   }
 
@@ -25,7 +33,11 @@ export class WebhookActivitiesImpl implements WebhookActivities {
     return this.delivery.markDeliveriesFailed(orgId, deliveryIds, reason);
   }
 
-  attemptDelivery({ orgId, deliveryId, nextAttemptInMs }: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome> {
+  attemptDelivery({
+    orgId,
+    deliveryId,
+    nextAttemptInMs,
+  }: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome> {
     return this.delivery.attemptDelivery(orgId, deliveryId, nextAttemptInMs);
   }
 

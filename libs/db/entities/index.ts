@@ -10,6 +10,34 @@ import { TokenEntry } from './token-entry.entity';
 import { VideoGeneration } from './video-generation.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
 
-export { Agent, AgentRun, AgentVersion, ApiKey, KnowledgeDocument, Organization, OrgLimits, PylonEvent, TokenEntry, VideoGeneration, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export {
+  Agent,
+  AgentRun,
+  AgentVersion,
+  ApiKey,
+  KnowledgeDocument,
+  Organization,
+  OrgLimits,
+  PylonEvent,
+  TokenEntry,
+  VideoGeneration,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+};
 export type { TokenEntryKind } from './token-entry.entity';
-export const ENTITIES = [Organization, OrgLimits, ApiKey, Agent, AgentVersion, AgentRun, KnowledgeDocument, PylonEvent, TokenEntry, VideoGeneration, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Organization,
+  OrgLimits,
+  ApiKey,
+  Agent,
+  AgentVersion,
+  AgentRun,
+  KnowledgeDocument,
+  PylonEvent,
+  TokenEntry,
+  VideoGeneration,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
+];

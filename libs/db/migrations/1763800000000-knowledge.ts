@@ -28,7 +28,9 @@ export class Knowledge1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL
       )`);
     await db.query(`CREATE INDEX knowledge_documents_org_created ON knowledge_documents (org_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE UNIQUE INDEX knowledge_documents_org_idempotency ON knowledge_documents (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+    await db.query(
+      `CREATE UNIQUE INDEX knowledge_documents_org_idempotency ON knowledge_documents (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+    );
     await db.query(`
       CREATE TABLE knowledge_chunks (
         id uuid PRIMARY KEY,
@@ -42,7 +44,9 @@ export class Knowledge1763800000000 implements MigrationInterface {
         UNIQUE (doc_id, chunk_index)
       )`);
     await db.query(`CREATE INDEX knowledge_chunks_org ON knowledge_chunks (org_id)`);
-    await db.query(`CREATE INDEX knowledge_chunks_embedding ON knowledge_chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)`);
+    await db.query(
+      `CREATE INDEX knowledge_chunks_embedding ON knowledge_chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)`,
+    );
     await db.query(`
       CREATE TABLE knowledge_chunk_drafts (
         doc_id uuid NOT NULL REFERENCES knowledge_documents(id) ON DELETE CASCADE,

@@ -65,7 +65,9 @@ export class VideoAndLedger1763900000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL
       )`);
     await db.query(`CREATE INDEX video_generations_org_created ON video_generations (org_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE UNIQUE INDEX video_generations_org_idempotency ON video_generations (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+    await db.query(
+      `CREATE UNIQUE INDEX video_generations_org_idempotency ON video_generations (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

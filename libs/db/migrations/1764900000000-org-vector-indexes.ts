@@ -33,6 +33,8 @@ export class OrgVectorIndexes1764900000000 implements MigrationInterface {
     const indexes = (await db.query(`SELECT index_name FROM knowledge_vector_indexes`)) as Array<{ index_name: string }>;
     for (const { index_name } of indexes) await db.query(`DROP INDEX IF EXISTS "${index_name}"`);
     await db.query(`DROP TABLE knowledge_vector_indexes`);
-    await db.query(`CREATE INDEX knowledge_chunks_embedding ON knowledge_chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)`);
+    await db.query(
+      `CREATE INDEX knowledge_chunks_embedding ON knowledge_chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)`,
+    );
   }
 }

@@ -12,10 +12,7 @@ import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
 export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
 
-export type NewAgentRun = Pick<
-  AgentRun,
-  'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'
->;
+export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'>;
 
 /** The run's columns under its entity's property names, so raw rows need no query builder to map. */
 export const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,

@@ -4,10 +4,7 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import { Agent, AgentVersion } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 
-export type NewAgentVersion = Pick<
-  AgentVersion,
-  'model' | 'instructions' | 'temperature' | 'maxOutputTokens' | 'runTimeoutSeconds' | 'tools'
->;
+export type NewAgentVersion = Pick<AgentVersion, 'model' | 'instructions' | 'temperature' | 'maxOutputTokens' | 'runTimeoutSeconds' | 'tools'>;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -25,10 +22,7 @@ export class AgentRepository {
   }
 
   listAgents(orgId: string, page: PageRequest): Promise<Page<Agent>> {
-    return paginate(
-      this.db.getRepository(Agent).createQueryBuilder('agent').where('agent.org_id = :orgId', { orgId }),
-      page,
-    );
+    return paginate(this.db.getRepository(Agent).createQueryBuilder('agent').where('agent.org_id = :orgId', { orgId }), page);
   }
 
   /** Numbers versions 1, 2, 3… per agent; a concurrent create that takes the same number tries again. */
@@ -42,8 +36,16 @@ export class AgentRepository {
              FROM agent_versions WHERE agent_id = $2
            RETURNING id`,
           [
-            randomUUID(), agentId, orgId, fields.model, fields.instructions,
-            fields.temperature, fields.maxOutputTokens, fields.runTimeoutSeconds, new Date(), JSON.stringify(fields.tools),
+            randomUUID(),
+            agentId,
+            orgId,
+            fields.model,
+            fields.instructions,
+            fields.temperature,
+            fields.maxOutputTokens,
+            fields.runTimeoutSeconds,
+            new Date(),
+            JSON.stringify(fields.tools),
           ],
         )) as Array<{ id: string }>;
         return (await this.findVersion(orgId, row!.id))!;

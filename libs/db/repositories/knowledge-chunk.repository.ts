@@ -238,7 +238,9 @@ export class KnowledgeChunkRepository {
        SELECT ${vectorCount} AS vector_candidates, m.* FROM (SELECT 1) AS one LEFT JOIN matches m ON true
         ORDER BY m.score DESC, m.chunk_id`,
       params,
-      useVector && !exactVector ? { efSearch: Math.min(1000, Math.max(query.plan.efSearch, query.legDepth)), iterativeScan: query.plan.iterativeScan } : undefined,
+      useVector && !exactVector
+        ? { efSearch: Math.min(1000, Math.max(query.plan.efSearch, query.legDepth)), iterativeScan: query.plan.iterativeScan }
+        : undefined,
     );
     const vectorCandidates = Number(rows[0]?.vector_candidates ?? 0);
     return { matches: rows.filter((row) => row.chunk_id !== null).map(toQueryMatch), vectorCandidates };

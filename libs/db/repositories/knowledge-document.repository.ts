@@ -46,8 +46,14 @@ export class KnowledgeDocumentRepository {
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
-        document.id, document.orgId, document.title, document.content, JSON.stringify(document.metadata),
-        document.idempotencyKey, document.requestHash, document.createdAt,
+        document.id,
+        document.orgId,
+        document.title,
+        document.content,
+        JSON.stringify(document.metadata),
+        document.idempotencyKey,
+        document.requestHash,
+        document.createdAt,
       ],
     )) as unknown[];
     return inserted.length > 0;
@@ -64,7 +70,17 @@ export class KnowledgeDocumentRepository {
   list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocument>> {
     const query = this.documents
       .createQueryBuilder('doc')
-      .select(['doc.id', 'doc.orgId', 'doc.title', 'doc.metadata', 'doc.status', 'doc.failureReason', 'doc.chunkCount', 'doc.createdAt', 'doc.updatedAt'])
+      .select([
+        'doc.id',
+        'doc.orgId',
+        'doc.title',
+        'doc.metadata',
+        'doc.status',
+        'doc.failureReason',
+        'doc.chunkCount',
+        'doc.createdAt',
+        'doc.updatedAt',
+      ])
       .where('doc.org_id = :orgId', { orgId });
     if (status) query.andWhere('doc.status = :status', { status });
     return paginate(query, page);
@@ -160,10 +176,10 @@ export class KnowledgeDocumentRepository {
     insertChunks: (manager: EntityManager) => Promise<number>,
   ): Promise<PublishOutcome> {
     return this.db.transaction(async (manager) => {
-      const [locked] = (await manager.query(
-        `SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`,
-        [docId, orgId],
-      )) as Array<{ status: DocumentStatus }>;
+      const [locked] = (await manager.query(`SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`, [
+        docId,
+        orgId,
+      ])) as Array<{ status: DocumentStatus }>;
       if (!locked || locked.status !== 'processing') {
         return { published: false, chunkCount: 0, eventId: locked ? await unannouncedEvent(manager, orgId, docId) : null };
       }

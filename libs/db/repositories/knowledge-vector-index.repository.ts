@@ -43,7 +43,15 @@ export class KnowledgeVectorIndexRepository {
     const [row] = (await this.db.query(
       `SELECT org_id, index_name, status, chunks_at_start, build_ms, error, updated_at FROM knowledge_vector_indexes WHERE org_id = $1`,
       [orgId],
-    )) as Array<{ org_id: string; index_name: string; status: VectorIndexStatus; chunks_at_start: number; build_ms: number | null; error: string | null; updated_at: Date }>;
+    )) as Array<{
+      org_id: string;
+      index_name: string;
+      status: VectorIndexStatus;
+      chunks_at_start: number;
+      build_ms: number | null;
+      error: string | null;
+      updated_at: Date;
+    }>;
     return row
       ? {
           orgId: row.org_id,
@@ -82,13 +90,16 @@ export class KnowledgeVectorIndexRepository {
   }
 
   async markReady(orgId: string, buildMs: number): Promise<void> {
-    await this.db.query(`UPDATE knowledge_vector_indexes SET status = 'ready', build_ms = $2, error = NULL, updated_at = clock_timestamp() WHERE org_id = $1`, [
-      orgId,
-      Math.round(buildMs),
-    ]);
+    await this.db.query(
+      `UPDATE knowledge_vector_indexes SET status = 'ready', build_ms = $2, error = NULL, updated_at = clock_timestamp() WHERE org_id = $1`,
+      [orgId, Math.round(buildMs)],
+    );
   }
 
   async markFailed(orgId: string, error: string): Promise<void> {
-    await this.db.query(`UPDATE knowledge_vector_indexes SET status = 'failed', error = $2, updated_at = clock_timestamp() WHERE org_id = $1`, [orgId, error]);
+    await this.db.query(`UPDATE knowledge_vector_indexes SET status = 'failed', error = $2, updated_at = clock_timestamp() WHERE org_id = $1`, [
+      orgId,
+      error,
+    ]);
   }
 }

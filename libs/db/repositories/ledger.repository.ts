@@ -6,7 +6,10 @@ import { Page, PageRequest, paginate } from '../pagination';
 import { returnedRows } from './sql';
 
 export class InsufficientTokensError extends Error {
-  constructor(readonly orgId: string, readonly amount: number) {
+  constructor(
+    readonly orgId: string,
+    readonly amount: number,
+  ) {
     super(`organisation ${orgId} has fewer than ${amount} tokens`);
     this.name = 'InsufficientTokensError';
   }
@@ -46,7 +49,10 @@ export class LedgerRepository {
       );
       if (idempotencyKey && (await manager.existsBy(TokenEntry, { orgId, idempotencyKey }))) return null;
       const [row] = returnedRows<{ balance: string }>(
-        await manager.query(`UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`, [orgId, amount]),
+        await manager.query(`UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`, [
+          orgId,
+          amount,
+        ]),
       );
       return this.insertEntry(manager, { orgId, kind: 'grant', amount, delta: amount, balanceAfter: Number(row!.balance), reason, idempotencyKey });
     });
@@ -85,10 +91,10 @@ export class LedgerRepository {
         const existing = await manager.findOneBy(TokenEntry, { refundOf: debitEntryId });
         if (existing) return existing;
         const [balance] = returnedRows<{ balance: string }>(
-          await manager.query(
-            `UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`,
-            [orgId, debit.amount],
-          ),
+          await manager.query(`UPDATE token_balances SET balance = balance + $2, updated_at = now() WHERE org_id = $1 RETURNING balance`, [
+            orgId,
+            debit.amount,
+          ]),
         );
         return this.insertEntry(manager, {
           orgId,
@@ -118,7 +124,6 @@ export class LedgerRepository {
   listEntries(orgId: string, page: PageRequest): Promise<Page<TokenEntry>> {
     return paginate(this.db.getRepository(TokenEntry).createQueryBuilder('entry').where('entry.org_id = :orgId', { orgId }), page);
   }
-
 
   private insertEntry(
     manager: EntityManager,

@@ -70,7 +70,12 @@ export class RunEventRepository {
   }
 
   /** The run (null unless it is the organisation's) and its events after `afterSeq`, at most `limit`, in one statement. */
-  async runWithEventsAfter(orgId: string, runId: string, afterSeq: number, limit: number): Promise<{ run: AgentRun; events: StoredRunEvent[] } | null> {
+  async runWithEventsAfter(
+    orgId: string,
+    runId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ run: AgentRun; events: StoredRunEvent[] } | null> {
     const [row] = (await this.db.query(RUN_WITH_EVENTS_AFTER, [runId, orgId, afterSeq, limit])) as Array<AgentRun & { eventsAfter: EventRow[] }>;
     if (!row) return null;
     const { eventsAfter, ...run } = row;

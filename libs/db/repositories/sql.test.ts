@@ -16,7 +16,11 @@ describe('joined rows by prefix', () => {
   });
 
   it("an entity's columns come from its decorators, all of them or the properties asked for", () => {
-    assert.deepEqual(entityColumns(WebhookDelivery, ['id', 'endpointId', 'attemptCount']), { id: 'id', endpointId: 'endpoint_id', attemptCount: 'attempt_count' });
+    assert.deepEqual(entityColumns(WebhookDelivery, ['id', 'endpointId', 'attemptCount']), {
+      id: 'id',
+      endpointId: 'endpoint_id',
+      attemptCount: 'attempt_count',
+    });
     assert.equal(entityColumns(WebhookDelivery).deliveredAt, 'delivered_at');
   });
 });

@@ -7,8 +7,18 @@ export const TOUCH_UPDATED_AT = `updated_at = GREATEST(clock_timestamp(), update
  * How many of an organisation's rows of `table` are in `status`, counted up to `upTo` only: an index scan
  * that stops there, however long the backlog (what a backlog cap needs to know).
  */
-export async function countInStatus(db: DataSource, table: 'agent_runs' | 'knowledge_documents', orgId: string, status: string, upTo: number): Promise<number> {
-  const [row] = (await db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE org_id = $1 AND status = $2 LIMIT $3) counted`, [orgId, status, upTo])) as {
+export async function countInStatus(
+  db: DataSource,
+  table: 'agent_runs' | 'knowledge_documents',
+  orgId: string,
+  status: string,
+  upTo: number,
+): Promise<number> {
+  const [row] = (await db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE org_id = $1 AND status = $2 LIMIT $3) counted`, [
+    orgId,
+    status,
+    upTo,
+  ])) as {
     n: number;
   }[];
   return row!.n;

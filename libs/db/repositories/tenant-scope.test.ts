@@ -16,7 +16,8 @@ const NOT_SCOPED_BY_PARAMETER: Record<string, string> = {
   'KnowledgeDocumentRepository.insertProcessing': 'a new row: its org_id is in the row given',
   'VideoGenerationRepository.insertPending': 'a new row: its org_id is in the row given',
   'WebhookRepository.createEndpoint': 'a new row: its org_id is in the row given',
-  'WebhookRepository.recordAttempts': "attempts of several organisations in one statement: each row carries its org_id, and one whose delivery is not of that organisation is not recorded",
+  'WebhookRepository.recordAttempts':
+    'attempts of several organisations in one statement: each row carries its org_id, and one whose delivery is not of that organisation is not recorded',
   // Private helpers of scoped methods.
   'KnowledgeChunkRepository.runSearch': 'private: runs the statement its scoped callers (search, query) built',
   'LedgerRepository.insertEntry': 'private: writes the entry its scoped callers made, with its org_id',
@@ -38,13 +39,16 @@ function parameterNames(fn: (...args: never[]) => unknown): string[] {
   let depth = 0;
   for (let i = open; i < source.length; i++) {
     if (source[i] === '(') depth++;
-    if (source[i] === ')' && --depth === 0) return [...source.slice(open + 1, i).matchAll(/(?:^|,)\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/g)].map((match) => match[1]!);
+    if (source[i] === ')' && --depth === 0)
+      return [...source.slice(open + 1, i).matchAll(/(?:^|,)\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/g)].map((match) => match[1]!);
   }
   return [];
 }
 
 function repositoryMethods(): Array<{ name: string; parameters: string[] }> {
-  const repositories = Object.entries(db).filter(([name, value]) => name.endsWith('Repository') && typeof value === 'function') as Array<[string, { prototype: object }]>;
+  const repositories = Object.entries(db).filter(([name, value]) => name.endsWith('Repository') && typeof value === 'function') as Array<
+    [string, { prototype: object }]
+  >;
   assert.ok(repositories.length >= 10, `the repositories are exported from @pylon/db (found ${repositories.length})`);
   return repositories.flatMap(([className, repository]) =>
     Object.getOwnPropertyNames(repository.prototype)

@@ -6,7 +6,18 @@ import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewVideoGeneration = Pick<
   VideoGeneration,
-  'id' | 'orgId' | 'parentId' | 'prompt' | 'aspectRatio' | 'expandPrompt' | 'imageUrl' | 'imageEndUrl' | 'provider' | 'idempotencyKey' | 'requestHash' | 'createdAt'
+  | 'id'
+  | 'orgId'
+  | 'parentId'
+  | 'prompt'
+  | 'aspectRatio'
+  | 'expandPrompt'
+  | 'imageUrl'
+  | 'imageEndUrl'
+  | 'provider'
+  | 'idempotencyKey'
+  | 'requestHash'
+  | 'createdAt'
 >;
 
 export interface VideoOutcome {

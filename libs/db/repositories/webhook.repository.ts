@@ -115,7 +115,9 @@ export class WebhookRepository {
   ): Promise<{ created: WebhookEndpoint } | { count: number }> {
     return this.db.transaction(async (manager) => {
       await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
-      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{ count: number }>;
+      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{
+        count: number;
+      }>;
       if (count >= cap) return { count };
       const endpoints = manager.getRepository(WebhookEndpoint);
       return {
@@ -186,7 +188,9 @@ export class WebhookRepository {
     });
     return {
       event,
-      unattempted: deliveries.flatMap(({ delivery, endpoint }) => (delivery.attemptCount === 0 && endpoint ? [{ deliveryId: delivery.id, endpoint }] : [])),
+      unattempted: deliveries.flatMap(({ delivery, endpoint }) =>
+        delivery.attemptCount === 0 && endpoint ? [{ deliveryId: delivery.id, endpoint }] : [],
+      ),
       retrying: deliveries.filter(({ delivery }) => delivery.attemptCount > 0).map(({ delivery }) => delivery.id),
     };
   }

@@ -164,14 +164,15 @@ describe('chunkText examples', () => {
   it('treats a heading after a byte order mark as a heading', () => {
     const text = '\ufeff# Title\n\nIntro text that is long enough.\n\n## Next\n\nMore text here.';
     const chunks = chunkText(text, { targetSize: 50, overlap: 0 });
-    assert.deepEqual(chunks.map((c) => c.content.split('\n')[0]), ['# Title', '## Next']);
+    assert.deepEqual(
+      chunks.map((c) => c.content.split('\n')[0]),
+      ['# Title', '## Next'],
+    );
   });
 
   it('gives one trimmed chunk for a short text', () => {
     const text = '\n\n  # Hello\n\nA short note.  \n';
-    assert.deepEqual(chunkText(text, { targetSize: 100, overlap: 20 }), [
-      { index: 0, content: '# Hello\n\nA short note.', start: 4, end: 26 },
-    ]);
+    assert.deepEqual(chunkText(text, { targetSize: 100, overlap: 20 }), [{ index: 0, content: '# Hello\n\nA short note.', start: 4, end: 26 }]);
   });
 
   it('starts a chunk at each heading once the current chunk is a quarter full', () => {

@@ -16,8 +16,7 @@ export function chunkText(text: string, options: ChunkingOptions): TextChunk[] {
   const layout = analyzeText(text);
   const { count, tokenStart, tokenEnd } = layout;
   const chunks: TextChunk[] = [];
-  const push = (start: number, end: number) =>
-    chunks.push({ index: chunks.length, content: text.slice(start, end), start, end });
+  const push = (start: number, end: number) => chunks.push({ index: chunks.length, content: text.slice(start, end), start, end });
 
   let oversized = -1;
   let oversizedBounds: number[] = [];

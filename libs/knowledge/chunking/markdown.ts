@@ -30,7 +30,7 @@ export function headingStarts(text: string): number[] {
   let fenceChar = 0;
   let fenceLength = 0;
   const byteOrderMark = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let lineStart = byteOrderMark; lineStart < text.length; ) {
+  for (let lineStart = byteOrderMark; lineStart < text.length;) {
     const end = lineEnd(text, lineStart);
     const indent = runLength(text, lineStart, Math.min(end, lineStart + 4), SPACE);
     if (indent <= 3) {

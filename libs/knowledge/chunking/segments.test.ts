@@ -18,8 +18,41 @@ function blockwiseWordBoundaries(text: string): number[] {
 /** Long lines without newlines, dense in the characters blocks are cut at. */
 function punctuationSoup(seed: number): string {
   const random = createRandom(seed);
-  const pieces = ['a', 'Z9', '/', '-', '(', ')', '#', '*', '!', '?', ' ', '.', ',', ':', "'", '_', '。', '、', '日本', 'カナ',
-    '\u0301', '\u200d', '\ufe0f', '👍🏽', '🇫🇷', '\u00a0', '\r', '\n', '\r\n', '한국', 'ภาษา', '@', '1.5'];
+  const pieces = [
+    'a',
+    'Z9',
+    '/',
+    '-',
+    '(',
+    ')',
+    '#',
+    '*',
+    '!',
+    '?',
+    ' ',
+    '.',
+    ',',
+    ':',
+    "'",
+    '_',
+    '。',
+    '、',
+    '日本',
+    'カナ',
+    '\u0301',
+    '\u200d',
+    '\ufe0f',
+    '👍🏽',
+    '🇫🇷',
+    '\u00a0',
+    '\r',
+    '\n',
+    '\r\n',
+    '한국',
+    'ภาษา',
+    '@',
+    '1.5',
+  ];
   let text = '';
   while (text.length < 8_000) text += pick(random, pieces).repeat(int(random, 1, 3));
   return text;

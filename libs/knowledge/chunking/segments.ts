@@ -45,7 +45,7 @@ export function forEachSegment(
   visit: (start: number, end: number) => void,
 ): void {
   let maxBlock = MAX_BLOCK_SIZE;
-  for (let start = from; start < to; ) {
+  for (let start = from; start < to;) {
     const end = blockEnd(text, start, to, isCut, maxBlock);
     const segments = segmenter.segment(text.slice(start, end));
     if (end === to || isCut(text, end)) {
@@ -86,12 +86,43 @@ function isPlainStart(code: number): boolean {
 /** Word_Break=Other punctuation: no UAX #29 word rule joins it to, or looks through it at, a neighbour. */
 function isWordBreakOther(code: number): boolean {
   switch (code) {
-    case 0x21: case 0x23: case 0x24: case 0x25: case 0x26: case 0x28: case 0x29: case 0x2a:
-    case 0x2b: case 0x2d: case 0x2f: case 0x3c: case 0x3d: case 0x3e: case 0x3f: case 0x40:
-    case 0x5b: case 0x5c: case 0x5d: case 0x5e: case 0x60: case 0x7b: case 0x7c: case 0x7d:
+    case 0x21:
+    case 0x23:
+    case 0x24:
+    case 0x25:
+    case 0x26:
+    case 0x28:
+    case 0x29:
+    case 0x2a:
+    case 0x2b:
+    case 0x2d:
+    case 0x2f:
+    case 0x3c:
+    case 0x3d:
+    case 0x3e:
+    case 0x3f:
+    case 0x40:
+    case 0x5b:
+    case 0x5c:
+    case 0x5d:
+    case 0x5e:
+    case 0x60:
+    case 0x7b:
+    case 0x7c:
+    case 0x7d:
     case 0x7e: // ! # $ % & ( ) * + - / < = > ? @ [ \ ] ^ ` { | } ~
-    case 0x3001: case 0x3002: case 0x300c: case 0x300d: case 0x300e: case 0x300f: case 0x3010:
-    case 0x3011: case 0xff01: case 0xff08: case 0xff09: case 0xff1f: // 、。「」『』【】！（）？
+    case 0x3001:
+    case 0x3002:
+    case 0x300c:
+    case 0x300d:
+    case 0x300e:
+    case 0x300f:
+    case 0x3010:
+    case 0x3011:
+    case 0xff01:
+    case 0xff08:
+    case 0xff09:
+    case 0xff1f: // 、。「」『』【】！（）？
       return true;
     default:
       return false;

@@ -39,7 +39,7 @@ function isSentenceCut(text: string, i: number): boolean {
  */
 export function sentenceStarts(text: string): number[] {
   const starts: number[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = blockEnd(text, start, text.length, isSentenceCut, MAX_SENTENCE_BLOCK);
     if (start > 0 && isSentenceCut(text, start)) starts.push(start);
     const block = text.slice(start, end).replace(LINE_BREAKS, ' ');

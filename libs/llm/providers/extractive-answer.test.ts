@@ -4,7 +4,13 @@ import { composeExtractiveAnswer } from './extractive-answer';
 
 describe('extractive answers', () => {
   const hits = [
-    { doc_id: 'doc-a', chunk_id: 'c1', title: 'Runs', score: 0.6, content: '# Runs\n\nA run goes queued, running, succeeded. A cancelled run ends failed with the error cancelled.' },
+    {
+      doc_id: 'doc-a',
+      chunk_id: 'c1',
+      title: 'Runs',
+      score: 0.6,
+      content: '# Runs\n\nA run goes queued, running, succeeded. A cancelled run ends failed with the error cancelled.',
+    },
     { doc_id: 'doc-b', chunk_id: 'c2', title: 'Keys', score: 0.2, content: 'API keys start with pyl_. Revoked keys stop working.' },
   ];
 

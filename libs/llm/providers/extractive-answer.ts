@@ -4,7 +4,14 @@ const SENTENCES = new Intl.Segmenter('und', { granularity: 'sentence' });
 const MAX_SENTENCES = 3;
 
 function terms(text: string): Set<string> {
-  return new Set((text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((term) => term.length > 2));
+  return new Set(
+    (
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? []
+    ).filter((term) => term.length > 2),
+  );
 }
 
 /**

@@ -60,9 +60,7 @@ export class OpenAiLlmProvider implements LlmProvider {
           model: request.model,
           messages: toMessages(request),
           stream: true,
-          ...(request.tools.length
-            ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) }
-            : {}),
+          ...(request.tools.length ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
           ...(request.temperature !== null ? { temperature: request.temperature } : {}),
           ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
         },

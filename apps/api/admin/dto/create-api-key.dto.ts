@@ -16,14 +16,24 @@ export class CreateApiKeyRequest {
   @IsIn(SCOPES, { each: true })
   scopes!: Scope[];
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'The key stops working at this time (in the future); null or absent: never.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'The key stops working at this time (in the future); null or absent: never.',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   expires_at?: string | null;
 }
 
 export class RollApiKeyRequest {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps working (default from configuration).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 2_592_000,
+    description: 'How long the old secret keeps working (default from configuration).',
+  })
   @IsOmittable()
   @IsInt()
   @Min(0)

@@ -5,7 +5,8 @@ export class VectorIndexView {
   @ApiProperty({ enum: ['building', 'ready', 'failed'] }) status!: 'building' | 'ready' | 'failed';
   @ApiProperty({ description: 'Chunks the organisation had when the build started.' }) chunks_at_start!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'How long the build took; null until it is ready.' }) build_ms!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Why the last build failed (it is tried again 10 minutes later).' }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the last build failed (it is tried again 10 minutes later).' }) error!:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 

@@ -48,7 +48,14 @@ export class AgentToolRequest {
   @IsIn([KNOWLEDGE_SEARCH_TOOL])
   type!: typeof KNOWLEDGE_SEARCH_TOOL;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 20, default: DEFAULT_TOOL_MATCH_COUNT, description: 'null or absent: the default.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 20,
+    default: DEFAULT_TOOL_MATCH_COUNT,
+    description: 'null or absent: the default.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -29,12 +29,20 @@ export class CreateDocumentRequest {
   @Length(1, MAX_TITLE_CHARS)
   title!: string;
 
-  @ApiProperty({ minLength: 1, description: 'Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).', example: '# Pylon\n\nPylon runs agents.' })
+  @ApiProperty({
+    minLength: 1,
+    description: 'Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).',
+    example: '# Pylon\n\nPylon runs agents.',
+  })
   @IsString()
   @MinLength(1)
   content!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form JSON object, returned with the document and its matches (at most 16 KiB).' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Free-form JSON object, returned with the document and its matches (at most 16 KiB).',
+  })
   @IsOmittable()
   @IsObject()
   metadata?: Record<string, unknown>;
@@ -117,7 +125,7 @@ export class KnowledgeSearchResponse {
 
 const SCALAR_SCHEMA = { oneOf: [{ type: 'string', maxLength: FILTER_LIMITS.maxStringChars }, { type: 'number' }, { type: 'boolean' }] };
 const KEY_DESCRIPTION =
-  '`title` is the document\'s title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).';
+  "`title` is the document's title; any other key is a top-level key of its metadata (`metadata.<key>` names one explicitly, e.g. `metadata.title`).";
 
 /** `eq`/`ne`: equal (jsonb equality: 1 equals 1.0, "1" does not). A document without the key matches `ne`. */
 export class EqualityFilter {
@@ -137,7 +145,9 @@ export class RangeFilter {
 export class SetFilter {
   @ApiProperty({ enum: SET_OPERATORS }) type!: string;
   @ApiProperty({ minLength: 1, maxLength: FILTER_LIMITS.maxKeyChars, description: KEY_DESCRIPTION, example: 'lang' }) key!: string;
-  @ApiProperty({ type: 'array', minItems: 1, maxItems: FILTER_LIMITS.maxSetValues, items: SCALAR_SCHEMA, example: ['en', 'de'] }) value!: Array<string | number | boolean>;
+  @ApiProperty({ type: 'array', minItems: 1, maxItems: FILTER_LIMITS.maxSetValues, items: SCALAR_SCHEMA, example: ['en', 'de'] }) value!: Array<
+    string | number | boolean
+  >;
 }
 
 const ANY_FILTER = () => ({
@@ -167,7 +177,11 @@ export class KnowledgeQueryRequest extends PickType(KnowledgeSearchRequest, ['or
   @Max(50)
   match_count?: number;
 
-  @ApiPropertyOptional({ enum: SEARCH_MODES, default: 'hybrid', description: '`vector`: nearest embeddings; `keyword`: PostgreSQL full-text search; `hybrid`: both, fused by reciprocal rank fusion.' })
+  @ApiPropertyOptional({
+    enum: SEARCH_MODES,
+    default: 'hybrid',
+    description: '`vector`: nearest embeddings; `keyword`: PostgreSQL full-text search; `hybrid`: both, fused by reciprocal rank fusion.',
+  })
   @IsOmittable()
   @IsIn(SEARCH_MODES)
   mode?: SearchMode;
@@ -192,14 +206,17 @@ export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as c
   @ApiProperty({
     type: 'number',
     format: 'float',
-    description: 'vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).',
+    description:
+      'vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).',
   })
   score!: number;
   @ApiProperty({ enum: ['vector', 'keyword'], isArray: true, description: 'The legs that found this chunk.' }) found_by!: SearchLeg[];
-  @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the vector leg (1 = nearest), null if it didn't find it." }) vector_rank!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the vector leg (1 = nearest), null if it didn't find it." }) vector_rank!:
+    number | null;
   @ApiProperty({ type: 'number', nullable: true, description: 'Cosine similarity, when the vector leg found it.' }) vector_similarity!: number | null;
   @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the keyword leg, null if it didn't find it." }) keyword_rank!: number | null;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Normalised ts_rank_cd, when the keyword leg found it.' }) keyword_score!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Normalised ts_rank_cd, when the keyword leg found it.' }) keyword_score!:
+    number | null;
 }
 
 export class KnowledgeQueryResponse {

@@ -12,7 +12,13 @@ const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require
 
 /** 4.4 and 4.6 request body. */
 export class CreateGenerationRequest {
-  @ApiProperty({ minLength: 1, maxLength: MAX_PROMPT_CHARS, pattern: NON_BLANK_TEXT_PATTERN, description: 'Not only whitespace.', example: 'A lighthouse at dawn, waves crashing' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: MAX_PROMPT_CHARS,
+    pattern: NON_BLANK_TEXT_PATTERN,
+    description: 'Not only whitespace.',
+    example: 'A lighthouse at dawn, waves crashing',
+  })
   @IsString()
   @Matches(/\S/, { message: 'user_prompt must not be empty' })
   @MaxLength(MAX_PROMPT_CHARS)
@@ -28,13 +34,25 @@ export class CreateGenerationRequest {
   @IsBoolean()
   expand_prompt?: boolean;
 
-  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: 2_048, nullable: true, description: 'Start image (http or https); null or absent: none.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    maxLength: 2_048,
+    nullable: true,
+    description: 'Start image (http or https); null or absent: none.',
+  })
   @IsOptional()
   @IsUrl(HTTP_URL)
   @MaxLength(2_048)
   image_url?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uri', maxLength: 2_048, nullable: true, description: 'End image (http or https); null or absent: none.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    maxLength: 2_048,
+    nullable: true,
+    description: 'End image (http or https); null or absent: none.',
+  })
   @IsOptional()
   @IsUrl(HTTP_URL)
   @MaxLength(2_048)
@@ -52,7 +70,8 @@ export class GeneratedVideo {
 export class VideoGenerationResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The provider’s estimate while processing, in seconds.' }) estimate_wait_seconds!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The provider’s estimate while processing, in seconds.' }) estimate_wait_seconds!:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) liked!: string | null;
   @ApiProperty() prompt!: string;
   @ApiProperty({ enum: VIDEO_STATES }) state!: VideoState;

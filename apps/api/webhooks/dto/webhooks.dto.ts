@@ -37,7 +37,14 @@ export class UpdateWebhookEndpointRequest {
   @MaxLength(2_048)
   url?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: WEBHOOK_EVENT_TYPES, minItems: 1, uniqueItems: true, nullable: true, description: 'null: every event.' })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: WEBHOOK_EVENT_TYPES,
+    minItems: 1,
+    uniqueItems: true,
+    nullable: true,
+    description: 'null: every event.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -58,7 +65,12 @@ export class UpdateWebhookEndpointRequest {
 }
 
 export class RotateSecretRequest {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 2_592_000, description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 2_592_000,
+    description: 'How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS).',
+  })
   @IsOmittable()
   @IsInt()
   @Min(0)
@@ -126,7 +138,13 @@ export class ListDeliveriesQuery extends PageQuery {
 }
 
 export class DisableWebhookEndpointsRequest {
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 500, description: "Why; the organisation sees it as each endpoint's disabled_reason (null or absent: none given)." })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 500,
+    description: "Why; the organisation sees it as each endpoint's disabled_reason (null or absent: none given).",
+  })
   @IsOptional()
   @IsString()
   @Length(1, 500)

@@ -32,11 +32,17 @@ api.use(authorization);
 export async function failureOf(response: Response, body?: unknown): Promise<ApiFailure> {
   let error = body;
   if (error === undefined) error = await response.json().catch(() => undefined);
-  const code = typeof error === 'object' && error !== null && typeof (error as { error?: unknown }).error === 'string'
-    ? (error as { error: string }).error
-    : `http_${response.status}`;
+  const code =
+    typeof error === 'object' && error !== null && typeof (error as { error?: unknown }).error === 'string'
+      ? (error as { error: string }).error
+      : `http_${response.status}`;
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiFailure(response.status, code, response.headers.get('error-detail'), Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+  return new ApiFailure(
+    response.status,
+    code,
+    response.headers.get('error-detail'),
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+  );
 }
 
 const REFUSED_KEY = new Set(['invalid_api_key', 'missing_api_key']);

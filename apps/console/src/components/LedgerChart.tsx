@@ -29,10 +29,18 @@ export function LedgerChart({ entries }: { entries: Schemas['TokenEntryView'][] 
         <desc id="ledger-chart-desc">{description}</desc>
         <line x1={PAD.left} y1={HEIGHT - PAD.bottom} x2={WIDTH - PAD.right} y2={HEIGHT - PAD.bottom} className="axis" />
         <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} className="axis" />
-        <text x={PAD.left - 6} y={y(top)} textAnchor="end" dominantBaseline="middle">{top.toLocaleString()}</text>
-        <text x={PAD.left - 6} y={y(0)} textAnchor="end" dominantBaseline="middle">0</text>
-        <text x={PAD.left} y={HEIGHT - 8}>{new Date(first.at).toLocaleTimeString()}</text>
-        <text x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">now</text>
+        <text x={PAD.left - 6} y={y(top)} textAnchor="end" dominantBaseline="middle">
+          {top.toLocaleString()}
+        </text>
+        <text x={PAD.left - 6} y={y(0)} textAnchor="end" dominantBaseline="middle">
+          0
+        </text>
+        <text x={PAD.left} y={HEIGHT - 8}>
+          {new Date(first.at).toLocaleTimeString()}
+        </text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">
+          now
+        </text>
         <path d={path} className="line" />
         {points.map((point) => (
           <circle key={point.entry.entry_id} cx={x(point.at)} cy={y(point.balance)} r={3} className={`dot dot-${point.entry.kind}`}>
@@ -40,7 +48,9 @@ export function LedgerChart({ entries }: { entries: Schemas['TokenEntryView'][] 
           </circle>
         ))}
       </svg>
-      <figcaption>{description} Grants and refunds raise it; each generation or extension takes {(500_000).toLocaleString()}.</figcaption>
+      <figcaption>
+        {description} Grants and refunds raise it; each generation or extension takes {(500_000).toLocaleString()}.
+      </figcaption>
     </figure>
   );
 }

@@ -34,12 +34,20 @@ export function SecretOnce({ label, secret, onDone, headingLevel = 2 }: { label:
       <Heading id={`${id}-heading`}>{label}</Heading>
       <p>Copy it now: it is shown only this once and cannot be shown again.</p>
       <div className="row">
-        <label htmlFor={id} className="visually-hidden">{label}</label>
+        <label htmlFor={id} className="visually-hidden">
+          {label}
+        </label>
         <input id={id} className="secret-value" readOnly value={secret} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={copy}>Copy</button>
-        <button type="button" onClick={onDone}>Done, hide it</button>
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+        <button type="button" onClick={onDone}>
+          Done, hide it
+        </button>
       </div>
-      <p role="status" className="hint">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the text and copy it yourself.' : ''}</p>
+      <p role="status" className="hint">
+        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the text and copy it yourself.' : ''}
+      </p>
     </section>
   );
 }
@@ -47,7 +55,11 @@ export function SecretOnce({ label, secret, onDone, headingLevel = 2 }: { label:
 export function When({ at }: { at: string | null | undefined }) {
   if (!at) return <span className="muted">—</span>;
   const date = new Date(at);
-  return <time dateTime={at} title={date.toISOString()}>{date.toLocaleString()}</time>;
+  return (
+    <time dateTime={at} title={date.toISOString()}>
+      {date.toLocaleString()}
+    </time>
+  );
 }
 
 export function Status({ value }: { value: string }) {
@@ -70,9 +82,13 @@ export function usePager() {
 export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label: string }) {
   return (
     <nav className="pager" aria-label={label}>
-      <button type="button" onClick={pager.previous} disabled={pager.page <= 1}>Previous page</button>
+      <button type="button" onClick={pager.previous} disabled={pager.page <= 1}>
+        Previous page
+      </button>
       <span>Page {pager.page}</span>
-      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>Next page</button>
+      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>
+        Next page
+      </button>
     </nav>
   );
 }

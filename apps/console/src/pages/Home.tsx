@@ -10,9 +10,13 @@ export function HomePage() {
       <h1>Overview</h1>
       <dl className="facts">
         <dt>Organisation</dt>
-        <dd><code>{key.org_id}</code></dd>
+        <dd>
+          <code>{key.org_id}</code>
+        </dd>
         <dt>API key</dt>
-        <dd><code>{key.hint}</code> “{key.name}”</dd>
+        <dd>
+          <code>{key.hint}</code> “{key.name}”
+        </dd>
         <dt>Expires</dt>
         <dd>{key.expires_at ? <When at={key.expires_at} /> : 'never'}</dd>
       </dl>
@@ -30,7 +34,9 @@ export function HomePage() {
         <tbody>
           {SCOPES.map(({ scope, allows }) => (
             <tr key={scope}>
-              <td><code>{scope}</code></td>
+              <td>
+                <code>{scope}</code>
+              </td>
               <td>{allows}</td>
               <td>{can(scope) ? <strong>allowed</strong> : <span className="muted">not allowed</span>}</td>
             </tr>

@@ -31,9 +31,11 @@ export function KeysPage() {
   const [expiresAt, setExpiresAt] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      unwrap(api.POST('/api/v1/api-keys', {
-        body: { name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) },
-      })),
+      unwrap(
+        api.POST('/api/v1/api-keys', {
+          body: { name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) },
+        }),
+      ),
     onSuccess: (issued) => {
       setSecret({ label: `Secret of the new key “${issued.name}”`, value: issued.api_key });
       setName('');
@@ -103,7 +105,9 @@ export function KeysPage() {
           <label htmlFor="key-expires">Expires (optional)</label>
           <input id="key-expires" type="datetime-local" value={expiresAt} onChange={(event) => setExpiresAt(event.target.value)} />
           <div>
-            <button type="submit" disabled={create.isPending || chosen.length === 0}>Create key</button>
+            <button type="submit" disabled={create.isPending || chosen.length === 0}>
+              Create key
+            </button>
           </div>
           <ErrorNotice error={create.error} />
         </form>
@@ -112,7 +116,12 @@ export function KeysPage() {
   );
 }
 
-function KeyRow({ apiKey, isMine, onSecret, onChange }: {
+function KeyRow({
+  apiKey,
+  isMine,
+  onSecret,
+  onChange,
+}: {
   apiKey: Schemas['ApiKeyView'];
   isMine: boolean;
   onSecret: (secret: { label: string; value: string }) => void;
@@ -121,9 +130,15 @@ function KeyRow({ apiKey, isMine, onSecret, onChange }: {
   const [graceSeconds, setGraceSeconds] = useState('3600');
   const [confirming, setConfirming] = useState(false);
   const roll = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/api-keys/{key_id}/roll', { params: { path: { key_id: apiKey.key_id } }, body: { grace_seconds: Number(graceSeconds) } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/api-keys/{key_id}/roll', { params: { path: { key_id: apiKey.key_id } }, body: { grace_seconds: Number(graceSeconds) } }),
+      ),
     onSuccess: (rolled) => {
-      onSecret({ label: `New secret of “${rolled.name}” (the old one works for requests until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()}, but can no longer create, roll or revoke keys)`, value: rolled.api_key });
+      onSecret({
+        label: `New secret of “${rolled.name}” (the old one works for requests until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()}, but can no longer create, roll or revoke keys)`,
+        value: rolled.api_key,
+      });
       onChange();
     },
   });
@@ -137,12 +152,42 @@ function KeyRow({ apiKey, isMine, onSecret, onChange }: {
   const revoked = apiKey.revoked_at !== null;
   return (
     <tr>
-      <td>{apiKey.name}{isMine && <> <em>(this key)</em></>}</td>
-      <td><code>{apiKey.hint}</code></td>
-      <td>{apiKey.scopes.map((scope) => <code key={scope} className="tag">{scope}</code>)}</td>
-      <td><When at={apiKey.created_at} /></td>
-      <td><When at={apiKey.last_used_at} /></td>
-      <td>{revoked ? <>revoked <When at={apiKey.revoked_at} /></> : apiKey.expires_at ? <When at={apiKey.expires_at} /> : 'never'}</td>
+      <td>
+        {apiKey.name}
+        {isMine && (
+          <>
+            {' '}
+            <em>(this key)</em>
+          </>
+        )}
+      </td>
+      <td>
+        <code>{apiKey.hint}</code>
+      </td>
+      <td>
+        {apiKey.scopes.map((scope) => (
+          <code key={scope} className="tag">
+            {scope}
+          </code>
+        ))}
+      </td>
+      <td>
+        <When at={apiKey.created_at} />
+      </td>
+      <td>
+        <When at={apiKey.last_used_at} />
+      </td>
+      <td>
+        {revoked ? (
+          <>
+            revoked <When at={apiKey.revoked_at} />
+          </>
+        ) : apiKey.expires_at ? (
+          <When at={apiKey.expires_at} />
+        ) : (
+          'never'
+        )}
+      </td>
       <td className="actions">
         {!revoked && (
           <>
@@ -155,15 +200,23 @@ function KeyRow({ apiKey, isMine, onSecret, onChange }: {
                 <option value="86400">1 day</option>
               </select>
             </label>
-            <button type="button" onClick={() => roll.mutate()} disabled={roll.isPending} aria-label={`Roll ${apiKey.name}`}>Roll</button>
+            <button type="button" onClick={() => roll.mutate()} disabled={roll.isPending} aria-label={`Roll ${apiKey.name}`}>
+              Roll
+            </button>
             {confirming ? (
               <span role="group" aria-label={`Confirm revoking ${apiKey.name}`}>
                 <span>Revoke {isMine ? 'the key you are signed in with' : 'it'}? Requests with it fail at once.</span>{' '}
-                <button type="button" className="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>Yes, revoke</button>{' '}
-                <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+                <button type="button" className="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
+                  Yes, revoke
+                </button>{' '}
+                <button type="button" onClick={() => setConfirming(false)}>
+                  Keep it
+                </button>
               </span>
             ) : (
-              <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>Revoke</button>
+              <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>
+                Revoke
+              </button>
             )}
           </>
         )}

@@ -25,10 +25,18 @@ export function KnowledgePage() {
           <table>
             <caption className="visually-hidden">Documents, newest first</caption>
             <thead>
-              <tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Chunks</th><th scope="col">Added</th><th scope="col">Actions</th></tr>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Status</th>
+                <th scope="col">Chunks</th>
+                <th scope="col">Added</th>
+                <th scope="col">Actions</th>
+              </tr>
             </thead>
             <tbody>
-              {documents.data.data.map((document) => <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />)}
+              {documents.data.data.map((document) => (
+                <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />
+              ))}
             </tbody>
           </table>
         )}
@@ -56,7 +64,11 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
           (document.progress ? (
             <>
               {' '}
-              <progress aria-label={`Ingesting ${document.title}`} value={document.progress.chunks_embedded} max={document.progress.chunks_total} />{' '}
+              <progress
+                aria-label={`Ingesting ${document.title}`}
+                value={document.progress.chunks_embedded}
+                max={document.progress.chunks_total}
+              />{' '}
               {document.progress.chunks_embedded} / {document.progress.chunks_total} chunks embedded
             </>
           ) : (
@@ -65,17 +77,26 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
         {document.failure_reason && <> {document.failure_reason}</>}
       </td>
       <td>{document.chunk_count}</td>
-      <td><When at={document.created_at} /></td>
+      <td>
+        <When at={document.created_at} />
+      </td>
       <td className="actions">
-        {canDelete && (confirming ? (
-          <span role="group" aria-label={`Confirm deleting ${document.title}`}>
-            Delete it? Its chunks stop matching at once.{' '}
-            <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>Yes, delete</button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
-          </span>
-        ) : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${document.title}`}>Delete</button>
-        ))}
+        {canDelete &&
+          (confirming ? (
+            <span role="group" aria-label={`Confirm deleting ${document.title}`}>
+              Delete it? Its chunks stop matching at once.{' '}
+              <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
+                Yes, delete
+              </button>{' '}
+              <button type="button" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${document.title}`}>
+              Delete
+            </button>
+          ))}
         <ErrorNotice error={remove.error} />
       </td>
     </tr>
@@ -91,7 +112,11 @@ function Upload() {
     mutationFn: async () => {
       if (!file) throw new Error('Choose a .txt or .md file first.');
       const content = await file.text();
-      return unwrap(api.POST('/api/v1/knowledge/documents', { body: { org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } } }));
+      return unwrap(
+        api.POST('/api/v1/knowledge/documents', {
+          body: { org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } },
+        }),
+      );
     },
     onSuccess: () => {
       setFile(null);
@@ -108,12 +133,24 @@ function Upload() {
       <h2 id="upload-heading">Add a document</h2>
       <form onSubmit={submit} className="stack">
         <label htmlFor="doc-file">Text or Markdown file (.txt, .md)</label>
-        <input id="doc-file" type="file" accept=".txt,.md,.markdown,text/plain,text/markdown" required onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+        <input
+          id="doc-file"
+          type="file"
+          accept=".txt,.md,.markdown,text/plain,text/markdown"
+          required
+          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+        />
         <label htmlFor="doc-title">Title (optional; the file name otherwise)</label>
         <input id="doc-title" maxLength={500} value={title} onChange={(event) => setTitle(event.target.value)} />
-        <div><button type="submit" disabled={upload.isPending || !file}>Upload</button></div>
+        <div>
+          <button type="submit" disabled={upload.isPending || !file}>
+            Upload
+          </button>
+        </div>
         {upload.isPending && <p role="status">Uploading…</p>}
-        {upload.isSuccess && <p role="status">Uploaded “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</p>}
+        {upload.isSuccess && (
+          <p role="status">Uploaded “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</p>
+        )}
         <ErrorNotice error={upload.error} />
       </form>
     </section>
@@ -148,27 +185,39 @@ function Search() {
         <input id="search-query" type="search" required value={query} onChange={(event) => setQuery(event.target.value)} />
         <label htmlFor="search-mode">Search</label>
         <select id="search-mode" value={mode} onChange={(event) => setMode(event.target.value as SearchMode)}>
-          {MODES.map((option) => <option key={option.mode} value={option.mode}>{option.label}</option>)}
+          {MODES.map((option) => (
+            <option key={option.mode} value={option.mode}>
+              {option.label}
+            </option>
+          ))}
         </select>
         <label htmlFor="search-count">Matches</label>
         <input id="search-count" type="number" min={1} max={20} value={matchCount} onChange={(event) => setMatchCount(Number(event.target.value))} />
-        <button type="submit" disabled={search.isPending}>Search</button>
+        <button type="submit" disabled={search.isPending}>
+          Search
+        </button>
       </form>
       <ErrorNotice error={search.error} />
-      {search.data && (search.data.matches.length === 0 ? <p role="status">No matches.</p> : (
-        <ol className="matches" aria-label="Matches, best first">
-          {search.data.matches.map((match) => (
-            <li key={match.chunk_id}>
-              <p>
-                <strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score{' '}
-                <data className="score" value={match.score}>{match.score.toFixed(3)}</data> · found by {match.found_by.join(' and ')}
-                {match.vector_similarity !== null && <> · similarity {match.vector_similarity.toFixed(3)}</>}
-              </p>
-              <p className="text">{match.content}</p>
-            </li>
-          ))}
-        </ol>
-      ))}
+      {search.data &&
+        (search.data.matches.length === 0 ? (
+          <p role="status">No matches.</p>
+        ) : (
+          <ol className="matches" aria-label="Matches, best first">
+            {search.data.matches.map((match) => (
+              <li key={match.chunk_id}>
+                <p>
+                  <strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score{' '}
+                  <data className="score" value={match.score}>
+                    {match.score.toFixed(3)}
+                  </data>{' '}
+                  · found by {match.found_by.join(' and ')}
+                  {match.vector_similarity !== null && <> · similarity {match.vector_similarity.toFixed(3)}</>}
+                </p>
+                <p className="text">{match.content}</p>
+              </li>
+            ))}
+          </ol>
+        ))}
     </section>
   );
 }

@@ -19,38 +19,70 @@ export function RunPage({ runId }: { runId: string }) {
     mutationFn: () => unwrap(api.POST('/api/v1/agent-runs/{runId}/cancel', { params: { path: { runId } } })),
     onSuccess: (cancelled) => queryClient.setQueryData(['run', runId], cancelled),
   });
-  const streamed = events.filter((event) => event.type === 'output_delta').map((event) => String(event.data.text ?? '')).join('');
+  const streamed = events
+    .filter((event) => event.type === 'output_delta')
+    .map((event) => String(event.data.text ?? ''))
+    .join('');
   const data = run.data;
   const finished = data?.status === 'succeeded' || data?.status === 'failed';
   const output = data?.output ?? (streamed || null);
 
   return (
     <>
-      <p><Link href="/runs">← All runs</Link></p>
-      <h1>Run <code>{runId.slice(0, 8)}</code></h1>
+      <p>
+        <Link href="/runs">← All runs</Link>
+      </p>
+      <h1>
+        Run <code>{runId.slice(0, 8)}</code>
+      </h1>
       <ErrorNotice error={run.error} />
       {data && (
         <>
           <dl className="facts">
             <dt>Status</dt>
-            <dd><Status value={data.status} />{data.error && <> — error: <code>{data.error}</code></>}</dd>
+            <dd>
+              <Status value={data.status} />
+              {data.error && (
+                <>
+                  {' '}
+                  — error: <code>{data.error}</code>
+                </>
+              )}
+            </dd>
             <dt>Run id</dt>
-            <dd><code>{data.run_id}</code></dd>
+            <dd>
+              <code>{data.run_id}</code>
+            </dd>
             <dt>Agent version</dt>
-            <dd><code>{data.agent_version_id}</code></dd>
+            <dd>
+              <code>{data.agent_version_id}</code>
+            </dd>
             <dt>Created</dt>
-            <dd><When at={data.created_at} /></dd>
+            <dd>
+              <When at={data.created_at} />
+            </dd>
             <dt>Updated</dt>
-            <dd><When at={data.updated_at} /></dd>
+            <dd>
+              <When at={data.updated_at} />
+            </dd>
           </dl>
-          {!finished && (can('runs:create')
-            ? <p><button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel run</button></p>
-            : <ScopeNote>Cancelling needs the runs:create scope, which this key does not have.</ScopeNote>)}
+          {!finished &&
+            (can('runs:create') ? (
+              <p>
+                <button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+                  Cancel run
+                </button>
+              </p>
+            ) : (
+              <ScopeNote>Cancelling needs the runs:create scope, which this key does not have.</ScopeNote>
+            ))}
           <ErrorNotice error={cancel.error} />
           <h2>Input</h2>
           <pre className="text">{data.input}</pre>
           <h2>Output</h2>
-          <pre className="text" aria-live="polite" data-testid="run-output">{output ?? (finished ? '(none)' : 'Waiting for output…')}</pre>
+          <pre className="text" aria-live="polite" data-testid="run-output">
+            {output ?? (finished ? '(none)' : 'Waiting for output…')}
+          </pre>
         </>
       )}
       <section aria-labelledby="events-heading">
@@ -85,7 +117,10 @@ function useRunEvents(runId: string, onEnd: () => void) {
     setStreamError(null);
     setLive(true);
     followRunEvents(runId, (event) => setEvents((seen) => [...seen, event]), controller.signal)
-      .then(() => onEnd(), (error: unknown) => setStreamError(error))
+      .then(
+        () => onEnd(),
+        (error: unknown) => setStreamError(error),
+      )
       .finally(() => !controller.signal.aborted && setLive(false));
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps

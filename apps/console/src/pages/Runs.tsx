@@ -21,28 +21,56 @@ export function RunsPage() {
   return (
     <>
       <h1>Runs</h1>
-      {can('runs:create') ? <StartRun /> : <ScopeNote>Starting and cancelling runs needs the runs:create scope, which this key does not have.</ScopeNote>}
+      {can('runs:create') ? (
+        <StartRun />
+      ) : (
+        <ScopeNote>Starting and cancelling runs needs the runs:create scope, which this key does not have.</ScopeNote>
+      )}
       <section aria-labelledby="runs-heading">
         <h2 id="runs-heading">Recent runs</h2>
         <label htmlFor="run-status">Status</label>{' '}
-        <select id="run-status" value={status} onChange={(event) => { setStatus(event.target.value as RunStatus | ''); pager.reset(); }}>
+        <select
+          id="run-status"
+          value={status}
+          onChange={(event) => {
+            setStatus(event.target.value as RunStatus | '');
+            pager.reset();
+          }}
+        >
           <option value="">any</option>
-          {STATUSES.map((value) => <option key={value} value={value}>{value}</option>)}
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
         </select>
         <ErrorNotice error={runs.error} />
         {runs.data && runs.data.data.length > 0 && (
           <table>
             <caption className="visually-hidden">Runs, newest first</caption>
             <thead>
-              <tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Input</th><th scope="col">Created</th></tr>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Input</th>
+                <th scope="col">Created</th>
+              </tr>
             </thead>
             <tbody>
               {runs.data.data.map((run) => (
                 <tr key={run.run_id}>
-                  <td><Link href={`/runs/${run.run_id}`}><code>{run.run_id.slice(0, 8)}</code></Link></td>
-                  <td><Status value={run.status} /></td>
+                  <td>
+                    <Link href={`/runs/${run.run_id}`}>
+                      <code>{run.run_id.slice(0, 8)}</code>
+                    </Link>
+                  </td>
+                  <td>
+                    <Status value={run.status} />
+                  </td>
                   <td className="clip">{run.input}</td>
-                  <td><When at={run.created_at} /></td>
+                  <td>
+                    <When at={run.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -91,9 +119,21 @@ function StartRun() {
         {canPick ? (
           <>
             <label htmlFor="run-agent">Agent</label>
-            <select id="run-agent" required value={agentId} onChange={(event) => { setAgentId(event.target.value); setVersionId(''); }}>
+            <select
+              id="run-agent"
+              required
+              value={agentId}
+              onChange={(event) => {
+                setAgentId(event.target.value);
+                setVersionId('');
+              }}
+            >
               <option value="">Choose an agent</option>
-              {agents.data?.data.map((agent) => <option key={agent.agent_id} value={agent.agent_id}>{agent.name}</option>)}
+              {agents.data?.data.map((agent) => (
+                <option key={agent.agent_id} value={agent.agent_id}>
+                  {agent.name}
+                </option>
+              ))}
             </select>
             <label htmlFor="run-version">Version</label>
             <select id="run-version" required value={versionId} onChange={(event) => setVersionId(event.target.value)} disabled={!versions.data}>
@@ -115,7 +155,11 @@ function StartRun() {
         )}
         <label htmlFor="run-input">Input</label>
         <textarea id="run-input" required rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
-        <div><button type="submit" disabled={start.isPending}>Start run</button></div>
+        <div>
+          <button type="submit" disabled={start.isPending}>
+            Start run
+          </button>
+        </div>
         <ErrorNotice error={start.error} />
       </form>
     </section>

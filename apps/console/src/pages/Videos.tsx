@@ -22,13 +22,16 @@ export function VideosPage() {
     enabled: can('tokens:read'),
     queryFn: () => unwrap(api.GET('/api/v1/tokens/entries', { params: { query: { limit: 100 } } })),
   });
-  const charged = (entries.data?.data ?? []).filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation').map((entry) => entry.reference_id!);
+  const charged = (entries.data?.data ?? [])
+    .filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation')
+    .map((entry) => entry.reference_id!);
   const ids = [...new Set([...madeHere, ...charged])].slice(0, 50);
   const generations = useQuery({
     queryKey: ['generations', ids],
     enabled: ids.length > 0,
     queryFn: () => unwrap(api.GET('/v1/video-gen/generation', { params: { query: { ids } } })),
-    refetchInterval: (query) => (query.state.data?.some((generation) => generation.state === 'pending' || generation.state === 'processing') ? 1_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((generation) => generation.state === 'pending' || generation.state === 'processing') ? 1_000 : false,
   });
   const queryClient = useQueryClient();
   const created = (generation: Generation) => {
@@ -41,23 +44,42 @@ export function VideosPage() {
   return (
     <>
       <h1>Videos</h1>
-      {can('tokens:read') ? <Tokens entries={entries.data?.data} entriesError={entries.error} refreshKey={finished} /> : (
-        <ScopeNote>The token balance and ledger need the tokens:read scope, which this key does not have; the gallery then shows only the videos made in this tab.</ScopeNote>
+      {can('tokens:read') ? (
+        <Tokens entries={entries.data?.data} entriesError={entries.error} refreshKey={finished} />
+      ) : (
+        <ScopeNote>
+          The token balance and ledger need the tokens:read scope, which this key does not have; the gallery then shows only the videos made in this
+          tab.
+        </ScopeNote>
       )}
-      {can('video:create') ? <Generate onCreated={created} /> : <ScopeNote>Generating, extending and cancelling videos needs the video:create scope, which this key does not have.</ScopeNote>}
+      {can('video:create') ? (
+        <Generate onCreated={created} />
+      ) : (
+        <ScopeNote>Generating, extending and cancelling videos needs the video:create scope, which this key does not have.</ScopeNote>
+      )}
       <section aria-labelledby="gallery-heading">
         <h2 id="gallery-heading">Gallery</h2>
         <ErrorNotice error={generations.error} />
         {ids.length === 0 && <p>No videos yet.</p>}
         <ul className="gallery">
-          {generations.data?.map((generation) => <VideoCard key={generation.id} generation={generation} onCreated={created} />)}
+          {generations.data?.map((generation) => (
+            <VideoCard key={generation.id} generation={generation} onCreated={created} />
+          ))}
         </ul>
       </section>
     </>
   );
 }
 
-function Tokens({ entries, entriesError, refreshKey }: { entries: Schemas['TokenEntryView'][] | undefined; entriesError: unknown; refreshKey: number }) {
+function Tokens({
+  entries,
+  entriesError,
+  refreshKey,
+}: {
+  entries: Schemas['TokenEntryView'][] | undefined;
+  entriesError: unknown;
+  refreshKey: number;
+}) {
   const balance = useQuery({
     queryKey: ['token-balance', refreshKey],
     queryFn: () => unwrap(api.GET('/api/v1/tokens/balance')),
@@ -67,7 +89,10 @@ function Tokens({ entries, entriesError, refreshKey }: { entries: Schemas['Token
       <h2 id="tokens-heading">Tokens</h2>
       <ErrorNotice error={balance.error ?? entriesError} />
       {balance.data && (
-        <p>Balance: <strong data-testid="token-balance">{balance.data.balance.toLocaleString()}</strong> tokens ({Math.floor(balance.data.balance / COST)} generations at {COST.toLocaleString()} each).</p>
+        <p>
+          Balance: <strong data-testid="token-balance">{balance.data.balance.toLocaleString()}</strong> tokens (
+          {Math.floor(balance.data.balance / COST)} generations at {COST.toLocaleString()} each).
+        </p>
       )}
       {entries && <LedgerChart entries={entries} />}
     </section>
@@ -80,9 +105,17 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
   const [imageUrl, setImageUrl] = useState('');
   const [imageEndUrl, setImageEndUrl] = useState('');
   const generate = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations', {
-      body: { user_prompt: prompt, aspect_ratio: aspectRatio, ...(imageUrl ? { image_url: imageUrl } : {}), ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}) },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/video-gen/generations', {
+          body: {
+            user_prompt: prompt,
+            aspect_ratio: aspectRatio,
+            ...(imageUrl ? { image_url: imageUrl } : {}),
+            ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}),
+          },
+        }),
+      ),
     onSuccess: (generation) => {
       setPrompt('');
       onCreated(generation);
@@ -100,13 +133,21 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
         <textarea id="video-prompt" required maxLength={2000} rows={2} value={prompt} onChange={(event) => setPrompt(event.target.value)} />
         <label htmlFor="video-aspect">Aspect ratio</label>
         <select id="video-aspect" value={aspectRatio} onChange={(event) => setAspectRatio(event.target.value as AspectRatio)}>
-          {ASPECT_RATIOS.map((ratio) => <option key={ratio} value={ratio}>{ratio}</option>)}
+          {ASPECT_RATIOS.map((ratio) => (
+            <option key={ratio} value={ratio}>
+              {ratio}
+            </option>
+          ))}
         </select>
         <label htmlFor="video-start">Start image URL (optional)</label>
         <input id="video-start" type="url" value={imageUrl} onChange={(event) => setImageUrl(event.target.value)} />
         <label htmlFor="video-end">End image URL (optional)</label>
         <input id="video-end" type="url" value={imageEndUrl} onChange={(event) => setImageEndUrl(event.target.value)} />
-        <div><button type="submit" disabled={generate.isPending}>Generate ({COST.toLocaleString()} tokens)</button></div>
+        <div>
+          <button type="submit" disabled={generate.isPending}>
+            Generate ({COST.toLocaleString()} tokens)
+          </button>
+        </div>
         <ErrorNotice error={generate.error} />
       </form>
     </section>
@@ -119,10 +160,13 @@ function VideoCard({ generation, onCreated }: { generation: Generation; onCreate
   const [playing, setPlaying] = useState(false);
   const [extension, setExtension] = useState('');
   const extend = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations/{taskId}/extend', {
-      params: { path: { taskId: generation.id } },
-      body: { user_prompt: extension },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/video-gen/generations/{taskId}/extend', {
+          params: { path: { taskId: generation.id } },
+          body: { user_prompt: extension },
+        }),
+      ),
     onSuccess: (created) => {
       setExtension('');
       onCreated(created);
@@ -137,21 +181,56 @@ function VideoCard({ generation, onCreated }: { generation: Generation; onCreate
   return (
     <li className="card">
       <h3 className="clip">{generation.prompt}</h3>
-      <p><Status value={generation.state} /> <When at={generation.created_at} />{busy && <progress aria-label={`Rendering “${generation.prompt}”`} />}</p>
-      {video && (playing ? (
-        <video src={video.url} poster={video.thumbnail} controls autoPlay muted width={Math.min(video.width, 320)} aria-label={`Video: ${generation.prompt}`} />
-      ) : (
-        <button type="button" className="thumbnail" onClick={() => setPlaying(true)} aria-label={`Play “${generation.prompt}”`}>
-          <img src={video.thumbnail} alt="" width={Math.min(video.width, 320)} />
+      <p>
+        <Status value={generation.state} /> <When at={generation.created_at} />
+        {busy && <progress aria-label={`Rendering “${generation.prompt}”`} />}
+      </p>
+      {video &&
+        (playing ? (
+          <video
+            src={video.url}
+            poster={video.thumbnail}
+            controls
+            autoPlay
+            muted
+            width={Math.min(video.width, 320)}
+            aria-label={`Video: ${generation.prompt}`}
+          />
+        ) : (
+          <button type="button" className="thumbnail" onClick={() => setPlaying(true)} aria-label={`Play “${generation.prompt}”`}>
+            <img src={video.thumbnail} alt="" width={Math.min(video.width, 320)} />
+          </button>
+        ))}
+      {video && (
+        <p className="hint">
+          {video.width}×{video.height}
+        </p>
+      )}
+      {can('video:create') && busy && (
+        <button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+          Cancel
         </button>
-      ))}
-      {video && <p className="hint">{video.width}×{video.height}</p>}
-      {can('video:create') && busy && <button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel</button>}
+      )}
       {can('video:create') && generation.state === 'completed' && (
-        <form className="row" onSubmit={(event) => { event.preventDefault(); extend.mutate(); }}>
+        <form
+          className="row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            extend.mutate();
+          }}
+        >
           <label htmlFor={`extend-${generation.id}`}>Extend with</label>
-          <input id={`extend-${generation.id}`} required maxLength={2000} value={extension} onChange={(event) => setExtension(event.target.value)} placeholder="what happens next" />
-          <button type="submit" disabled={extend.isPending}>Extend</button>
+          <input
+            id={`extend-${generation.id}`}
+            required
+            maxLength={2000}
+            value={extension}
+            onChange={(event) => setExtension(event.target.value)}
+            placeholder="what happens next"
+          />
+          <button type="submit" disabled={extend.isPending}>
+            Extend
+          </button>
         </form>
       )}
       <ErrorNotice error={extend.error ?? cancel.error} />

@@ -27,7 +27,8 @@ export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
     onSuccess: refresh,
   });
   const rotate = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret', { ...path, body: { grace_seconds: Number(graceSeconds) } })),
+    mutationFn: () =>
+      unwrap(api.POST('/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret', { ...path, body: { grace_seconds: Number(graceSeconds) } })),
     onSuccess: (rotated) => {
       setSecret(rotated.secret);
       refresh();
@@ -47,22 +48,40 @@ export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
   const data = endpoint.data;
   return (
     <>
-      <p><Link href="/webhooks">← All endpoints</Link></p>
+      <p>
+        <Link href="/webhooks">← All endpoints</Link>
+      </p>
       <h1>Webhook endpoint</h1>
       <ErrorNotice error={endpoint.error} />
       {data && (
         <>
           <dl className="facts">
-            <dt>URL</dt><dd><code>{data.url}</code></dd>
-            <dt>Description</dt><dd>{data.description ?? <span className="muted">—</span>}</dd>
-            <dt>Events</dt><dd>{data.events ? data.events.join(', ') : 'every event'}</dd>
-            <dt>State</dt><dd><Status value={data.enabled ? 'enabled' : 'disabled'} />{data.disabled_reason && <> — {data.disabled_reason}</>}</dd>
-            <dt>Previous secret signs until</dt><dd><When at={data.previous_secret_expires_at} /></dd>
+            <dt>URL</dt>
+            <dd>
+              <code>{data.url}</code>
+            </dd>
+            <dt>Description</dt>
+            <dd>{data.description ?? <span className="muted">—</span>}</dd>
+            <dt>Events</dt>
+            <dd>{data.events ? data.events.join(', ') : 'every event'}</dd>
+            <dt>State</dt>
+            <dd>
+              <Status value={data.enabled ? 'enabled' : 'disabled'} />
+              {data.disabled_reason && <> — {data.disabled_reason}</>}
+            </dd>
+            <dt>Previous secret signs until</dt>
+            <dd>
+              <When at={data.previous_secret_expires_at} />
+            </dd>
           </dl>
           {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
           <div className="toolbar" role="group" aria-label="Endpoint actions">
-            <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !data.enabled}>Send test event</button>
-            <button type="button" onClick={() => toggle.mutate(!data.enabled)} disabled={toggle.isPending}>{data.enabled ? 'Disable' : 'Enable'}</button>
+            <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !data.enabled}>
+              Send test event
+            </button>
+            <button type="button" onClick={() => toggle.mutate(!data.enabled)} disabled={toggle.isPending}>
+              {data.enabled ? 'Disable' : 'Enable'}
+            </button>
             <label>
               Old secret keeps signing for{' '}
               <select value={graceSeconds} onChange={(event) => setGraceSeconds(event.target.value)}>
@@ -71,15 +90,23 @@ export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
                 <option value="86400">1 day</option>
               </select>
             </label>
-            <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>Rotate secret</button>
+            <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+              Rotate secret
+            </button>
             {confirmingDelete ? (
               <span role="group" aria-label="Confirm deleting this endpoint">
                 Delete it? No more deliveries go to it.{' '}
-                <button type="button" className="danger" onClick={() => remove.mutate()}>Yes, delete</button>{' '}
-                <button type="button" onClick={() => setConfirmingDelete(false)}>Keep it</button>
+                <button type="button" className="danger" onClick={() => remove.mutate()}>
+                  Yes, delete
+                </button>{' '}
+                <button type="button" onClick={() => setConfirmingDelete(false)}>
+                  Keep it
+                </button>
               </span>
             ) : (
-              <button type="button" className="danger" onClick={() => setConfirmingDelete(true)}>Delete endpoint</button>
+              <button type="button" className="danger" onClick={() => setConfirmingDelete(true)}>
+                Delete endpoint
+              </button>
             )}
           </div>
           {test.isSuccess && <p role="status">Test event sent: it appears in the log below.</p>}
@@ -97,22 +124,35 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   const pager = usePager();
   const deliveries = useQuery({
     queryKey: ['webhook-deliveries', endpointId, status, pager.cursor],
-    queryFn: () => unwrap(api.GET('/api/v1/webhook-endpoints/{endpoint_id}/deliveries', {
-      params: { path: { endpoint_id: endpointId }, query: { limit: 20, cursor: pager.cursor, ...(status ? { status } : {}) } },
-    })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/v1/webhook-endpoints/{endpoint_id}/deliveries', {
+          params: { path: { endpoint_id: endpointId }, query: { limit: 20, cursor: pager.cursor, ...(status ? { status } : {}) } },
+        }),
+      ),
     refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === 'pending') ? 1_000 : 10_000),
   });
   const retry = useMutation({
-    mutationFn: (deliveryId: string) => unwrap(api.POST('/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry', {
-      params: { path: { endpoint_id: endpointId, delivery_id: deliveryId } },
-    })),
+    mutationFn: (deliveryId: string) =>
+      unwrap(
+        api.POST('/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry', {
+          params: { path: { endpoint_id: endpointId, delivery_id: deliveryId } },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] }),
   });
   return (
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Delivery log</h2>
       <label htmlFor="delivery-status">Status</label>{' '}
-      <select id="delivery-status" value={status} onChange={(event) => { setStatus(event.target.value as DeliveryStatus | ''); pager.reset(); }}>
+      <select
+        id="delivery-status"
+        value={status}
+        onChange={(event) => {
+          setStatus(event.target.value as DeliveryStatus | '');
+          pager.reset();
+        }}
+      >
         <option value="">any</option>
         <option value="pending">pending</option>
         <option value="delivered">delivered</option>
@@ -123,31 +163,55 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       <ol className="deliveries">
         {deliveries.data?.data.map((delivery) => (
           <li key={delivery.delivery_id} className="card delivery">
-            <h3><code>{delivery.event_type}</code> <Status value={delivery.status} /></h3>
+            <h3>
+              <code>{delivery.event_type}</code> <Status value={delivery.status} />
+            </h3>
             <p className="hint">
               Event <code>{delivery.event_id}</code> · created <When at={delivery.created_at} />
-              {delivery.delivered_at && <> · delivered <When at={delivery.delivered_at} /></>}
-              {delivery.next_attempt_at && <> · next attempt <When at={delivery.next_attempt_at} /></>}
+              {delivery.delivered_at && (
+                <>
+                  {' '}
+                  · delivered <When at={delivery.delivered_at} />
+                </>
+              )}
+              {delivery.next_attempt_at && (
+                <>
+                  {' '}
+                  · next attempt <When at={delivery.next_attempt_at} />
+                </>
+              )}
             </p>
             <table>
               <caption>Attempts ({delivery.attempt_count})</caption>
               <thead>
-                <tr><th scope="col">#</th><th scope="col">Started</th><th scope="col">HTTP status</th><th scope="col">Duration</th><th scope="col">Response or error</th></tr>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">HTTP status</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Response or error</th>
+                </tr>
               </thead>
               <tbody>
                 {delivery.attempts.map((attempt) => (
                   <tr key={attempt.attempt}>
                     <td>{attempt.attempt}</td>
-                    <td><When at={attempt.started_at} /></td>
+                    <td>
+                      <When at={attempt.started_at} />
+                    </td>
                     <td>{attempt.status_code ?? '—'}</td>
                     <td>{attempt.duration_ms} ms</td>
-                    <td><code className="clip">{attempt.error ?? attempt.response_excerpt ?? ''}</code></td>
+                    <td>
+                      <code className="clip">{attempt.error ?? attempt.response_excerpt ?? ''}</code>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
             {delivery.status !== 'pending' && (
-              <button type="button" onClick={() => retry.mutate(delivery.delivery_id)} disabled={retry.isPending}>Send again</button>
+              <button type="button" onClick={() => retry.mutate(delivery.delivery_id)} disabled={retry.isPending}>
+                Send again
+              </button>
             )}
           </li>
         ))}

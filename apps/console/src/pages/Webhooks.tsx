@@ -7,9 +7,12 @@ import { useSession } from '../session';
 
 export type WebhookEvent = NonNullable<Schemas['CreateWebhookEndpointRequest']['events']>[number];
 export const WEBHOOK_EVENTS: WebhookEvent[] = [
-  'agent_run.succeeded', 'agent_run.failed',
-  'knowledge_document.ready', 'knowledge_document.failed',
-  'video_generation.completed', 'video_generation.failed',
+  'agent_run.succeeded',
+  'agent_run.failed',
+  'knowledge_document.ready',
+  'knowledge_document.failed',
+  'video_generation.completed',
+  'video_generation.failed',
 ];
 
 /** Webhook endpoints: list, and create (the signing secret shown once). */
@@ -30,15 +33,36 @@ export function WebhooksPage() {
           <table>
             <caption className="visually-hidden">Webhook endpoints</caption>
             <thead>
-              <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th></tr>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+              </tr>
             </thead>
             <tbody>
               {endpoints.data.data.map((endpoint) => (
                 <tr key={endpoint.endpoint_id}>
-                  <td><Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>{endpoint.description && <div className="hint">{endpoint.description}</div>}</td>
-                  <td>{endpoint.events ? endpoint.events.map((event) => <code key={event} className="tag">{event}</code>) : 'every event'}</td>
-                  <td><Status value={endpoint.enabled ? 'enabled' : 'disabled'} />{endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}</td>
-                  <td><When at={endpoint.created_at} /></td>
+                  <td>
+                    <Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>
+                    {endpoint.description && <div className="hint">{endpoint.description}</div>}
+                  </td>
+                  <td>
+                    {endpoint.events
+                      ? endpoint.events.map((event) => (
+                          <code key={event} className="tag">
+                            {event}
+                          </code>
+                        ))
+                      : 'every event'}
+                  </td>
+                  <td>
+                    <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
+                    {endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}
+                  </td>
+                  <td>
+                    <When at={endpoint.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -59,9 +83,12 @@ function CreateEndpoint() {
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [secret, setSecret] = useState<Schemas['WebhookEndpointWithSecret'] | null>(null);
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/webhook-endpoints', {
-      body: { org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/webhook-endpoints', {
+          body: { org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) },
+        }),
+      ),
     onSuccess: (created) => {
       setSecret(created);
       setUrl('');
@@ -80,11 +107,23 @@ function CreateEndpoint() {
       {secret && <SecretOnce label={`Signing secret of ${secret.url}`} secret={secret.secret} onDone={() => setSecret(null)} headingLevel={3} />}
       <form onSubmit={submit} className="stack">
         <label htmlFor="endpoint-url">URL</label>
-        <input id="endpoint-url" type="url" required maxLength={2048} value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/pylon-webhooks" />
+        <input
+          id="endpoint-url"
+          type="url"
+          required
+          maxLength={2048}
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          placeholder="https://example.com/pylon-webhooks"
+        />
         <label htmlFor="endpoint-description">Description (optional)</label>
         <input id="endpoint-description" maxLength={500} value={description} onChange={(event) => setDescription(event.target.value)} />
         <EventChoice chosen={events} onChange={setEvents} />
-        <div><button type="submit" disabled={create.isPending}>Add endpoint</button></div>
+        <div>
+          <button type="submit" disabled={create.isPending}>
+            Add endpoint
+          </button>
+        </div>
         <ErrorNotice error={create.error} />
       </form>
     </section>
