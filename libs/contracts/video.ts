@@ -13,6 +13,8 @@ export interface VideoWorkflowInput {
 export interface VideoSubmission {
   /** How long the whole generation may take before it is failed and refunded. */
   timeoutSeconds: number;
+  /** The video is made in the worker by renderVideo (the offline renderer), not polled from a provider's job. */
+  renders?: boolean;
 }
 
 export type VideoPollResult =
@@ -24,6 +26,8 @@ export interface VideoActivities {
   submitVideo(input: VideoWorkflowInput): Promise<VideoSubmission>;
   /** Asks the provider how the job is doing and updates the projection; on completion stores the video. */
   pollVideo(input: VideoWorkflowInput): Promise<VideoPollResult>;
+  /** Renders the video in the worker, heartbeating with its progress; a cancel kills the render. Stores it when done. */
+  renderVideo(input: VideoWorkflowInput): Promise<VideoPollResult>;
   /** Marks the generation failed and refunds its tokens, exactly once; the event id, or null if already final. */
   failVideo(input: VideoWorkflowInput & { reason: string }): Promise<string | null>;
   /** Stops the provider's job (kills the render, deletes the remote job); nothing to do if it was never submitted. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createVideoProvider, type VideoProviderSettings } from './create-video-provider';
-import { LocalVideoProvider } from './local-video-provider';
+import { LocalVideoRenderer } from './local-video-renderer';
 import { LumaVideoProvider } from './luma-video-provider';
 import { VideoProviderUnavailableError } from './video-provider-errors';
 
@@ -10,7 +10,7 @@ const base: VideoProviderSettings = { provider: 'local', mediaDir: '/tmp/pylon-m
 describe('createVideoProvider', () => {
   it('picks the local renderer by default settings', () => {
     const provider = createVideoProvider(base);
-    assert.ok(provider instanceof LocalVideoProvider);
+    assert.ok(provider instanceof LocalVideoRenderer);
     assert.equal(provider.name, 'local');
   });
 

@@ -7,7 +7,7 @@ export function isAspectRatio(value: unknown): value is AspectRatio {
   return typeof value === 'string' && (ASPECT_RATIOS as readonly string[]).includes(value);
 }
 
-/** One video to make. `generationId` is Pylon's id; the local provider also uses it as its job id. */
+/** One video to make. `generationId` is Pylon's id; the local renderer names its files after it. */
 export interface VideoRequest {
   generationId: string;
   prompt: string;
@@ -22,7 +22,7 @@ export interface VideoRequest {
   extend?: {
     generationId: string;
     providerJobId: string;
-    /** Local provider: the absolute path of the parent's mp4. */
+    /** Local renderer: the absolute path of the parent's mp4. */
     videoFile?: string;
   };
 }
@@ -32,9 +32,9 @@ export interface VideoResult {
   thumbnailUrl: string;
   width: number;
   height: number;
-  /** Local provider: the video, relative to the media directory (`videos/<jobId>.mp4`). */
+  /** Local renderer: the video, relative to the media directory (`videos/<name>.mp4`). */
   videoFile?: string;
-  /** Local provider: the thumbnail, relative to the media directory (`thumbnails/<jobId>.jpg`). */
+  /** Local renderer: the thumbnail, relative to the media directory (`thumbnails/<name>.jpg`). */
   thumbnailFile?: string;
 }
 
@@ -49,9 +49,33 @@ export type JobStatus =
  * A job that ran and failed is not an error: `poll` answers `{ state: 'failed', reason }`.
  */
 export interface VideoProvider {
-  readonly name: 'luma' | 'local';
+  readonly name: 'luma';
   submit(request: VideoRequest): Promise<{ jobId: string; estimateWaitSeconds?: number }>;
   poll(jobId: string): Promise<JobStatus>;
   /** Stops the job for good (a render under way is killed, a remote job deleted); a finished job is left as it is. */
   cancel(jobId: string): Promise<void>;
+}
+
+export interface RenderOptions {
+  /** Aborting kills ffmpeg and removes the render's files; render then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Seconds the render still needs, about once a second while ffmpeg runs. */
+  onProgress?: (estimateWaitSeconds: number) => void;
+}
+
+/**
+ * Makes a video inside this process, as one call that returns when it is done (the offline renderer):
+ * the caller, a heartbeating Temporal activity, retries it elsewhere if this process dies and aborts it
+ * on cancel. Throws the VideoProvider*Error classes like a VideoProvider.
+ */
+export interface VideoRenderer {
+  readonly name: 'local';
+  render(request: VideoRequest, options?: RenderOptions): Promise<VideoResult>;
+}
+
+/** What VIDEO_PROVIDER configures: a provider of remote jobs, or a renderer in this process. */
+export type VideoBackend = VideoProvider | VideoRenderer;
+
+export function rendersInProcess(backend: VideoBackend): backend is VideoRenderer {
+  return 'render' in backend;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ApiError,
   DEFAULT_ASPECT_RATIO,
@@ -16,8 +17,9 @@ import { LedgerRepository, Transactions, VideoGeneration, VideoGenerationReposit
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
+import { rendersInProcess, type VideoBackend, type VideoProvider, type VideoRenderer } from '@pylon/video-providers';
 import { generationEvent } from './generation-view';
-import { ConfiguredVideoProvider } from './video-provider.token';
+import { VIDEO_BACKEND } from './video-provider.token';
 
 /** What a generation or an extension is asked for (4.4 and 4.6). */
 export interface GenerationRequest {
@@ -28,13 +30,17 @@ export interface GenerationRequest {
   image_end_url?: string | null;
 }
 
+/** How often a render's progress is written to the projection. */
+const PROGRESS_WRITE_MS = 2_000;
+
 /** The generation does not exist (any more): nothing a retry can change. */
 export class GenerationNotFoundError extends Error {}
 
 /**
  * Video generation's rules, for the API and the worker: a generation is paid for when it is created
- * (the pending row and its debit are one transaction), workflow `video:<id>` takes it to the provider,
- * and a generation that fails, is cancelled or cannot start gets its tokens back, exactly once.
+ * (the pending row and its debit are one transaction), workflow `video:<id>` has it rendered in the worker
+ * (offline renderer) or takes it to the provider and polls it (Luma), and a generation that fails, is
+ * cancelled or cannot start gets its tokens back, exactly once.
  */
 @Injectable()
 export class VideoGenerationsService {
@@ -44,7 +50,7 @@ export class VideoGenerationsService {
     private readonly generations: VideoGenerationRepository,
     private readonly ledger: LedgerRepository,
     private readonly transactions: Transactions,
-    private readonly provider: ConfiguredVideoProvider,
+    @Inject(VIDEO_BACKEND) private readonly backend: VideoBackend,
     private readonly workflows: WorkflowStarter,
     private readonly events: EventAnnouncer,
     private readonly config: PylonConfig,
@@ -102,13 +108,17 @@ export class VideoGenerationsService {
     return (await this.generations.findById(orgId, generationId))!;
   }
 
-  /** Hands a pending generation to the provider (once: a submitted or final one is left as it is). */
+  /**
+   * Hands a pending generation to the provider (once: a submitted or final one is left as it is), or
+   * says that the worker renders it itself (renderVideo).
+   */
   async submit(orgId: string, generationId: string): Promise<VideoSubmission> {
     const submission = { timeoutSeconds: this.config.videoTimeoutSeconds };
+    if (rendersInProcess(this.backend)) return { ...submission, renders: true };
     const generation = await this.load(orgId, generationId);
     if (generation.providerJobId || generation.state === 'completed' || generation.state === 'failed') return submission;
     const parent = generation.parentId ? await this.load(orgId, generation.parentId) : undefined;
-    const job = await this.provider.submit({
+    const job = await this.jobs().submit({
       generationId,
       prompt: generation.prompt,
       aspectRatio: generation.aspectRatio,
@@ -127,7 +137,7 @@ export class VideoGenerationsService {
     if (generation.state === 'completed') return { state: 'completed', eventId: null };
     if (generation.state === 'failed') return { state: 'failed', reason: generation.failureReason ?? 'failed' };
     if (!generation.providerJobId) throw new Error(`generation ${generationId} was never submitted`);
-    const status = await this.provider.poll(generation.providerJobId);
+    const status = await this.jobs().poll(generation.providerJobId);
     switch (status.state) {
       case 'pending':
       case 'processing':
@@ -143,10 +153,47 @@ export class VideoGenerationsService {
     }
   }
 
-  /** Stops the provider's job of an unfinished generation. */
-  async stopAtProvider(orgId: string, generationId: string): Promise<void> {
+  /**
+   * Renders the generation in this process and stores it (with its event, whose id is returned); the
+   * projection shows `processing` with the renderer's estimate meanwhile. Aborting `signal` kills the render.
+   */
+  async render(orgId: string, generationId: string, signal?: AbortSignal): Promise<VideoPollResult> {
+    const renderer = this.renderer();
     const generation = await this.load(orgId, generationId);
-    if (generation.providerJobId && generation.state !== 'completed') await this.provider.cancel(generation.providerJobId);
+    if (generation.state === 'completed') return { state: 'completed', eventId: null };
+    if (generation.state === 'failed') return { state: 'failed', reason: generation.failureReason ?? 'failed' };
+    const parent = generation.parentId ? await this.load(orgId, generation.parentId) : undefined;
+    await this.generations.recordSubmission(orgId, generationId, generationId, null);
+    let reportedAt = 0;
+    const result = await renderer.render(
+      {
+        generationId,
+        prompt: generation.prompt,
+        aspectRatio: generation.aspectRatio,
+        expandPrompt: generation.expandPrompt,
+        ...(parent
+          ? { extend: { generationId: parent.id, providerJobId: parent.providerJobId ?? parent.id, videoFile: this.mediaFile(parent.videoUrl) } }
+          : {}),
+      },
+      {
+        signal,
+        onProgress: (seconds) => {
+          if (Date.now() - reportedAt < PROGRESS_WRITE_MS) return;
+          reportedAt = Date.now();
+          this.generations
+            .recordProgress(orgId, generationId, estimate(seconds))
+            .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record render progress'));
+        },
+      },
+    );
+    return { state: 'completed', eventId: await this.generations.complete(orgId, generationId, result, generationEvent(this.config.publicUrl)) };
+  }
+
+  /** Stops the provider's job of an unfinished generation (a render in the worker stops with its cancelled activity). */
+  async stopAtProvider(orgId: string, generationId: string): Promise<void> {
+    if (rendersInProcess(this.backend)) return;
+    const generation = await this.load(orgId, generationId);
+    if (generation.providerJobId && generation.state !== 'completed') await this.jobs().cancel(generation.providerJobId);
   }
 
   /**
@@ -215,6 +262,23 @@ export class VideoGenerationsService {
       resourceId: generation.id,
       summary: `${generation.parentId ? 'Video extension' : 'Video generation'} ${generation.id}`,
     });
+  }
+
+  private jobs(): VideoProvider {
+    if (rendersInProcess(this.backend))
+      throw new Error(`the ${this.backend.name} video provider renders in the worker; it has no jobs to submit or poll`);
+    return this.backend;
+  }
+
+  private renderer(): VideoRenderer {
+    if (!rendersInProcess(this.backend))
+      throw new Error(`the ${this.backend.name} video provider makes videos as remote jobs; it renders nothing here`);
+    return this.backend;
+  }
+
+  /** The file of a video this deployment rendered (`/media/videos/…`), or undefined for one it did not. */
+  private mediaFile(videoUrl: string | null): string | undefined {
+    return videoUrl?.startsWith('/media/') ? join(this.config.mediaDir, videoUrl.slice('/media/'.length)) : undefined;
   }
 
   private async load(orgId: string, generationId: string): Promise<VideoGeneration> {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import { createVideoProvider } from '@pylon/video-providers';
 import { LimitsModule } from '@pylon/limits';
-import { ConfiguredVideoProvider } from './video-provider.token';
+import { VIDEO_BACKEND } from './video-provider.token';
 import { VideoGenerationsService } from './video-generations.service';
 
 /**
@@ -15,7 +15,7 @@ import { VideoGenerationsService } from './video-generations.service';
   providers: [
     VideoGenerationsService,
     {
-      provide: ConfiguredVideoProvider,
+      provide: VIDEO_BACKEND,
       inject: [PylonConfig],
       useFactory: (config: PylonConfig) =>
         createVideoProvider({
@@ -28,6 +28,6 @@ import { VideoGenerationsService } from './video-generations.service';
         }),
     },
   ],
-  exports: [ConfiguredVideoProvider, VideoGenerationsService],
+  exports: [VIDEO_BACKEND, VideoGenerationsService],
 })
 export class VideoModule {}

@@ -117,15 +117,15 @@ describe('video generation', () => {
     assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
 
     const notServed = [
-      `/media/jobs/${id}.json`, // the renderer's record of the request, with its prompt
-      `/media/jobs/`,
+      `/media/renders/`, // the renderer's work under way, with the prompt
+      `/media/renders/${id}/prompt.txt`,
       `/media/videos/${id}.mp4`, // the id alone does not name the file
       `/media/thumbnails/${id}.jpg`,
       '/media/videos/',
       '/media/thumbnails/',
       '/media/',
-      '/media/videos/..%2Fjobs%2F' + id + '.json',
-      '/media/videos/%2e%2e/jobs/' + id + '.json',
+      '/media/videos/..%2Frenders%2F',
+      '/media/videos/%2e%2e/renders/',
     ];
     for (const path of notServed) {
       const response = await fetch(`${stack.url}${path}`);

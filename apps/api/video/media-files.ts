@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
-/** The only parts of MEDIA_DIR that are published; `jobs/` (requests with their prompts, logs) never is. */
+/** The only parts of MEDIA_DIR that are published; `renders/` (work under way: prompts, logs) never is. */
 export const PUBLISHED_MEDIA_DIRS = ['videos', 'thumbnails'] as const;
 
 /** A published file: one name, no directory, no dotfile (unfinished renders are `.…part`). */

@@ -37,7 +37,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
         ...bindAll<KnowledgeVectorIndexActivities>(app.get(KnowledgeVectorIndexActivitiesImpl), ['buildVectorIndex', 'markVectorIndexFailed']),
       };
     case 'video':
-      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'failVideo', 'cancelVideo']);
+      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'renderVideo', 'failVideo', 'cancelVideo']);
     case 'webhooks':
       return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), [
         'deliverEvent',

@@ -20,6 +20,10 @@ export class VideoActivitiesImpl implements VideoActivities {
     return this.call(() => this.videos.poll(orgId, generationId));
   }
 
+  renderVideo({ orgId, generationId }: VideoWorkflowInput): Promise<VideoPollResult> {
+    return this.call((signal) => this.videos.render(orgId, generationId, signal));
+  }
+
   cancelVideo({ orgId, generationId }: VideoWorkflowInput): Promise<void> {
     return this.call(() => this.videos.stopAtProvider(orgId, generationId));
   }
@@ -32,7 +36,7 @@ export class VideoActivitiesImpl implements VideoActivities {
    * Errors that retrying cannot fix become non-retryable failures; the rest are retried. Heartbeats while
    * the provider answers, so a worker that dies mid-call is noticed in seconds, not at the call's timeout.
    */
-  private async call<T>(request: () => Promise<T>): Promise<T> {
+  private async call<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
     try {
       return await heartbeating(HEARTBEAT_MS, request);
     } catch (error) {
