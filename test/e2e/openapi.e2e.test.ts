@@ -111,6 +111,14 @@ describe('OpenAPI document', () => {
     assert.equal(get.parameters.find((p: any) => p.name === 'runId').schema.format, 'uuid');
   });
 
+  it('links what a create returns to the operations on it (OpenAPI links), so clients and fuzzers can follow new ids', () => {
+    const created = document.paths['/api/v1/agent-runs'].post.responses['200'].links;
+    assert.deepEqual(created.getAgentRun, { operationId: 'getAgentRun', parameters: { runId: '$response.body#/run_id' } });
+    assert.ok(created.cancelAgentRun && created.listAgentRunEvents);
+    const test = document.paths['/api/v1/webhook-endpoints/{endpoint_id}/test'].post.responses['202'].links;
+    assert.deepEqual(test.getWebhookDelivery.parameters, { delivery_id: '$response.body#/delivery_id', endpoint_id: '$response.body#/endpoint_id' });
+  });
+
   it("states the rules the server enforces beyond types: storable text, cursors, non-blank prompts, this deployment's limits", () => {
     const schemas = document.components.schemas;
     const storable = '^[^\\u0000\\uD800-\\uDFFF]*$';

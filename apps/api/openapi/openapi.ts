@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { documentDeploymentLimits, documentRateLimits, documentStorableText, documentTransportErrors } from './enforced-rules';
+import { documentLinks } from './links';
 
 type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
 
@@ -29,6 +30,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentTransportErrors(document);
   documentStorableText(document);
   documentDeploymentLimits(document, app.get(PylonConfig));
+  documentLinks(document);
   return document;
 }
 
