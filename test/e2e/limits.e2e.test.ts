@@ -146,6 +146,11 @@ describe('limits', () => {
       }
       expectError(await http.patch(`/admin/v1/api-keys/${randomUUID()}`, { token: admin(), body: { rate_limit_per_second: 5 } }), 404, 'not_found');
       expectError(await http.patch(`/admin/v1/api-keys/${keyId}`, { token: key, body: { rate_limit_per_second: 5 } }), 401, 'invalid_api_key');
+
+      // A revoked key is gone for every change, as for a roll (schemathesis: "deleted resource still available").
+      assert.equal((await http.delete(`/admin/v1/api-keys/${keyId}`, { token: admin() })).status, 200);
+      expectError(await http.patch(`/admin/v1/api-keys/${keyId}`, { token: admin(), body: { rate_limit_per_second: 5 } }), 404, 'not_found');
+      expectError(await http.post(`/admin/v1/api-keys/${keyId}/roll`, { token: admin(), body: {} }), 404, 'not_found');
     });
 
     it('leaves admin-token and public routes alone', async () => {

@@ -83,7 +83,7 @@ export class AdminController {
   async updateApiKey(@UuidParam('key_id') keyId: string, @Body() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const key = orgId && (await this.apiKeys.setRateLimit(orgId, keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst }));
-    if (!key) throw ApiError.notFound('no such API key');
+    if (!key) throw ApiError.notFound('no such active API key');
     return toApiKeyView(key);
   }
 

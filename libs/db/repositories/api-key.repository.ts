@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { ApiKey } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 
@@ -59,11 +59,12 @@ export class ApiKeyRepository {
     return result.affected ? this.findInOrg(orgId, keyId) : null;
   }
 
-  /** Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged). */
+  /** Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged); null for a revoked key. */
   async setRateLimit(orgId: string, keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<ApiKey | null> {
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId, orgId }, set);
-    return this.findInOrg(orgId, keyId);
+    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId, orgId, revokedAt: IsNull() }, set);
+    const key = await this.findInOrg(orgId, keyId);
+    return key && !key.revokedAt ? key : null;
   }
 
   /** Records use at most once per `debounceSeconds`, so a busy key does not write on every request. */
