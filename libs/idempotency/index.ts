@@ -12,7 +12,7 @@ export function fingerprint(fields: Record<string, string>): string {
 }
 
 /** A retry under the same Idempotency-Key must carry the same request: otherwise 409 `idempotency_key_reused`. */
-export function assertSameRequest(earlier: { requestHash: string | null }, requestHash: string): void {
+function assertSameRequest(earlier: { requestHash: string | null }, requestHash: string): void {
   if (earlier.requestHash !== requestHash) {
     throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
   }

@@ -2,19 +2,22 @@
 export const MAX_BODY_DEPTH = 32;
 
 /**
- * The same rule as a JSON Schema pattern, published on every string of a request (a schema pattern
- * matches code points, so a surrogate pair is one character outside the range and an unpaired half is in it).
+ * A character PostgreSQL can store in text or jsonb: anything but NUL and half of a surrogate pair without
+ * its other half. Read by code points (the `u` flag here, and JSON Schema patterns), a surrogate pair is one
+ * character outside the range and an unpaired half is in it.
  */
-export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+const STORABLE_CHARACTER = '[^\\u0000\\uD800-\\uDFFF]';
 
 /** JavaScript's whitespace (what `\s` and trim() mean), spelled out so that every regex dialect reads it alike. */
 const WHITESPACE = '\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
 
-/** Storable text with at least one character that is not whitespace. */
-export const NON_BLANK_TEXT_PATTERN = `^[^\\u0000\\uD800-\\uDFFF]*[^\\u0000\\uD800-\\uDFFF${WHITESPACE}][^\\u0000\\uD800-\\uDFFF]*$`;
+/** Text PostgreSQL can store: checked on every string of a body here, and published on every string of a request. */
+export const STORABLE_TEXT_PATTERN = `^${STORABLE_CHARACTER}*$`;
 
-/** A NUL character, or half of a surrogate pair without its other half: text PostgreSQL cannot store. */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Storable text with at least one character that is not whitespace. */
+export const NON_BLANK_TEXT_PATTERN = `^${STORABLE_CHARACTER}*[^\\u0000\\uD800-\\uDFFF${WHITESPACE}]${STORABLE_CHARACTER}*$`;
+
+const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
 /**
  * Why a parsed JSON body cannot be accepted as it is, or null when it can: nested deeper than
@@ -27,7 +30,7 @@ export function unstorableReason(body: unknown): string | null {
   while (pending.length > 0) {
     const [value, depth] = pending.pop()!;
     if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) return 'a string contains a NUL character or an unpaired surrogate';
+      if (!STORABLE.test(value)) return 'a string contains a NUL character or an unpaired surrogate';
       continue;
     }
     if (typeof value === 'number') {
@@ -37,7 +40,7 @@ export function unstorableReason(body: unknown): string | null {
     if (value === null || typeof value !== 'object') continue;
     if (depth > MAX_BODY_DEPTH) return `the body nests deeper than ${MAX_BODY_DEPTH} levels`;
     for (const [key, item] of Object.entries(value)) {
-      if (UNSTORABLE.test(key)) return 'a property name contains a NUL character or an unpaired surrogate';
+      if (!STORABLE.test(key)) return 'a property name contains a NUL character or an unpaired surrogate';
       pending.push([item, depth + 1]);
     }
   }

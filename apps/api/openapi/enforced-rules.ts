@@ -19,12 +19,23 @@ type Schema = {
   $ref?: string;
 };
 type Parameter = { in: string; schema?: Schema };
-type Response = { headers?: Record<string, unknown>; [field: string]: unknown };
-type Operation = { security?: Array<Record<string, unknown>>; requestBody?: unknown; parameters?: Parameter[]; responses?: Record<string, Response> };
+type Response = {
+  headers?: Record<string, unknown>;
+  links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
+  [field: string]: unknown;
+};
+export type Operation = {
+  operationId?: string;
+  security?: Array<Record<string, unknown>>;
+  requestBody?: unknown;
+  parameters?: Parameter[];
+  responses?: Record<string, Response>;
+};
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
 
-function operationsOf(document: OpenAPIObject): Operation[] {
+/** Every operation of the document, each with its responses. */
+export function operationsOf(document: OpenAPIObject): Operation[] {
   return Object.values(document.paths)
     .flatMap((item) => Object.values(item) as Operation[])
     .filter((operation) => operation?.responses);

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { operationsOf } from './enforced-rules';
 
 /**
  * Which operations use what a create returns: OpenAPI links, so that a client generator or a stateful
@@ -36,16 +37,8 @@ const LINKS: Array<{ from: string; field: string; parameter: string; to: string[
   { from: 'createApiKey', field: 'key_id', parameter: 'key_id', to: ['revokeApiKey', 'updateApiKey', 'rollApiKey'] },
 ];
 
-type Link = { operationId: string; parameters: Record<string, string> };
-type Operation = { operationId?: string; responses?: Record<string, { links?: Record<string, Link> }> };
-
 export function documentLinks(document: OpenAPIObject): void {
-  const operations = new Map(
-    Object.values(document.paths)
-      .flatMap((item) => Object.values(item) as Operation[])
-      .filter((operation) => operation?.operationId)
-      .map((operation) => [operation.operationId!, operation]),
-  );
+  const operations = new Map(operationsOf(document).map((operation) => [operation.operationId, operation]));
   for (const { from, field, parameter, to } of LINKS) {
     const source = operations.get(from);
     const success = Object.entries(source?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];

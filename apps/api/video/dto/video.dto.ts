@@ -20,7 +20,7 @@ export class CreateGenerationRequest {
     example: 'A lighthouse at dawn, waves crashing',
   })
   @IsString()
-  @Matches(/\S/, { message: 'user_prompt must not be empty' })
+  @Matches(new RegExp(NON_BLANK_TEXT_PATTERN, 'u'), { message: 'user_prompt must not be empty' })
   @MaxLength(MAX_PROMPT_CHARS)
   user_prompt!: string;
 
