@@ -35,6 +35,17 @@ export function processesNamed(name: string): number[] {
     });
 }
 
+/** A process and its children (an API replicas primary and its replicas; a postmaster and its backends). */
+export function withChildren(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(' ').map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
 /** Where the CPU went: each part is a list of processes (asked again at every reading, as backends come and go), or this process. */
 export type CpuParts = Record<string, (() => number[]) | 'this process'>;
 
@@ -73,8 +84,8 @@ export function stackCpuParts(infra: Infrastructure, stack: Stack): CpuParts {
   const pids = (pid: number | undefined) => (pid ? [pid] : []);
   return {
     'Temporal server': () => pids(infra.processIds.temporal),
-    'Pylon API': () => pids(stack.api.child.pid),
-    'Pylon worker': () => pids(stack.worker.child.pid),
+    'Pylon API': () => withChildren(stack.api.child.pid),
+    'Pylon worker': () => stack.worker.members.flatMap((worker) => pids(worker.child.pid)),
     database: () => (infra.processIds.database ? pids(infra.processIds.database) : processesNamed('postgres')),
     'benchmark process': 'this process',
   };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts a native PostgreSQL with pgvector from the PyPI wheel `pgserver` (installed if missing),
-# for running the test suite against a real server. Usage:
+# for running the test suite against a real server; with PG_BIN, the PostgreSQL whose binaries are there
+# instead (the cluster topology runs Temporal's store on Debian's, which has the contrib extensions). Usage:
 #   scripts/native-postgres.sh start <data-dir> <port>   # prints the DATABASE_URL
 #   scripts/native-postgres.sh stop <data-dir>
 # PostgreSQL refuses to run as root, so as root the server runs as the unprivileged user `pylonpg`.
@@ -9,20 +10,23 @@ action=${1:?start|stop}
 data_dir=${2:?data dir}
 port=${3:-55432}
 
-python3 -c 'import pgserver' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pgserver >&2
-install=$(python3 -c 'import os, pgserver; print(os.path.join(os.path.dirname(pgserver.__file__), "pginstall"))' 2>/dev/null)
-if [ "$(id -u)" = 0 ]; then
-  # The wheel lives under root's home, which the unprivileged server user cannot read: use a copy.
-  # Its binaries find their libraries at ../../../pgserver.libs, so copy both side by side.
-  if [ ! -x /opt/pylon-pgserver/pgserver/pginstall/bin/postgres ]; then
-    rm -rf /opt/pylon-pgserver && mkdir -p /opt/pylon-pgserver/pgserver
-    cp -a "$install" /opt/pylon-pgserver/pgserver/pginstall
-    cp -a "$install/../../pgserver.libs" /opt/pylon-pgserver/pgserver.libs
-    chmod -R a+rX /opt/pylon-pgserver
+pgserver_binaries() {
+  python3 -c 'import pgserver' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pgserver >&2
+  install=$(python3 -c 'import os, pgserver; print(os.path.join(os.path.dirname(pgserver.__file__), "pginstall"))' 2>/dev/null)
+  if [ "$(id -u)" = 0 ]; then
+    # The wheel lives under root's home, which the unprivileged server user cannot read: use a copy.
+    # Its binaries find their libraries at ../../../pgserver.libs, so copy both side by side.
+    if [ ! -x /opt/pylon-pgserver/pgserver/pginstall/bin/postgres ]; then
+      rm -rf /opt/pylon-pgserver && mkdir -p /opt/pylon-pgserver/pgserver
+      cp -a "$install" /opt/pylon-pgserver/pgserver/pginstall
+      cp -a "$install/../../pgserver.libs" /opt/pylon-pgserver/pgserver.libs
+      chmod -R a+rX /opt/pylon-pgserver
+    fi
+    install=/opt/pylon-pgserver/pgserver/pginstall
   fi
-  install=/opt/pylon-pgserver/pgserver/pginstall
-fi
-bin="$install/bin"
+  echo "$install/bin"
+}
+bin=${PG_BIN:-$(pgserver_binaries)}
 
 as_owner() {
   if [ "$(id -u)" = 0 ]; then su -s /bin/sh pylonpg -c "$*"; else sh -c "$*"; fi

@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   const logDir = join(tmpdir(), 'pylon-test-logs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
   const infra = await startInfrastructure();
-  console.log(`test infrastructure: ${infra.databaseLabel}; Temporal dev server at ${infra.temporalAddress}`);
+  console.log(`test infrastructure: ${infra.databaseLabel}; ${infra.temporalLabel}`);
   console.log(`app logs of this run (API and worker) go to ${logDir}`);
   console.log(`running ${files.length} test files: ${files.map((file) => relative(DIST, file)).join(', ')}`);
   try {

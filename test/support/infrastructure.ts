@@ -1,15 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Client } from 'pg';
 import { runMigrations } from '@pylon/db';
-import { findOrBuildTemporalCli, startTemporalDevServer } from '../../apps/embedded/dev-server';
+import { NativePostgres, systemPostgresBinaries } from '../../apps/cluster/native-postgres';
+import { startTemporalServer, temporalServerBinaries } from '../../apps/cluster/temporal-server';
+import { findOrBuildTemporalCli, freePort, startTemporalDevServer } from '../../apps/embedded/dev-server';
 import { startPgliteProcess } from './pglite-process';
 
 export interface Infrastructure {
   databaseUrl: string;
   databaseLabel: string;
   temporalAddress: string;
+  /** Which Temporal: the dev server, or on the cluster topology (PYLON_TEST_TOPOLOGY=cluster) a Temporal server on PostgreSQL. */
+  temporalLabel: string;
   temporalCli: string;
   /** The Temporal server's and the database's own processes, where they have one (not an in-process PGlite nor a server found at DATABASE_URL). */
   processIds: { temporal?: number; database?: number };
@@ -68,11 +74,12 @@ export async function startInfrastructure(options: { pgliteInOwnProcess?: boolea
   const temporalTestServer = provisioned('TEMPORAL_TEST_SERVER', 'ensure-temporal-test-server.sh');
   // Schemathesis (PyPI), the API fuzzer, in a cached virtualenv.
   const schemathesis = provisioned('SCHEMATHESIS', 'ensure-schemathesis.sh');
-  const temporal = await startTemporalDevServer();
+  const temporal = process.env.PYLON_TEST_TOPOLOGY === 'cluster' ? await startClusteredTemporal() : await startTemporalDevServer();
   return {
     databaseUrl: database.url,
     databaseLabel: database.label,
     temporalAddress: temporal.address,
+    temporalLabel: 'label' in temporal ? temporal.label : `Temporal dev server at ${temporal.address}`,
     temporalCli,
     processIds: { temporal: temporal.process.pid, database: database.pid },
     env: {
@@ -84,10 +91,29 @@ export async function startInfrastructure(options: { pgliteInOwnProcess?: boolea
       ADMIN_TOKEN: `test-admin-${randomBytes(12).toString('hex')}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       PYLON_TEST_INFRA: '1',
+      PYLON_TEST_TOPOLOGY: process.env.PYLON_TEST_TOPOLOGY === 'cluster' ? 'cluster' : 'single',
     },
     stop: async () => {
       await temporal.stop();
       await database.stop();
+    },
+  };
+}
+
+/** A Temporal server on PostgreSQL (the system's, in a data directory of its own, or the one at TEMPORAL_POSTGRES_URL). */
+async function startClusteredTemporal() {
+  const dir = mkdtempSync(join(tmpdir(), 'pylon-test-temporal-'));
+  const postgres = process.env.TEMPORAL_POSTGRES_URL ? undefined : new NativePostgres(join(dir, 'postgres'), await freePort(), systemPostgresBinaries());
+  const postgresUrl = process.env.TEMPORAL_POSTGRES_URL || (await postgres!.start());
+  const server = await startTemporalServer({ binaries: temporalServerBinaries(), postgresUrl, dir });
+  return {
+    address: server.address,
+    label: `Temporal server on PostgreSQL at ${server.address} (log: ${server.logFile})`,
+    process: server.process,
+    stop: async () => {
+      await server.stop();
+      await postgres?.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

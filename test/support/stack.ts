@@ -14,6 +14,13 @@ const DIST = join(__dirname, '..', '..');
 const LOG_DIR = process.env.PYLON_TEST_LOG_DIR || mkdtempSync(join(tmpdir(), 'pylon-test-logs-'));
 /** Which test file started the process, in its log file's name. */
 const TEST_FILE = basename(process.argv[1] ?? 'test', '.js');
+/**
+ * `npm test` on the cluster topology (PYLON_TEST_TOPOLOGY=cluster, see startInfrastructure): every stack is
+ * two API replicas behind one port (apps/cluster/api-replicas) and two workers, as `npm run start:cluster` runs them.
+ */
+export const CLUSTER_TOPOLOGY = process.env.PYLON_TEST_TOPOLOGY === 'cluster';
+const API_REPLICAS = CLUSTER_TOPOLOGY ? 2 : 1;
+const WORKERS = CLUSTER_TOPOLOGY ? 2 : 1;
 
 export class AppProcess {
   private exited: Promise<void>;
@@ -46,6 +53,31 @@ export class AppProcess {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
     await this.exited;
     clearTimeout(timer);
+  }
+}
+
+/** Several processes of one tier (the workers of a stack) handled as one: killing it kills them all. */
+export class ProcessGroup {
+  constructor(readonly members: AppProcess[]) {}
+
+  get running(): boolean {
+    return this.members.some((member) => member.running);
+  }
+
+  get logFile(): string {
+    return this.members.map((member) => member.logFile).join(', ');
+  }
+
+  log(): string {
+    return this.members.map((member) => member.log()).join('\n');
+  }
+
+  async kill(): Promise<void> {
+    await Promise.all(this.members.map((member) => member.kill()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((member) => member.stop()));
   }
 }
 
@@ -84,8 +116,10 @@ export interface StackOptions {
 
 /** An API and a worker of their own, on a task queue of their own, against the test infrastructure. */
 export class Stack {
+  /** The API: one process, or on the cluster topology the primary of its replicas (killing it ends them all). */
   api!: AppProcess;
-  worker!: AppProcess;
+  /** The worker, or on the cluster topology both workers. */
+  worker!: ProcessGroup;
   url!: string;
   readonly env: Record<string, string>;
   private readonly apiReadyPath: string;
@@ -121,7 +155,10 @@ export class Stack {
   }
 
   async startApi(): Promise<void> {
-    this.api = launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
+    this.api =
+      API_REPLICAS > 1
+        ? launch('api', 'apps/cluster/api-replicas.js', { ...this.env, HOST: '127.0.0.1', API_REPLICAS: String(API_REPLICAS) })
+        : launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
     await waitFor('the API', this.api, async () => (await fetch(`${this.url}${this.apiReadyPath}`)).ok);
   }
 
@@ -134,8 +171,9 @@ export class Stack {
   }
 
   async startWorker(): Promise<void> {
-    this.worker = launch('worker', 'apps/worker/main.js', this.env);
-    await waitFor('the worker', this.worker, async () => this.worker.log().includes('pylon worker polling'));
+    const workers = Array.from({ length: WORKERS }, () => launch('worker', 'apps/worker/main.js', this.env));
+    this.worker = new ProcessGroup(workers);
+    await Promise.all(workers.map((worker) => waitFor('the worker', worker, async () => worker.log().includes('pylon worker polling'))));
   }
 
   async stop(): Promise<void> {
