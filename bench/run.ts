@@ -14,6 +14,7 @@ import { knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark } from './k
 import { temporalDispatchBenchmark } from './temporal-dispatch.bench';
 import { noisyNeighbourBenchmark } from './noisy-neighbour.bench';
 import { pgliteServerBenchmark } from './pglite-server.bench';
+import { scaleOutBenchmark } from './scale-out.bench';
 import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
@@ -29,6 +30,7 @@ const BENCHMARKS: Benchmark[] = [
   temporalDispatchBenchmark,
   vectorIndexDesignsBenchmark,
   pgliteServerBenchmark,
+  scaleOutBenchmark,
 ];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;
@@ -90,7 +92,7 @@ async function main(): Promise<number> {
     // As `npm start` runs it: the embedded database in a process of its own, not on the load generator's event loop.
     infra = await startInfrastructure({ pgliteInOwnProcess: true });
     Object.assign(process.env, infra.env);
-    log(`infrastructure in ${Date.now() - started} ms: ${infra.databaseLabel}; Temporal dev server at ${infra.temporalAddress}`);
+    log(`infrastructure in ${Date.now() - started} ms: ${infra.databaseLabel}; ${infra.temporalLabel}`);
     const machine = machineInfo(infra, loadAtStart);
     const load = machine.loadAverageAtStart as number[];
     log(`machine: ${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, ${machine.temporalCli ?? 'temporal CLI'}, load ${load.join(' ')}`);
@@ -103,7 +105,7 @@ async function main(): Promise<number> {
       try {
         const report = await benchmark.run(context);
         const file = writeResult(benchmark, infra, machine, report, Date.now() - benchStarted);
-        console.log(`\n${benchmark.name} (${infra.databaseLabel}; ratio = pylon / baseline)\n${formatTable(report.rows)}\n`);
+        console.log(`\n${benchmark.name} (${report.database ?? infra.databaseLabel}; ratio = pylon / baseline)\n${formatTable(report.rows)}\n`);
         for (const grid of report.tables ?? []) console.log(`${formatGrid(grid)}\n`);
         log(`${benchmark.name} took ${((Date.now() - benchStarted) / 1000).toFixed(1)} s; figures in ${relative(REPO_ROOT, file)}`);
       } catch (error) {

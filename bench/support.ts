@@ -27,6 +27,8 @@ export interface Row {
 }
 
 export interface BenchReport {
+  /** The database the figures were measured on, when not the infrastructure's (a benchmark that starts its own). */
+  database?: string;
   parameters: Record<string, unknown>;
   /** The table: metric | pylon | baseline | ratio (pylon / baseline). */
   rows: Row[];
@@ -224,14 +226,15 @@ export function writeResult(
 ): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   // The embedded PGlite's figures in <name>.json, a PostgreSQL server's beside them in <name>.postgres.json.
-  const file = join(RESULTS_DIR, `${benchmark.name}${infra.databaseLabel.startsWith('embedded') ? '' : '.postgres'}.json`);
+  const database = report.database ?? infra.databaseLabel;
+  const file = join(RESULTS_DIR, `${benchmark.name}${database.startsWith('embedded') ? '' : '.postgres'}.json`);
   const document = {
     benchmark: benchmark.name,
     description: benchmark.description,
     date: new Date().toISOString(),
     benchmarkDurationSeconds: round(durationMs / 1000, 1),
     machine,
-    database: infra.databaseLabel,
+    database,
     parameters: report.parameters,
     table: report.rows.map((row) => ({ metric: row.metric, pylon: row.pylon, baseline: row.baseline, ratio: ratio(row) })),
     ...(report.tables ? { tables: report.tables } : {}),

@@ -12,6 +12,8 @@ const RUNTIME = join(ROOT, 'dist');
 const TEST_TREE = join(__dirname, '..');
 /** The compiled server code; dist/ also holds the console (Vite's output) and the workflow bundle. */
 const CODE_DIRS = ['apps', 'libs', 'workflows'];
+/** What runs the whole stack on one machine (`npm start`, `npm run start:cluster`): in dist/, not in the image. */
+const ONE_MACHINE_LAUNCHERS = ['apps/embedded', 'apps/cluster'];
 
 /** Every file under `dir`, as a path relative to it with `/` separators. */
 function listFiles(dir: string): string[] {
@@ -118,6 +120,21 @@ describe('the image', () => {
     const copied = [...dockerfile.matchAll(/^COPY\s+--from=build\s+(.+)$/gm)].flatMap((match) => match[1]!.trim().split(/\s+/).slice(0, -1));
     assert.deepEqual(copied.sort(), ['/app/dist', '/app/node_modules', '/app/package-lock.json', '/app/package.json']);
     assert.match(dockerfile, /^RUN npm run build\b/m);
+  });
+
+  it('drops the one-machine launchers, which nothing else requires', () => {
+    const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
+    assert.match(dockerfile, new RegExp(`^ && rm -rf ${ONE_MACHINE_LAUNCHERS.map((dir) => `dist/${dir}`).join(' ')} \\\\$`, 'm'));
+    const launcher = (file: string) => ONE_MACHINE_LAUNCHERS.some((dir) => file.startsWith(`${dir}/`));
+    const requirers = listFiles(RUNTIME)
+      .filter((file) => file.endsWith('.js') && CODE_DIRS.includes(file.split('/')[0]!) && !launcher(file))
+      .filter((file) =>
+        requiredSpecifiers(join(RUNTIME, file)).some((specifier) => {
+          const target = specifier.startsWith('.') ? resolveRelative(join(RUNTIME, file), specifier) : undefined;
+          return target !== undefined && launcher(relative(RUNTIME, target).split(sep).join('/'));
+        }),
+      );
+    assert.deepEqual(requirers, []);
   });
 
   it('is built from a context without tests, benchmarks or the host’s builds', () => {

@@ -1,8 +1,8 @@
 /**
  * `npm test`: starts what the suites need (see startInfrastructure) and runs every compiled
  * `*.test.js` under dist-test/ (the tree `npm run build:test` compiles: the application with its unit
- * tests, test/ and bench/) with Node's test runner. `npm test -- <substring>` runs the files whose path
- * under dist-test/ contains it.
+ * tests, test/ and bench/) with Node's test runner. `npm test -- <substring>…` runs the files whose path
+ * under dist-test/ contains one of them.
  * The logs of every API and worker the suites start go to one directory per run, printed at the end.
  */
 import { spawn } from 'node:child_process';
@@ -15,19 +15,20 @@ import { startInfrastructure } from './support/infrastructure';
 /** dist-test/, seen from dist-test/test/. */
 const DIST = join(__dirname, '..');
 
-function testFiles(filter: string | undefined): string[] {
+function testFiles(filters: string[]): string[] {
   return readdirSync(DIST, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => !file.includes('node_modules') && (!filter || relative(DIST, file).includes(filter)))
+    .filter((file) => !file.includes('node_modules') && (filters.length === 0 || filters.some((filter) => relative(DIST, file).includes(filter))))
     .sort();
 }
 
 async function main(): Promise<number> {
   requireSupportedNode();
   console.log(`Node ${process.version} (${process.execPath})`);
-  const files = testFiles(process.argv[2]);
-  if (files.length === 0) throw new Error(`no test files match ${process.argv[2] ?? '*'}`);
+  const filters = process.argv.slice(2);
+  const files = testFiles(filters);
+  if (files.length === 0) throw new Error(`no test files match ${filters.join(' or ') || '*'}`);
   const logDir = join(tmpdir(), 'pylon-test-logs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
   const infra = await startInfrastructure();

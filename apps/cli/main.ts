@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, requireSupportedNode } from '@pylon/config';
-import { ADMIN_TOKEN_FILE } from '../embedded/embedded-files';
+import { ADMIN_TOKEN_FILE, loadConfig, requireSupportedNode } from '@pylon/config';
 
 const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
 

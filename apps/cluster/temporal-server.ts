@@ -33,7 +33,11 @@ export function temporalServerBinaries(): TemporalServerBinaries {
   };
 }
 
-/** Temporal's two databases on the PostgreSQL at `serverUrl`: made if missing, then brought to the server's schema version by its own tool. */
+/**
+ * Temporal's two databases on the PostgreSQL at `serverUrl`: made if missing, then brought to the server's
+ * schema version by its own tool (`setup-schema -v 0.0` leaves a versioned schema alone; `update-schema`
+ * applies the versions it lacks).
+ */
 export async function setUpTemporalSchema(binaries: TemporalServerBinaries, serverUrl: string): Promise<void> {
   const server = new URL(serverUrl);
   const connection = ['--plugin', 'postgres12', '--ep', server.hostname, '-p', server.port || '5432', '-u', decodeURIComponent(server.username)];
@@ -43,31 +47,19 @@ export async function setUpTemporalSchema(binaries: TemporalServerBinaries, serv
     ['temporal_visibility', 'visibility'],
   ]) {
     const tool = (...args: string[]) => run(binaries.sqlTool, [...connection, '--db', database, ...args]);
-    const state = await schemaState(serverUrl, database);
-    if (state === 'no database') await tool('create-database');
-    if (state !== 'versioned') await tool('setup-schema', '-v', '0.0');
+    if (!(await databaseExists(serverUrl, database))) await tool('create-database');
+    await tool('setup-schema', '-v', '0.0');
     await tool('update-schema', '-d', join(binaries.schemaDir, schema, 'versioned'));
   }
 }
 
-async function schemaState(serverUrl: string, database: string): Promise<'no database' | 'empty' | 'versioned'> {
+async function databaseExists(serverUrl: string, database: string): Promise<boolean> {
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (!exists.rowCount) return 'no database';
+    return !!(await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount;
   } finally {
     await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    const table = await client.query("SELECT to_regclass('public.schema_version') IS NOT NULL AS versioned");
-    return table.rows[0].versioned ? 'versioned' : 'empty';
-  } finally {
-    await client.end();
   }
 }
 
@@ -117,7 +109,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   await registerNamespace(address, server, logFile);
 
   let ui: ChildProcess | undefined;
-  if (options.uiPort) ui = startUi(options.binaries, options.dir, address, options.uiPort);
+  if (options.uiPort) ui = await startUi(options.binaries, options.dir, address, options.uiPort);
 
   const stopServer = async () => {
     await stopProcess(server);
@@ -272,10 +264,17 @@ async function registerNamespace(address: string, server: ChildProcess, logFile:
   }
 }
 
-function startUi(binaries: TemporalServerBinaries, dir: string, address: string, port: number): ChildProcess {
+async function startUi(binaries: TemporalServerBinaries, dir: string, address: string, port: number): Promise<ChildProcess> {
   const root = join(dir, 'ui');
   mkdirSync(join(root, 'config'), { recursive: true });
   const config = { temporalGrpcAddress: address, host: '127.0.0.1', port, enableUi: true, defaultNamespace: NAMESPACE, cors: { allowOrigins: [`http://127.0.0.1:${port}`] } };
   writeFileSync(join(root, 'config', 'pylon.yaml'), JSON.stringify(config, null, 2));
-  return spawnLogged(binaries.uiServer, ['--root', root, '--config', 'config', '--env', 'pylon', 'start'], join(dir, 'temporal-ui.log'));
+  const logFile = join(dir, 'temporal-ui.log');
+  const ui = spawnLogged(binaries.uiServer, ['--root', root, '--config', 'config', '--env', 'pylon', 'start'], logFile);
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok, () => false))) {
+    if (ui.exitCode !== null || Date.now() > deadline) throw new Error(`the Temporal UI did not start on port ${port}; its log: ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return ui;
 }

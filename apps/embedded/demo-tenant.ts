@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_FILE } from './embedded-files';
+import { DEMO_FILE } from '@pylon/config';
 
 /** Enough for ten video generations. */
 const DEMO_TOKENS = 5_000_000;

@@ -1,31 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import ipaddr from 'ipaddr.js';
-import { loadConfig, requireSupportedNode } from '@pylon/config';
+import { POSTGRES_DIR, TEMPORAL_DB_FILE, loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
 import { startTemporalDevServer, type DevServer } from './dev-server';
 import { resolveAdminToken } from './admin-token';
 import { ensureDemoTenant } from './demo-tenant';
-import { POSTGRES_DIR, TEMPORAL_DB_FILE } from './embedded-files';
+import { runningMessage, waitUntilReady, webhookTargetsOnOneMachine } from './launch';
 import { takenPortsMessage, type WantedPort } from './ports';
 import { SupervisedProcess } from './supervisor';
 
 const DIST = join(__dirname, '..', '..');
-
-async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (
-      await fetch(`${url}/readyz`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`the API at ${url} was not ready within ${timeoutMs / 1000}s`);
-}
 
 /**
  * `npm start`: the whole stack on one machine. An embedded PostgreSQL (PGlite with pgvector) and a
@@ -90,9 +74,7 @@ async function main(): Promise<void> {
     }
 
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
-    // One machine for development: webhooks may go to a receiver on this machine, but only while the API
-    // itself is reachable on loopback alone; nothing else private unless the operator lists it.
-    const webhookTargets = process.env.WEBHOOK_ALLOWED_PRIVATE_TARGETS ?? (isLoopbackHost(config.host) ? 'loopback' : '');
+    const webhookTargets = webhookTargetsOnOneMachine(config.host);
     const env = {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
@@ -119,38 +101,11 @@ async function main(): Promise<void> {
     await waitUntilReady(apiUrl, 120_000);
     const demo = await ensureDemoTenant(apiUrl, admin.token, config.dataDir);
 
-    console.log(`
-Pylon is running.
-  API           ${apiUrl}
-  Console       ${apiUrl}/console/   (sign in with an API key)
-  API docs      ${apiUrl}/docs   (OpenAPI: ${apiUrl}/integration/openapi.json)
-  Temporal UI   ${temporalUi ?? '(your Temporal server’s UI)'}
-  Data          ${config.dataDir}
-  Webhooks      to public addresses${webhookTargets ? ` and ${webhookTargets} (WEBHOOK_ALLOWED_PRIVATE_TARGETS)` : ' only (WEBHOOK_ALLOWED_PRIVATE_TARGETS lists private ones to allow)'}
-${admin.generated ? `\n  Admin token (generated, saved in ${config.dataDir}; shown once):\n    ${admin.token}\n` : ''}${
-      demo.apiKey
-        ? `
-Demo organisation, agent version and API key (the key is shown only this once):
-  export PYLON_URL=${apiUrl}
-  export ORG_ID=${demo.orgId}
-  export AGENT_VERSION_ID=${demo.agentVersionId}
-  export PYLON_API_KEY=${demo.apiKey}
-`
-        : `
-Demo organisation ${demo.orgId}, agent version ${demo.agentVersionId}.
-(Its API key was shown on first start; make another with: npm run pylon -- key create --org ${demo.orgId} --scopes '*')
-`
-    }
-Stop with Ctrl-C.`);
+    console.log(runningMessage({ apiUrl, temporalUi, dataDir: config.dataDir, webhookTargets, admin, demo }));
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await shutdown(1);
   }
-}
-
-/** Whether the API listens on this machine's loopback only (not a LAN address, not every interface). */
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback');
 }
 
 void main();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiError, ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { ApiKey, ApiKeyRepository, type Page, type PageRequest } from '@pylon/db';
+import { ApiKey, ApiKeyChanges, ApiKeyRepository, type Page, type PageRequest } from '@pylon/db';
 import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
 import type { Principal } from './principal';
 
@@ -32,16 +32,19 @@ export class ApiKeyService {
   /** Key ids touched recently by this process, so `last_used_at` is written at most once per debounce window. */
   private readonly recentlyTouched = new Map<string, number>();
   /**
-   * Keys this process looked up lately, by the hash of the presented key, for API_KEY_CACHE_SECONDS.
-   * Expiry is still checked on every request; revoking or rolling through this process forgets the key
-   * at once, other processes see it within the cache time.
+   * Keys this process looked up lately, by the hash of the presented key, for API_KEY_CACHE_SECONDS, trusted
+   * only while the process hears every change to a key (ApiKeyChanges): a key revoked, rolled or limited
+   * through any API replica is forgotten by all of them at once. Expiry is still checked on every request.
    */
   private readonly verified = new Map<string, { key: ApiKey; at: number }>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly config: PylonConfig,
-  ) {}
+    private readonly changes: ApiKeyChanges,
+  ) {
+    changes.onChange((keyId) => (keyId === 'all' ? this.verified.clear() : this.forget(keyId)));
+  }
 
   /** A new key and its secret (shown once); an expiry must lie in the future. */
   async issue(orgId: string, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
@@ -154,10 +157,7 @@ export class ApiKeyService {
     return key;
   }
 
-  /**
-   * Sets the key's own rate limit (null: back to the default; absent: unchanged). This process forgets the
-   * key at once; other API processes apply it within API_KEY_CACHE_SECONDS, like a revocation.
-   */
+  /** Sets the key's own rate limit (null: back to the default; absent: unchanged); every API process applies it at once, like a revocation. */
   async setRateLimit(orgId: string, keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
     if (changes.perSecond && changes.burst && changes.burst < changes.perSecond) {
       throw ApiError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
@@ -168,12 +168,14 @@ export class ApiKeyService {
   }
 
   private async lookUp(presented: string, presentedHash: string): Promise<ApiKey | null> {
-    const ttlMs = this.config.apiKeyCacheSeconds * 1000;
+    const ttlMs = this.changes.hearing() ? this.config.apiKeyCacheSeconds * 1000 : 0;
     const cached = this.verified.get(presentedHash);
     if (cached && Date.now() - cached.at < ttlMs) return cached.key;
+    const generation = this.changes.generation;
     const parsed = parseApiKey(presented);
     const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
-    if (key && ttlMs > 0 && this.matchingSecret(key, presentedHash)) {
+    // A change announced while the key was read may not be in what was read: use it once, do not keep it.
+    if (key && ttlMs > 0 && generation === this.changes.generation && this.matchingSecret(key, presentedHash)) {
       if (this.verified.size >= 10_000) this.verified.clear();
       this.verified.set(presentedHash, { key, at: Date.now() });
     }

@@ -35,5 +35,7 @@ export enum ErrorCode {
   EmbeddingUnavailable = 'embedding_unavailable',
   /** The API process is shutting down; another replica (or this one, restarted) answers a retry. */
   ServiceUnavailable = 'service_unavailable',
+  /** PostgreSQL is not answering (restarting, failing over, unreachable): retry shortly, with the same Idempotency-Key. */
+  DatabaseUnavailable = 'database_unavailable',
   InternalError = 'internal_error',
 }

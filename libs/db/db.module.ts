@@ -12,6 +12,7 @@ import { OrgLimitsRepository } from './repositories/org-limits.repository';
 import { RateLimitStore } from './rate-limit-store';
 import { KeyRateBucketRepository } from './repositories/key-rate-bucket.repository';
 import { RunEventNotifications } from './run-event-notifications';
+import { ApiKeyChanges } from './api-key-changes';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-index.repository';
@@ -36,6 +37,7 @@ const REPOSITORIES = [
   RateLimitStore,
   KeyRateBucketRepository,
   RunEventNotifications,
+  ApiKeyChanges,
   Transactions,
 ];
 

@@ -21,6 +21,8 @@ export { AgentRepository, type NewAgentVersion } from './repositories/agent.repo
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
 export { RunEventRepository, type NewRunEvent, type StoredRunEvent } from './repositories/run-event.repository';
 export { RunEventNotifications } from './run-event-notifications';
+export { ApiKeyChanges } from './api-key-changes';
+export { isDatabaseUnavailable } from './connection-errors';
 export { RUN_EVENTS_CHANNEL } from './migrations/1764500000000-run-events';
 export { ApiKeyRepository } from './repositories/api-key.repository';
 export { OrganizationRepository } from './repositories/organization.repository';

@@ -72,6 +72,30 @@ describe("an organisation's API keys", () => {
     }
   });
 
+  it('a key revoked or rolled through one API process stops working at once on another that had it cached', async () => {
+    const replica = await stack.startApiReplica({ API_KEY_CACHE_SECONDS: '300' });
+    try {
+      const other = new Http(replica.url);
+      const created = await create(manager, { name: 'cached elsewhere', scopes: ['runs:read'] });
+      // The replica verifies it, and would keep it for 300 s without hearing a change.
+      assert.equal((await other.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200);
+      const rolled = await http.post(`/api/v1/api-keys/${created.body.key_id}/roll`, { token: manager, body: { grace_seconds: 0 } });
+      assert.equal(rolled.status, 200, rolled.text);
+      const deadline = Date.now() + 1_000;
+      let answered = await other.get('/api/v1/agent-runs', { token: created.body.api_key });
+      while (answered.status === 200 && Date.now() < deadline) answered = await other.get('/api/v1/agent-runs', { token: created.body.api_key });
+      assert.equal(answered.status, 401, 'the rolled-away secret, on the other process, within a second');
+
+      assert.equal((await other.get('/api/v1/agent-runs', { token: rolled.body.api_key })).status, 200);
+      assert.equal((await http.delete(`/api/v1/api-keys/${created.body.key_id}`, { token: manager })).status, 200);
+      let revoked = await other.get('/api/v1/agent-runs', { token: rolled.body.api_key });
+      while (revoked.status === 200 && Date.now() < deadline + 1_000) revoked = await other.get('/api/v1/agent-runs', { token: rolled.body.api_key });
+      assert.equal(revoked.status, 401, 'the revoked key, on the other process, within a second');
+    } finally {
+      await replica.api.stop();
+    }
+  });
+
   it('rotation contains a leak: during the grace period the previous secret works but cannot create, roll or revoke keys; the current one can', async () => {
     const leaked = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
     const keyId = (await http.get('/api/v1/whoami', { token: leaked })).body.key_id as string;

@@ -62,6 +62,9 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
     receiver = await WebhookReceiver.start();
     const [metricsPort, temporalMetricsPort] = [await freePort(), await freePort()];
     stack = await Stack.start({
+      // Metrics are each process's own: these tests read one API's and one worker's.
+      apiReplicas: 1,
+      workers: 1,
       env: {
         WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
         WORKER_METRICS_PORT: String(metricsPort),

@@ -19,8 +19,8 @@ const TEST_FILE = basename(process.argv[1] ?? 'test', '.js');
  * two API replicas behind one port (apps/cluster/api-replicas) and two workers, as `npm run start:cluster` runs them.
  */
 export const CLUSTER_TOPOLOGY = process.env.PYLON_TEST_TOPOLOGY === 'cluster';
-const API_REPLICAS = CLUSTER_TOPOLOGY ? 2 : 1;
-const WORKERS = CLUSTER_TOPOLOGY ? 2 : 1;
+const DEFAULT_API_REPLICAS = CLUSTER_TOPOLOGY ? 2 : 1;
+const DEFAULT_WORKERS = CLUSTER_TOPOLOGY ? 2 : 1;
 
 export class AppProcess {
   private exited: Promise<void>;
@@ -112,6 +112,10 @@ export interface StackOptions {
   worker?: boolean;
   /** The path the API must answer 200 on before it counts as started (default `/readyz`). */
   apiReadyPath?: string;
+  /** API replicas behind the stack's port (default: 1, or 2 on the cluster topology). */
+  apiReplicas?: number;
+  /** Worker processes (default: 1, or 2 on the cluster topology). */
+  workers?: number;
 }
 
 /** An API and a worker of their own, on a task queue of their own, against the test infrastructure. */
@@ -123,11 +127,15 @@ export class Stack {
   url!: string;
   readonly env: Record<string, string>;
   private readonly apiReadyPath: string;
+  private readonly apiReplicas: number;
+  private readonly workers: number;
   /** The media directory this stack made for itself (none when the caller gave MEDIA_DIR); removed by stop(). */
   private ownMediaDir?: string;
 
   constructor(options: StackOptions = {}) {
     this.apiReadyPath = options.apiReadyPath ?? '/readyz';
+    this.apiReplicas = options.apiReplicas ?? DEFAULT_API_REPLICAS;
+    this.workers = options.workers ?? DEFAULT_WORKERS;
     const infra = testInfra();
     this.env = {
       DATABASE_URL: infra.databaseUrl,
@@ -150,14 +158,20 @@ export class Stack {
     stack.env.PORT = String(port);
     stack.env.PUBLIC_URL ??= stack.url;
     if (!stack.env.MEDIA_DIR) stack.env.MEDIA_DIR = stack.ownMediaDir = mkdtempSync(join(tmpdir(), 'pylon-test-media-'));
-    await Promise.all([stack.startApi(), options.worker === false ? undefined : stack.startWorker()]);
+    try {
+      await Promise.all([stack.startApi(), options.worker === false ? undefined : stack.startWorker()]);
+    } catch (error) {
+      // A process that did start must not outlive the failed start (its pipes would keep the test file running).
+      await stack.stop();
+      throw error;
+    }
     return stack;
   }
 
   async startApi(): Promise<void> {
     this.api =
-      API_REPLICAS > 1
-        ? launch('api', 'apps/cluster/api-replicas.js', { ...this.env, HOST: '127.0.0.1', API_REPLICAS: String(API_REPLICAS) })
+      this.apiReplicas > 1
+        ? launch('api', 'apps/cluster/api-replicas.js', { ...this.env, HOST: '127.0.0.1', API_REPLICAS: String(this.apiReplicas) })
         : launch('api', 'apps/api/main.js', { ...this.env, HOST: '127.0.0.1' });
     await waitFor('the API', this.api, async () => (await fetch(`${this.url}${this.apiReadyPath}`)).ok);
   }
@@ -170,8 +184,10 @@ export class Stack {
     return { api, url };
   }
 
+  /** Starts the stack's workers afresh; any of the previous ones still running are stopped first. */
   async startWorker(): Promise<void> {
-    const workers = Array.from({ length: WORKERS }, () => launch('worker', 'apps/worker/main.js', this.env));
+    await this.worker?.stop();
+    const workers = Array.from({ length: this.workers }, () => launch('worker', 'apps/worker/main.js', this.env));
     this.worker = new ProcessGroup(workers);
     await Promise.all(workers.map((worker) => waitFor('the worker', worker, async () => worker.log().includes('pylon worker polling'))));
   }

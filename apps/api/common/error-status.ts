@@ -42,6 +42,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.InternalError:
       return 500;
     case ErrorCode.ServiceUnavailable:
+    case ErrorCode.DatabaseUnavailable:
       return 503;
   }
 }

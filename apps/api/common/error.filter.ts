@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
-import { InvalidCursorError } from '@pylon/db';
+import { InvalidCursorError, isDatabaseUnavailable } from '@pylon/db';
 import { EmbeddingError } from '@pylon/embeddings';
 import { LimitExceededError, RetryLaterError } from '@pylon/limits';
 import { truncate } from '@pylon/logging';
@@ -55,6 +55,9 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
     if (exception instanceof EmbeddingError) return { code: ErrorCode.EmbeddingUnavailable, detail: exception.message };
+    if (isDatabaseUnavailable(exception)) {
+      return { code: ErrorCode.DatabaseUnavailable, detail: 'the database is not answering; retry shortly (with the same Idempotency-Key)', headers: { 'Retry-After': '1' } };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = codeOfFastifyError(undefined, status);

@@ -11,6 +11,7 @@ import { OrgRunRate1764800000000 } from './1764800000000-org-run-rate';
 import { OrgVectorIndexes1764900000000 } from './1764900000000-org-vector-indexes';
 import { FairAdmission1765000000000 } from './1765000000000-fair-admission';
 import { TenantScopedRows1765100000000 } from './1765100000000-tenant-scoped-rows';
+import { ApiKeyChanges1765200000000 } from './1765200000000-api-key-changes';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   OrgVectorIndexes1764900000000,
   FairAdmission1765000000000,
   TenantScopedRows1765100000000,
+  ApiKeyChanges1765200000000,
 ];

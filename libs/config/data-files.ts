@@ -1,4 +1,4 @@
-/** Files the embedded mode keeps under DATA_DIR. */
+/** Files `npm start` and `npm run start:cluster` keep under DATA_DIR (the CLI reads the admin token from there). */
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const DEMO_FILE = 'demo.json';
 export const POSTGRES_DIR = 'postgres';
