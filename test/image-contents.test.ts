@@ -122,6 +122,13 @@ describe('the image', () => {
     assert.match(dockerfile, /^RUN npm run build\b/m);
   });
 
+  it('runs as an unprivileged user', () => {
+    const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
+    const users = [...dockerfile.matchAll(/^USER\s+(\S+)/gm)].map((match) => match[1]!);
+    assert.ok(users.length > 0, 'the Dockerfile sets no USER: the image would run as root');
+    assert.ok(!/^(root|0)(:|$)/.test(users.at(-1)!), `the image runs as ${users.at(-1)}`);
+  });
+
   it('drops the one-machine launchers, which nothing else requires', () => {
     const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
     assert.match(dockerfile, new RegExp(`^ && rm -rf ${ONE_MACHINE_LAUNCHERS.map((dir) => `dist/${dir}`).join(' ')} \\\\$`, 'm'));

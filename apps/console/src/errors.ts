@@ -25,6 +25,7 @@ const WORDS: Record<string, string> = {
   orchestrator_unavailable: 'The workflow engine (Temporal) is not answering; nothing was created. Try again shortly.',
   embedding_unavailable: 'The embedding provider is not available, so search cannot run.',
   service_unavailable: 'The server is restarting. Try again.',
+  database_unavailable: 'The database is not answering right now. Try again in a moment.',
   network_error: 'The server could not be reached.',
 };
 
