@@ -56,14 +56,21 @@ async function measure(cluster: OwnCluster, receiver: WebhookReceiver, shape: Sh
     const http = new Http(stack.url);
     const tenant = await createTenant(http);
     const path = `/scale-out/${shape.apis}-${shape.workers}`;
-    const endpoint = await http.post('/api/v1/webhook-endpoints', { token: tenant.key, body: { org_id: tenant.orgId, url: `${receiver.baseUrl}${path}` } });
+    const endpoint = await http.post('/api/v1/webhook-endpoints', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, url: `${receiver.baseUrl}${path}` },
+    });
     if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${endpoint.text}`);
     const create = async (input: string) => {
-      const response = await http.post('/api/v1/agent-runs', { token: tenant.key, body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input } });
+      const response = await http.post('/api/v1/agent-runs', {
+        token: tenant.key,
+        body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input },
+      });
       if (response.status !== 200) throw new Error(`create: ${response.status} ${response.text}`);
     };
     const succeeded = async () =>
-      (await cluster.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_runs WHERE org_id = $1 AND status = 'succeeded'`, [tenant.orgId]))[0]!.n;
+      (await cluster.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_runs WHERE org_id = $1 AND status = 'succeeded'`, [tenant.orgId]))[0]!
+        .n;
 
     // Warm up: connections, workflow caches, the first JIT.
     const warmup = Math.min(40, runs);
@@ -79,7 +86,8 @@ async function measure(cluster: OwnCluster, receiver: WebhookReceiver, shape: Sh
       const done = (await succeeded()) - warmup;
       if (!runsDoneMs && done >= runs) runsDoneMs = performance.now() - started;
       if (runsDoneMs && receiver.at(path).length >= warmup + runs) break;
-      if (performance.now() - started > 240_000) throw new Error(`${label}: ${done} of ${runs} runs, ${receiver.at(path).length - warmup} deliveries after 240 s`);
+      if (performance.now() - started > 240_000)
+        throw new Error(`${label}: ${done} of ${runs} runs, ${receiver.at(path).length - warmup} deliveries after 240 s`);
       await sleep(50);
     }
     const deliveriesDoneMs = performance.now() - started;
@@ -112,7 +120,12 @@ export const scaleOutBenchmark: Benchmark = {
       const rows: Row[] = [
         { metric: 'runs/s (created, run, succeeded)', pylon: scaled.runsPerSecond, baseline: single.runsPerSecond, digits: 1 },
         { metric: 'webhook deliveries/s', pylon: scaled.deliveriesPerSecond, baseline: single.deliveriesPerSecond, digits: 1 },
-        ...PARTS.map((part) => ({ metric: `CPU ms per run: ${part}`, pylon: scaled.cpuMsPerRun[part]!, baseline: single.cpuMsPerRun[part]!, digits: 2 })),
+        ...PARTS.map((part) => ({
+          metric: `CPU ms per run: ${part}`,
+          pylon: scaled.cpuMsPerRun[part]!,
+          baseline: single.cpuMsPerRun[part]!,
+          digits: 2,
+        })),
       ];
       const sizing: Grid = {
         title: 'Sizing: runs/s one core of each part sustains (1000 / its CPU ms per run; each run also delivers one webhook)',

@@ -6,8 +6,8 @@ import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
 import { resolveAdminToken } from '../embedded/admin-token';
 import { ensureDemoTenant } from '../embedded/demo-tenant';
-import { runningMessage, waitUntilReady, webhookTargetsOnOneMachine } from '../embedded/launch';
-import { takenPortsMessage, type WantedPort } from '../embedded/ports';
+import { runningMessage, stopOnSignals, waitUntilReady, webhookTargetsOnOneMachine } from '../embedded/launch';
+import { exitIfPortsTaken, type WantedPort } from '../embedded/ports';
 import { SupervisedProcess } from '../embedded/supervisor';
 import { NativePostgres, systemPostgresBinaries } from './native-postgres';
 import { startTemporalServer, temporalServerBinaries } from './temporal-server';
@@ -36,7 +36,9 @@ function count(value: string | undefined, name: string, fallback: number, minimu
 async function main(): Promise<void> {
   process.title = 'pylon-cluster';
   requireSupportedNode();
-  const { values: flags } = parseArgs({ options: { apis: { type: 'string' }, workers: { type: 'string' }, worker: { type: 'string', multiple: true } } });
+  const { values: flags } = parseArgs({
+    options: { apis: { type: 'string' }, workers: { type: 'string' }, worker: { type: 'string', multiple: true } },
+  });
   const apis = count(flags.apis ?? process.env.API_REPLICAS, '--apis', 2, 1);
   const queueWorkers = (flags.worker ?? []).map((queues) => {
     const unknown = queues.split(',').filter((queue) => !(WORK_KINDS as readonly string[]).includes(queue));
@@ -48,13 +50,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const dataDir = join(config.dataDir, 'cluster');
   mkdirSync(dataDir, { recursive: true });
-  const stops: Array<() => Promise<void>> = [];
-  const shutdown = async (code: number) => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  const { stops, shutdown } = stopOnSignals();
 
   const temporalPort = Number(process.env.TEMPORAL_PORT ?? 7233);
   const temporalUiPort = Number(process.env.TEMPORAL_UI_PORT ?? temporalPort + 1000);
@@ -65,13 +61,11 @@ async function main(): Promise<void> {
     { port: temporalPort, host: '127.0.0.1', what: 'the Temporal server', setting: 'TEMPORAL_PORT' },
     { port: temporalUiPort, host: '127.0.0.1', what: 'the Temporal UI', setting: 'TEMPORAL_UI_PORT' },
     ...(config.databaseUrl ? [] : [{ port: pylonPostgresPort, host: '127.0.0.1', what: "Pylon's PostgreSQL", setting: 'PYLON_POSTGRES_PORT' }]),
-    ...(process.env.TEMPORAL_POSTGRES_URL ? [] : [{ port: temporalPostgresPort, host: '127.0.0.1', what: "Temporal's PostgreSQL", setting: 'TEMPORAL_POSTGRES_PORT' }]),
+    ...(process.env.TEMPORAL_POSTGRES_URL
+      ? []
+      : [{ port: temporalPostgresPort, host: '127.0.0.1', what: "Temporal's PostgreSQL", setting: 'TEMPORAL_POSTGRES_PORT' }]),
   ];
-  const taken = await takenPortsMessage(wanted);
-  if (taken) {
-    console.error(taken);
-    process.exit(1);
-  }
+  await exitIfPortsTaken(wanted);
 
   try {
     let databaseUrl = config.databaseUrl;
@@ -116,7 +110,10 @@ async function main(): Promise<void> {
       ...Array.from({ length: allQueueWorkers }, (_, index) => new SupervisedProcess(`worker ${index + 1}`, join(DIST, 'apps/worker/main.js'), env)),
       ...queueWorkers.map(
         (queues, index) =>
-          new SupervisedProcess(`worker ${allQueueWorkers + index + 1} (${queues})`, join(DIST, 'apps/worker/main.js'), { ...env, WORKER_QUEUES: queues }),
+          new SupervisedProcess(`worker ${allQueueWorkers + index + 1} (${queues})`, join(DIST, 'apps/worker/main.js'), {
+            ...env,
+            WORKER_QUEUES: queues,
+          }),
       ),
     ];
     const api = new SupervisedProcess('api', join(DIST, 'apps/cluster/api-replicas.js'), { ...env, API_REPLICAS: String(apis) });
@@ -129,7 +126,9 @@ async function main(): Promise<void> {
     const demo = await ensureDemoTenant(apiUrl, admin.token, dataDir);
     const topology = [
       `Topology      ${apis} API replica${apis === 1 ? '' : 's'} on port ${config.port} (Node cluster), ${workers.length} worker${workers.length === 1 ? '' : 's'}` +
-        (queueWorkers.length ? ` (${allQueueWorkers} on every queue; ${queueWorkers.map((queues) => `one on ${queues}`).join('; ')})` : ' on every queue'),
+        (queueWorkers.length
+          ? ` (${allQueueWorkers} on every queue; ${queueWorkers.map((queues) => `one on ${queues}`).join('; ')})`
+          : ' on every queue'),
       `Temporal      on PostgreSQL at ${temporal.address}, fairness on`,
       `PostgreSQL    ${databaseUrl.replace(/\/\/[^@]*@/, '//')} (Pylon) and ${temporalPostgresUrl.replace(/\/\/[^@]*@/, '//')} (Temporal)`,
     ];

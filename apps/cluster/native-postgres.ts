@@ -44,7 +44,9 @@ export class NativePostgres {
   }
 
   private async script(...args: string[]): Promise<void> {
-    await run('bash', [join(SCRIPTS, 'native-postgres.sh'), ...args], { env: { ...process.env, ...(this.binaries ? { PG_BIN: this.binaries } : {}) } });
+    await run('bash', [join(SCRIPTS, 'native-postgres.sh'), ...args], {
+      env: { ...process.env, ...(this.binaries ? { PG_BIN: this.binaries } : {}) },
+    });
   }
 }
 
@@ -55,7 +57,9 @@ export class NativePostgres {
 export function systemPostgresBinaries(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = versions.find((version) => existsSync(join(root, version, 'bin', 'postgres')) && existsSync(join(root, version, 'lib', 'btree_gin.so')));
+  const found = versions.find(
+    (version) => existsSync(join(root, version, 'bin', 'postgres')) && existsSync(join(root, version, 'lib', 'btree_gin.so')),
+  );
   if (!found) {
     throw new Error(
       "Temporal's PostgreSQL store needs a PostgreSQL with the contrib extensions (btree_gin): install Debian's `postgresql` package, or set TEMPORAL_POSTGRES_URL",

@@ -102,7 +102,8 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   writeFileSync(join(configDir, 'pylon.yaml'), JSON.stringify(await serverConfig(options, port, configDir), null, 2));
   writeFileSync(join(configDir, 'dynamic.yaml'), JSON.stringify(DYNAMIC_CONFIG, null, 2));
   const logFile = join(options.dir, 'temporal-server.log');
-  const spawnServer = () => spawnLogged(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'pylon', '--allow-no-auth', 'start'], logFile);
+  const spawnServer = () =>
+    spawnLogged(options.binaries.server, ['--root', options.dir, '--config', 'config', '--env', 'pylon', '--allow-no-auth', 'start'], logFile);
 
   let server = spawnServer();
   const address = `127.0.0.1:${port}`;
@@ -248,7 +249,10 @@ async function registerNamespace(address: string, server: ChildProcess, logFile:
         const existing = await connection.operatorService.listSearchAttributes({ namespace: NAMESPACE });
         const missing = Object.values(SEARCH_ATTRIBUTES).filter((name) => !(name in existing.customAttributes));
         if (missing.length) {
-          await connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes: Object.fromEntries(missing.map((name) => [name, keyword])) });
+          await connection.operatorService.addSearchAttributes({
+            namespace: NAMESPACE,
+            searchAttributes: Object.fromEntries(missing.map((name) => [name, keyword])),
+          });
           continue;
         }
         // Served by the namespace registry, not only stored: a query on it succeeds.
@@ -267,12 +271,24 @@ async function registerNamespace(address: string, server: ChildProcess, logFile:
 async function startUi(binaries: TemporalServerBinaries, dir: string, address: string, port: number): Promise<ChildProcess> {
   const root = join(dir, 'ui');
   mkdirSync(join(root, 'config'), { recursive: true });
-  const config = { temporalGrpcAddress: address, host: '127.0.0.1', port, enableUi: true, defaultNamespace: NAMESPACE, cors: { allowOrigins: [`http://127.0.0.1:${port}`] } };
+  const config = {
+    temporalGrpcAddress: address,
+    host: '127.0.0.1',
+    port,
+    enableUi: true,
+    defaultNamespace: NAMESPACE,
+    cors: { allowOrigins: [`http://127.0.0.1:${port}`] },
+  };
   writeFileSync(join(root, 'config', 'pylon.yaml'), JSON.stringify(config, null, 2));
   const logFile = join(dir, 'temporal-ui.log');
   const ui = spawnLogged(binaries.uiServer, ['--root', root, '--config', 'config', '--env', 'pylon', 'start'], logFile);
   const deadline = Date.now() + 30_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok, () => false))) {
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  ) {
     if (ui.exitCode !== null || Date.now() > deadline) throw new Error(`the Temporal UI did not start on port ${port}; its log: ${logFile}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -1,6 +1,18 @@
 import ipaddr from 'ipaddr.js';
 import type { DemoTenant } from './demo-tenant';
 
+/** What a launcher started, stopped in reverse order on SIGINT or SIGTERM, or by `shutdown(code)`, which then exits. */
+export function stopOnSignals(): { stops: Array<() => Promise<void>>; shutdown: (code: number) => Promise<void> } {
+  const stops: Array<() => Promise<void>> = [];
+  const shutdown = async (code: number) => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+  return { stops, shutdown };
+}
+
 /** Waits until the API at `url` answers /readyz with 200. */
 export async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,8 +5,8 @@ import { runMigrations } from '@pylon/db';
 import { startTemporalDevServer, type DevServer } from './dev-server';
 import { resolveAdminToken } from './admin-token';
 import { ensureDemoTenant } from './demo-tenant';
-import { runningMessage, waitUntilReady, webhookTargetsOnOneMachine } from './launch';
-import { takenPortsMessage, type WantedPort } from './ports';
+import { runningMessage, stopOnSignals, waitUntilReady, webhookTargetsOnOneMachine } from './launch';
+import { exitIfPortsTaken, type WantedPort } from './ports';
 import { SupervisedProcess } from './supervisor';
 
 const DIST = join(__dirname, '..', '..');
@@ -21,13 +21,7 @@ async function main(): Promise<void> {
   requireSupportedNode();
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
-  const stops: Array<() => Promise<void>> = [];
-  const shutdown = async (code: number) => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  const { stops, shutdown } = stopOnSignals();
 
   const startsTemporal = !process.env.TEMPORAL_ADDRESS;
   const temporalPort = Number(process.env.TEMPORAL_PORT ?? 7233);
@@ -41,11 +35,7 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
-  const taken = await takenPortsMessage(wanted);
-  if (taken) {
-    console.error(taken);
-    process.exit(1);
-  }
+  await exitIfPortsTaken(wanted);
 
   try {
     let databaseUrl = config.databaseUrl;

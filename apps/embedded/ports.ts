@@ -30,3 +30,11 @@ export async function takenPortsMessage(wanted: WantedPort[]): Promise<string | 
   const lines = taken.map((port) => `  ${port.host}:${port.port} (${port.what}): choose another with ${port.setting}=…`);
   return `Pylon cannot start: ${taken.length === 1 ? 'a port it needs is' : 'ports it needs are'} already in use (another Pylon still running?).\n${lines.join('\n')}`;
 }
+
+/** Exits with takenPortsMessage's explanation when a wanted port is taken. */
+export async function exitIfPortsTaken(wanted: WantedPort[]): Promise<void> {
+  const taken = await takenPortsMessage(wanted);
+  if (!taken) return;
+  console.error(taken);
+  process.exit(1);
+}

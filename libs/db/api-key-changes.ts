@@ -50,7 +50,8 @@ export class ApiKeyChanges implements OnModuleDestroy {
     this.client = client;
     const lost = (error?: unknown) => {
       if (this.client !== client) return;
-      if (error && !this.closed) this.logger.warn(`API key change announcements stopped (${(error as Error).message}); keys are looked up on every request until they resume`);
+      if (error && !this.closed)
+        this.logger.warn(`API key change announcements stopped (${(error as Error).message}); keys are looked up on every request until they resume`);
       this.client = undefined;
       this.connected = false;
       this.retryAt = Date.now() + RECONNECT_DELAY_MS;

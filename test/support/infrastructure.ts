@@ -103,7 +103,9 @@ export async function startInfrastructure(options: { pgliteInOwnProcess?: boolea
 /** A Temporal server on PostgreSQL (the system's, in a data directory of its own, or the one at TEMPORAL_POSTGRES_URL). */
 async function startClusteredTemporal() {
   const dir = mkdtempSync(join(tmpdir(), 'pylon-test-temporal-'));
-  const postgres = process.env.TEMPORAL_POSTGRES_URL ? undefined : new NativePostgres(join(dir, 'postgres'), await freePort(), systemPostgresBinaries());
+  const postgres = process.env.TEMPORAL_POSTGRES_URL
+    ? undefined
+    : new NativePostgres(join(dir, 'postgres'), await freePort(), systemPostgresBinaries());
   const postgresUrl = process.env.TEMPORAL_POSTGRES_URL || (await postgres!.start());
   const server = await startTemporalServer({ binaries: temporalServerBinaries(), postgresUrl, dir });
   return {

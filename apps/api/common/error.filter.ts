@@ -56,7 +56,11 @@ export class ErrorFilter implements ExceptionFilter {
     if (exception instanceof InvalidCursorError) return { code: ErrorCode.InvalidRequest, detail: exception.message };
     if (exception instanceof EmbeddingError) return { code: ErrorCode.EmbeddingUnavailable, detail: exception.message };
     if (isDatabaseUnavailable(exception)) {
-      return { code: ErrorCode.DatabaseUnavailable, detail: 'the database is not answering; retry shortly (with the same Idempotency-Key)', headers: { 'Retry-After': '1' } };
+      return {
+        code: ErrorCode.DatabaseUnavailable,
+        detail: 'the database is not answering; retry shortly (with the same Idempotency-Key)',
+        headers: { 'Retry-After': '1' },
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
