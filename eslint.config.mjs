@@ -6,7 +6,21 @@ const WORKFLOW_SOURCES = ['workflows/**/*.ts'];
 const TESTS = ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'apps/console/**', 'test-artifacts/**', '.data/**', '**/*.d.ts', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-test/**',
+      'node_modules/**',
+      'apps/console/**',
+      'test-artifacts/**',
+      '.data/**',
+      'packages/*/dist/**',
+      'packages/sdk/src/schema.ts',
+      '**/*.d.ts',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -15,7 +14,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-artifacts', 'console');
 /** With CONSOLE_DOCS_SCREENSHOTS=1 the keys and run screenshots are also copied to docs/console/, which the README shows. */
 const DOCS_SCREENSHOTS = process.env.CONSOLE_DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : null;
-const API_TYPES = join(ROOT, 'apps', 'console', 'src', 'api', 'schema.d.ts');
 const UI_TIMEOUT = 60_000;
 
 /** The browser globals the functions run in the page use (this project compiles without the DOM library). */
@@ -119,20 +117,6 @@ describe('the console, in a browser', () => {
   after(async () => {
     await browser?.close();
     await Promise.all([stack?.stop(), receiver?.stop()]);
-  });
-
-  it("the console's API types are generated from the live OpenAPI document (CONSOLE_UPDATE_API_TYPES=1 regenerates them)", async () => {
-    const generated = execFileSync(
-      join(ROOT, 'node_modules', '.bin', 'openapi-typescript'),
-      [`${stack.url}/integration/openapi.json`, '--default-non-nullable', 'false'],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    if (process.env.CONSOLE_UPDATE_API_TYPES === '1') writeFileSync(API_TYPES, generated);
-    assert.equal(
-      readFileSync(API_TYPES, 'utf8'),
-      generated,
-      'apps/console/src/api/schema.d.ts is stale: run the console test with CONSOLE_UPDATE_API_TYPES=1',
-    );
   });
 
   it('is served at /console: the page for every client route, hashed assets cached for good, a CSP of self only, nothing in the OpenAPI document', async () => {

@@ -1,5 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema';
+// The API's types, generated from its OpenAPI document once for the SDK and the console (e2e/sdk-typescript checks them).
+import type { components, paths } from '../../../../packages/sdk/src/schema';
 import { storedApiKey } from './session';
 
 export type Schemas = components['schemas'];

@@ -1,0 +1,557 @@
+"""The Pylon clients: `Pylon` (sync) and `AsyncPylon` (asyncio), one method per API operation. The two mirror
+each other method for method; the requests themselves are built once, in _requests.py."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from . import _requests as R
+from . import models
+from ._errors import ConnectionError
+from ._pagination import aiterate, iterate
+from ._stream import TERMINAL_EVENTS, RunEvent, astream_run, stream_run
+from ._transport import AsyncTransport, SyncTransport
+from ._webhooks import verify_webhook
+
+class AgentRuns:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunCreated:
+        result: models.AgentRunCreated = self._t.request(R.create_run(body, idempotency_key))
+        return result
+
+    def get(self, run_id: str) -> models.AgentRunView:
+        result: models.AgentRunView = self._t.request(R.get_run(run_id))
+        return result
+
+    def cancel(self, run_id: str) -> models.AgentRunView:
+        result: models.AgentRunView = self._t.request(R.cancel_run(run_id))
+        return result
+
+    def list(self, *, status: str | None = None, limit: int | None = None) -> Iterator[models.AgentRunView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_runs({"status": status, "limit": limit}, cursor))
+
+    def events(self, run_id: str, *, after: int | None = None, limit: int | None = None) -> Iterator[models.RunEventView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_run_events(run_id, {"after": after, "limit": limit}, cursor))
+
+    def stream(self, run_id: str, *, after: int = 0) -> Iterator[RunEvent]:
+        """The run's events as they happen, to its terminal event, resuming with Last-Event-ID after a dropped connection."""
+        return stream_run(self._t, run_id, after)
+
+    def create_and_stream(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> Iterator[RunEvent]:
+        created = self.create(body, idempotency_key=idempotency_key)
+        return stream_run(self._t, created["run_id"])
+
+    def create_and_wait(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunView:
+        for event in self.create_and_stream(body, idempotency_key=idempotency_key):
+            if event.type in TERMINAL_EVENTS:
+                run: models.AgentRunView = event.data
+                return run
+        raise ConnectionError("the run stream ended without a terminal event")
+
+
+class Agents:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateAgentRequest) -> models.AgentView:
+        result: models.AgentView = self._t.request(R.create_agent(body))
+        return result
+
+    def get(self, agent_id: str) -> models.AgentView:
+        result: models.AgentView = self._t.request(R.get_agent(agent_id))
+        return result
+
+    def create_version(self, agent_id: str, body: models.CreateAgentVersionRequest) -> models.AgentVersionView:
+        result: models.AgentVersionView = self._t.request(R.create_version(agent_id, body))
+        return result
+
+    def get_version(self, version_id: str) -> models.AgentVersionView:
+        result: models.AgentVersionView = self._t.request(R.get_version(version_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> Iterator[models.AgentView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_agents({"limit": limit}, cursor))
+
+    def list_versions(self, agent_id: str, *, limit: int | None = None) -> Iterator[models.AgentVersionView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_versions(agent_id, {"limit": limit}, cursor))
+
+
+class KnowledgeDocuments:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateDocumentRequest, *, idempotency_key: str | None = None) -> models.DocumentView:
+        result: models.DocumentView = self._t.request(R.create_document(body, idempotency_key))
+        return result
+
+    def get(self, doc_id: str) -> models.DocumentView:
+        result: models.DocumentView = self._t.request(R.get_document(doc_id))
+        return result
+
+    def delete(self, doc_id: str) -> Any:
+        result: Any = self._t.request(R.delete_document(doc_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> Iterator[models.DocumentView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_documents({"limit": limit}, cursor))
+
+
+class Knowledge:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+        self.documents = KnowledgeDocuments(transport)
+
+    def search(self, body: models.KnowledgeSearchRequest) -> models.KnowledgeSearchResponse:
+        result: models.KnowledgeSearchResponse = self._t.request(R.search(body))
+        return result
+
+    def query(self, body: models.KnowledgeQueryRequest) -> models.KnowledgeQueryResponse:
+        result: models.KnowledgeQueryResponse = self._t.request(R.query(body))
+        return result
+
+
+class Videos:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = self._t.request(R.create_video(body, idempotency_key))
+        return result
+
+    def get(self, ids: Sequence[str]) -> list[models.VideoGenerationResponse]:
+        result: list[models.VideoGenerationResponse] = self._t.request(R.get_videos(ids))
+        return result
+
+    def extend(self, video_id: str, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = self._t.request(R.extend_video(video_id, body, idempotency_key))
+        return result
+
+    def cancel(self, video_id: str) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = self._t.request(R.cancel_video(video_id))
+        return result
+
+
+class Webhooks:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateWebhookEndpointRequest) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = self._t.request(R.create_endpoint(body))
+        return result
+
+    def get(self, endpoint_id: str) -> models.WebhookEndpointView:
+        result: models.WebhookEndpointView = self._t.request(R.get_endpoint(endpoint_id))
+        return result
+
+    def update(self, endpoint_id: str, body: models.UpdateWebhookEndpointRequest) -> models.WebhookEndpointView:
+        result: models.WebhookEndpointView = self._t.request(R.update_endpoint(endpoint_id, body))
+        return result
+
+    def delete(self, endpoint_id: str) -> Any:
+        result: Any = self._t.request(R.delete_endpoint(endpoint_id))
+        return result
+
+    def rotate_secret(self, endpoint_id: str, body: models.RotateSecretRequest | None = None) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = self._t.request(R.rotate_secret(endpoint_id, body or {}))
+        return result
+
+    def send_test_event(self, endpoint_id: str) -> Any:
+        result: Any = self._t.request(R.send_test_event(endpoint_id))
+        return result
+
+    def get_delivery(self, endpoint_id: str, delivery_id: str) -> models.WebhookDeliveryView:
+        result: models.WebhookDeliveryView = self._t.request(R.get_delivery(endpoint_id, delivery_id))
+        return result
+
+    def retry_delivery(self, endpoint_id: str, delivery_id: str) -> models.WebhookDeliveryView:
+        result: models.WebhookDeliveryView = self._t.request(R.retry_delivery(endpoint_id, delivery_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> Iterator[models.WebhookEndpointView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_endpoints({"limit": limit}, cursor))
+
+    def deliveries(self, endpoint_id: str, *, limit: int | None = None) -> Iterator[models.WebhookDeliveryView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, {"limit": limit}, cursor))
+
+    def verify(self, payload: str | bytes, headers: Mapping[str, str], secret: str | Sequence[str]) -> dict[str, Any]:
+        """Checks a delivered webhook's signature (both secrets during a rotation) and returns the event."""
+        return verify_webhook(payload, headers, secret)
+
+
+class ApiKeys:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = self._t.request(R.create_key(body))
+        return result
+
+    def roll(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = self._t.request(R.roll_key(key_id, body or {}))
+        return result
+
+    def revoke(self, key_id: str) -> models.ApiKeyView:
+        result: models.ApiKeyView = self._t.request(R.revoke_key(key_id))
+        return result
+
+    def whoami(self) -> Any:
+        result: Any = self._t.request(R.whoami())
+        return result
+
+    def list(self, *, limit: int | None = None) -> Iterator[models.ApiKeyView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_keys({"limit": limit}, cursor))
+
+
+class Tokens:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def balance(self) -> models.TokenBalanceView:
+        result: models.TokenBalanceView = self._t.request(R.balance())
+        return result
+
+    def entries(self, *, limit: int | None = None) -> Iterator[models.TokenEntryView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
+
+
+class Admin:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create_org(self, body: models.CreateOrgRequest) -> models.OrgView:
+        result: models.OrgView = self._t.request(R.create_org(body))
+        return result
+
+    def create_api_key(self, org_id: str, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = self._t.request(R.admin_create_key(org_id, body))
+        return result
+
+    def update_api_key(self, key_id: str, body: models.UpdateApiKeyRequest) -> models.ApiKeyView:
+        result: models.ApiKeyView = self._t.request(R.update_admin_key(key_id, body))
+        return result
+
+    def revoke_api_key(self, key_id: str) -> models.ApiKeyView:
+        result: models.ApiKeyView = self._t.request(R.admin_revoke_key(key_id))
+        return result
+
+    def update_limits(self, org_id: str, body: models.UpdateOrgLimitsRequest) -> models.OrgLimitsView:
+        result: models.OrgLimitsView = self._t.request(R.update_limits(org_id, body))
+        return result
+
+    def grant_tokens(self, org_id: str, body: models.CreateTokenGrantRequest, *, idempotency_key: str | None = None) -> models.TokenGrantView:
+        result: models.TokenGrantView = self._t.request(R.grant_tokens(org_id, body, idempotency_key))
+        return result
+
+    def list_orgs(self, *, limit: int | None = None) -> Iterator[models.OrgView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.list_orgs({"limit": limit}, cursor))
+
+
+class AsyncAgentRuns:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunCreated:
+        result: models.AgentRunCreated = await self._t.request(R.create_run(body, idempotency_key))
+        return result
+
+    async def get(self, run_id: str) -> models.AgentRunView:
+        result: models.AgentRunView = await self._t.request(R.get_run(run_id))
+        return result
+
+    async def cancel(self, run_id: str) -> models.AgentRunView:
+        result: models.AgentRunView = await self._t.request(R.cancel_run(run_id))
+        return result
+
+    def list(self, *, status: str | None = None, limit: int | None = None) -> AsyncIterator[models.AgentRunView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_runs({"status": status, "limit": limit}, cursor))
+
+    def events(self, run_id: str, *, after: int | None = None, limit: int | None = None) -> AsyncIterator[models.RunEventView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_run_events(run_id, {"after": after, "limit": limit}, cursor))
+
+    def stream(self, run_id: str, *, after: int = 0) -> AsyncIterator[RunEvent]:
+        """The run's events as they happen, to its terminal event, resuming with Last-Event-ID after a dropped connection."""
+        return astream_run(self._t, run_id, after)
+
+    async def create_and_stream(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> AsyncIterator[RunEvent]:
+        created = await self.create(body, idempotency_key=idempotency_key)
+        async for event in astream_run(self._t, created["run_id"]):
+            yield event
+
+    async def create_and_wait(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunView:
+        async for event in self.create_and_stream(body, idempotency_key=idempotency_key):
+            if event.type in TERMINAL_EVENTS:
+                run: models.AgentRunView = event.data
+                return run
+        raise ConnectionError("the run stream ended without a terminal event")
+
+
+class AsyncAgents:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateAgentRequest) -> models.AgentView:
+        result: models.AgentView = await self._t.request(R.create_agent(body))
+        return result
+
+    async def get(self, agent_id: str) -> models.AgentView:
+        result: models.AgentView = await self._t.request(R.get_agent(agent_id))
+        return result
+
+    async def create_version(self, agent_id: str, body: models.CreateAgentVersionRequest) -> models.AgentVersionView:
+        result: models.AgentVersionView = await self._t.request(R.create_version(agent_id, body))
+        return result
+
+    async def get_version(self, version_id: str) -> models.AgentVersionView:
+        result: models.AgentVersionView = await self._t.request(R.get_version(version_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> AsyncIterator[models.AgentView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_agents({"limit": limit}, cursor))
+
+    def list_versions(self, agent_id: str, *, limit: int | None = None) -> AsyncIterator[models.AgentVersionView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_versions(agent_id, {"limit": limit}, cursor))
+
+
+class AsyncKnowledgeDocuments:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateDocumentRequest, *, idempotency_key: str | None = None) -> models.DocumentView:
+        result: models.DocumentView = await self._t.request(R.create_document(body, idempotency_key))
+        return result
+
+    async def get(self, doc_id: str) -> models.DocumentView:
+        result: models.DocumentView = await self._t.request(R.get_document(doc_id))
+        return result
+
+    async def delete(self, doc_id: str) -> Any:
+        result: Any = await self._t.request(R.delete_document(doc_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> AsyncIterator[models.DocumentView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_documents({"limit": limit}, cursor))
+
+
+class AsyncKnowledge:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+        self.documents = AsyncKnowledgeDocuments(transport)
+
+    async def search(self, body: models.KnowledgeSearchRequest) -> models.KnowledgeSearchResponse:
+        result: models.KnowledgeSearchResponse = await self._t.request(R.search(body))
+        return result
+
+    async def query(self, body: models.KnowledgeQueryRequest) -> models.KnowledgeQueryResponse:
+        result: models.KnowledgeQueryResponse = await self._t.request(R.query(body))
+        return result
+
+
+class AsyncVideos:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = await self._t.request(R.create_video(body, idempotency_key))
+        return result
+
+    async def get(self, ids: Sequence[str]) -> list[models.VideoGenerationResponse]:
+        result: list[models.VideoGenerationResponse] = await self._t.request(R.get_videos(ids))
+        return result
+
+    async def extend(self, video_id: str, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = await self._t.request(R.extend_video(video_id, body, idempotency_key))
+        return result
+
+    async def cancel(self, video_id: str) -> models.VideoGenerationResponse:
+        result: models.VideoGenerationResponse = await self._t.request(R.cancel_video(video_id))
+        return result
+
+
+class AsyncWebhooks:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateWebhookEndpointRequest) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = await self._t.request(R.create_endpoint(body))
+        return result
+
+    async def get(self, endpoint_id: str) -> models.WebhookEndpointView:
+        result: models.WebhookEndpointView = await self._t.request(R.get_endpoint(endpoint_id))
+        return result
+
+    async def update(self, endpoint_id: str, body: models.UpdateWebhookEndpointRequest) -> models.WebhookEndpointView:
+        result: models.WebhookEndpointView = await self._t.request(R.update_endpoint(endpoint_id, body))
+        return result
+
+    async def delete(self, endpoint_id: str) -> Any:
+        result: Any = await self._t.request(R.delete_endpoint(endpoint_id))
+        return result
+
+    async def rotate_secret(self, endpoint_id: str, body: models.RotateSecretRequest | None = None) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = await self._t.request(R.rotate_secret(endpoint_id, body or {}))
+        return result
+
+    async def send_test_event(self, endpoint_id: str) -> Any:
+        result: Any = await self._t.request(R.send_test_event(endpoint_id))
+        return result
+
+    async def get_delivery(self, endpoint_id: str, delivery_id: str) -> models.WebhookDeliveryView:
+        result: models.WebhookDeliveryView = await self._t.request(R.get_delivery(endpoint_id, delivery_id))
+        return result
+
+    async def retry_delivery(self, endpoint_id: str, delivery_id: str) -> models.WebhookDeliveryView:
+        result: models.WebhookDeliveryView = await self._t.request(R.retry_delivery(endpoint_id, delivery_id))
+        return result
+
+    def list(self, *, limit: int | None = None) -> AsyncIterator[models.WebhookEndpointView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_endpoints({"limit": limit}, cursor))
+
+    def deliveries(self, endpoint_id: str, *, limit: int | None = None) -> AsyncIterator[models.WebhookDeliveryView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, {"limit": limit}, cursor))
+
+    def verify(self, payload: str | bytes, headers: Mapping[str, str], secret: str | Sequence[str]) -> dict[str, Any]:
+        """Checks a delivered webhook's signature (both secrets during a rotation) and returns the event."""
+        return verify_webhook(payload, headers, secret)
+
+
+class AsyncApiKeys:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = await self._t.request(R.create_key(body))
+        return result
+
+    async def roll(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = await self._t.request(R.roll_key(key_id, body or {}))
+        return result
+
+    async def revoke(self, key_id: str) -> models.ApiKeyView:
+        result: models.ApiKeyView = await self._t.request(R.revoke_key(key_id))
+        return result
+
+    async def whoami(self) -> Any:
+        result: Any = await self._t.request(R.whoami())
+        return result
+
+    def list(self, *, limit: int | None = None) -> AsyncIterator[models.ApiKeyView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_keys({"limit": limit}, cursor))
+
+
+class AsyncTokens:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def balance(self) -> models.TokenBalanceView:
+        result: models.TokenBalanceView = await self._t.request(R.balance())
+        return result
+
+    def entries(self, *, limit: int | None = None) -> AsyncIterator[models.TokenEntryView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
+
+
+class AsyncAdmin:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create_org(self, body: models.CreateOrgRequest) -> models.OrgView:
+        result: models.OrgView = await self._t.request(R.create_org(body))
+        return result
+
+    async def create_api_key(self, org_id: str, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = await self._t.request(R.admin_create_key(org_id, body))
+        return result
+
+    async def update_api_key(self, key_id: str, body: models.UpdateApiKeyRequest) -> models.ApiKeyView:
+        result: models.ApiKeyView = await self._t.request(R.update_admin_key(key_id, body))
+        return result
+
+    async def revoke_api_key(self, key_id: str) -> models.ApiKeyView:
+        result: models.ApiKeyView = await self._t.request(R.admin_revoke_key(key_id))
+        return result
+
+    async def update_limits(self, org_id: str, body: models.UpdateOrgLimitsRequest) -> models.OrgLimitsView:
+        result: models.OrgLimitsView = await self._t.request(R.update_limits(org_id, body))
+        return result
+
+    async def grant_tokens(self, org_id: str, body: models.CreateTokenGrantRequest, *, idempotency_key: str | None = None) -> models.TokenGrantView:
+        result: models.TokenGrantView = await self._t.request(R.grant_tokens(org_id, body, idempotency_key))
+        return result
+
+    def list_orgs(self, *, limit: int | None = None) -> AsyncIterator[models.OrgView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_orgs({"limit": limit}, cursor))
+
+
+class Pylon:
+    """The Pylon API. `Pylon()` reads PYLON_API_KEY and PYLON_URL; creates are retried with one Idempotency-Key."""
+
+    def __init__(self, *, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2, timeout: float = 60.0, http_client: httpx.Client | None = None) -> None:
+        transport = SyncTransport(api_key, base_url, max_retries, timeout, http_client)
+        self.agent_runs = AgentRuns(transport)
+        self.agents = Agents(transport)
+        self.knowledge = Knowledge(transport)
+        self.videos = Videos(transport)
+        self.webhooks = Webhooks(transport)
+        self.api_keys = ApiKeys(transport)
+        self.tokens = Tokens(transport)
+        self.admin = Admin(transport)
+        self._transport = transport
+
+    def close(self) -> None:
+        self._transport.http.close()
+
+    def __enter__(self) -> Pylon:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class AsyncPylon:
+    """The Pylon API on asyncio; the same methods as Pylon, awaited."""
+
+    def __init__(self, *, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2, timeout: float = 60.0, http_client: httpx.AsyncClient | None = None) -> None:
+        transport = AsyncTransport(api_key, base_url, max_retries, timeout, http_client)
+        self.agent_runs = AsyncAgentRuns(transport)
+        self.agents = AsyncAgents(transport)
+        self.knowledge = AsyncKnowledge(transport)
+        self.videos = AsyncVideos(transport)
+        self.webhooks = AsyncWebhooks(transport)
+        self.api_keys = AsyncApiKeys(transport)
+        self.tokens = AsyncTokens(transport)
+        self.admin = AsyncAdmin(transport)
+        self._transport = transport
+
+    async def aclose(self) -> None:
+        await self._transport.http.aclose()
+
+    async def __aenter__(self) -> AsyncPylon:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()

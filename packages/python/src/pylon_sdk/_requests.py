@@ -1,0 +1,210 @@
+"""The request of each API operation, shared by the sync and async clients (each method sends one of these)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from ._transport import QueryValue, Request, new_idempotency_key
+
+
+def _p(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _create(path: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    """A create the API makes once per Idempotency-Key: one key per call, kept across its retries."""
+    return Request("POST", path, body=dict(body), idempotency_key=idempotency_key or new_idempotency_key())
+
+
+def _list(path: str, params: Mapping[str, QueryValue], cursor: Any, cursor_name: str = "cursor") -> Request:
+    return Request("GET", path, query={**params, cursor_name: cursor})
+
+
+# agent runs
+def create_run(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/agent-runs", body, idempotency_key)
+
+
+def get_run(run_id: str) -> Request:
+    return Request("GET", f"/api/v1/agent-runs/{_p(run_id)}")
+
+
+def list_runs(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/agent-runs", params, cursor)
+
+
+def cancel_run(run_id: str) -> Request:
+    return Request("POST", f"/api/v1/agent-runs/{_p(run_id)}/cancel", repeatable=True)
+
+
+def list_run_events(run_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/api/v1/agent-runs/{_p(run_id)}/events", params, cursor if cursor is not None else params.get("after"), "after")
+
+
+# agents
+def create_agent(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/api/v1/agents", body=dict(body))
+
+
+def get_agent(agent_id: str) -> Request:
+    return Request("GET", f"/api/v1/agents/{_p(agent_id)}")
+
+
+def list_agents(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/agents", params, cursor)
+
+
+def create_version(agent_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/api/v1/agents/{_p(agent_id)}/versions", body=dict(body))
+
+
+def list_versions(agent_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/api/v1/agents/{_p(agent_id)}/versions", params, cursor)
+
+
+def get_version(version_id: str) -> Request:
+    return Request("GET", f"/api/v1/agent-versions/{_p(version_id)}")
+
+
+# knowledge
+def search(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/api/v1/knowledge/search", body=dict(body), repeatable=True)
+
+
+def query(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/api/v1/knowledge/query", body=dict(body), repeatable=True)
+
+
+def create_document(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/knowledge/documents", body, idempotency_key)
+
+
+def get_document(doc_id: str) -> Request:
+    return Request("GET", f"/api/v1/knowledge/documents/{_p(doc_id)}")
+
+
+def list_documents(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/knowledge/documents", params, cursor)
+
+
+def delete_document(doc_id: str) -> Request:
+    return Request("DELETE", f"/api/v1/knowledge/documents/{_p(doc_id)}")
+
+
+# videos
+def create_video(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/v1/video-gen/generations", body, idempotency_key)
+
+
+def get_videos(ids: Sequence[str]) -> Request:
+    return Request("GET", "/v1/video-gen/generation", query={"ids": list(ids)})
+
+
+def extend_video(video_id: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create(f"/v1/video-gen/generations/{_p(video_id)}/extend", body, idempotency_key)
+
+
+def cancel_video(video_id: str) -> Request:
+    return Request("POST", f"/v1/video-gen/generations/{_p(video_id)}/cancel", repeatable=True)
+
+
+# webhook endpoints
+def create_endpoint(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/api/v1/webhook-endpoints", body=dict(body))
+
+
+def get_endpoint(endpoint_id: str) -> Request:
+    return Request("GET", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}")
+
+
+def list_endpoints(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/webhook-endpoints", params, cursor)
+
+
+def update_endpoint(endpoint_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("PATCH", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}", body=dict(body))
+
+
+def delete_endpoint(endpoint_id: str) -> Request:
+    return Request("DELETE", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}")
+
+
+def rotate_secret(endpoint_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/rotate-secret", body=dict(body))
+
+
+def send_test_event(endpoint_id: str) -> Request:
+    return Request("POST", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/test")
+
+
+def list_deliveries(endpoint_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/deliveries", params, cursor)
+
+
+def get_delivery(endpoint_id: str, delivery_id: str) -> Request:
+    return Request("GET", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/deliveries/{_p(delivery_id)}")
+
+
+def retry_delivery(endpoint_id: str, delivery_id: str) -> Request:
+    return Request("POST", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/deliveries/{_p(delivery_id)}/retry")
+
+
+# API keys
+def create_key(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/api/v1/api-keys", body=dict(body))
+
+
+def list_keys(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/api-keys", params, cursor)
+
+
+def roll_key(key_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/api/v1/api-keys/{_p(key_id)}/roll", body=dict(body))
+
+
+def revoke_key(key_id: str) -> Request:
+    return Request("DELETE", f"/api/v1/api-keys/{_p(key_id)}")
+
+
+def whoami() -> Request:
+    return Request("GET", "/api/v1/whoami")
+
+
+# tokens
+def balance() -> Request:
+    return Request("GET", "/api/v1/tokens/balance")
+
+
+def list_entries(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/tokens/entries", params, cursor)
+
+
+# admin
+def create_org(body: Mapping[str, Any]) -> Request:
+    return Request("POST", "/admin/v1/orgs", body=dict(body))
+
+
+def list_orgs(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/admin/v1/orgs", params, cursor)
+
+
+def admin_create_key(org_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/admin/v1/orgs/{_p(org_id)}/api-keys", body=dict(body))
+
+
+def admin_revoke_key(key_id: str) -> Request:
+    return Request("DELETE", f"/admin/v1/api-keys/{_p(key_id)}")
+
+
+def grant_tokens(org_id: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create(f"/admin/v1/orgs/{_p(org_id)}/token-grants", body, idempotency_key)
+
+
+def update_limits(org_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("PATCH", f"/admin/v1/orgs/{_p(org_id)}/limits", body=dict(body))
+
+
+def update_admin_key(key_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("PATCH", f"/admin/v1/api-keys/{_p(key_id)}", body=dict(body))

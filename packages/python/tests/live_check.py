@@ -1,0 +1,181 @@
+"""Checks pylon_sdk, as installed with pip, against a running Pylon (started by test/e2e/sdk-python.e2e.test.ts).
+
+Environment: PYLON_URL, PYLON_API_KEY (a `*` key), PYLON_ADMIN_TOKEN, ORG_ID, AGENT_VERSION_ID, RECEIVER_URL,
+RECEIVED_FILE (where the test's webhook receiver writes what it got). Each check prints one line; any failure
+raises and exits non-zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import uuid
+
+from pylon_sdk import AsyncPylon, AuthenticationError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError
+
+ORG_ID = os.environ["ORG_ID"]
+VERSION_ID = os.environ["AGENT_VERSION_ID"]
+
+
+def run_body(text: str) -> dict[str, str]:
+    return {"org_id": ORG_ID, "agent_version_id": VERSION_ID, "input": text}
+
+
+def check_create_stream_wait(pylon: Pylon) -> None:
+    events = list(pylon.agent_runs.create_and_stream(run_body("What is Pylon?")))
+    assert [event.seq for event in events] == list(range(1, len(events) + 1)), events
+    assert events[0].type == "queued" and events[-1].type == "succeeded", events
+    finished = pylon.agent_runs.create_and_wait(run_body("And again?"))
+    assert finished["status"] == "succeeded"
+    assert pylon.agent_runs.get(finished["run_id"])["output"] == finished["output"]
+    print("create_and_stream / create_and_wait: ok")
+
+
+def check_async(api_key: str) -> None:
+    async def main() -> None:
+        async with AsyncPylon(api_key=api_key) as pylon:
+            created = await asyncio.gather(*(pylon.agent_runs.create(run_body(f"async {i}")) for i in range(5)))
+            for one in created:
+                types = [event.type async for event in pylon.agent_runs.stream(one["run_id"])]
+                assert types[-1] in TERMINAL_EVENTS, types
+            listed = [run["run_id"] async for run in pylon.agent_runs.list(limit=2)]
+            assert {one["run_id"] for one in created} <= set(listed)
+
+    asyncio.run(main())
+    print("AsyncPylon: ok")
+
+
+def check_rate_storm(admin: Pylon) -> None:
+    issued = admin.admin.create_api_key(ORG_ID, {"name": "tiny rate", "scopes": ["runs:create", "runs:read"]})
+    admin.admin.update_api_key(issued["key_id"], {"rate_limit_per_second": 2, "rate_limit_burst": 2})
+    slow = Pylon(api_key=issued["api_key"], max_retries=100)
+    inputs = [f"storm {i} {uuid.uuid4()}" for i in range(12)]
+
+    async def all_at_once() -> list[str]:
+        async with AsyncPylon(api_key=issued["api_key"], max_retries=100) as pylon:
+            made = await asyncio.gather(*(pylon.agent_runs.create(run_body(text)) for text in inputs))
+            return [one["run_id"] for one in made]
+
+    run_ids = asyncio.run(all_at_once())
+    assert len(set(run_ids)) == len(inputs)
+    stored = [run for run in slow.agent_runs.list(limit=100) if run["input"] in inputs]
+    assert sorted(run["input"] for run in stored) == sorted(inputs), "each create landed exactly once"
+    print(f"429 storm: {len(inputs)} creates, each once: ok")
+
+
+def check_pagination(pylon: Pylon) -> None:
+    marker = str(uuid.uuid4())
+    made = {pylon.agent_runs.create(run_body(f"page {i} {marker}"))["run_id"] for i in range(30)}
+    seen = [run["run_id"] for run in pylon.agent_runs.list(limit=7) if marker in run["input"]]
+    assert len(seen) == len(set(seen)) == 30 and set(seen) == made
+    print("pagination: 30 runs over pages of 7, each once: ok")
+
+
+def check_webhook(pylon: Pylon) -> None:
+    endpoint = pylon.webhooks.create({"org_id": ORG_ID, "url": f"{os.environ['RECEIVER_URL']}/python", "events": ["agent_run.succeeded"]})
+    finished = pylon.agent_runs.create_and_wait(run_body("tell the receiver"))
+    deadline = time.time() + 30
+    while True:
+        received = [json.loads(line) for line in open(os.environ["RECEIVED_FILE"]).read().splitlines() if line]
+        mine = [entry for entry in received if entry["path"] == "/python" and json.loads(entry["body"])["data"].get("run_id") == finished["run_id"]]
+        if mine:
+            break
+        assert time.time() < deadline, "the webhook never arrived"
+        time.sleep(0.1)
+    event = pylon.webhooks.verify(mine[0]["body"], mine[0]["headers"], endpoint["secret"])
+    assert event["type"] == "agent_run.succeeded"
+    try:
+        pylon.webhooks.verify(mine[0]["body"].replace("succeeded", "failed"), mine[0]["headers"], endpoint["secret"])
+        raise AssertionError("a tampered webhook verified")
+    except WebhookVerificationError:
+        pass
+    pylon.webhooks.delete(endpoint["endpoint_id"])
+    print("webhooks.verify: ok")
+
+
+def check_errors(pylon: Pylon) -> None:
+    try:
+        pylon.agent_runs.get("00000000-0000-4000-8000-000000000000")
+        raise AssertionError("found a run that does not exist")
+    except NotFoundError as error:
+        assert error.status == 404 and error.code == "not_found" and error.request_id
+    try:
+        Pylon(api_key="pyl_not_a_key").api_keys.whoami()
+        raise AssertionError("an unknown key was taken")
+    except AuthenticationError as error:
+        assert error.status == 401
+    print("errors: ok")
+
+
+def check_every_method(admin: Pylon) -> None:
+    org = admin.admin.create_org({"name": "Python SDK org"})
+    assert any(one["org_id"] == org["org_id"] for one in admin.admin.list_orgs(limit=100))
+    key = admin.admin.create_api_key(org["org_id"], {"name": "all", "scopes": ["*"]})
+    admin.admin.update_limits(org["org_id"], {"dispatch_weight": 2})
+    admin.admin.grant_tokens(org["org_id"], {"amount": 2_000_000, "reason": "python sdk"})
+    mine = Pylon(api_key=key["api_key"])
+    assert mine.api_keys.whoami()["org_id"] == org["org_id"]
+    own = mine.api_keys.create({"name": "own", "scopes": ["runs:read"]})
+    assert any(one["key_id"] == own["key_id"] for one in mine.api_keys.list())
+    mine.api_keys.roll(own["key_id"], {"grace_seconds": 0})
+    mine.api_keys.revoke(own["key_id"])
+    agent = mine.agents.create({"org_id": org["org_id"], "name": "Python agent"})
+    assert mine.agents.get(agent["agent_id"])["name"] == "Python agent"
+    assert len(list(mine.agents.list())) == 1
+    version = mine.agents.create_version(agent["agent_id"], {"model": "local/extractive", "instructions": "Answer."})
+    assert len(list(mine.agents.list_versions(agent["agent_id"]))) == 1
+    assert mine.agents.get_version(version["agent_version_id"])["model"] == "local/extractive"
+    body = {"org_id": org["org_id"], "agent_version_id": version["agent_version_id"], "input": "hello"}
+    created = mine.agent_runs.create(body)
+    try:
+        mine.agent_runs.cancel(created["run_id"])
+    except Exception as error:  # a run that already finished cannot be cancelled: 409
+        assert getattr(error, "status", None) == 409, error
+    assert [event.seq for event in mine.agent_runs.stream(created["run_id"])][0] == 1
+    assert [event["seq"] for event in mine.agent_runs.events(created["run_id"])][0] == 1
+    document = mine.knowledge.documents.create({"org_id": org["org_id"], "title": "SDK", "content": "The SDK retries creates safely."})
+    while mine.knowledge.documents.get(document["doc_id"])["status"] == "processing":
+        time.sleep(0.1)
+    assert len(list(mine.knowledge.documents.list())) == 1
+    mine.knowledge.search({"org_id": org["org_id"], "query": "retries"})
+    mine.knowledge.query({"org_id": org["org_id"], "query": "retries"})
+    mine.knowledge.documents.delete(document["doc_id"])
+    video = mine.videos.create({"user_prompt": "a kite"})
+    while mine.videos.get([video["id"]])[0]["state"] != "completed":
+        time.sleep(0.2)
+    extended = mine.videos.extend(video["id"], {"user_prompt": "and further"})
+    mine.videos.cancel(extended["id"])
+    assert mine.tokens.balance()["balance"] > 0
+    assert len(list(mine.tokens.entries())) >= 2
+    endpoint = mine.webhooks.create({"org_id": org["org_id"], "url": f"{os.environ['RECEIVER_URL']}/every-method"})
+    mine.webhooks.get(endpoint["endpoint_id"])
+    assert len(list(mine.webhooks.list())) == 1
+    mine.webhooks.update(endpoint["endpoint_id"], {"description": "from Python"})
+    mine.webhooks.rotate_secret(endpoint["endpoint_id"])
+    mine.webhooks.send_test_event(endpoint["endpoint_id"])
+    while not [one for one in mine.webhooks.deliveries(endpoint["endpoint_id"]) if one["status"] != "pending"]:
+        time.sleep(0.1)
+    delivery = next(iter(mine.webhooks.deliveries(endpoint["endpoint_id"])))
+    mine.webhooks.get_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
+    mine.webhooks.retry_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
+    mine.webhooks.delete(endpoint["endpoint_id"])
+    admin.admin.revoke_api_key(key["key_id"])
+    print("every method: ok")
+
+
+def main() -> None:
+    pylon = Pylon()
+    admin = Pylon(api_key=os.environ["PYLON_ADMIN_TOKEN"])
+    check_create_stream_wait(pylon)
+    check_async(os.environ["PYLON_API_KEY"])
+    check_rate_storm(admin)
+    check_pagination(pylon)
+    check_webhook(pylon)
+    check_errors(pylon)
+    check_every_method(admin)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+import { Admin } from './resources/admin.js';
+import { AgentRuns } from './resources/agent-runs.js';
+import { Agents } from './resources/agents.js';
+import { ApiKeys } from './resources/api-keys.js';
+import { Knowledge } from './resources/knowledge.js';
+import { Tokens } from './resources/tokens.js';
+import { Videos } from './resources/videos.js';
+import { Webhooks } from './resources/webhooks.js';
+import { Transport, type ClientOptions } from './transport.js';
+
+/**
+ * The Pylon API. `new Pylon()` reads PYLON_API_KEY and PYLON_URL; every method is typed from the OpenAPI
+ * document, retries what is safe to retry (creates with one Idempotency-Key across their retries), and
+ * throws a PylonError subclass for the API's errors.
+ */
+export class Pylon {
+  readonly agentRuns: AgentRuns;
+  readonly agents: Agents;
+  readonly knowledge: Knowledge;
+  readonly videos: Videos;
+  readonly webhooks: Webhooks;
+  readonly apiKeys: ApiKeys;
+  readonly tokens: Tokens;
+  /** The operator's API: construct the client with the admin token as its apiKey. */
+  readonly admin: Admin;
+  readonly baseUrl: string;
+
+  constructor(options: ClientOptions = {}) {
+    const transport = new Transport(options);
+    this.baseUrl = transport.baseUrl;
+    this.agentRuns = new AgentRuns(transport);
+    this.agents = new Agents(transport);
+    this.knowledge = new Knowledge(transport);
+    this.videos = new Videos(transport);
+    this.webhooks = new Webhooks(transport);
+    this.apiKeys = new ApiKeys(transport);
+    this.tokens = new Tokens(transport);
+    this.admin = new Admin(transport);
+  }
+}

@@ -1,0 +1,30 @@
+export { Pylon } from './client.js';
+export type { ClientOptions, RequestOptions } from './transport.js';
+export {
+  PylonError,
+  InvalidRequestError,
+  AuthenticationError,
+  InsufficientTokensError,
+  PermissionDeniedError,
+  NotFoundError,
+  RequestRejectedError,
+  ConflictError,
+  RateLimitedError,
+  InternalServerError,
+  ServiceUnavailableError,
+  ConnectionError,
+  TimeoutError,
+  WebhookVerificationError,
+} from './errors.js';
+export { Paginated } from './pagination.js';
+export { TERMINAL_EVENTS, type RunEvent, type StreamOptions } from './run-stream.js';
+export { verifyWebhook, type WebhookEvent, type WebhookHeaders, type VerifyOptions } from './webhook-verification.js';
+export type { Schemas, Page } from './types.js';
+export type { AgentRun, AgentRunCreate, AgentRunCreated } from './resources/agent-runs.js';
+export type { Agent, AgentVersion } from './resources/agents.js';
+export type { KnowledgeDocument } from './resources/knowledge.js';
+export type { VideoGeneration } from './resources/videos.js';
+export type { WebhookEndpoint, WebhookDelivery } from './resources/webhooks.js';
+export type { ApiKey } from './resources/api-keys.js';
+export type { TokenEntry } from './resources/tokens.js';
+export type { Organisation } from './resources/admin.js';

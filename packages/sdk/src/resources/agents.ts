@@ -1,0 +1,44 @@
+import { Paginated } from '../pagination.js';
+import type { RequestOptions, Transport } from '../transport.js';
+import type { Page, RequestBody, ResponseBody } from '../types.js';
+
+export type Agent = ResponseBody<'/api/v1/agents/{agent_id}', 'get'>;
+export type AgentVersion = ResponseBody<'/api/v1/agent-versions/{agent_version_id}', 'get'>;
+
+/** Agents and their immutable versions. */
+export class Agents {
+  constructor(private readonly transport: Transport) {}
+
+  create(body: RequestBody<'/api/v1/agents', 'post'>, options: RequestOptions = {}): Promise<ResponseBody<'/api/v1/agents', 'post'>> {
+    return this.transport.request('POST', '/api/v1/agents', { ...options, body });
+  }
+
+  get(agentId: string, options: RequestOptions = {}): Promise<Agent> {
+    return this.transport.request('GET', `/api/v1/agents/${encodeURIComponent(agentId)}`, options);
+  }
+
+  list(params: { limit?: number } = {}, options: RequestOptions = {}): Paginated<Agent> {
+    return new Paginated((cursor) => this.transport.request<Page<Agent>>('GET', '/api/v1/agents', { ...options, query: { ...params, cursor } }));
+  }
+
+  createVersion(
+    agentId: string,
+    body: RequestBody<'/api/v1/agents/{agent_id}/versions', 'post'>,
+    options: RequestOptions = {},
+  ): Promise<ResponseBody<'/api/v1/agents/{agent_id}/versions', 'post'>> {
+    return this.transport.request('POST', `/api/v1/agents/${encodeURIComponent(agentId)}/versions`, { ...options, body });
+  }
+
+  listVersions(agentId: string, params: { limit?: number } = {}, options: RequestOptions = {}): Paginated<AgentVersion> {
+    return new Paginated((cursor) =>
+      this.transport.request<Page<AgentVersion>>('GET', `/api/v1/agents/${encodeURIComponent(agentId)}/versions`, {
+        ...options,
+        query: { ...params, cursor },
+      }),
+    );
+  }
+
+  getVersion(versionId: string, options: RequestOptions = {}): Promise<AgentVersion> {
+    return this.transport.request('GET', `/api/v1/agent-versions/${encodeURIComponent(versionId)}`, options);
+  }
+}

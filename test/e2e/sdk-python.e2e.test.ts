@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
+import { grantTokens } from '../support/ledger';
+import { Stack } from '../support/stack';
+import { createTenant, type Tenant } from '../support/tenant';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** The repository root, seen from dist-test/test/e2e/. */
+const ROOT = join(__dirname, '..', '..', '..');
+const PACKAGE = join(ROOT, 'packages', 'python');
+const MODELS = join(PACKAGE, 'src', 'pylon_sdk', 'models.py');
+
+/**
+ * pylon_sdk as a user gets it: `pip install ./packages/python` into a fresh virtualenv, then a script of
+ * checks against the running API and worker (packages/python/tests/live_check.py), and `mypy --strict` on a
+ * user's sample.
+ */
+describe('pylon_sdk (Python), installed with pip', () => {
+  let work: string;
+  let python: string;
+  let tools: string;
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let receiver: WebhookReceiver;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'pylon-python-sdk-'));
+    tools = execFileSync('bash', [join(ROOT, 'scripts', 'ensure-python-sdk-tools.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
+    execFileSync('python3', ['-m', 'venv', join(work, 'venv')]);
+    python = join(work, 'venv', 'bin', 'python');
+    execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', PACKAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
+    receiver = await WebhookReceiver.start();
+    stack = await Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    await grantTokens(http, tenant.orgId, 1_000_000);
+  });
+  after(async () => {
+    await stack?.stop();
+    await receiver?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('its models are generated from the live OpenAPI document (PY_SDK_UPDATE_MODELS=1 regenerates them)', async () => {
+    const document = join(work, 'openapi.json');
+    writeFileSync(document, await (await fetch(`${stack.url}/integration/openapi.json`)).text());
+    const generated = join(work, 'models.py');
+    execFileSync(join(tools, 'bin', 'datamodel-codegen'), [
+      '--input',
+      document,
+      '--input-file-type',
+      'openapi',
+      '--output',
+      generated,
+      '--output-model-type',
+      'typing.TypedDict',
+      '--target-python-version',
+      '3.10',
+      '--use-union-operator',
+      '--use-standard-collections',
+      '--disable-timestamp',
+      '--use-schema-description',
+    ]);
+    if (process.env.PY_SDK_UPDATE_MODELS === '1') writeFileSync(MODELS, readFileSync(generated, 'utf8'));
+    assert.equal(
+      readFileSync(MODELS, 'utf8'),
+      readFileSync(generated, 'utf8'),
+      'packages/python/src/pylon_sdk/models.py is stale: run this test with PY_SDK_UPDATE_MODELS=1',
+    );
+  });
+
+  it('passes its live checks: create, stream and wait, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
+    const receivedFile = join(work, 'received.jsonl');
+    writeFileSync(receivedFile, '');
+    let written = 0;
+    const copy = setInterval(() => {
+      for (; written < receiver.received.length; written++) {
+        const webhook = receiver.received[written]!;
+        appendFileSync(receivedFile, `${JSON.stringify({ path: webhook.path, headers: webhook.headers, body: webhook.body })}\n`);
+      }
+    }, 50);
+    try {
+      const child = spawn(python, [join(PACKAGE, 'tests', 'live_check.py')], {
+        env: {
+          ...process.env,
+          PYLON_URL: stack.url,
+          PYLON_API_KEY: tenant.key,
+          PYLON_ADMIN_TOKEN: testInfra().adminToken,
+          ORG_ID: tenant.orgId,
+          AGENT_VERSION_ID: tenant.versionId,
+          RECEIVER_URL: receiver.baseUrl,
+          RECEIVED_FILE: receivedFile,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      for (const line of output.trim().split('\n')) console.log(`# ${line}`);
+      assert.equal(code, 0, output);
+    } finally {
+      clearInterval(copy);
+    }
+  });
+
+  it('a user script type-checks with mypy --strict; a wrong field in a create does not', () => {
+    const sample = join(PACKAGE, 'tests', 'mypy_sample.py');
+    const mypy = (file: string) => {
+      try {
+        return {
+          code: 0,
+          output: execFileSync(join(tools, 'bin', 'mypy'), ['--strict', '--python-executable', python, '--no-incremental', file], {
+            encoding: 'utf8',
+          }),
+        };
+      } catch (error) {
+        const failure = error as { status: number; stdout: string };
+        return { code: failure.status, output: failure.stdout };
+      }
+    };
+    const right = mypy(sample);
+    assert.equal(right.code, 0, right.output);
+    const wrong = join(work, 'wrong.py');
+    writeFileSync(wrong, readFileSync(sample, 'utf8').replace('"input": question', '"input": question, "temperature": 2'));
+    const refused = mypy(wrong);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.output, /temperature/);
+  });
+});

@@ -1,0 +1,390 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, Socket, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
+import { Stack } from '../support/stack';
+import { createTenant, createVersion, type Tenant } from '../support/tenant';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { sql } from '../support/db';
+import type * as SdkModule from '../../packages/sdk/src/index';
+
+type Sdk = typeof SdkModule;
+
+/** The repository root, seen from dist-test/test/e2e/. */
+const ROOT = join(__dirname, '..', '..', '..');
+const SDK_DIR = join(ROOT, 'packages', 'sdk');
+const SDK_TYPES = join(SDK_DIR, 'src', 'schema.ts');
+
+/**
+ * A TCP proxy in front of the API whose connections can all be cut at once, as a network drop would:
+ * a client that reconnects gets through again.
+ */
+class CuttableProxy {
+  private readonly sockets = new Set<Socket>();
+  private server!: Server;
+  url!: string;
+
+  static async start(target: URL): Promise<CuttableProxy> {
+    const proxy = new CuttableProxy();
+    proxy.server = createServer((client) => {
+      const upstream = new Socket();
+      upstream.connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        proxy.sockets.add(socket);
+        socket.on('close', () => proxy.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.url = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    return proxy;
+  }
+
+  cutAll(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  async stop(): Promise<void> {
+    this.cutAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * @pylon/sdk as a user gets it: packed with `npm pack`, installed into a fresh project, and used against the
+ * running API and worker.
+ */
+describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
+  let project: string;
+  let sdk: Sdk;
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let fake: FakeOpenAi;
+  let receiver: WebhookReceiver;
+
+  before(async () => {
+    project = mkdtempSync(join(tmpdir(), 'pylon-sdk-user-'));
+    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: SDK_DIR, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'sdk-user', version: '1.0.0', private: true }));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(project, packed)], { cwd: project, stdio: 'ignore' });
+    sdk = createRequire(join(project, 'package.json'))('@pylon/sdk') as Sdk;
+    fake = await FakeOpenAi.start();
+    receiver = await WebhookReceiver.start();
+    stack = await Stack.start({
+      env: {
+        OPENAI_API_KEY: 'sk-test-fake',
+        OPENAI_BASE_URL: fake.baseUrl,
+        WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
+        VIDEO_PROVIDER: 'local',
+        LOCAL_RENDER_SECONDS: '1',
+      },
+    });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+  });
+  after(async () => {
+    await stack?.stop();
+    await fake?.stop();
+    await receiver?.stop();
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  const client = (options: { apiKey?: string; baseUrl?: string; maxRetries?: number } = {}) =>
+    new sdk.Pylon({ apiKey: options.apiKey ?? tenant.key, baseUrl: options.baseUrl ?? stack.url, maxRetries: options.maxRetries });
+  const run = (input: string, versionId = tenant.versionId) => ({ org_id: tenant.orgId, agent_version_id: versionId, input });
+
+  it('its API types are generated from the live OpenAPI document (SDK_UPDATE_API_TYPES=1 regenerates them)', () => {
+    const generated = execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'openapi-typescript'),
+      [`${stack.url}/integration/openapi.json`, '--default-non-nullable', 'false'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    if (process.env.SDK_UPDATE_API_TYPES === '1') writeFileSync(SDK_TYPES, generated);
+    assert.equal(readFileSync(SDK_TYPES, 'utf8'), generated, 'packages/sdk/src/schema.ts is stale: run this test with SDK_UPDATE_API_TYPES=1');
+  });
+
+  it('a create with a field the API does not take, or a wrong type, fails tsc; a right one compiles', () => {
+    const check = (body: string) => {
+      writeFileSync(
+        join(project, 'check.ts'),
+        `import { Pylon } from '@pylon/sdk';\nconst pylon = new Pylon();\nexport const created = pylon.agentRuns.create(${body});\n`,
+      );
+      return spawnSync(
+        join(ROOT, 'node_modules', '.bin', 'tsc'),
+        ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'check.ts'],
+        {
+          cwd: project,
+          encoding: 'utf8',
+        },
+      );
+    };
+    assert.equal(check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello' }`).status, 0);
+    const extra = check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello', temperature: 2 }`);
+    assert.notEqual(extra.status, 0);
+    assert.match(extra.stdout, /temperature/);
+    const wrongType = check(`{ org_id: 'o', agent_version_id: 'v', input: 42 }`);
+    assert.notEqual(wrongType.status, 0);
+    assert.match(wrongType.stdout, /TS2322/);
+  });
+
+  it('its browser build bundles without Node built-ins, within 15 kB gzipped', async () => {
+    const { rolldown } = await import('rolldown');
+    const bundle = await rolldown({
+      input: join(project, 'node_modules', '@pylon', 'sdk', 'dist', 'esm', 'index.js'),
+      platform: 'browser',
+      logLevel: 'silent',
+    });
+    const [chunk] = (await bundle.generate({ format: 'esm', minify: true })).output;
+    await bundle.close();
+    assert.doesNotMatch(chunk.code, /\bfrom\s*["']node:|require\(["']node:/);
+    const gzipped = gzipSync(chunk.code).length;
+    console.log(`# @pylon/sdk browser build: ${chunk.code.length} bytes minified, ${gzipped} bytes gzipped`);
+    assert.ok(gzipped <= 15 * 1024, `${gzipped} bytes gzipped`);
+  });
+
+  it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
+    const pylon = client();
+    const events = [];
+    for await (const event of pylon.agentRuns.createAndStream(run('What is Pylon?'))) events.push(event);
+    assert.deepEqual(
+      events.map((event) => event.seq),
+      events.map((_, i) => i + 1),
+    );
+    assert.equal(events[0]!.type, 'queued');
+    assert.equal(events.at(-1)!.type, 'succeeded');
+    const finished = await pylon.agentRuns.createAndWait(run('And again?'));
+    assert.equal(finished.status, 'succeeded');
+    assert.equal((await pylon.agentRuns.get(finished.run_id)).output, finished.output);
+  });
+
+  it('a stream whose connection is cut mid-run resumes with Last-Event-ID: no event lost, none repeated', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.enqueue({ delayMs: 2_000, content: 'after the cut' });
+    const proxy = await CuttableProxy.start(new URL(stack.url));
+    try {
+      const pylon = client({ baseUrl: proxy.url });
+      const created = await pylon.agentRuns.create(run('survive a cut', versionId));
+      const events = [];
+      for await (const event of pylon.agentRuns.stream(created.run_id)) {
+        events.push(event);
+        if (event.type === 'running') proxy.cutAll();
+      }
+      const stored = (await http.get(`/api/v1/agent-runs/${created.run_id}/events?limit=100`, { token: tenant.key })).body.data;
+      assert.deepEqual(
+        events.map((event) => [event.seq, event.type]),
+        stored.map((event: { seq: number; type: string }) => [event.seq, event.type]),
+      );
+      assert.equal(events.at(-1)!.type, 'succeeded');
+      assert.equal((events.at(-1)!.data as { output: string }).output, 'after the cut');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('rides out a 429 storm (a key with 2 requests/s): 20 concurrent creates each land exactly once', async () => {
+    const admin = client({ apiKey: testInfra().adminToken });
+    const created = await admin.admin.createApiKey(tenant.orgId, { name: 'tiny rate', scopes: ['runs:create', 'runs:read'] });
+    await admin.admin.updateApiKey(created.key_id, { rate_limit_per_second: 2, rate_limit_burst: 2 });
+    const slow = client({ apiKey: created.api_key, maxRetries: 100 });
+    const inputs = Array.from({ length: 20 }, (_, i) => `storm ${i} ${Date.now()}`);
+    const runs = await Promise.all(inputs.map((input) => slow.agentRuns.create(run(input))));
+    assert.equal(new Set(runs.map((created) => created.run_id)).size, 20);
+    const rows = await sql<{ input: string; n: number }>(
+      'SELECT input, count(*)::int AS n FROM agent_runs WHERE org_id = $1 AND input = ANY($2) GROUP BY input',
+      [tenant.orgId, inputs],
+    );
+    assert.equal(rows.length, 20, 'every create landed');
+    assert.ok(
+      rows.every((row) => row.n === 1),
+      'none twice',
+    );
+  });
+
+  it('iterates 250 runs over cursor pages, each once', async () => {
+    const owner = await createTenant(http);
+    const pylon = client({ apiKey: owner.key });
+    const created = new Set<string>();
+    for (let i = 0; i < 250; i += 25) {
+      const batch = await Promise.all(
+        Array.from({ length: 25 }, (_, j) =>
+          pylon.agentRuns.create({ org_id: owner.orgId, agent_version_id: owner.versionId, input: `page ${i + j}` }),
+        ),
+      );
+      for (const one of batch) created.add(one.run_id);
+    }
+    const seen: string[] = [];
+    for await (const listed of pylon.agentRuns.list({ limit: 100 })) seen.push(listed.run_id);
+    assert.equal(seen.length, 250);
+    assert.deepEqual(new Set(seen), created);
+  });
+
+  it('verifies a delivered webhook with webhooks.verify, and refuses a tampered one', async () => {
+    const pylon = client();
+    const endpoint = await pylon.webhooks.create({ org_id: tenant.orgId, url: `${receiver.baseUrl}/sdk`, events: ['agent_run.succeeded'] });
+    const finished = await pylon.agentRuns.createAndWait(run('tell the receiver'));
+    const [delivered] = (await receiver.waitFor('/sdk', 1)).filter((webhook) => webhook.json?.data?.run_id === finished.run_id);
+    assert.ok(delivered, 'the run was delivered');
+    const event = await pylon.webhooks.verify(delivered.body, delivered.headers as Record<string, string>, endpoint.secret);
+    assert.equal(event.type, 'agent_run.succeeded');
+    await assert.rejects(
+      pylon.webhooks.verify(delivered.body.replace('succeeded', 'failed'), delivered.headers as Record<string, string>, endpoint.secret),
+      sdk.WebhookVerificationError,
+    );
+    await pylon.webhooks.delete(endpoint.endpoint_id);
+  });
+
+  it('answers API errors as PylonError subclasses with status, code, detail and request id', async () => {
+    const pylon = client();
+    const missing = await pylon.agentRuns.get('00000000-0000-4000-8000-000000000000').catch((error: unknown) => error);
+    assert.ok(missing instanceof sdk.NotFoundError);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.code, 'not_found');
+    assert.match(missing.requestId ?? '', /\S/);
+    const invalid = await pylon.agentRuns
+      .create({ org_id: tenant.orgId, agent_version_id: tenant.versionId, input: '' })
+      .catch((error: unknown) => error);
+    assert.ok(invalid instanceof sdk.InvalidRequestError);
+    assert.match(invalid.detail ?? '', /input/);
+    const refused = await client({ apiKey: 'pyl_not_a_key' })
+      .apiKeys.whoami()
+      .catch((error: unknown) => error);
+    assert.ok(refused instanceof sdk.AuthenticationError);
+  });
+
+  it('calls every resource method once against the live API', async () => {
+    const admin = client({ apiKey: testInfra().adminToken });
+    const called: string[] = [];
+    const call = async <T>(name: string, promise: Promise<T>): Promise<T> => {
+      const result = await promise;
+      called.push(name);
+      return result;
+    };
+
+    // admin
+    const org = await call('admin.createOrg', admin.admin.createOrg({ name: 'SDK org' }));
+    await call('admin.listOrgs', admin.admin.listOrgs({ limit: 5 }).firstPage());
+    const orgKey = await call('admin.createApiKey', admin.admin.createApiKey(org.org_id, { name: 'all', scopes: ['*'] }));
+    await call('admin.listApiKeys', admin.admin.listApiKeys(org.org_id).all());
+    await call('admin.updateApiKey', admin.admin.updateApiKey(orgKey.key_id, { rate_limit_per_second: null }));
+    const spare = await admin.admin.createApiKey(org.org_id, { name: 'spare', scopes: ['runs:read'] });
+    await call('admin.rollApiKey', admin.admin.rollApiKey(spare.key_id, { grace_seconds: 0 }));
+    await call('admin.revokeApiKey', admin.admin.revokeApiKey(spare.key_id));
+    await call('admin.getLimits', admin.admin.getLimits(org.org_id));
+    await call('admin.updateLimits', admin.admin.updateLimits(org.org_id, { dispatch_weight: 2 }));
+    await call('admin.grantTokens', admin.admin.grantTokens(org.org_id, { amount: 2_000_000, reason: 'sdk' }));
+    await call('admin.knowledgeIndex', admin.admin.knowledgeIndex(org.org_id));
+
+    const mine = client({ apiKey: orgKey.api_key });
+    // api keys
+    await call('apiKeys.whoami', mine.apiKeys.whoami());
+    const own = await call('apiKeys.create', mine.apiKeys.create({ name: 'own', scopes: ['runs:read'] }));
+    await call('apiKeys.list', mine.apiKeys.list().all());
+    await call('apiKeys.roll', mine.apiKeys.roll(own.key_id, { grace_seconds: 0 }));
+    await call('apiKeys.revoke', mine.apiKeys.revoke(own.key_id));
+    // agents
+    const agent = await call('agents.create', mine.agents.create({ org_id: org.org_id, name: 'SDK agent' }));
+    await call('agents.get', mine.agents.get(agent.agent_id));
+    await call('agents.list', mine.agents.list().all());
+    const version = await call(
+      'agents.createVersion',
+      mine.agents.createVersion(agent.agent_id, { model: 'local/extractive', instructions: 'Answer.' }),
+    );
+    await call('agents.listVersions', mine.agents.listVersions(agent.agent_id).all());
+    await call('agents.getVersion', mine.agents.getVersion(version.agent_version_id));
+    // runs
+    const body = { org_id: org.org_id, agent_version_id: version.agent_version_id, input: 'hello' };
+    const created = await call('agentRuns.create', mine.agentRuns.create(body));
+    await call('agentRuns.get', mine.agentRuns.get(created.run_id));
+    await call('agentRuns.list', mine.agentRuns.list({ limit: 10 }).firstPage());
+    await call(
+      'agentRuns.cancel',
+      mine.agentRuns.cancel(created.run_id).catch((error: unknown) => (error instanceof sdk.ConflictError ? error : Promise.reject(error))),
+    );
+    for await (const event of mine.agentRuns.stream(created.run_id)) if (sdk.TERMINAL_EVENTS.has(event.type)) called.push('agentRuns.stream');
+    await call('agentRuns.events', mine.agentRuns.events(created.run_id).all());
+    await call('agentRuns.createAndWait', mine.agentRuns.createAndWait(body));
+    for await (const event of mine.agentRuns.createAndStream(body)) if (sdk.TERMINAL_EVENTS.has(event.type)) called.push('agentRuns.createAndStream');
+    // knowledge
+    const document = await call(
+      'knowledge.documents.create',
+      mine.knowledge.documents.create({ org_id: org.org_id, title: 'SDK', content: 'The SDK retries creates safely.' }),
+    );
+    await call('knowledge.documents.get', mine.knowledge.documents.get(document.doc_id));
+    await call('knowledge.documents.list', mine.knowledge.documents.list().all());
+    await call('knowledge.search', mine.knowledge.search({ org_id: org.org_id, query: 'retries' }));
+    await call('knowledge.query', mine.knowledge.query({ org_id: org.org_id, query: 'retries' }));
+    while ((await mine.knowledge.documents.get(document.doc_id)).status === 'processing') await new Promise((resolve) => setTimeout(resolve, 100));
+    await call('knowledge.documents.delete', mine.knowledge.documents.delete(document.doc_id));
+    // videos
+    const video = await call('videos.create', mine.videos.create({ user_prompt: 'a kite' }));
+    await call('videos.get', mine.videos.get([video.id]));
+    while ((await mine.videos.get([video.id]))[0]!.state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 200));
+    const extended = await call('videos.extend', mine.videos.extend(video.id, { user_prompt: 'and further' }));
+    await call('videos.cancel', mine.videos.cancel(extended.id));
+    // tokens
+    await call('tokens.balance', mine.tokens.balance());
+    await call('tokens.entries', mine.tokens.entries().all());
+    // webhooks
+    const endpoint = await call('webhooks.create', mine.webhooks.create({ org_id: org.org_id, url: `${receiver.baseUrl}/every-method` }));
+    await call('webhooks.get', mine.webhooks.get(endpoint.endpoint_id));
+    await call('webhooks.list', mine.webhooks.list().all());
+    await call('webhooks.update', mine.webhooks.update(endpoint.endpoint_id, { description: 'from the SDK' }));
+    await call('webhooks.rotateSecret', mine.webhooks.rotateSecret(endpoint.endpoint_id, {}));
+    await call('webhooks.sendTestEvent', mine.webhooks.sendTestEvent(endpoint.endpoint_id));
+    let deliveries = await mine.webhooks.deliveries(endpoint.endpoint_id).all();
+    while (!deliveries.some((delivery) => delivery.status !== 'pending')) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await mine.webhooks.deliveries(endpoint.endpoint_id).all();
+    }
+    called.push('webhooks.deliveries');
+    await call('webhooks.getDelivery', mine.webhooks.getDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));
+    await call('webhooks.retryDelivery', mine.webhooks.retryDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));
+    await call('admin.disableWebhookEndpoints', admin.admin.disableWebhookEndpoints(org.org_id, { reason: 'sdk test' }));
+    await call('webhooks.delete', mine.webhooks.delete(endpoint.endpoint_id));
+
+    const expected = [
+      ...[
+        'createOrg',
+        'listOrgs',
+        'createApiKey',
+        'listApiKeys',
+        'updateApiKey',
+        'rollApiKey',
+        'revokeApiKey',
+        'getLimits',
+        'updateLimits',
+        'grantTokens',
+        'knowledgeIndex',
+        'disableWebhookEndpoints',
+      ].map((name) => `admin.${name}`),
+      ...['whoami', 'create', 'list', 'roll', 'revoke'].map((name) => `apiKeys.${name}`),
+      ...['create', 'get', 'list', 'createVersion', 'listVersions', 'getVersion'].map((name) => `agents.${name}`),
+      ...['create', 'get', 'list', 'cancel', 'stream', 'events', 'createAndWait', 'createAndStream'].map((name) => `agentRuns.${name}`),
+      ...['documents.create', 'documents.get', 'documents.list', 'search', 'query', 'documents.delete'].map((name) => `knowledge.${name}`),
+      ...['create', 'get', 'extend', 'cancel'].map((name) => `videos.${name}`),
+      ...['balance', 'entries'].map((name) => `tokens.${name}`),
+      ...['create', 'get', 'list', 'update', 'rotateSecret', 'sendTestEvent', 'deliveries', 'getDelivery', 'retryDelivery', 'delete'].map(
+        (name) => `webhooks.${name}`,
+      ),
+    ];
+    assert.deepEqual([...called].sort(), expected.sort());
+  });
+});
