@@ -114,7 +114,11 @@ describe('pylon_sdk (Python), installed with pip', () => {
     }
   });
 
-  it('a user script type-checks with mypy --strict; a wrong field in a create does not', () => {
+  it('the package and a user script type-check with mypy --strict; a wrong field in a create does not', () => {
+    execFileSync(join(tools, 'bin', 'mypy'), ['--strict', '--no-incremental', '-p', 'pylon_sdk'], {
+      env: { ...process.env, MYPYPATH: join(PACKAGE, 'src') },
+      encoding: 'utf8',
+    });
     const sample = join(PACKAGE, 'tests', 'mypy_sample.py');
     const mypy = (file: string) => {
       try {

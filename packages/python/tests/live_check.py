@@ -113,6 +113,12 @@ def check_every_method(admin: Pylon) -> None:
     org = admin.admin.create_org({"name": "Python SDK org"})
     assert any(one["org_id"] == org["org_id"] for one in admin.admin.list_orgs(limit=100))
     key = admin.admin.create_api_key(org["org_id"], {"name": "all", "scopes": ["*"]})
+    spare = admin.admin.create_api_key(org["org_id"], {"name": "spare", "scopes": ["runs:read"]})
+    assert len(list(admin.admin.list_api_keys(org["org_id"]))) == 2
+    admin.admin.roll_api_key(spare["key_id"], {"grace_seconds": 0})
+    admin.admin.revoke_api_key(spare["key_id"])
+    assert admin.admin.get_limits(org["org_id"])["org_id"] == org["org_id"]
+    admin.admin.knowledge_index(org["org_id"])
     admin.admin.update_limits(org["org_id"], {"dispatch_weight": 2})
     admin.admin.grant_tokens(org["org_id"], {"amount": 2_000_000, "reason": "python sdk"})
     mine = Pylon(api_key=key["api_key"])
@@ -160,6 +166,7 @@ def check_every_method(admin: Pylon) -> None:
     delivery = next(iter(mine.webhooks.deliveries(endpoint["endpoint_id"])))
     mine.webhooks.get_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
     mine.webhooks.retry_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
+    admin.admin.disable_webhook_endpoints(org["org_id"], {"reason": "python sdk test"})
     mine.webhooks.delete(endpoint["endpoint_id"])
     admin.admin.revoke_api_key(key["key_id"])
     print("every method: ok")

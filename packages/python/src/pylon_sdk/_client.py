@@ -260,6 +260,26 @@ class Admin:
         """Every item, page after page."""
         return iterate(self._t, lambda cursor: R.list_orgs({"limit": limit}, cursor))
 
+    def list_api_keys(self, org_id: str, *, limit: int | None = None) -> Iterator[models.ApiKeyView]:
+        """Every item, page after page."""
+        return iterate(self._t, lambda cursor: R.admin_list_keys(org_id, {"limit": limit}, cursor))
+
+    def roll_api_key(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = self._t.request(R.admin_roll_key(key_id, body or {}))
+        return result
+
+    def get_limits(self, org_id: str) -> models.OrgLimitsView:
+        result: models.OrgLimitsView = self._t.request(R.get_limits(org_id))
+        return result
+
+    def knowledge_index(self, org_id: str) -> models.KnowledgeIndexView:
+        result: models.KnowledgeIndexView = self._t.request(R.knowledge_index(org_id))
+        return result
+
+    def disable_webhook_endpoints(self, org_id: str, body: models.DisableWebhookEndpointsRequest | None = None) -> models.DisabledWebhookEndpointsView:
+        result: models.DisabledWebhookEndpointsView = self._t.request(R.disable_endpoints(org_id, body or {}))
+        return result
+
 
 class AsyncAgentRuns:
     def __init__(self, transport: AsyncTransport) -> None:
@@ -505,6 +525,26 @@ class AsyncAdmin:
     def list_orgs(self, *, limit: int | None = None) -> AsyncIterator[models.OrgView]:
         """Every item, page after page."""
         return aiterate(self._t, lambda cursor: R.list_orgs({"limit": limit}, cursor))
+
+    def list_api_keys(self, org_id: str, *, limit: int | None = None) -> AsyncIterator[models.ApiKeyView]:
+        """Every item, page after page."""
+        return aiterate(self._t, lambda cursor: R.admin_list_keys(org_id, {"limit": limit}, cursor))
+
+    async def roll_api_key(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+        result: models.IssuedApiKeyView = await self._t.request(R.admin_roll_key(key_id, body or {}))
+        return result
+
+    async def get_limits(self, org_id: str) -> models.OrgLimitsView:
+        result: models.OrgLimitsView = await self._t.request(R.get_limits(org_id))
+        return result
+
+    async def knowledge_index(self, org_id: str) -> models.KnowledgeIndexView:
+        result: models.KnowledgeIndexView = await self._t.request(R.knowledge_index(org_id))
+        return result
+
+    async def disable_webhook_endpoints(self, org_id: str, body: models.DisableWebhookEndpointsRequest | None = None) -> models.DisabledWebhookEndpointsView:
+        result: models.DisabledWebhookEndpointsView = await self._t.request(R.disable_endpoints(org_id, body or {}))
+        return result
 
 
 class Pylon:

@@ -208,3 +208,23 @@ def update_limits(org_id: str, body: Mapping[str, Any]) -> Request:
 
 def update_admin_key(key_id: str, body: Mapping[str, Any]) -> Request:
     return Request("PATCH", f"/admin/v1/api-keys/{_p(key_id)}", body=dict(body))
+
+
+def admin_list_keys(org_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/admin/v1/orgs/{_p(org_id)}/api-keys", params, cursor)
+
+
+def admin_roll_key(key_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/admin/v1/api-keys/{_p(key_id)}/roll", body=dict(body))
+
+
+def get_limits(org_id: str) -> Request:
+    return Request("GET", f"/admin/v1/orgs/{_p(org_id)}/limits")
+
+
+def knowledge_index(org_id: str) -> Request:
+    return Request("GET", f"/admin/v1/orgs/{_p(org_id)}/knowledge-index")
+
+
+def disable_endpoints(org_id: str, body: Mapping[str, Any]) -> Request:
+    return Request("POST", f"/admin/v1/orgs/{_p(org_id)}/webhook-endpoints/disable", body=dict(body), repeatable=True)

@@ -45,7 +45,7 @@ def delay_before(attempt: int, retry_after: float | None) -> float:
     """Retry-After when the API gave one; otherwise exponential backoff with full jitter."""
     if retry_after is not None:
         return retry_after
-    return random.random() * min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2**attempt)
+    return random.random() * min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2.0**attempt)
 
 
 def should_retry(failure: Exception, request: Request) -> bool:
@@ -73,8 +73,8 @@ class _Base:
         return headers
 
     @staticmethod
-    def params(query: Mapping[str, QueryValue]) -> list[tuple[str, str]]:
-        params: list[tuple[str, str]] = []
+    def params(query: Mapping[str, QueryValue]) -> list[tuple[str, str | int | float | bool | None]]:
+        params: list[tuple[str, str | int | float | bool | None]] = []
         for name, value in query.items():
             if value is None:
                 continue
