@@ -8,7 +8,8 @@ import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
-import { createTenant, type Tenant } from '../support/tenant';
+import { FakeOpenAi } from '../support/fake-openai';
+import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** The repository root, seen from dist-test/test/e2e/. */
@@ -29,6 +30,8 @@ describe('pylon_sdk (Python), installed with pip', () => {
   let http: Http;
   let tenant: Tenant;
   let receiver: WebhookReceiver;
+  let fake: FakeOpenAi;
+  let slowVersionId: string;
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'pylon-python-sdk-'));
@@ -40,14 +43,26 @@ describe('pylon_sdk (Python), installed with pip', () => {
     python = join(work, 'venv', 'bin', 'python');
     execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', PACKAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
     receiver = await WebhookReceiver.start();
-    stack = await Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } });
+    fake = await FakeOpenAi.start();
+    stack = await Stack.start({
+      env: {
+        OPENAI_API_KEY: 'sk-test-fake',
+        OPENAI_BASE_URL: fake.baseUrl,
+        WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
+        VIDEO_PROVIDER: 'local',
+        LOCAL_RENDER_SECONDS: '1',
+      },
+    });
     http = new Http(stack.url);
     tenant = await createTenant(http);
+    slowVersionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.defaultReply = { content: 'after a pause', delayMs: 2_000 };
     await grantTokens(http, tenant.orgId, 1_000_000);
   });
   after(async () => {
     await stack?.stop();
     await receiver?.stop();
+    await fake?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -79,7 +94,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     );
   });
 
-  it('passes its live checks: create, stream and wait, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
+  it('passes its live checks: create, stream and wait, a stream cut mid-run resumed, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
     const receivedFile = join(work, 'received.jsonl');
     writeFileSync(receivedFile, '');
     let written = 0;
@@ -98,6 +113,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
           PYLON_ADMIN_TOKEN: testInfra().adminToken,
           ORG_ID: tenant.orgId,
           AGENT_VERSION_ID: tenant.versionId,
+          SLOW_AGENT_VERSION_ID: slowVersionId,
           RECEIVER_URL: receiver.baseUrl,
           RECEIVED_FILE: receivedFile,
         },

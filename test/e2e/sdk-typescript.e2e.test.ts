@@ -29,12 +29,15 @@ const SDK_TYPES = join(SDK_DIR, 'src', 'schema.ts');
  */
 class CuttableProxy {
   private readonly sockets = new Set<Socket>();
+  /** Client connections accepted so far. */
+  accepted = 0;
   private server!: Server;
   url!: string;
 
   static async start(target: URL): Promise<CuttableProxy> {
     const proxy = new CuttableProxy();
     proxy.server = createServer((client) => {
+      proxy.accepted++;
       const upstream = new Socket();
       upstream.connect(Number(target.port), target.hostname);
       for (const socket of [client, upstream]) {
@@ -194,6 +197,7 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       );
       assert.equal(events.at(-1)!.type, 'succeeded');
       assert.equal((events.at(-1)!.data as { output: string }).output, 'after the cut');
+      assert.ok(proxy.accepted >= 2, 'the stream was cut and connected again');
     } finally {
       await proxy.stop();
     }

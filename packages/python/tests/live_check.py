@@ -1,7 +1,8 @@
 """Checks pylon_sdk, as installed with pip, against a running Pylon (started by test/e2e/sdk-python.e2e.test.ts).
 
 Environment: PYLON_URL, PYLON_API_KEY (a `*` key), PYLON_ADMIN_TOKEN, ORG_ID, AGENT_VERSION_ID, RECEIVER_URL,
-RECEIVED_FILE (where the test's webhook receiver writes what it got). Each check prints one line; any failure
+RECEIVED_FILE (where the test's webhook receiver writes what it got), SLOW_AGENT_VERSION_ID (a version whose
+model call takes a while). Each check prints one line; any failure
 raises and exits non-zero.
 """
 
@@ -10,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
+import threading
 import time
 import uuid
+from urllib.parse import urlparse
 
 from pylon_sdk import AsyncPylon, AuthenticationError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError
 
@@ -31,6 +35,80 @@ def check_create_stream_wait(pylon: Pylon) -> None:
     assert finished["status"] == "succeeded"
     assert pylon.agent_runs.get(finished["run_id"])["output"] == finished["output"]
     print("create_and_stream / create_and_wait: ok")
+
+
+class CuttableProxy:
+    """A TCP proxy in front of the API whose connections can all be cut at once, as a network drop would."""
+
+    def __init__(self, target: str) -> None:
+        parsed = urlparse(target)
+        self.target = (parsed.hostname or "127.0.0.1", parsed.port or 80)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.sockets: list[socket.socket] = []
+        self.accepted = 0
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.accepted += 1
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut_all(self) -> None:
+        for connection in self.sockets:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+                connection.close()
+            except OSError:
+                pass
+        self.sockets.clear()
+
+    def close(self) -> None:
+        self.cut_all()
+        self.listener.close()
+
+
+def check_cut_stream(api_key: str) -> None:
+    """A stream whose connection is cut mid-run resumes with Last-Event-ID: no event lost, none repeated."""
+    pylon = Pylon(api_key=api_key)
+    version = os.environ["SLOW_AGENT_VERSION_ID"]
+    created = pylon.agent_runs.create({"org_id": ORG_ID, "agent_version_id": version, "input": "survive a cut"})
+    proxy = CuttableProxy(os.environ["PYLON_URL"])
+    try:
+        through_proxy = Pylon(api_key=api_key, base_url=proxy.url)
+        seen = []
+        for event in through_proxy.agent_runs.stream(created["run_id"]):
+            seen.append((event.seq, event.type))
+            if event.type == "running":
+                proxy.cut_all()
+    finally:
+        proxy.close()
+    stored = [(event["seq"], event["type"]) for event in pylon.agent_runs.events(created["run_id"])]
+    assert seen == stored, (seen, stored)
+    assert seen[-1][1] == "succeeded"
+    assert proxy.accepted >= 2, "the stream was never cut and resumed"
+    print(f"a stream cut mid-run resumed: {len(seen)} events, none lost or repeated: ok")
 
 
 def check_async(api_key: str) -> None:
@@ -176,6 +254,7 @@ def main() -> None:
     pylon = Pylon()
     admin = Pylon(api_key=os.environ["PYLON_ADMIN_TOKEN"])
     check_create_stream_wait(pylon)
+    check_cut_stream(os.environ["PYLON_API_KEY"])
     check_async(os.environ["PYLON_API_KEY"])
     check_rate_storm(admin)
     check_pagination(pylon)
