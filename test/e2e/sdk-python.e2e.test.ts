@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { Stack } from '../support/stack';
 import { FakeOpenAi } from '../support/fake-openai';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { readmeBlock } from '../support/readme-blocks';
 
 /** The repository root, seen from dist-test/test/e2e/. */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -128,6 +129,25 @@ describe('pylon_sdk (Python), installed with pip', () => {
     } finally {
       clearInterval(copy);
     }
+  });
+
+  it("runs the README's Python walkthrough as it stands", () => {
+    const script = join(work, 'walkthrough.py');
+    writeFileSync(script, readmeBlock('### The walkthrough from TypeScript and Python', 'python'));
+    const ran = spawnSync(python, [script], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PYLON_URL: stack.url,
+        PYLON_API_KEY: tenant.key,
+        ORG_ID: tenant.orgId,
+        AGENT_VERSION_ID: tenant.versionId,
+        WEBHOOK_URL: `${receiver.baseUrl}/walkthrough`,
+      },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /\d+ succeeded/);
   });
 
   it('the package and a user script type-check with mypy --strict; a wrong field in a create does not', () => {

@@ -13,6 +13,8 @@ import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { grantTokens } from '../support/ledger';
+import { readmeBlock } from '../support/readme-blocks';
 import { sql } from '../support/db';
 import type * as SdkModule from '../../packages/sdk/src/index';
 
@@ -22,6 +24,7 @@ type Sdk = typeof SdkModule;
 const ROOT = join(__dirname, '..', '..', '..');
 const SDK_DIR = join(ROOT, 'packages', 'sdk');
 const SDK_TYPES = join(SDK_DIR, 'src', 'schema.ts');
+const WALKTHROUGH = '### The walkthrough from TypeScript and Python';
 
 /**
  * A TCP proxy in front of the API whose connections can all be cut at once, as a network drop would:
@@ -161,6 +164,47 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     const gzipped = gzipSync(chunk.code).length;
     console.log(`# @pylon/sdk browser build: ${chunk.code.length} bytes minified, ${gzipped} bytes gzipped`);
     assert.ok(gzipped <= 15 * 1024, `${gzipped} bytes gzipped`);
+  });
+
+  it("runs the README's TypeScript walkthrough as it stands, type-checked", async () => {
+    await grantTokens(http, tenant.orgId, 1_000_000);
+    writeFileSync(join(project, 'walkthrough.mts'), readmeBlock(WALKTHROUGH, 'ts'));
+    const compiled = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      [
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2022,dom',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules', '@types'),
+        'walkthrough.mts',
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const ran = spawnSync(process.execPath, ['walkthrough.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PYLON_URL: stack.url,
+        PYLON_API_KEY: tenant.key,
+        ORG_ID: tenant.orgId,
+        AGENT_VERSION_ID: tenant.versionId,
+        WEBHOOK_URL: `${receiver.baseUrl}/walkthrough`,
+      },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /\d+ succeeded/);
   });
 
   it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
