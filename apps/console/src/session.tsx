@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, onKeyRefused, unwrap, type Schemas } from './api/client';
+import { call, onKeyRefused, type Schemas } from './api/client';
 import { forgetApiKey, storeApiKey, storedApiKey } from './api/session';
 import { grants, type Scope } from './scopes';
 
@@ -28,7 +28,7 @@ export function useSignIn() {
   const current = useQuery({
     queryKey: ['whoami', apiKey],
     enabled: apiKey !== null,
-    queryFn: () => unwrap(api.GET('/api/v1/whoami')),
+    queryFn: () => call((pylon) => pylon.apiKeys.whoami()),
     staleTime: 60_000,
   });
   const signOut = useCallback(() => {

@@ -11,6 +11,11 @@ export class Paginated<T> implements AsyncIterable<T> {
     return this.fetchPage(undefined);
   }
 
+  /** The page that starts at this cursor (a previous page's `next_cursor`; none for the first). */
+  page(cursor?: string | null): Promise<Page<T>> {
+    return this.fetchPage(cursor ?? undefined);
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let cursor: string | undefined;
     do {

@@ -1,9 +1,7 @@
-import createClient, { type Middleware } from 'openapi-fetch';
-// The API's types, generated from its OpenAPI document once for the SDK and the console (e2e/sdk-typescript checks them).
-import type { components, paths } from '../../../../packages/sdk/src/schema';
+import { Pylon, PylonError, type Schemas } from '../../../../packages/sdk/src/index';
 import { storedApiKey } from './session';
 
-export type Schemas = components['schemas'];
+export type { Schemas };
 
 /** An error answer of the API: its `{"error": code}`, the `Error-Detail` header, and the status. */
 export class ApiFailure extends Error {
@@ -16,18 +14,6 @@ export class ApiFailure extends Error {
     super(detail ? `${code}: ${detail}` : code);
   }
 }
-
-/** Every request carries the signed-in key; the base is this origin, the one that served the console. */
-const authorization: Middleware = {
-  onRequest({ request }) {
-    const apiKey = storedApiKey();
-    if (apiKey && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${apiKey}`);
-    return request;
-  },
-};
-
-export const api = createClient<paths>({ baseUrl: window.location.origin });
-api.use(authorization);
 
 /** Turns a failed response into an ApiFailure (from any body, JSON or not). */
 export async function failureOf(response: Response, body?: unknown): Promise<ApiFailure> {
@@ -55,18 +41,20 @@ export function onKeyRefused(listener: (failure: ApiFailure) => void): () => voi
   return () => keyRefusedListeners.delete(listener);
 }
 
-/** The data of an openapi-fetch result, or throws its ApiFailure; for queryFn and mutationFn. */
-export async function unwrap<T>(result: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let settled: { data?: T; error?: unknown; response: Response };
+/**
+ * Calls the API through the SDK (@pylon/sdk) with the signed-in key, on this origin (the one that served the
+ * console), and turns what fails into an ApiFailure; for queryFn and mutationFn. The SDK does not retry here:
+ * a person sees what happened and decides (its creates still carry an Idempotency-Key each).
+ */
+export async function call<T>(request: (pylon: Pylon) => Promise<T>): Promise<T> {
   try {
-    settled = await result;
-  } catch (cause) {
-    throw new ApiFailure(0, 'network_error', cause instanceof Error ? cause.message : String(cause));
-  }
-  if (!settled.response.ok) {
-    const failure = await failureOf(settled.response, settled.error);
+    return await request(new Pylon({ apiKey: storedApiKey() ?? '', baseUrl: window.location.origin, maxRetries: 0 }));
+  } catch (error) {
+    const failure =
+      error instanceof PylonError
+        ? new ApiFailure(error.status, error.code, error.detail, error.retryAfter)
+        : new ApiFailure(0, 'network_error', error instanceof Error ? error.message : String(error));
     if (REFUSED_KEY.has(failure.code)) for (const listener of keyRefusedListeners) listener(failure);
     throw failure;
   }
-  return settled.data as T;
 }

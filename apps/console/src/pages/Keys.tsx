@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { ErrorNotice, Pager, SecretOnce, usePager, When } from '../components/ui';
 import { SCOPES, type Scope } from '../scopes';
 import { useSession } from '../session';
@@ -14,7 +14,7 @@ export function KeysPage() {
   const pager = usePager();
   const keys = useQuery({
     queryKey: ['api-keys', pager.cursor],
-    queryFn: () => unwrap(api.GET('/api/v1/api-keys', { params: { query: { limit: 20, cursor: pager.cursor } } })),
+    queryFn: () => call((pylon) => pylon.apiKeys.list({ limit: 20 }).page(pager.cursor)),
   });
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
@@ -31,11 +31,7 @@ export function KeysPage() {
   const [expiresAt, setExpiresAt] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.POST('/api/v1/api-keys', {
-          body: { name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) },
-        }),
-      ),
+      call((pylon) => pylon.apiKeys.create({ name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) })),
     onSuccess: (issued) => {
       setSecret({ label: `Secret of the new key “${issued.name}”`, value: issued.api_key });
       setName('');
@@ -130,10 +126,7 @@ function KeyRow({
   const [graceSeconds, setGraceSeconds] = useState('3600');
   const [confirming, setConfirming] = useState(false);
   const roll = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/v1/api-keys/{key_id}/roll', { params: { path: { key_id: apiKey.key_id } }, body: { grace_seconds: Number(graceSeconds) } }),
-      ),
+    mutationFn: () => call((pylon) => pylon.apiKeys.roll(apiKey.key_id, { grace_seconds: Number(graceSeconds) })),
     onSuccess: (rolled) => {
       onSecret({
         label: `New secret of “${rolled.name}” (the old one works for requests until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()}, but can no longer create, roll or revoke keys)`,
@@ -143,7 +136,7 @@ function KeyRow({
     },
   });
   const revoke = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/v1/api-keys/{key_id}', { params: { path: { key_id: apiKey.key_id } } })),
+    mutationFn: () => call((pylon) => pylon.apiKeys.revoke(apiKey.key_id)),
     onSuccess: () => {
       setConfirming(false);
       onChange();

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
 import { useSession } from '../session';
 
@@ -10,7 +10,7 @@ export function KnowledgePage() {
   const pager = usePager();
   const documents = useQuery({
     queryKey: ['documents', pager.cursor],
-    queryFn: () => unwrap(api.GET('/api/v1/knowledge/documents', { params: { query: { limit: 20, cursor: pager.cursor } } })),
+    queryFn: () => call((pylon) => pylon.knowledge.documents.list({ limit: 20 }).page(pager.cursor)),
     // While a document is being ingested, its status is followed until ready or failed.
     refetchInterval: (query) => (query.state.data?.data.some((document) => document.status === 'processing') ? 1_000 : false),
   });
@@ -52,7 +52,7 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/v1/knowledge/documents/{doc_id}', { params: { path: { doc_id: document.doc_id } } })),
+    mutationFn: () => call((pylon) => pylon.knowledge.documents.delete(document.doc_id)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
   });
   return (
@@ -112,10 +112,8 @@ function Upload() {
     mutationFn: async () => {
       if (!file) throw new Error('Choose a .txt or .md file first.');
       const content = await file.text();
-      return unwrap(
-        api.POST('/api/v1/knowledge/documents', {
-          body: { org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } },
-        }),
+      return call((pylon) =>
+        pylon.knowledge.documents.create({ org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } }),
       );
     },
     onSuccess: () => {
@@ -171,7 +169,7 @@ function Search() {
   const [mode, setMode] = useState<SearchMode>('hybrid');
   const [matchCount, setMatchCount] = useState(5);
   const search = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/knowledge/query', { body: { org_id: orgId, query, mode, match_count: matchCount } })),
+    mutationFn: () => call((pylon) => pylon.knowledge.query({ org_id: orgId, query, mode, match_count: matchCount })),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap } from '../api/client';
+import { call } from '../api/client';
 import { followRunEvents, type RunEvent } from '../api/run-events';
 import { ErrorNotice, ScopeNote, Status, When } from '../components/ui';
 import { useSession } from '../session';
@@ -12,11 +12,11 @@ export function RunPage({ runId }: { runId: string }) {
   const queryClient = useQueryClient();
   const run = useQuery({
     queryKey: ['run', runId],
-    queryFn: () => unwrap(api.GET('/api/v1/agent-runs/{runId}', { params: { path: { runId } } })),
+    queryFn: () => call((pylon) => pylon.agentRuns.get(runId)),
   });
   const { events, streamError, live } = useRunEvents(runId, () => void queryClient.invalidateQueries({ queryKey: ['run', runId] }));
   const cancel = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/agent-runs/{runId}/cancel', { params: { path: { runId } } })),
+    mutationFn: () => call((pylon) => pylon.agentRuns.cancel(runId)),
     onSuccess: (cancelled) => queryClient.setQueryData(['run', runId], cancelled),
   });
   const streamed = events

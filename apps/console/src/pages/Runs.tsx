@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
 import { useSession } from '../session';
 
@@ -15,7 +15,7 @@ export function RunsPage() {
   const pager = usePager();
   const runs = useQuery({
     queryKey: ['runs', status, pager.cursor],
-    queryFn: () => unwrap(api.GET('/api/v1/agent-runs', { params: { query: { limit: 20, cursor: pager.cursor, ...(status ? { status } : {}) } } })),
+    queryFn: () => call((pylon) => pylon.agentRuns.list({ limit: 20, ...(status ? { status } : {}) }).page(pager.cursor)),
     refetchInterval: 5_000,
   });
   return (
@@ -94,15 +94,15 @@ function StartRun() {
   const agents = useQuery({
     queryKey: ['agents'],
     enabled: canPick,
-    queryFn: () => unwrap(api.GET('/api/v1/agents', { params: { query: { limit: 100 } } })),
+    queryFn: () => call((pylon) => pylon.agents.list({ limit: 100 }).firstPage()),
   });
   const versions = useQuery({
     queryKey: ['agent-versions', agentId],
     enabled: canPick && agentId !== '',
-    queryFn: () => unwrap(api.GET('/api/v1/agents/{agent_id}/versions', { params: { path: { agent_id: agentId }, query: { limit: 100 } } })),
+    queryFn: () => call((pylon) => pylon.agents.listVersions(agentId, { limit: 100 }).firstPage()),
   });
   const start = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/agent-runs', { body: { org_id: orgId, agent_version_id: versionId, input } })),
+    mutationFn: () => call((pylon) => pylon.agentRuns.create({ org_id: orgId, agent_version_id: versionId, input })),
     onSuccess: (created) => {
       void queryClient.invalidateQueries({ queryKey: ['runs'] });
       navigate(`/runs/${created.run_id}`);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { LedgerChart } from '../components/LedgerChart';
 import { ErrorNotice, ScopeNote, Status, When } from '../components/ui';
 import { useSession } from '../session';
@@ -20,7 +20,7 @@ export function VideosPage() {
   const entries = useQuery({
     queryKey: ['token-entries'],
     enabled: can('tokens:read'),
-    queryFn: () => unwrap(api.GET('/api/v1/tokens/entries', { params: { query: { limit: 100 } } })),
+    queryFn: () => call((pylon) => pylon.tokens.entries({ limit: 100 }).firstPage()),
   });
   const charged = (entries.data?.data ?? [])
     .filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation')
@@ -29,7 +29,7 @@ export function VideosPage() {
   const generations = useQuery({
     queryKey: ['generations', ids],
     enabled: ids.length > 0,
-    queryFn: () => unwrap(api.GET('/v1/video-gen/generation', { params: { query: { ids } } })),
+    queryFn: () => call((pylon) => pylon.videos.get(ids)),
     refetchInterval: (query) =>
       query.state.data?.some((generation) => generation.state === 'pending' || generation.state === 'processing') ? 1_000 : false,
   });
@@ -82,7 +82,7 @@ function Tokens({
 }) {
   const balance = useQuery({
     queryKey: ['token-balance', refreshKey],
-    queryFn: () => unwrap(api.GET('/api/v1/tokens/balance')),
+    queryFn: () => call((pylon) => pylon.tokens.balance()),
   });
   return (
     <section aria-labelledby="tokens-heading">
@@ -106,14 +106,12 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
   const [imageEndUrl, setImageEndUrl] = useState('');
   const generate = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.POST('/v1/video-gen/generations', {
-          body: {
-            user_prompt: prompt,
-            aspect_ratio: aspectRatio,
-            ...(imageUrl ? { image_url: imageUrl } : {}),
-            ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}),
-          },
+      call((pylon) =>
+        pylon.videos.create({
+          user_prompt: prompt,
+          aspect_ratio: aspectRatio,
+          ...(imageUrl ? { image_url: imageUrl } : {}),
+          ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}),
         }),
       ),
     onSuccess: (generation) => {
@@ -160,20 +158,14 @@ function VideoCard({ generation, onCreated }: { generation: Generation; onCreate
   const [playing, setPlaying] = useState(false);
   const [extension, setExtension] = useState('');
   const extend = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/v1/video-gen/generations/{taskId}/extend', {
-          params: { path: { taskId: generation.id } },
-          body: { user_prompt: extension },
-        }),
-      ),
+    mutationFn: () => call((pylon) => pylon.videos.extend(generation.id, { user_prompt: extension })),
     onSuccess: (created) => {
       setExtension('');
       onCreated(created);
     },
   });
   const cancel = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/video-gen/generations/{taskId}/cancel', { params: { path: { taskId: generation.id } } })),
+    mutationFn: () => call((pylon) => pylon.videos.cancel(generation.id)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
   });
   const video = generation.video;

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { ErrorNotice, Pager, SecretOnce, Status, usePager, When } from '../components/ui';
 
 type DeliveryStatus = Schemas['WebhookDeliveryView']['status'];
@@ -10,10 +10,9 @@ type DeliveryStatus = Schemas['WebhookDeliveryView']['status'];
 export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const path = { params: { path: { endpoint_id: endpointId } } };
   const endpoint = useQuery({
     queryKey: ['webhook-endpoint', endpointId],
-    queryFn: () => unwrap(api.GET('/api/v1/webhook-endpoints/{endpoint_id}', path)),
+    queryFn: () => call((pylon) => pylon.webhooks.get(endpointId)),
   });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['webhook-endpoint', endpointId] });
@@ -23,23 +22,22 @@ export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
   const [graceSeconds, setGraceSeconds] = useState('86400');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => unwrap(api.PATCH('/api/v1/webhook-endpoints/{endpoint_id}', { ...path, body: { enabled } })),
+    mutationFn: (enabled: boolean) => call((pylon) => pylon.webhooks.update(endpointId, { enabled })),
     onSuccess: refresh,
   });
   const rotate = useMutation({
-    mutationFn: () =>
-      unwrap(api.POST('/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret', { ...path, body: { grace_seconds: Number(graceSeconds) } })),
+    mutationFn: () => call((pylon) => pylon.webhooks.rotateSecret(endpointId, { grace_seconds: Number(graceSeconds) })),
     onSuccess: (rotated) => {
       setSecret(rotated.secret);
       refresh();
     },
   });
   const test = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/webhook-endpoints/{endpoint_id}/test', path)),
+    mutationFn: () => call((pylon) => pylon.webhooks.sendTestEvent(endpointId)),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/v1/webhook-endpoints/{endpoint_id}', path)),
+    mutationFn: () => call((pylon) => pylon.webhooks.delete(endpointId)),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
       navigate('/webhooks');
@@ -124,21 +122,11 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   const pager = usePager();
   const deliveries = useQuery({
     queryKey: ['webhook-deliveries', endpointId, status, pager.cursor],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/v1/webhook-endpoints/{endpoint_id}/deliveries', {
-          params: { path: { endpoint_id: endpointId }, query: { limit: 20, cursor: pager.cursor, ...(status ? { status } : {}) } },
-        }),
-      ),
+    queryFn: () => call((pylon) => pylon.webhooks.deliveries(endpointId, { limit: 20, ...(status ? { status } : {}) }).page(pager.cursor)),
     refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === 'pending') ? 1_000 : 10_000),
   });
   const retry = useMutation({
-    mutationFn: (deliveryId: string) =>
-      unwrap(
-        api.POST('/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry', {
-          params: { path: { endpoint_id: endpointId, delivery_id: deliveryId } },
-        }),
-      ),
+    mutationFn: (deliveryId: string) => call((pylon) => pylon.webhooks.retryDelivery(endpointId, deliveryId)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] }),
   });
   return (

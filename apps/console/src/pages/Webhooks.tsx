@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, unwrap, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { ErrorNotice, Pager, SecretOnce, Status, usePager, When } from '../components/ui';
 import { useSession } from '../session';
 
@@ -20,7 +20,7 @@ export function WebhooksPage() {
   const pager = usePager();
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints', pager.cursor],
-    queryFn: () => unwrap(api.GET('/api/v1/webhook-endpoints', { params: { query: { limit: 20, cursor: pager.cursor } } })),
+    queryFn: () => call((pylon) => pylon.webhooks.list({ limit: 20 }).page(pager.cursor)),
   });
   return (
     <>
@@ -84,10 +84,8 @@ function CreateEndpoint() {
   const [secret, setSecret] = useState<Schemas['WebhookEndpointWithSecret'] | null>(null);
   const create = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.POST('/api/v1/webhook-endpoints', {
-          body: { org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) },
-        }),
+      call((pylon) =>
+        pylon.webhooks.create({ org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) }),
       ),
     onSuccess: (created) => {
       setSecret(created);

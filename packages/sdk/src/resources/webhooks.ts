@@ -1,6 +1,6 @@
 import { Paginated } from '../pagination.js';
 import type { RequestOptions, Transport } from '../transport.js';
-import type { Page, RequestBody, ResponseBody } from '../types.js';
+import type { Page, QueryParams, RequestBody, ResponseBody } from '../types.js';
 import { verifyWebhook, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from '../webhook-verification.js';
 
 export type WebhookEndpoint = ResponseBody<'/api/v1/webhook-endpoints/{endpoint_id}', 'get'>;
@@ -65,7 +65,11 @@ export class Webhooks {
     return this.transport.request('POST', `${path(endpointId)}/test`, options);
   }
 
-  deliveries(endpointId: string, params: { limit?: number } = {}, options: RequestOptions = {}): Paginated<WebhookDelivery> {
+  deliveries(
+    endpointId: string,
+    params: Omit<QueryParams<'/api/v1/webhook-endpoints/{endpoint_id}/deliveries', 'get'>, 'cursor'> = {},
+    options: RequestOptions = {},
+  ): Paginated<WebhookDelivery> {
     return new Paginated((cursor) =>
       this.transport.request<Page<WebhookDelivery>>('GET', `${path(endpointId)}/deliveries`, { ...options, query: { ...params, cursor } }),
     );
