@@ -314,7 +314,8 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     const refused = await client({ apiKey: 'pyl_not_a_key' })
       .apiKeys.whoami()
       .catch((error: unknown) => error);
-    assert.ok(refused instanceof sdk.AuthenticationError);
+    assert.ok(refused instanceof sdk.InvalidApiKeyError, 'one class per code…');
+    assert.ok(refused instanceof sdk.AuthenticationError, '…under the class of its kind');
   });
 
   it('calls every resource method once against the live API', async () => {

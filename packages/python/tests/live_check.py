@@ -17,7 +17,7 @@ import time
 import uuid
 from urllib.parse import urlparse
 
-from pylon_sdk import AsyncPylon, AuthenticationError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError
+from pylon_sdk import AsyncPylon, AuthenticationError, InvalidApiKeyError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError
 
 ORG_ID = os.environ["ORG_ID"]
 VERSION_ID = os.environ["AGENT_VERSION_ID"]
@@ -145,10 +145,16 @@ def check_rate_storm(admin: Pylon) -> None:
 
 def check_pagination(pylon: Pylon) -> None:
     marker = str(uuid.uuid4())
-    made = {pylon.agent_runs.create(run_body(f"page {i} {marker}"))["run_id"] for i in range(30)}
-    seen = [run["run_id"] for run in pylon.agent_runs.list(limit=7) if marker in run["input"]]
-    assert len(seen) == len(set(seen)) == 30 and set(seen) == made
-    print("pagination: 30 runs over pages of 7, each once: ok")
+
+    async def create_all() -> set[str]:
+        async with AsyncPylon(api_key=os.environ["PYLON_API_KEY"]) as apylon:
+            made = await asyncio.gather(*(apylon.agent_runs.create(run_body(f"page {i} {marker}")) for i in range(250)))
+            return {one["run_id"] for one in made}
+
+    made = asyncio.run(create_all())
+    seen = [run["run_id"] for run in pylon.agent_runs.list(limit=100) if marker in run["input"]]
+    assert len(seen) == len(set(seen)) == 250 and set(seen) == made
+    print("pagination: 250 runs over pages of 100, each once: ok")
 
 
 def check_webhook(pylon: Pylon) -> None:
@@ -184,6 +190,7 @@ def check_errors(pylon: Pylon) -> None:
         raise AssertionError("an unknown key was taken")
     except AuthenticationError as error:
         assert error.status == 401
+        assert isinstance(error, InvalidApiKeyError), "one class per code, under the class of its kind"
     print("errors: ok")
 
 

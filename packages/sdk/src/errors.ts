@@ -52,33 +52,77 @@ export class InternalServerError extends PylonError {}
 /** 503: the API process is shutting down or its database is not answering; a retry succeeds. */
 export class ServiceUnavailableError extends PylonError {}
 
+// One class per code, under the class of its kind (catch ConflictError for every 409, or RunNotCancellableError for one).
+/** `missing_api_key` */
+export class MissingApiKeyError extends AuthenticationError {}
+/** `invalid_api_key` */
+export class InvalidApiKeyError extends AuthenticationError {}
+/** `insufficient_scope` */
+export class InsufficientScopeError extends PermissionDeniedError {}
+/** `method_not_allowed` */
+export class MethodNotAllowedError extends RequestRejectedError {}
+/** `request_timeout` */
+export class RequestTimeoutError extends RequestRejectedError {}
+/** `payload_too_large` */
+export class PayloadTooLargeError extends RequestRejectedError {}
+/** `uri_too_long` */
+export class UriTooLongError extends RequestRejectedError {}
+/** `unsupported_media_type` */
+export class UnsupportedMediaTypeError extends RequestRejectedError {}
+/** `expectation_failed` */
+export class ExpectationFailedError extends RequestRejectedError {}
+/** `header_fields_too_large` */
+export class HeaderFieldsTooLargeError extends RequestRejectedError {}
+/** `idempotency_key_reused` */
+export class IdempotencyKeyReusedError extends ConflictError {}
+/** `run_not_cancellable` */
+export class RunNotCancellableError extends ConflictError {}
+/** `generation_not_completed` */
+export class GenerationNotCompletedError extends ConflictError {}
+/** `generation_not_cancellable` */
+export class GenerationNotCancellableError extends ConflictError {}
+/** `limit_exceeded` */
+export class LimitExceededError extends ConflictError {}
+/** `internal_error` */
+export class UnexpectedError extends InternalServerError {}
+/** `orchestrator_unavailable` */
+export class OrchestratorUnavailableError extends InternalServerError {}
+/** `embedding_unavailable` */
+export class EmbeddingUnavailableError extends InternalServerError {}
+/** `video_provider_unavailable` */
+export class VideoProviderUnavailableError extends InternalServerError {}
+/** `service_unavailable` */
+export class ShuttingDownError extends ServiceUnavailableError {}
+/** `database_unavailable` */
+export class DatabaseUnavailableError extends ServiceUnavailableError {}
+
 /** The class of each error code the API documents; an unknown code gets the class of its status. */
 const CLASS_OF_CODE: Record<string, new (response: ErrorResponse) => PylonError> = {
   invalid_request: InvalidRequestError,
-  missing_api_key: AuthenticationError,
-  invalid_api_key: AuthenticationError,
+  missing_api_key: MissingApiKeyError,
+  invalid_api_key: InvalidApiKeyError,
   insufficient_tokens: InsufficientTokensError,
-  insufficient_scope: PermissionDeniedError,
+  insufficient_scope: InsufficientScopeError,
   not_found: NotFoundError,
-  method_not_allowed: RequestRejectedError,
-  request_timeout: RequestRejectedError,
-  payload_too_large: RequestRejectedError,
-  uri_too_long: RequestRejectedError,
-  unsupported_media_type: RequestRejectedError,
-  expectation_failed: RequestRejectedError,
-  header_fields_too_large: RequestRejectedError,
-  idempotency_key_reused: ConflictError,
-  run_not_cancellable: ConflictError,
-  generation_not_completed: ConflictError,
-  generation_not_cancellable: ConflictError,
-  limit_exceeded: ConflictError,
+  method_not_allowed: MethodNotAllowedError,
+  request_timeout: RequestTimeoutError,
+  payload_too_large: PayloadTooLargeError,
+  uri_too_long: UriTooLongError,
+  unsupported_media_type: UnsupportedMediaTypeError,
+  expectation_failed: ExpectationFailedError,
+  header_fields_too_large: HeaderFieldsTooLargeError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  run_not_cancellable: RunNotCancellableError,
+  generation_not_completed: GenerationNotCompletedError,
+  generation_not_cancellable: GenerationNotCancellableError,
+  limit_exceeded: LimitExceededError,
   rate_limited: RateLimitedError,
-  internal_error: InternalServerError,
-  orchestrator_unavailable: InternalServerError,
-  embedding_unavailable: InternalServerError,
-  video_provider_unavailable: InternalServerError,
-  service_unavailable: ServiceUnavailableError,
-  database_unavailable: ServiceUnavailableError,
+  internal_error: UnexpectedError,
+  orchestrator_unavailable: OrchestratorUnavailableError,
+  embedding_unavailable: EmbeddingUnavailableError,
+  video_provider_unavailable: VideoProviderUnavailableError,
+  service_unavailable: ShuttingDownError,
+  database_unavailable: DatabaseUnavailableError,
 };
 
 function classOfStatus(status: number): new (response: ErrorResponse) => PylonError {

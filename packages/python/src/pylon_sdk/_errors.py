@@ -67,21 +67,119 @@ class WebhookVerificationError(Exception):
     """A webhook whose signature, timestamp or headers do not verify."""
 
 
+# One class per code, under the class of its kind (catch ConflictError for every 409, or RunNotCancellableError for one).
+
+
+class MissingApiKeyError(AuthenticationError):
+    """`missing_api_key`"""
+
+
+class InvalidApiKeyError(AuthenticationError):
+    """`invalid_api_key`"""
+
+
+class InsufficientScopeError(PermissionDeniedError):
+    """`insufficient_scope`"""
+
+
+class MethodNotAllowedError(RequestRejectedError):
+    """`method_not_allowed`"""
+
+
+class RequestTimeoutError(RequestRejectedError):
+    """`request_timeout`"""
+
+
+class PayloadTooLargeError(RequestRejectedError):
+    """`payload_too_large`"""
+
+
+class UriTooLongError(RequestRejectedError):
+    """`uri_too_long`"""
+
+
+class UnsupportedMediaTypeError(RequestRejectedError):
+    """`unsupported_media_type`"""
+
+
+class ExpectationFailedError(RequestRejectedError):
+    """`expectation_failed`"""
+
+
+class HeaderFieldsTooLargeError(RequestRejectedError):
+    """`header_fields_too_large`"""
+
+
+class IdempotencyKeyReusedError(ConflictError):
+    """`idempotency_key_reused`"""
+
+
+class RunNotCancellableError(ConflictError):
+    """`run_not_cancellable`"""
+
+
+class GenerationNotCompletedError(ConflictError):
+    """`generation_not_completed`"""
+
+
+class GenerationNotCancellableError(ConflictError):
+    """`generation_not_cancellable`"""
+
+
+class LimitExceededError(ConflictError):
+    """`limit_exceeded`"""
+
+
+class UnexpectedError(InternalServerError):
+    """`internal_error`"""
+
+
+class OrchestratorUnavailableError(InternalServerError):
+    """`orchestrator_unavailable`"""
+
+
+class EmbeddingUnavailableError(InternalServerError):
+    """`embedding_unavailable`"""
+
+
+class VideoProviderUnavailableError(InternalServerError):
+    """`video_provider_unavailable`"""
+
+
+class ShuttingDownError(ServiceUnavailableError):
+    """`service_unavailable`"""
+
+
+class DatabaseUnavailableError(ServiceUnavailableError):
+    """`database_unavailable`"""
+
+
 _CLASS_OF_CODE: dict[str, type[PylonError]] = {
     "invalid_request": InvalidRequestError,
-    "missing_api_key": AuthenticationError,
-    "invalid_api_key": AuthenticationError,
+    "missing_api_key": MissingApiKeyError,
+    "invalid_api_key": InvalidApiKeyError,
     "insufficient_tokens": InsufficientTokensError,
-    "insufficient_scope": PermissionDeniedError,
+    "insufficient_scope": InsufficientScopeError,
     "not_found": NotFoundError,
-    "idempotency_key_reused": ConflictError,
-    "run_not_cancellable": ConflictError,
-    "generation_not_completed": ConflictError,
-    "generation_not_cancellable": ConflictError,
-    "limit_exceeded": ConflictError,
+    "method_not_allowed": MethodNotAllowedError,
+    "request_timeout": RequestTimeoutError,
+    "payload_too_large": PayloadTooLargeError,
+    "uri_too_long": UriTooLongError,
+    "unsupported_media_type": UnsupportedMediaTypeError,
+    "expectation_failed": ExpectationFailedError,
+    "header_fields_too_large": HeaderFieldsTooLargeError,
+    "idempotency_key_reused": IdempotencyKeyReusedError,
+    "run_not_cancellable": RunNotCancellableError,
+    "generation_not_completed": GenerationNotCompletedError,
+    "generation_not_cancellable": GenerationNotCancellableError,
+    "limit_exceeded": LimitExceededError,
     "rate_limited": RateLimitedError,
-    "service_unavailable": ServiceUnavailableError,
-    "database_unavailable": ServiceUnavailableError,
+    "internal_error": UnexpectedError,
+    "orchestrator_unavailable": OrchestratorUnavailableError,
+    "embedding_unavailable": EmbeddingUnavailableError,
+    "video_provider_unavailable": VideoProviderUnavailableError,
+    "service_unavailable": ShuttingDownError,
+    "database_unavailable": DatabaseUnavailableError,
 }
 
 _CLASS_OF_STATUS: dict[int, type[PylonError]] = {
