@@ -24,7 +24,7 @@ interface PageVideo {
   error: { code: number } | null;
 }
 declare const window: { axe: { run: (context: unknown, options: object) => Promise<{ violations: AxeViolation[] }> } };
-declare const document: { querySelector: (selector: string) => PageVideo | null };
+declare const document: { querySelector: (selector: string) => PageVideo | null; activeElement: { closest: (selector: string) => unknown } | null };
 
 interface AxeViolation {
   id: string;
@@ -43,6 +43,20 @@ describe('the console, in a browser', () => {
   let browser: Browser;
   let page: Page;
   const consoleErrors: string[] = [];
+  /**
+   * A one-time secret is in an open modal dialog named by its label: focus is inside it, stays there when
+   * Tab is pressed past its last control, and Escape does not close it.
+   */
+  const assertSecretDialogHoldsFocus = async (label: RegExp) => {
+    const dialog = page.getByRole('dialog', { name: label });
+    await dialog.waitFor({ timeout: UI_TIMEOUT });
+    const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'));
+    assert.ok(await focusInDialog(), 'focus moved into the secret dialog');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
+    assert.ok(await focusInDialog(), 'focus stays in the secret dialog');
+    await page.keyboard.press('Escape');
+    assert.ok(await dialog.isVisible(), 'Escape does not close it: only "I have saved it" does');
+  };
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
   const url = (path = '') => `${stack.url}/console${path}`;
@@ -195,14 +209,15 @@ describe('the console, in a browser', () => {
     const secret = await secretBox.inputValue();
     assert.match(secret, /^pyl_[A-Za-z0-9]{50}$/);
     await page.getByText('it is shown only this once').waitFor();
+    await assertSecretDialogHoldsFocus(/Secret of the new key/);
     assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the new key works');
     assert.equal((await http.post('/api/v1/agent-runs', { token: secret, body: {} })).status, 403, 'with its scope only');
 
+    await assertAccessible('keys (secret shown)');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
     const row = page.getByRole('row').filter({ hasText: 'console test reader' });
     await row.waitFor();
     assert.match(await row.innerText(), /runs:read/);
-    await assertAccessible('keys (secret shown)');
-    await page.getByRole('button', { name: 'Done, hide it' }).click();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await row.waitFor();
@@ -218,7 +233,8 @@ describe('the console, in a browser', () => {
     assert.notEqual(rolled, secret);
     assert.equal((await http.get('/api/v1/agent-runs', { token: rolled })).status, 200, 'the new secret works');
     assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the old one, within its hour of grace');
-    await page.getByRole('button', { name: 'Done, hide it' }).click();
+    await assertSecretDialogHoldsFocus(/New secret of/);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
 
     await row.getByRole('button', { name: 'Revoke console test reader' }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
@@ -367,8 +383,9 @@ describe('the console, in a browser', () => {
     const secretBox = page.getByRole('textbox', { name: /Signing secret of/ });
     await secretBox.waitFor({ timeout: UI_TIMEOUT });
     assert.match(await secretBox.inputValue(), /^whsec_/);
+    await assertSecretDialogHoldsFocus(/Signing secret of/);
     await assertAccessible('webhooks');
-    await page.getByRole('button', { name: 'Done, hide it' }).click();
+    await page.getByRole('button', { name: 'I have saved it' }).click();
     await screenshot('webhooks');
 
     await page.getByRole('link', { name: `${receiver.baseUrl}/console-hooks` }).click();
@@ -385,7 +402,8 @@ describe('the console, in a browser', () => {
     const rotated = page.getByRole('textbox', { name: 'New signing secret' });
     await rotated.waitFor({ timeout: UI_TIMEOUT });
     assert.match(await rotated.inputValue(), /^whsec_/);
-    await page.getByRole('button', { name: 'Done, hide it' }).click();
+    await assertSecretDialogHoldsFocus(/New signing secret/);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('disabled', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
     assert.equal(await page.getByRole('button', { name: 'Send test event' }).isDisabled(), true, 'no test event to a disabled endpoint');

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { describeError } from '../errors';
 
 /** An error in words, announced to screen readers. */
@@ -17,10 +17,19 @@ export function ScopeNote({ children }: { children: ReactNode }) {
 }
 
 /** A secret shown this once, with a copy button. */
-export function SecretOnce({ label, secret, onDone, headingLevel = 2 }: { label: string; secret: string; onDone: () => void; headingLevel?: 2 | 3 }) {
+/**
+ * A one-time secret in a modal dialog: focus moves into it and stays there (the page behind is inert), it is
+ * announced as a dialog with its label, and only "I have saved it" closes it (Escape does not, so that a
+ * stray key press cannot lose the secret).
+ */
+export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(secret);
@@ -30,25 +39,32 @@ export function SecretOnce({ label, secret, onDone, headingLevel = 2 }: { label:
     }
   };
   return (
-    <section className="secret" aria-labelledby={`${id}-heading`}>
-      <Heading id={`${id}-heading`}>{label}</Heading>
-      <p>Copy it now: it is shown only this once and cannot be shown again.</p>
+    <dialog
+      ref={dialog}
+      className="secret"
+      aria-labelledby={`${id}-heading`}
+      aria-describedby={`${id}-why`}
+      onCancel={(event) => event.preventDefault()}
+      onClose={onDone}
+    >
+      <h2 id={`${id}-heading`}>{label}</h2>
+      <p id={`${id}-why`}>Copy it now: it is shown only this once and cannot be shown again.</p>
       <div className="row">
         <label htmlFor={id} className="visually-hidden">
           {label}
         </label>
-        <input id={id} className="secret-value" readOnly value={secret} onFocus={(event) => event.currentTarget.select()} />
+        <input id={id} className="secret-value" readOnly value={secret} autoFocus onFocus={(event) => event.currentTarget.select()} />
         <button type="button" onClick={copy}>
           Copy
-        </button>
-        <button type="button" onClick={onDone}>
-          Done, hide it
         </button>
       </div>
       <p role="status" className="hint">
         {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the text and copy it yourself.' : ''}
       </p>
-    </section>
+      <button type="button" onClick={() => dialog.current?.close()}>
+        I have saved it
+      </button>
+    </dialog>
   );
 }
 

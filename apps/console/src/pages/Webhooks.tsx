@@ -102,7 +102,7 @@ function CreateEndpoint() {
   return (
     <section aria-labelledby="create-endpoint-heading">
       <h2 id="create-endpoint-heading">Add an endpoint</h2>
-      {secret && <SecretOnce label={`Signing secret of ${secret.url}`} secret={secret.secret} onDone={() => setSecret(null)} headingLevel={3} />}
+      {secret && <SecretOnce label={`Signing secret of ${secret.url}`} secret={secret.secret} onDone={() => setSecret(null)} />}
       <form onSubmit={submit} className="stack">
         <label htmlFor="endpoint-url">URL</label>
         <input
