@@ -413,6 +413,15 @@ describe('the console, in a browser', () => {
     await screenshot('webhook-endpoint');
   });
 
+  it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {
+    await page.goto(url('/no-such-page'));
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await page.title(), 'Page not found · Pylon console');
+    await openSection('API keys');
+    await page.getByRole('row').filter({ hasText: 'console test reader' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Pages of keys' }).count(), 0, 'no Previous/Next under a one-page list');
+  });
+
   it('the pages broke no Content-Security-Policy rule and threw nothing', () => {
     // The refused key and the narrow key's refused page answer 401/403 on purpose; nothing else may fail.
     const unexpected = consoleErrors.filter((text) => !/status of 40[13]/.test(text));

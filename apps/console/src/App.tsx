@@ -101,7 +101,7 @@ function Shell({ children }: { children: ReactNode }) {
   // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it.
   const firstRender = useRef(true);
   useEffect(() => {
-    document.title = `${section?.label ?? 'Overview'} · Pylon console`;
+    document.title = `${section?.label ?? (location === '/' ? 'Overview' : 'Page not found')} · Pylon console`;
     if (firstRender.current) firstRender.current = false;
     else document.getElementById('main')?.focus();
   }, [location, section]);

@@ -95,7 +95,9 @@ export function usePager() {
   };
 }
 
+/** Previous and next page of a list; nothing while the list fits on its first page. */
 export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label: string }) {
+  if (pager.page <= 1 && !nextCursor) return null;
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" onClick={pager.previous} disabled={pager.page <= 1}>
