@@ -18,6 +18,7 @@ import { HealthModule } from './health/health.module';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
 import { MetricsApiModule } from './metrics/metrics-api.module';
 import { TokensModule } from './tokens/tokens.module';
+import { UsageApiModule } from './usage/usage-api.module';
 import { VideoApiModule } from './video/video-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
@@ -53,6 +54,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     ApiKeysApiModule,
     KnowledgeApiModule,
     TokensModule,
+    UsageApiModule,
     VideoApiModule,
     WebhooksApiModule,
     HealthModule,

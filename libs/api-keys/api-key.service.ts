@@ -5,6 +5,7 @@ import { PylonConfig } from '@pylon/config';
 import { ApiKey, ApiKeyChanges, ApiKeyRepository, type Page, type PageRequest } from '@pylon/db';
 import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
 import type { Principal } from './principal';
+import { ApiKeyUsageCounter } from './api-key-usage-counter';
 
 /**
  * A rolled key's previous secret still works for its grace period, so that clients can move over, but it
@@ -42,6 +43,7 @@ export class ApiKeyService {
     private readonly keys: ApiKeyRepository,
     private readonly config: PylonConfig,
     private readonly changes: ApiKeyChanges,
+    private readonly usage: ApiKeyUsageCounter,
   ) {
     changes.onChange((keyId) => (keyId === 'all' ? this.verified.clear() : this.forget(keyId)));
   }
@@ -122,6 +124,7 @@ export class ApiKeyService {
     if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
     this.touch(key.orgId, key.id, now);
+    this.usage.record(key.orgId, key.id, now);
     return {
       orgId: key.orgId,
       keyId: key.id,

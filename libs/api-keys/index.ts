@@ -1,2 +1,3 @@
 export { ApiKeyService, type IssuedApiKey } from './api-key.service';
 export type { Principal } from './principal';
+export { ApiKeyUsageCounter, KeyRequestCounter, KEY_REQUEST_RETENTION_DAYS, type KeyRequestSink } from './api-key-usage-counter';

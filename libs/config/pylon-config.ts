@@ -65,6 +65,8 @@ export class PylonConfig {
   readonly apiKeyLastUsedDebounceSeconds: number;
   readonly apiKeyRollGraceSeconds: number;
   readonly apiKeyCacheSeconds: number;
+  /** How often each API process writes the requests it counted per key (api_key_request_counts). */
+  readonly apiKeyUsageFlushMs: number;
   readonly dbPoolSize: number;
   /** Off behind a pooler that cannot carry named prepared statements (PgBouncer in transaction mode before 1.21). */
   readonly dbPreparedStatements: boolean;
@@ -156,6 +158,7 @@ export class PylonConfig {
     this.apiKeyLastUsedDebounceSeconds = readInt(env, 'API_KEY_LAST_USED_DEBOUNCE_SECONDS', 60, 0, 86_400);
     this.apiKeyRollGraceSeconds = readInt(env, 'API_KEY_ROLL_GRACE_SECONDS', 86_400, 0, 2_592_000);
     this.apiKeyCacheSeconds = readInt(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300);
+    this.apiKeyUsageFlushMs = readInt(env, 'API_KEY_USAGE_FLUSH_MS', 5_000, 50, 3_600_000);
     this.dbPoolSize = readInt(env, 'DB_POOL_SIZE', 10, 1, 200);
     this.dbPreparedStatements = readBoolean(env, 'DB_PREPARED_STATEMENTS', true);
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);

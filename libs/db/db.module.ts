@@ -19,6 +19,7 @@ import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-
 import { LedgerRepository } from './repositories/ledger.repository';
 import { VideoGenerationRepository } from './repositories/video-generation.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
+import { UsageRepository } from './repositories/usage.repository';
 import { Transactions } from './transactions';
 
 const REPOSITORIES = [
@@ -36,6 +37,7 @@ const REPOSITORIES = [
   OrgLimitsRepository,
   RateLimitStore,
   KeyRateBucketRepository,
+  UsageRepository,
   RunEventNotifications,
   ApiKeyChanges,
   Transactions,

@@ -68,4 +68,16 @@ export {
   type EndpointChanges,
   type EventDeliveries,
 } from './repositories/webhook.repository';
+export {
+  UsageRepository,
+  USAGE_SQL,
+  type FailingEndpointRow,
+  type FailureKind,
+  type FailureRow,
+  type KeyRequestCount,
+  type KeyRequestRow,
+  type RunCounts,
+  type UsageWindows,
+  type WindowRow,
+} from './repositories/usage.repository';
 export { Transactions } from './transactions';

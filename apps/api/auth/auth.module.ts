@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from './access.guard';
-import { ApiKeyService } from '@pylon/api-keys';
+import { ApiKeyService, ApiKeyUsageCounter } from '@pylon/api-keys';
 
 @Global()
 @Module({
-  providers: [ApiKeyService, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [ApiKeyService, ApiKeyUsageCounter, { provide: APP_GUARD, useClass: AccessGuard }],
   exports: [ApiKeyService],
 })
 export class AuthModule {}

@@ -12,6 +12,7 @@ import { OrgVectorIndexes1764900000000 } from './1764900000000-org-vector-indexe
 import { FairAdmission1765000000000 } from './1765000000000-fair-admission';
 import { TenantScopedRows1765100000000 } from './1765100000000-tenant-scoped-rows';
 import { ApiKeyChanges1765200000000 } from './1765200000000-api-key-changes';
+import { Usage1765300000000 } from './1765300000000-usage';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   FairAdmission1765000000000,
   TenantScopedRows1765100000000,
   ApiKeyChanges1765200000000,
+  Usage1765300000000,
 ];

@@ -28,6 +28,9 @@ const NOT_SCOPED_BY_PARAMETER: Record<string, string> = {
   'OrganizationRepository.create': 'the tenants themselves (admin API)',
   'OrganizationRepository.list': 'the tenants themselves (admin API)',
   'RunEventRepository.deleteOlderThan': 'retention: one sweep over every organisation',
+  'UsageRepository.deleteKeyRequestsBefore': 'retention: one sweep over every organisation',
+  'UsageRepository.addKeyRequests':
+    "the request counts of several organisations' keys in one statement, as one API process counted them: each row carries its org_id",
   // Facts about the database, not tenant data.
   'KnowledgeChunkRepository.vectorExtensionVersion': 'the database, not tenant data',
   'KnowledgeChunkRepository.embeddingColumnDimensions': 'the database, not tenant data',
