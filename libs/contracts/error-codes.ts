@@ -26,6 +26,8 @@ export enum ErrorCode {
   GenerationNotCompleted = 'generation_not_completed',
   /** Cancelling a generation that already completed or failed. */
   GenerationNotCancellable = 'generation_not_cancellable',
+  /** The webhook endpoint is disabled: enable it before recovering its deliveries. */
+  EndpointDisabled = 'endpoint_disabled',
   /** An organisation's cap (webhook endpoints, test events per minute) is reached. */
   LimitExceeded = 'limit_exceeded',
   /** The API key sent more requests than its rate limit allows. */

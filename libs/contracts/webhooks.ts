@@ -6,6 +6,14 @@ export const WEBHOOK_EVENT_TYPES = Object.values(EVENT_TYPES);
 /** The event "send test event" emits, to one endpoint only. */
 export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
 
+/** Every event type a delivery can carry: the subscribable ones and the test event (the delivery log filters by these). */
+export const DELIVERY_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT];
+
+/** Bulk recovery re-sends at most this many failed deliveries per call (the answer says when more remain). */
+export const RECOVER_MAX_DELIVERIES = 1_000;
+/** Bulk recovery looks back at most this far. */
+export const RECOVER_MAX_AGE_DAYS = 30;
+
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

@@ -65,6 +65,7 @@ export {
   type AttemptOfDelivery,
   type AttemptRecord,
   type DeliveryContext,
+  type DeliveryFilter,
   type EndpointChanges,
   type EventDeliveries,
 } from './repositories/webhook.repository';

@@ -9,6 +9,8 @@ const record = (statusCode: number | null): AttemptRecord => ({
   statusCode,
   responseExcerpt: null,
   error: statusCode === null ? 'connection refused' : null,
+  requestHeaders: null,
+  responseHeaders: null,
   status: statusCode === 200 ? 'delivered' : 'pending',
   nextAttemptAt: null,
 });

@@ -1,8 +1,15 @@
 export { generateWebhookSecret } from './webhook-secret';
 export { signatureHeaders } from './signing';
 export { assertDeliverableUrl, isNonPublicAddress, PrivateTargets, RefusedUrlError } from './address-guard';
-export { postWebhook, type WebhookPost, type WebhookResponse } from './sender';
-export { eventEnvelope } from './envelope';
+export { boundedHeaders, postWebhook, type WebhookPost, type WebhookResponse } from './sender';
+export { attemptHeaders, eventEnvelope, webhookRequest, WEBHOOK_USER_AGENT, type WebhookRequest } from './envelope';
 export { WebhookDeliveryService } from './webhook-delivery.service';
 export { WebhooksModule } from './webhooks.module';
-export { WebhookEndpointsService, OPERATOR_DISABLED_REASON, type DeliveriesWithAttempts, type NewEndpointRequest } from './webhook-endpoints.service';
+export {
+  WebhookEndpointsService,
+  OPERATOR_DISABLED_REASON,
+  type DeliveriesWithAttempts,
+  type DeliveryWithAttempts,
+  type NewEndpointRequest,
+  type Recovery,
+} from './webhook-endpoints.service';

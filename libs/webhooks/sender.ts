@@ -1,10 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { RefusedUrlError, type PrivateTargets } from './address-guard';
 
 export interface WebhookPost {
   url: URL;
+  /** Every header to send, as they are (see attemptHeaders). */
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
@@ -17,6 +18,8 @@ export interface WebhookResponse {
   durationMs: number;
   /** The first bytes of the receiver's answer. */
   excerpt: string | null;
+  /** The receiver's answer's headers, bounded (see boundedHeaders); null without an answer. */
+  headers: Record<string, string> | null;
   /** A network error, a timeout, or a refused address. */
   error: string | null;
   /** No request was made: the address check refused the receiver's URL or address. */
@@ -24,6 +27,22 @@ export interface WebhookResponse {
 }
 
 const EXCERPT_BYTES = 1_024;
+/** At most this many of an answer's headers are kept, each value cut to VALUE_CHARS characters. */
+export const RESPONSE_HEADERS_KEPT = 30;
+export const RESPONSE_HEADER_VALUE_CHARS = 500;
+
+/**
+ * An answer's headers as the delivery log keeps them: names in lower case, a repeated header's values
+ * joined with ", ", the first RESPONSE_HEADERS_KEPT headers only, each value cut to RESPONSE_HEADER_VALUE_CHARS.
+ */
+export function boundedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, RESPONSE_HEADERS_KEPT)) {
+    if (value === undefined) continue;
+    kept[name] = (Array.isArray(value) ? value.join(', ') : value).slice(0, RESPONSE_HEADER_VALUE_CHARS);
+  }
+  return kept;
+}
 
 /**
  * One POST to a receiver. The connection's own DNS lookup is checked too, so a name that resolves to
@@ -49,12 +68,7 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
       post.url,
       {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Pylon-Webhooks/1.0',
-          ...post.headers,
-          'content-length': Buffer.byteLength(post.body),
-        },
+        headers: post.headers,
         timeout: post.timeoutMs,
         lookup: guardedLookup,
       },
@@ -69,14 +83,19 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
           finish({
             statusCode: response.statusCode ?? null,
             excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+            headers: boundedHeaders(response.headers),
             error: null,
           }),
         );
-        response.on('error', (error) => finish({ statusCode: response.statusCode ?? null, excerpt: null, error: error.message }));
+        response.on('error', (error) =>
+          finish({ statusCode: response.statusCode ?? null, excerpt: null, headers: boundedHeaders(response.headers), error: error.message }),
+        );
       },
     );
     request.on('timeout', () => request.destroy(new Error(`timed out after ${post.timeoutMs} ms`)));
-    request.on('error', (error) => finish({ statusCode: null, excerpt: null, error: error.message }, error instanceof RefusedUrlError));
+    request.on('error', (error) =>
+      finish({ statusCode: null, excerpt: null, headers: null, error: error.message }, error instanceof RefusedUrlError),
+    );
     request.end(post.body);
   });
 }

@@ -7,9 +7,8 @@ import { WorkflowStarter } from '@pylon/temporal';
 import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { attemptResult } from './attempt-result';
-import { eventEnvelope } from './envelope';
+import { attemptHeaders, webhookRequest } from './envelope';
 import { postWebhook, type WebhookResponse } from './sender';
-import { signatureHeaders } from './signing';
 
 /** One attempt to make: which delivery, where to, what. */
 interface AttemptPlan {
@@ -122,7 +121,7 @@ export class WebhookDeliveryService {
       return 'stopped';
     }
     const startedAt = new Date();
-    const response = await this.post(endpoint, event, startedAt);
+    const { response, requestHeaders } = await this.post(endpoint, event, startedAt);
     const result = attemptResult(response);
     const delivered = result === 'delivered';
     const gone = result === 'gone';
@@ -132,6 +131,8 @@ export class WebhookDeliveryService {
       statusCode: response.statusCode,
       responseExcerpt: response.excerpt,
       error: response.error,
+      requestHeaders,
+      responseHeaders: response.headers,
       status: delivered ? 'delivered' : gone ? 'failed' : 'pending',
       nextAttemptAt: delivered || gone || nextAttemptInMs === null ? null : new Date(Date.now() + nextAttemptInMs),
     });
@@ -140,23 +141,40 @@ export class WebhookDeliveryService {
     return delivered ? 'delivered' : gone ? 'gone' : 'retry';
   }
 
-  private async post(endpoint: WebhookEndpoint, event: PylonEvent, startedAt: Date): Promise<WebhookResponse> {
-    const body = eventEnvelope(event);
+  /** The POST, and the headers it sent (null when the address check refused it before any request). */
+  private async post(
+    endpoint: WebhookEndpoint,
+    event: PylonEvent,
+    startedAt: Date,
+  ): Promise<{ response: WebhookResponse; requestHeaders: Record<string, string> | null }> {
+    const request = webhookRequest(event);
     const secrets = [endpoint.secret];
     if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt)
       secrets.push(endpoint.previousSecret);
+    const headers = attemptHeaders(request, startedAt, secrets);
     try {
       const url = await assertDeliverableUrl(endpoint.url, this.privateTargets);
-      return await postWebhook({
+      const response = await postWebhook({
         url,
-        headers: signatureHeaders(event.id, startedAt, body, secrets),
-        body,
+        headers,
+        body: request.body,
         timeoutMs: this.config.webhookAttemptTimeoutMs,
         privateTargets: this.privateTargets,
       });
+      return { response, requestHeaders: response.refused ? null : headers };
     } catch (error) {
       if (!(error instanceof RefusedUrlError)) throw error;
-      return { statusCode: null, durationMs: Date.now() - startedAt.getTime(), excerpt: null, error: `refused: ${error.message}`, refused: true };
+      return {
+        response: {
+          statusCode: null,
+          durationMs: Date.now() - startedAt.getTime(),
+          excerpt: null,
+          headers: null,
+          error: `refused: ${error.message}`,
+          refused: true,
+        },
+        requestHeaders: null,
+      };
     }
   }
 }

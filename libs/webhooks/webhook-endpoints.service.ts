@@ -5,18 +5,31 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import {
   ApiError,
   ATTEMPT_NOW_SIGNAL,
+  ErrorCode,
+  RECOVER_MAX_AGE_DAYS,
+  RECOVER_MAX_DELIVERIES,
   WEBHOOK_TEST_EVENT,
   WORKFLOW_TYPES,
   pylonSearchAttributes,
   webhookDeliveryWorkflowId,
-  type DeliveryStatus,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookRepository, type EndpointChanges, type Page, type PageRequest } from '@pylon/db';
+import {
+  PylonEvent,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookRepository,
+  type DeliveryFilter,
+  type EndpointChanges,
+  type Page,
+  type PageRequest,
+} from '@pylon/db';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { OrganizationsService } from '@pylon/organizations';
 import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { webhookRequest, type WebhookRequest } from './envelope';
 import { generateWebhookSecret } from './webhook-secret';
 
 /** What a new endpoint is asked for. */
@@ -26,11 +39,30 @@ export interface NewEndpointRequest {
   events?: string[] | null;
 }
 
-/** Deliveries with their attempts, as the delivery log shows them. */
+/** Deliveries with their attempts and what each POSTs (by event id), as the delivery log shows them. */
 export interface DeliveriesWithAttempts {
   deliveries: Page<WebhookDelivery>;
   attempts: WebhookAttempt[];
+  requests: Map<string, WebhookRequest>;
 }
+
+/** One delivery with its attempts and what it POSTs (null if its event is gone). */
+export interface DeliveryWithAttempts {
+  delivery: WebhookDelivery;
+  attempts: WebhookAttempt[];
+  request: WebhookRequest | null;
+}
+
+/** What a bulk recovery re-sent, oldest first, and whether more failed deliveries remain past its bound. */
+export interface Recovery {
+  deliveryIds: string[];
+  more: boolean;
+}
+
+/** A client's clock may run a little ahead of ours: a `since` up to this far in the future is taken as now. */
+const SINCE_CLOCK_SKEW_MS = 60_000;
+/** How many replays a bulk recovery starts at once. */
+const RECOVER_CONCURRENCY = 16;
 
 /** The reason an endpoint disabled by an operator shows when the operator gave none. */
 export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
@@ -106,24 +138,85 @@ export class WebhookEndpointsService {
     return this.webhooks.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
   }
 
-  /** An endpoint's delivery log, newest first, optionally of one status, each delivery with its attempts. */
-  async listDeliveries(orgId: string, endpointId: string, status: DeliveryStatus | undefined, page: PageRequest): Promise<DeliveriesWithAttempts> {
+  /**
+   * An endpoint's delivery log, newest first, narrowed by the filter (status, event type, event id: the
+   * event id is also the message id, the `webhook-id` header), each delivery with its attempts and request.
+   */
+  async listDeliveries(orgId: string, endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveriesWithAttempts> {
     await this.get(orgId, endpointId);
-    const deliveries = await this.webhooks.listDeliveries(orgId, endpointId, status, page);
-    return {
-      deliveries,
-      attempts: await this.webhooks.listAttempts(
+    const deliveries = await this.webhooks.listDeliveries(orgId, endpointId, filter, page);
+    const [attempts, events] = await Promise.all([
+      this.webhooks.listAttempts(
         orgId,
         deliveries.items.map((delivery) => delivery.id),
       ),
-    };
+      this.webhooks.findEvents(
+        orgId,
+        deliveries.items.map((delivery) => delivery.eventId),
+      ),
+    ]);
+    return { deliveries, attempts, requests: requestsOf(events) };
   }
 
-  /** One delivery of the endpoint, with its attempts. */
-  async getDelivery(orgId: string, endpointId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
+  /** One delivery of the endpoint, with its attempts and request. */
+  async getDelivery(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
     const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
     if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
-    return { delivery, attempts: await this.webhooks.listAttempts(orgId, [delivery.id]) };
+    const [attempts, events] = await Promise.all([
+      this.webhooks.listAttempts(orgId, [delivery.id]),
+      this.webhooks.findEvents(orgId, [delivery.eventId]),
+    ]);
+    return { delivery, attempts, request: requestsOf(events).get(delivery.eventId) ?? null };
+  }
+
+  /** What this delivery POSTs (for the answers of a test event or a replay). */
+  async requestOf(orgId: string, delivery: WebhookDelivery): Promise<WebhookRequest | null> {
+    return requestsOf(await this.webhooks.findEvents(orgId, [delivery.eventId])).get(delivery.eventId) ?? null;
+  }
+
+  /**
+   * Bulk recovery: re-sends now every failed delivery of the endpoint created at or after `since` (which
+   * may be at most RECOVER_MAX_AGE_DAYS back, and not in the future), oldest first, at most
+   * RECOVER_MAX_DELIVERIES per call, each as a replay does (its delivery workflow, one attempt, fair by
+   * organisation). They are pending from now until their attempt is recorded, so a second call goes on with
+   * the ones this left. A disabled endpoint is refused (409 `endpoint_disabled`): enable it first.
+   */
+  async recoverFailed(orgId: string, endpointId: string, since: Date): Promise<Recovery> {
+    const now = Date.now();
+    if (since.getTime() > now + SINCE_CLOCK_SKEW_MS) throw ApiError.invalidRequest('since must not be in the future');
+    if (since.getTime() < now - RECOVER_MAX_AGE_DAYS * 86_400_000)
+      throw ApiError.invalidRequest(`since must be within the last ${RECOVER_MAX_AGE_DAYS} days`);
+    const endpoint = await this.get(orgId, endpointId);
+    if (!endpoint.enabled)
+      throw new ApiError(
+        ErrorCode.EndpointDisabled,
+        'the endpoint is disabled; enable it (PATCH with enabled: true) before recovering its deliveries',
+      );
+    const recovery = await this.webhooks.reopenFailedDeliveries(orgId, endpointId, since, RECOVER_MAX_DELIVERIES);
+    const started = new Set<string>();
+    let failure: { error: unknown } | undefined;
+    let next = 0;
+    const startReplays = async () => {
+      while (!failure && next < recovery.deliveryIds.length) {
+        const deliveryId = recovery.deliveryIds[next++]!;
+        try {
+          await this.deliverNow(orgId, deliveryId, false);
+          started.add(deliveryId);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RECOVER_CONCURRENCY, recovery.deliveryIds.length) }, startReplays));
+    if (failure) {
+      // Those not on their way are failed again, as they were, so that a later recovery picks them up.
+      await this.webhooks.refailDeliveries(
+        orgId,
+        recovery.deliveryIds.filter((deliveryId) => !started.has(deliveryId)),
+      );
+      throw failure.error;
+    }
+    return recovery;
   }
 
   /** A test event to this endpoint only, delivered like any other, within the organisation's test events per minute. */
@@ -173,4 +266,9 @@ export class WebhookEndpointsService {
       throw error;
     }
   }
+}
+
+/** What each event's deliveries POST, by event id. */
+function requestsOf(events: PylonEvent[]): Map<string, WebhookRequest> {
+  return new Map(events.map((event) => [event.id, webhookRequest(event)]));
 }

@@ -231,6 +231,200 @@ describe('signed webhooks', () => {
     assert.equal((verify(endpoint.secret, webhook!) as any).type, 'webhook_endpoint.test');
   });
 
+  const sendTest = async (endpointId: string, owner: Tenant) => {
+    const sent = await http.post(`/api/v1/webhook-endpoints/${endpointId}/test`, { token: owner.key });
+    assert.equal(sent.status, 202, sent.text);
+    return sent.body as { delivery_id: string; event_id: string; request: { body: string; headers: Record<string, string> } };
+  };
+  const until = async (what: string, condition: () => Promise<boolean>, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it("the log shows each delivery's request and every attempt's headers, as the receiver got them; never the secret", async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/log', {}, owner);
+    receiver.respond('/log', 503);
+    receiver.answerWithHeaders('/log', { 'x-receiver-trace': 'trace-42' });
+    const sent = await sendTest(endpoint.endpoint_id, owner);
+    assert.equal(sent.request.headers['webhook-id'], sent.event_id, 'the answer to a test event shows its request');
+    const received = await receiver.waitFor('/log', 2, 20_000);
+    await settle();
+    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    assert.equal(delivery.delivery_id, sent.delivery_id);
+    assert.equal(delivery.status, 'delivered');
+    assert.equal(delivery.request.body, received[0]!.body, 'the body shown is the bytes POSTed');
+    assert.equal(delivery.request.body, received[1]!.body, 'the same bytes on every attempt');
+    assert.deepEqual(delivery.request.headers, {
+      'content-type': 'application/json',
+      'user-agent': received[0]!.headers['user-agent'],
+      'webhook-id': received[0]!.headers['webhook-id'],
+    });
+    assert.equal(delivery.request.headers['webhook-id'], delivery.event_id, 'the message id is the event id');
+    assert.equal(delivery.attempts.length, 2);
+    delivery.attempts.forEach((attempt: any, i: number) => {
+      const got = received[i]!.headers;
+      for (const name of ['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-length'])
+        assert.equal(attempt.request_headers[name], got[name], `attempt ${i + 1}'s ${name}`);
+      assert.doesNotThrow(() => new Webhook(endpoint.secret).verify(delivery.request.body, attempt.request_headers));
+      assert.equal(attempt.response_headers['x-receiver-trace'], 'trace-42');
+      assert.equal(attempt.response_headers['content-type'], 'text/plain');
+    });
+    assert.deepEqual(
+      delivery.attempts.map((attempt: any) => attempt.status_code),
+      [503, 200],
+    );
+    assert.equal(delivery.attempts[0].response_excerpt, 'receiver says 503');
+    const one = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
+    assert.deepEqual(one.body, delivery);
+    const secretKey = endpoint.secret.slice('whsec_'.length);
+    assert.ok(!one.text.includes(secretKey), 'the secret is nowhere in the log');
+
+    // Attempts recorded before headers were kept show null.
+    await sql(`UPDATE webhook_attempts SET request_headers = NULL, response_headers = NULL WHERE delivery_id = $1 AND attempt_number = 1`, [
+      delivery.delivery_id,
+    ]);
+    const older = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
+    assert.equal(older.body.attempts[0].request_headers, null);
+    assert.equal(older.body.attempts[0].response_headers, null);
+  });
+
+  it('the log filters by event type and by event (message) id, with the status and page after page', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/filters', {}, owner);
+    await runOnce(owner);
+    for (let i = 0; i < 3; i++) await sendTest(endpoint.endpoint_id, owner);
+    const received = await receiver.waitFor('/filters', 4);
+    await settle();
+    const list = async (query: string) => {
+      const response = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries?${query}`, { token: owner.key });
+      assert.equal(response.status, 200, response.text);
+      return response.body as { data: any[]; next_cursor: string | null };
+    };
+    const tests = await list('event_type=webhook_endpoint.test');
+    assert.equal(tests.data.length, 3);
+    assert.ok(tests.data.every((delivery) => delivery.event_type === 'webhook_endpoint.test'));
+    const runs = await list('event_type=agent_run.succeeded');
+    assert.equal(runs.data.length, 1);
+    assert.equal(runs.data[0].event_type, 'agent_run.succeeded');
+
+    const runMessage = received.find((webhook) => webhook.json.type === 'agent_run.succeeded')!;
+    const byId = await list(`event_id=${String(runMessage.headers['webhook-id']).toUpperCase()}`);
+    assert.deepEqual(
+      byId.data.map((delivery) => delivery.delivery_id),
+      runs.data.map((delivery) => delivery.delivery_id),
+    );
+    assert.deepEqual((await list(`event_id=${runMessage.headers['webhook-id']}&event_type=webhook_endpoint.test`)).data, []);
+    assert.equal((await list(`event_id=${runMessage.headers['webhook-id']}&status=delivered`)).data.length, 1);
+    assert.deepEqual((await list(`event_id=${randomUUID()}`)).data, []);
+
+    const first = await list('event_type=webhook_endpoint.test&status=delivered&limit=2');
+    assert.equal(first.data.length, 2);
+    assert.ok(first.next_cursor);
+    const second = await list(`event_type=webhook_endpoint.test&status=delivered&limit=2&cursor=${first.next_cursor}`);
+    assert.equal(second.data.length, 1);
+    assert.equal(second.next_cursor, null);
+    assert.deepEqual(
+      [...first.data, ...second.data].map((delivery) => delivery.delivery_id),
+      tests.data.map((delivery) => delivery.delivery_id),
+    );
+    assert.deepEqual((await list('event_type=webhook_endpoint.test&status=failed')).data, []);
+  });
+
+  it('recover re-sends the failed deliveries since a time, each once more; older ones are left alone; a disabled endpoint is 409', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/recover', {}, owner);
+    const base = `/api/v1/webhook-endpoints/${endpoint.endpoint_id}`;
+    receiver.respond('/recover', 503, 503, 503);
+    const old = await sendTest(endpoint.endpoint_id, owner);
+    await receiver.waitFor('/recover', 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const a = await sendTest(endpoint.endpoint_id, owner);
+    const b = await sendTest(endpoint.endpoint_id, owner);
+    await receiver.waitFor('/recover', 3);
+    // Disabled before their 5 s retries: those find it disabled and fail the deliveries.
+    assert.equal((await http.patch(base, { token: owner.key, body: { enabled: false } })).status, 200);
+    await until('the three deliveries failed', async () => (await deliveriesOf(endpoint.endpoint_id, owner)).every((d) => d.status === 'failed'));
+    assert.equal(receiver.at('/recover').length, 3);
+
+    const refused = await http.post(`${base}/recover`, { token: owner.key, body: { since } });
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(refused.body, { error: 'endpoint_disabled' });
+    assert.equal((await http.patch(base, { token: owner.key, body: { enabled: true } })).status, 200);
+
+    const recovered = await http.post(`${base}/recover`, { token: owner.key, body: { since } });
+    assert.equal(recovered.status, 202, recovered.text);
+    assert.deepEqual(recovered.body, { recovered: 2, delivery_ids: [a.delivery_id, b.delivery_id], has_more: false });
+    const resent = await receiver.waitFor('/recover', 5);
+    assert.deepEqual(new Set(resent.slice(3).map((webhook) => webhook.headers['webhook-id'])), new Set([a.event_id, b.event_id]));
+    await settle();
+    assert.equal(receiver.at('/recover').length, 5, 'each recovered delivery went out once');
+    const byId = new Map((await deliveriesOf(endpoint.endpoint_id, owner)).map((delivery) => [delivery.delivery_id, delivery]));
+    for (const id of [a.delivery_id, b.delivery_id]) {
+      assert.equal(byId.get(id).status, 'delivered');
+      assert.deepEqual(
+        byId.get(id).attempts.map((attempt: any) => attempt.status_code),
+        [503, 200],
+      );
+    }
+    assert.equal(byId.get(old.delivery_id).status, 'failed', 'the delivery before since is left alone');
+    assert.equal(byId.get(old.delivery_id).attempts.length, 1);
+
+    const again = await http.post(`${base}/recover`, { token: owner.key, body: { since } });
+    assert.deepEqual(again.body, { recovered: 0, delivery_ids: [], has_more: false });
+  });
+
+  it('recover and the log filters: validation errors are 400 invalid_request, another organisation is 404', async () => {
+    const owner = await createTenant(http);
+    const endpoint = await addEndpoint('/recover-errors', {}, owner);
+    const base = `/api/v1/webhook-endpoints/${endpoint.endpoint_id}`;
+    const expectError = (response: { status: number; body: unknown }, status: number, code: string, what: string) => {
+      assert.equal(response.status, status, `${what}: ${JSON.stringify(response.body)}`);
+      assert.deepEqual(response.body, { error: code }, what);
+    };
+    for (const [what, body] of [
+      ['in the future', { since: new Date(Date.now() + 3_600_000).toISOString() }],
+      ['older than 30 days', { since: new Date(Date.now() - 31 * 86_400_000).toISOString() }],
+      ['missing', {}],
+      ['not a time', { since: 'yesterday' }],
+      ['null', { since: null }],
+      ['an extra property', { since: new Date().toISOString(), status: 'failed' }],
+    ] as const) {
+      const response = await http.post(`${base}/recover`, { token: owner.key, body });
+      expectError(response, 400, 'invalid_request', `since ${what}`);
+    }
+    const future = await http.post(`${base}/recover`, { token: owner.key, body: { since: new Date(Date.now() + 3_600_000).toISOString() } });
+    assert.match(future.headers.get('error-detail') ?? '', /future/);
+    for (const query of ['event_type=agent_run.exploded', 'event_id=not-a-uuid', 'event_id=', 'status=lost']) {
+      expectError(await http.get(`${base}/deliveries?${query}`, { token: owner.key }), 400, 'invalid_request', query);
+    }
+    const other = await createTenant(http);
+    const since = new Date().toISOString();
+    expectError(await http.post(`${base}/recover`, { token: other.key, body: { since } }), 404, 'not_found', "another organisation's endpoint");
+    expectError(
+      await http.post(`/api/v1/webhook-endpoints/${randomUUID()}/recover`, { token: owner.key, body: { since } }),
+      404,
+      'not_found',
+      'unknown',
+    );
+    expectError(
+      await http.get(`${base}/deliveries?event_type=webhook_endpoint.test`, { token: other.key }),
+      404,
+      'not_found',
+      "another organisation's log",
+    );
+    const noScope = await createKey(http, owner.orgId, ['runs:read']);
+    expectError(await http.post(`${base}/recover`, { token: noScope, body: { since } }), 403, 'insufficient_scope', 'without webhooks:manage');
+    const none = await http.post(`${base}/recover`, { token: owner.key, body: { since } });
+    assert.equal(none.status, 202, none.text);
+    assert.deepEqual(none.body, { recovered: 0, delivery_ids: [], has_more: false });
+  });
+
   it('errors: scopes, org boundary, validation and unknown ids', async () => {
     const expectError = (response: { status: number; body: unknown }, status: number, code: string) => {
       assert.equal(response.status, status, JSON.stringify(response.body));

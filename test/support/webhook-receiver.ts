@@ -9,10 +9,14 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** A webhook receiver on loopback: records every request and answers from a per-path queue of statuses (default 200). */
+/**
+ * A webhook receiver on loopback: records every request and answers from a per-path queue of statuses (default 200),
+ * with a path's extra headers if it was given some.
+ */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly statuses = new Map<string, number[]>();
+  private readonly extraHeaders = new Map<string, Record<string, string>>();
   private server!: Server;
   baseUrl!: string;
 
@@ -30,7 +34,9 @@ export class WebhookReceiver {
       }
       receiver.received.push({ path, headers: request.headers, body, json, at: Date.now() });
       const status = receiver.statuses.get(path)?.shift() ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `receiver says ${status}`);
+      response
+        .writeHead(status, { 'content-type': 'text/plain', ...receiver.extraHeaders.get(path) })
+        .end(status < 300 ? 'ok' : `receiver says ${status}`);
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     receiver.baseUrl = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
@@ -40,6 +46,11 @@ export class WebhookReceiver {
   /** The next requests to `path` get these statuses, in order. */
   respond(path: string, ...statuses: number[]): void {
     this.statuses.set(path, [...(this.statuses.get(path) ?? []), ...statuses]);
+  }
+
+  /** Every answer to `path` carries these headers too. */
+  answerWithHeaders(path: string, headers: Record<string, string>): void {
+    this.extraHeaders.set(path, headers);
   }
 
   at(path: string): ReceivedWebhook[] {

@@ -23,6 +23,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.GenerationNotCompleted:
     case ErrorCode.GenerationNotCancellable:
     case ErrorCode.LimitExceeded:
+    case ErrorCode.EndpointDisabled:
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;

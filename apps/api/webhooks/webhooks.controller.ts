@@ -9,6 +9,8 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import {
   CreateWebhookEndpointRequest,
   ListDeliveriesQuery,
+  RecoverDeliveriesRequest,
+  RecoveredDeliveriesView,
   RotateSecretRequest,
   UpdateWebhookEndpointRequest,
   WebhookDeliveryList,
@@ -104,11 +106,15 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: WebhookDeliveryView })
   @ApiErrors(400, 401, 403, 404, 409)
   async test(@CurrentPrincipal() principal: Principal, @UuidParam('endpoint_id') endpointId: string): Promise<WebhookDeliveryView> {
-    return toDeliveryView(await this.service.sendTestEvent(principal.orgId, endpointId), []);
+    const delivery = await this.service.sendTestEvent(principal.orgId, endpointId);
+    return toDeliveryView(delivery, [], await this.service.requestOf(principal.orgId, delivery));
   }
 
   @Get(':endpoint_id/deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log of an endpoint, newest first, with every attempt' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'The delivery log of an endpoint, newest first, with each request and every attempt; filter by status, event type or event (message) id',
+  })
   @ApiUuidParam('endpoint_id')
   @ApiOkResponse({ type: WebhookDeliveryList })
   @ApiErrors(400, 401, 403, 404)
@@ -117,8 +123,13 @@ export class WebhooksController {
     @UuidParam('endpoint_id') endpointId: string,
     @QueryParams() query: ListDeliveriesQuery,
   ): Promise<WebhookDeliveryList> {
-    const { deliveries, attempts } = await this.service.listDeliveries(principal.orgId, endpointId, query.status, toPageRequest(query));
-    return { data: deliveries.items.map((delivery) => toDeliveryView(delivery, attempts)), next_cursor: deliveries.nextCursor };
+    const { deliveries, attempts, requests } = await this.service.listDeliveries(
+      principal.orgId,
+      endpointId,
+      { status: query.status, eventType: query.event_type, eventId: query.event_id },
+      toPageRequest(query),
+    );
+    return { data: deliveries.items.map((delivery) => toDeliveryView(delivery, attempts, requests)), next_cursor: deliveries.nextCursor };
   }
 
   @Get(':endpoint_id/deliveries/:delivery_id')
@@ -132,8 +143,8 @@ export class WebhooksController {
     @UuidParam('endpoint_id') endpointId: string,
     @UuidParam('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryView> {
-    const { delivery, attempts } = await this.service.getDelivery(principal.orgId, endpointId, deliveryId);
-    return toDeliveryView(delivery, attempts);
+    const { delivery, attempts, request } = await this.service.getDelivery(principal.orgId, endpointId, deliveryId);
+    return toDeliveryView(delivery, attempts, request);
   }
 
   @Post(':endpoint_id/deliveries/:delivery_id/retry')
@@ -149,6 +160,25 @@ export class WebhooksController {
     @UuidParam('endpoint_id') endpointId: string,
     @UuidParam('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryView> {
-    return toDeliveryView(await this.service.retry(principal.orgId, endpointId, deliveryId), []);
+    const delivery = await this.service.retry(principal.orgId, endpointId, deliveryId);
+    return toDeliveryView(delivery, [], await this.service.requestOf(principal.orgId, delivery));
+  }
+
+  @Post(':endpoint_id/recover')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'recoverWebhookDeliveries',
+    summary: 'Re-send now every failed delivery of the endpoint created since a time (at most 1 000 per call)',
+  })
+  @ApiUuidParam('endpoint_id')
+  @ApiAcceptedResponse({ type: RecoveredDeliveriesView })
+  @ApiErrors(400, 401, 403, 404, 409)
+  async recover(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('endpoint_id') endpointId: string,
+    @Body() body: RecoverDeliveriesRequest,
+  ): Promise<RecoveredDeliveriesView> {
+    const recovery = await this.service.recoverFailed(principal.orgId, endpointId, new Date(body.since));
+    return { recovered: recovery.deliveryIds.length, delivery_ids: recovery.deliveryIds, has_more: recovery.more };
   }
 }

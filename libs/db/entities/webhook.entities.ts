@@ -48,4 +48,8 @@ export class WebhookAttempt {
   @Column('integer', { name: 'status_code', nullable: true }) statusCode!: number | null;
   @Column('text', { name: 'response_excerpt', nullable: true }) responseExcerpt!: string | null;
   @Column('text', { nullable: true }) error!: string | null;
+  /** The headers this attempt sent, signature included; null before they were recorded, or when no request was made. */
+  @Column('jsonb', { name: 'request_headers', nullable: true }) requestHeaders!: Record<string, string> | null;
+  /** The receiver's answer's headers, bounded; null without an answer, or before they were recorded. */
+  @Column('jsonb', { name: 'response_headers', nullable: true }) responseHeaders!: Record<string, string> | null;
 }

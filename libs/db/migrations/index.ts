@@ -13,6 +13,7 @@ import { FairAdmission1765000000000 } from './1765000000000-fair-admission';
 import { TenantScopedRows1765100000000 } from './1765100000000-tenant-scoped-rows';
 import { ApiKeyChanges1765200000000 } from './1765200000000-api-key-changes';
 import { Usage1765300000000 } from './1765300000000-usage';
+import { WebhookAttemptHeaders1765400000000 } from './1765400000000-webhook-attempt-headers';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   TenantScopedRows1765100000000,
   ApiKeyChanges1765200000000,
   Usage1765300000000,
+  WebhookAttemptHeaders1765400000000,
 ];

@@ -9,12 +9,23 @@ import { TOUCH_UPDATED_AT, columnsWithPrefix, entityColumns, prefixedColumns, re
 
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
 
+/** Which of an endpoint's deliveries a list shows; each given field narrows it. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventType?: string;
+  eventId?: string;
+}
+
 export interface AttemptRecord {
   startedAt: Date;
   durationMs: number;
   statusCode: number | null;
   responseExcerpt: string | null;
   error: string | null;
+  /** The headers the attempt sent; null when no request was made. */
+  requestHeaders: Record<string, string> | null;
+  /** The answer's headers, bounded by the sender; null without an answer. */
+  responseHeaders: Record<string, string> | null;
   /** What the delivery becomes after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -53,13 +64,17 @@ const PENDING_DELIVERIES_OF_EVENT = prepared(
 );
 const RECORD_ATTEMPTS = prepared(
   `WITH made AS (
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[], $10::uuid[])
-       AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt, org_id)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[], $10::uuid[],
+                          $11::text[], $12::text[])
+       AS t(attempt_id, delivery_id, status, status_code, error, next_attempt_at, started_at, duration_ms, response_excerpt, org_id,
+            request_headers, response_headers)
    ), attempt AS (
-     INSERT INTO webhook_attempts (id, org_id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error)
+     INSERT INTO webhook_attempts (id, org_id, delivery_id, attempt_number, started_at, duration_ms, status_code, response_excerpt, error,
+                                   request_headers, response_headers)
      SELECT made.attempt_id, made.org_id, made.delivery_id,
             (SELECT COALESCE(MAX(attempt_number), 0) + 1 FROM webhook_attempts WHERE delivery_id = made.delivery_id),
-            made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error
+            made.started_at, made.duration_ms, made.status_code, made.response_excerpt, made.error,
+            made.request_headers::jsonb, made.response_headers::jsonb
        FROM made JOIN webhook_deliveries d ON d.id = made.delivery_id AND d.org_id = made.org_id
    )
    UPDATE webhook_deliveries AS delivery
@@ -279,6 +294,8 @@ export class WebhookRepository {
       column(({ record }) => record.durationMs),
       column(({ record }) => record.responseExcerpt),
       column(({ orgId }) => orgId),
+      column(({ record }) => (record.requestHeaders ? JSON.stringify(record.requestHeaders) : null)),
+      column(({ record }) => (record.responseHeaders ? JSON.stringify(record.responseHeaders) : null)),
     ]);
   }
 
@@ -290,12 +307,56 @@ export class WebhookRepository {
     );
   }
 
-  listDeliveries(orgId: string, endpointId: string, status: DeliveryStatus | undefined, page: PageRequest): Promise<Page<WebhookDelivery>> {
+  /** An endpoint's deliveries, newest first, of the filter's status, event type and event when given. */
+  listDeliveries(orgId: string, endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
     const query = this.deliveries
       .createQueryBuilder('delivery')
       .where('delivery.org_id = :orgId AND delivery.endpoint_id = :endpointId', { orgId, endpointId });
-    if (status) query.andWhere('delivery.status = :status', { status });
+    if (filter.status) query.andWhere('delivery.status = :status', { status: filter.status });
+    if (filter.eventType) query.andWhere('delivery.event_type = :eventType', { eventType: filter.eventType });
+    if (filter.eventId) query.andWhere('delivery.event_id = :eventId', { eventId: filter.eventId });
     return paginate(query, page);
+  }
+
+  /** These events of the organisation (what their deliveries POST is built from). */
+  findEvents(orgId: string, eventIds: string[]): Promise<PylonEvent[]> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.db.getRepository(PylonEvent).findBy({ orgId, id: In([...new Set(eventIds)]) });
+  }
+
+  /**
+   * Bulk recovery: the endpoint's failed deliveries created at or after `since`, oldest first, at most `limit`,
+   * become pending again (due now) in one statement, so that the log shows them on their way and a second
+   * recovery does not pick them again. Returns them, and whether more failed ones remain past `limit`.
+   */
+  async reopenFailedDeliveries(orgId: string, endpointId: string, since: Date, limit: number): Promise<{ deliveryIds: string[]; more: boolean }> {
+    const rows = (await this.db.query(
+      `WITH candidates AS (
+         SELECT id, created_at FROM webhook_deliveries
+          WHERE org_id = $1 AND endpoint_id = $2 AND status = 'failed' AND created_at >= $3
+          ORDER BY created_at, id
+          LIMIT $4 + 1
+       ), reopened AS (
+         UPDATE webhook_deliveries d
+            SET status = 'pending', next_attempt_at = clock_timestamp(), ${TOUCH_UPDATED_AT}
+           FROM (SELECT id FROM candidates ORDER BY created_at, id LIMIT $4) picked
+          WHERE d.id = picked.id AND d.org_id = $1 AND d.status = 'failed'
+          RETURNING d.id, d.created_at
+       )
+       SELECT id, (SELECT count(*) FROM candidates) > $4 AS more FROM reopened ORDER BY created_at, id`,
+      [orgId, endpointId, since, limit],
+    )) as Array<{ id: string; more: boolean }>;
+    return { deliveryIds: rows.map((row) => row.id), more: rows[0]?.more ?? false };
+  }
+
+  /** Reopened deliveries whose replay could not be started are failed again, as they were (their last error kept). */
+  async refailDeliveries(orgId: string, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, ${TOUCH_UPDATED_AT}
+        WHERE org_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending' AND next_attempt_at IS NOT NULL`,
+      [orgId, deliveryIds],
+    );
   }
 
   listAttempts(orgId: string, deliveryIds: string[]): Promise<WebhookAttempt[]> {
