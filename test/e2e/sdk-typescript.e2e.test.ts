@@ -406,6 +406,18 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     called.push('webhooks.deliveries');
     await call('webhooks.getDelivery', mine.webhooks.getDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));
     await call('webhooks.retryDelivery', mine.webhooks.retryDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));
+    const filtered = await mine.webhooks
+      .deliveries(endpoint.endpoint_id, { event_type: 'webhook_endpoint.test', event_id: deliveries[0]!.event_id })
+      .all();
+    assert.deepEqual(
+      filtered.map((delivery) => delivery.delivery_id),
+      [deliveries[0]!.delivery_id],
+    );
+    const recovered = await call(
+      'webhooks.recover',
+      mine.webhooks.recover(endpoint.endpoint_id, { since: new Date(Date.now() - 3_600_000).toISOString() }),
+    );
+    assert.equal(recovered.recovered, recovered.delivery_ids.length);
     await call('admin.disableWebhookEndpoints', admin.admin.disableWebhookEndpoints(org.org_id, { reason: 'sdk test' }));
     await call('webhooks.delete', mine.webhooks.delete(endpoint.endpoint_id));
 
@@ -430,7 +442,7 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       ...['documents.create', 'documents.get', 'documents.list', 'search', 'query', 'documents.delete'].map((name) => `knowledge.${name}`),
       ...['create', 'get', 'extend', 'cancel'].map((name) => `videos.${name}`),
       ...['balance', 'entries'].map((name) => `tokens.${name}`),
-      ...['create', 'get', 'list', 'update', 'rotateSecret', 'sendTestEvent', 'deliveries', 'getDelivery', 'retryDelivery', 'delete'].map(
+      ...['create', 'get', 'list', 'update', 'rotateSecret', 'sendTestEvent', 'deliveries', 'getDelivery', 'retryDelivery', 'recover', 'delete'].map(
         (name) => `webhooks.${name}`,
       ),
     ];

@@ -81,6 +81,8 @@ export class RunNotCancellableError extends ConflictError {}
 export class GenerationNotCompletedError extends ConflictError {}
 /** `generation_not_cancellable` */
 export class GenerationNotCancellableError extends ConflictError {}
+/** `endpoint_disabled` */
+export class EndpointDisabledError extends ConflictError {}
 /** `limit_exceeded` */
 export class LimitExceededError extends ConflictError {}
 /** `internal_error` */
@@ -115,6 +117,7 @@ const CLASS_OF_CODE: Record<string, new (response: ErrorResponse) => PylonError>
   run_not_cancellable: RunNotCancellableError,
   generation_not_completed: GenerationNotCompletedError,
   generation_not_cancellable: GenerationNotCancellableError,
+  endpoint_disabled: EndpointDisabledError,
   limit_exceeded: LimitExceededError,
   rate_limited: RateLimitedError,
   internal_error: UnexpectedError,

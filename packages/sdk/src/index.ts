@@ -26,6 +26,7 @@ export {
   RunNotCancellableError,
   GenerationNotCompletedError,
   GenerationNotCancellableError,
+  EndpointDisabledError,
   LimitExceededError,
   UnexpectedError,
   OrchestratorUnavailableError,
@@ -45,7 +46,7 @@ export type { AgentRun, AgentRunCreate, AgentRunCreated } from './resources/agen
 export type { Agent, AgentVersion } from './resources/agents.js';
 export type { KnowledgeDocument } from './resources/knowledge.js';
 export type { VideoGeneration } from './resources/videos.js';
-export type { WebhookEndpoint, WebhookDelivery } from './resources/webhooks.js';
+export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';
 export type { ApiKey } from './resources/api-keys.js';
 export type { TokenEntry } from './resources/tokens.js';
 export type { Organisation } from './resources/admin.js';

@@ -128,6 +128,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The model providers an agent version can name, and whether this server can run each */
+        get: operations["listModelProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}": {
         parameters: {
             query?: never;
@@ -445,6 +462,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened in the organisation over the last 24 hours and 30 days: runs, documents, videos, webhook deliveries, tokens, failures and each key's requests
+         * @description Any key of the organisation may ask; each section is present only when the key has its scope (runs: `runs:read`, documents: `kb:read`, videos: `video:read`, deliveries and failing_endpoints: `webhooks:manage`, tokens: `tokens:read`, api_keys: `keys:manage`), so it shows nothing the key could not read otherwise. A key's request counts are written by each API process every API_KEY_USAGE_FLUSH_MS (5 s by default).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/video-gen/generations": {
         parameters: {
             query?: never;
@@ -591,7 +628,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint, newest first, with every attempt */
+        /** The delivery log of an endpoint, newest first, with each request and every attempt; filter by status, event type or event (message) id */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -629,6 +666,23 @@ export interface paths {
         put?: never;
         /** Re-send a delivery now */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-send now every failed delivery of the endpoint created since a time (at most 1 000 per call) */
+        post: operations["recoverWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -849,6 +903,26 @@ export interface components {
             name: string;
             /** Format: date-time */
             created_at: string;
+        };
+        ModelProviderView: {
+            /**
+             * @description The `provider` part of a `provider/model` id.
+             * @example openai
+             */
+            provider: string;
+            /** @description Whether this server can run its models (for `openai`: OPENAI_API_KEY is set). Runs of a version whose provider is not configured fail. */
+            configured: boolean;
+            /**
+             * @description Its models as `provider/model` ids; null when any `provider/<model name>` is accepted.
+             * @example [
+             *       "local/extractive",
+             *       "local/echo"
+             *     ]
+             */
+            models: string[] | null;
+        };
+        ModelProviderList: {
+            data: components["schemas"]["ModelProviderView"][];
         };
         AgentList: {
             data: components["schemas"]["AgentView"][];
@@ -1177,6 +1251,134 @@ export interface components {
             data: components["schemas"]["TokenEntryView"][];
             next_cursor: string | null;
         };
+        RunDurationView: {
+            /** @description Median of updated_at − created_at of the finished runs, in ms; null when none finished. */
+            p50: number | null;
+            /** @description 95th percentile, in ms; null when none finished. */
+            p95: number | null;
+        };
+        RunUsageView: {
+            /** @description Runs created in the window. */
+            total: number;
+            succeeded: number;
+            /** @description Failed, not counting the cancelled ones. */
+            failed: number;
+            /** @description Cancelled through the API (status `failed`, error `cancelled`). */
+            cancelled: number;
+            /** @description `queued` or `running`. */
+            in_progress: number;
+            /** @description succeeded / finished (succeeded, failed or cancelled), to 4 decimals; null when none finished. */
+            success_rate: number | null;
+            duration_ms: components["schemas"]["RunDurationView"];
+        };
+        DocumentUsageView: {
+            total: number;
+            ready: number;
+            failed: number;
+            processing: number;
+        };
+        VideoUsageView: {
+            total: number;
+            completed: number;
+            failed: number;
+            /** @description `pending` or `processing`. */
+            in_progress: number;
+        };
+        DeliveryUsageView: {
+            /** @description Webhook deliveries (one per event and endpoint) created in the window. */
+            total: number;
+            delivered: number;
+            failed: number;
+            /** @description Not delivered yet: being attempted or waiting for a retry. */
+            pending: number;
+        };
+        TokenUsageView: {
+            /** @description Tokens granted in the window. */
+            granted: number;
+            /** @description Tokens debited (video generations and extensions). */
+            debited: number;
+            /** @description Tokens refunded (failed or cancelled generations). */
+            refunded: number;
+        };
+        UsageWindowView: {
+            /** @enum {string} */
+            window: "24h" | "30d";
+            /**
+             * Format: date-time
+             * @description The window is [since, generated_at]; work counts in the window it was created in.
+             */
+            since: string;
+            /** @description Present only for a key with `runs:read`. */
+            runs?: components["schemas"]["RunUsageView"];
+            /** @description Knowledge documents; present only for a key with `kb:read`. */
+            documents?: components["schemas"]["DocumentUsageView"];
+            /** @description Video generations; present only for a key with `video:read`. */
+            videos?: components["schemas"]["VideoUsageView"];
+            /** @description Present only for a key with `webhooks:manage`. */
+            deliveries?: components["schemas"]["DeliveryUsageView"];
+            /** @description Present only for a key with `tokens:read`. */
+            tokens?: components["schemas"]["TokenUsageView"];
+        };
+        FailingEndpointView: {
+            /** Format: uuid */
+            endpoint_id: string;
+            url: string;
+            enabled: boolean;
+            /** @description Attempts in the last 24 h that got no answer or an answer other than 2xx. */
+            failed_24h: number;
+            /** @description Deliveries that ended failed in the last 24 h (retries used up, or the endpoint disabled or deleted). */
+            failed_deliveries_24h: number;
+            /** Format: date-time */
+            last_failure_at: string;
+            /** @description The error of the latest failure (`HTTP <status>` for an answer other than 2xx). */
+            last_error: string | null;
+        };
+        RecentFailureView: {
+            /** @enum {string} */
+            kind: "agent_run" | "knowledge_document" | "video_generation" | "webhook_delivery";
+            /**
+             * Format: uuid
+             * @description The run, document, generation or delivery.
+             */
+            id: string;
+            /** @description The run's error, the document's or generation's failure_reason, the delivery's last error. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it failed (its updated_at).
+             */
+            at: string;
+        };
+        KeyUsageView: {
+            /** Format: uuid */
+            key_id: string;
+            name: string;
+            /** @example pyl_AbCd… */
+            hint: string;
+            /** @description Authenticated requests with this key in the hours overlapping the last 24 h. */
+            requests_24h: number;
+            /** @description The same over the last 30 days. */
+            requests_30d: number;
+            /**
+             * Format: date-time
+             * @description Written at most once per API_KEY_LAST_USED_DEBOUNCE_SECONDS.
+             */
+            last_used_at: string | null;
+        };
+        UsageView: {
+            /** Format: uuid */
+            org_id: string;
+            /** Format: date-time */
+            generated_at: string;
+            /** @description The last 24 hours, then the last 30 days. */
+            windows: components["schemas"]["UsageWindowView"][];
+            /** @description Webhook endpoints with failures in the last 24 h, worst first, at most 10; present only for a key with `webhooks:manage`. */
+            failing_endpoints?: components["schemas"]["FailingEndpointView"][];
+            /** @description The 10 newest failures (cancellations are not failures) of the kinds the key may read: runs (`runs:read`), documents (`kb:read`), video generations (`video:read`), webhook deliveries (`webhooks:manage`); present when the key has at least one of those scopes. */
+            recent_failures?: components["schemas"]["RecentFailureView"][];
+            /** @description The organisation's keys that are not revoked, newest first, with their request counts; present only for a key with `keys:manage`. */
+            api_keys?: components["schemas"]["KeyUsageView"][];
+        };
         CreateGenerationRequest: {
             /**
              * @description Not only whitespace.
@@ -1293,12 +1495,28 @@ export interface components {
             /** @description How long the old secret keeps signing (default WEBHOOK_SECRET_GRACE_SECONDS). */
             grace_seconds?: number;
         };
+        WebhookRequestView: {
+            /** @description The exact body POSTed on every attempt: the event envelope `{id, type, created_at, data}` as JSON text. */
+            body: string;
+            /** @description The headers every attempt sends alike: `content-type`, `user-agent` and `webhook-id` (the message id, which is the event id). Each attempt adds its own `webhook-timestamp` and `webhook-signature` (see its request_headers). */
+            headers: {
+                [key: string]: string;
+            };
+        };
         WebhookAttemptView: {
             attempt: number;
             /** Format: date-time */
             started_at: string;
             duration_ms: number;
+            /** @description Every header this attempt sent, names in lower case: the request's headers with this attempt's `webhook-timestamp` and `webhook-signature` (and `content-length`). null when no request was made (a refused address) or for attempts recorded before headers were kept. */
+            request_headers: {
+                [key: string]: string;
+            } | null;
             status_code: number | null;
+            /** @description The receiver's answer's headers, names in lower case, a repeated header's values joined with `, `: at most 30 headers, each value cut to 500 characters. null without an answer, or for attempts recorded before headers were kept. */
+            response_headers: {
+                [key: string]: string;
+            } | null;
             /** @description The first bytes of the response. */
             response_excerpt: string | null;
             /** @description The network error, timeout or refusal. */
@@ -1323,11 +1541,28 @@ export interface components {
             delivered_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description What this delivery POSTs (null only if its event is gone). */
+            request: components["schemas"]["WebhookRequestView"] | null;
             attempts: components["schemas"]["WebhookAttemptView"][];
         };
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDeliveryView"][];
             next_cursor: string | null;
+        };
+        RecoverDeliveriesRequest: {
+            /**
+             * Format: date-time
+             * @description Re-send the endpoint's failed deliveries created at or after this time: not in the future, at most 30 days ago.
+             */
+            since: string;
+        };
+        RecoveredDeliveriesView: {
+            /** @description How many failed deliveries this re-sends (each now pending, one attempt each). */
+            recovered: number;
+            /** @description Their ids, oldest first. */
+            delivery_ids: string[];
+            /** @description More failed deliveries since then remain than one call re-sends (1000): call again with the same since for the next ones. */
+            has_more: boolean;
         };
         DisableWebhookEndpointsRequest: {
             /** @description Why; the organisation sees it as each endpoint's disabled_reason (null or absent: none given). */
@@ -2576,6 +2811,120 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listModelProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelProviderList"];
+                };
+            };
+            /** @description invalid_request: the request is malformed (its request line, headers or query) or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,6 +5966,123 @@ export interface operations {
             };
         };
     };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Defaults to the key's organisation. */
+                org_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createVideoGeneration: {
         parameters: {
             query?: never;
@@ -7139,6 +7605,10 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page: the position of its last item, `<created_at in epoch milliseconds>_<id>`. */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
+                /** @description Only deliveries of this event type. */
+                event_type?: "agent_run.succeeded" | "agent_run.failed" | "video_generation.completed" | "video_generation.failed" | "knowledge_document.ready" | "knowledge_document.failed" | "webhook_endpoint.test";
+                /** @description Only the delivery of this event: the event's id, which is also the message id (the `webhook-id` header) receivers see. */
+                event_id?: string;
             };
             header?: never;
             path: {
@@ -7461,6 +7931,162 @@ export interface operations {
             };
             /** @description uri_too_long: the URL is longer than 8 192 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveriesRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveriesView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

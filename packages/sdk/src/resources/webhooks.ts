@@ -5,6 +5,7 @@ import { verifyWebhook, type VerifyOptions, type WebhookEvent, type WebhookHeade
 
 export type WebhookEndpoint = ResponseBody<'/api/v1/webhook-endpoints/{endpoint_id}', 'get'>;
 export type WebhookDelivery = ResponseBody<'/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}', 'get'>;
+export type RecoveredDeliveries = ResponseBody<'/api/v1/webhook-endpoints/{endpoint_id}/recover', 'post'>;
 
 const path = (endpointId: string) => `/api/v1/webhook-endpoints/${encodeURIComponent(endpointId)}`;
 
@@ -65,6 +66,7 @@ export class Webhooks {
     return this.transport.request('POST', `${path(endpointId)}/test`, options);
   }
 
+  /** The delivery log, newest first, page after page; `status`, `event_type` and `event_id` (the message id, `webhook-id`) narrow it. */
   deliveries(
     endpointId: string,
     params: Omit<QueryParams<'/api/v1/webhook-endpoints/{endpoint_id}/deliveries', 'get'>, 'cursor'> = {},
@@ -85,5 +87,18 @@ export class Webhooks {
     options: RequestOptions = {},
   ): Promise<ResponseBody<'/api/v1/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry', 'post'>> {
     return this.transport.request('POST', `${path(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, options);
+  }
+
+  /**
+   * Re-sends now every failed delivery of the endpoint created at or after `since` (an ISO date-time, at most
+   * 30 days back), oldest first, at most 1 000 per call: `has_more` says to call again. A disabled endpoint
+   * is refused (`EndpointDisabledError`).
+   */
+  recover(
+    endpointId: string,
+    body: RequestBody<'/api/v1/webhook-endpoints/{endpoint_id}/recover', 'post'>,
+    options: RequestOptions = {},
+  ): Promise<RecoveredDeliveries> {
+    return this.transport.request('POST', `${path(endpointId)}/recover`, { ...options, body });
   }
 }
