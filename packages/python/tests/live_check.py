@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 import uuid
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
 from pylon_sdk import AsyncPylon, AuthenticationError, InvalidApiKeyError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError
@@ -251,6 +252,10 @@ def check_every_method(admin: Pylon) -> None:
     delivery = next(iter(mine.webhooks.deliveries(endpoint["endpoint_id"])))
     mine.webhooks.get_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
     mine.webhooks.retry_delivery(endpoint["endpoint_id"], delivery["delivery_id"])
+    filtered = list(mine.webhooks.deliveries(endpoint["endpoint_id"], event_type="webhook_endpoint.test", event_id=delivery["event_id"]))
+    assert [one["delivery_id"] for one in filtered] == [delivery["delivery_id"]], filtered
+    recovered = mine.webhooks.recover(endpoint["endpoint_id"], since=datetime.now(timezone.utc) - timedelta(hours=1))
+    assert recovered["recovered"] == len(recovered["delivery_ids"]), recovered
     admin.admin.disable_webhook_endpoints(org["org_id"], {"reason": "python sdk test"})
     mine.webhooks.delete(endpoint["endpoint_id"])
     admin.admin.revoke_api_key(key["key_id"])

@@ -4,6 +4,7 @@ each other method for method; the requests themselves are built once, in _reques
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -177,13 +178,27 @@ class Webhooks:
         result: models.WebhookDeliveryView = self._t.request(R.retry_delivery(endpoint_id, delivery_id))
         return result
 
+    def recover(self, endpoint_id: str, *, since: str | datetime) -> models.RecoveredDeliveriesView:
+        """Re-sends now every failed delivery created since `since` (at most 30 days back), oldest first, at most 1 000 per call: `has_more` says to call again."""
+        result: models.RecoveredDeliveriesView = self._t.request(R.recover_deliveries(endpoint_id, since))
+        return result
+
     def list(self, *, limit: int | None = None) -> Iterator[models.WebhookEndpointView]:
         """Every item, page after page."""
         return iterate(self._t, lambda cursor: R.list_endpoints({"limit": limit}, cursor))
 
-    def deliveries(self, endpoint_id: str, *, limit: int | None = None) -> Iterator[models.WebhookDeliveryView]:
-        """Every item, page after page."""
-        return iterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, {"limit": limit}, cursor))
+    def deliveries(
+        self,
+        endpoint_id: str,
+        *,
+        status: str | None = None,
+        event_type: str | None = None,
+        event_id: str | None = None,
+        limit: int | None = None,
+    ) -> Iterator[models.WebhookDeliveryView]:
+        """Every item, page after page; `status`, `event_type` and `event_id` (the message id, `webhook-id`) narrow the log."""
+        params = {"status": status, "event_type": event_type, "event_id": event_id, "limit": limit}
+        return iterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, params, cursor))
 
     def verify(self, payload: str | bytes, headers: Mapping[str, str], secret: str | Sequence[str]) -> dict[str, Any]:
         """Checks a delivered webhook's signature (both secrets during a rotation) and returns the event."""
@@ -443,13 +458,27 @@ class AsyncWebhooks:
         result: models.WebhookDeliveryView = await self._t.request(R.retry_delivery(endpoint_id, delivery_id))
         return result
 
+    async def recover(self, endpoint_id: str, *, since: str | datetime) -> models.RecoveredDeliveriesView:
+        """Re-sends now every failed delivery created since `since` (at most 30 days back), oldest first, at most 1 000 per call: `has_more` says to call again."""
+        result: models.RecoveredDeliveriesView = await self._t.request(R.recover_deliveries(endpoint_id, since))
+        return result
+
     def list(self, *, limit: int | None = None) -> AsyncIterator[models.WebhookEndpointView]:
         """Every item, page after page."""
         return aiterate(self._t, lambda cursor: R.list_endpoints({"limit": limit}, cursor))
 
-    def deliveries(self, endpoint_id: str, *, limit: int | None = None) -> AsyncIterator[models.WebhookDeliveryView]:
-        """Every item, page after page."""
-        return aiterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, {"limit": limit}, cursor))
+    def deliveries(
+        self,
+        endpoint_id: str,
+        *,
+        status: str | None = None,
+        event_type: str | None = None,
+        event_id: str | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[models.WebhookDeliveryView]:
+        """Every item, page after page; `status`, `event_type` and `event_id` (the message id, `webhook-id`) narrow the log."""
+        params = {"status": status, "event_type": event_type, "event_id": event_id, "limit": limit}
+        return aiterate(self._t, lambda cursor: R.list_deliveries(endpoint_id, params, cursor))
 
     def verify(self, payload: str | bytes, headers: Mapping[str, str], secret: str | Sequence[str]) -> dict[str, Any]:
         """Checks a delivered webhook's signature (both secrets during a rotation) and returns the event."""

@@ -126,6 +126,10 @@ class GenerationNotCancellableError(ConflictError):
     """`generation_not_cancellable`"""
 
 
+class EndpointDisabledError(ConflictError):
+    """`endpoint_disabled`"""
+
+
 class LimitExceededError(ConflictError):
     """`limit_exceeded`"""
 
@@ -172,6 +176,7 @@ _CLASS_OF_CODE: dict[str, type[PylonError]] = {
     "run_not_cancellable": RunNotCancellableError,
     "generation_not_completed": GenerationNotCompletedError,
     "generation_not_cancellable": GenerationNotCancellableError,
+    "endpoint_disabled": EndpointDisabledError,
     "limit_exceeded": LimitExceededError,
     "rate_limited": RateLimitedError,
     "internal_error": UnexpectedError,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
@@ -149,6 +150,13 @@ def get_delivery(endpoint_id: str, delivery_id: str) -> Request:
 
 def retry_delivery(endpoint_id: str, delivery_id: str) -> Request:
     return Request("POST", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/deliveries/{_p(delivery_id)}/retry")
+
+
+def recover_deliveries(endpoint_id: str, since: str | datetime) -> Request:
+    """`since` as an ISO date-time; a datetime without a time zone is taken as UTC."""
+    if isinstance(since, datetime):
+        since = (since if since.tzinfo else since.replace(tzinfo=timezone.utc)).isoformat()
+    return Request("POST", f"/api/v1/webhook-endpoints/{_p(endpoint_id)}/recover", body={"since": since})
 
 
 # API keys

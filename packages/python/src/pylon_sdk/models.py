@@ -151,6 +151,16 @@ class AgentView(TypedDict):
     created_at: str
 
 
+class ModelProviderView(TypedDict):
+    provider: str
+    configured: bool
+    models: list[str]
+
+
+class ModelProviderList(TypedDict):
+    data: list[ModelProviderView]
+
+
 class AgentList(TypedDict):
     data: list[AgentView]
     next_cursor: str
@@ -378,6 +388,95 @@ class TokenEntryList(TypedDict):
     next_cursor: str
 
 
+class RunDurationView(TypedDict):
+    p50: int
+    p95: int
+
+
+class RunUsageView(TypedDict):
+    total: int
+    succeeded: int
+    failed: int
+    cancelled: int
+    in_progress: int
+    success_rate: float
+    duration_ms: RunDurationView
+
+
+class DocumentUsageView(TypedDict):
+    total: int
+    ready: int
+    failed: int
+    processing: int
+
+
+class VideoUsageView(TypedDict):
+    total: int
+    completed: int
+    failed: int
+    in_progress: int
+
+
+class DeliveryUsageView(TypedDict):
+    total: int
+    delivered: int
+    failed: int
+    pending: int
+
+
+class TokenUsageView(TypedDict):
+    granted: int
+    debited: int
+    refunded: int
+
+
+class UsageWindowView(TypedDict):
+    window: Literal['24h', '30d']
+    since: str
+    runs: NotRequired[RunUsageView]
+    documents: NotRequired[DocumentUsageView]
+    videos: NotRequired[VideoUsageView]
+    deliveries: NotRequired[DeliveryUsageView]
+    tokens: NotRequired[TokenUsageView]
+
+
+class FailingEndpointView(TypedDict):
+    endpoint_id: str
+    url: str
+    enabled: bool
+    failed_24h: int
+    failed_deliveries_24h: int
+    last_failure_at: str
+    last_error: str
+
+
+class RecentFailureView(TypedDict):
+    kind: Literal[
+        'agent_run', 'knowledge_document', 'video_generation', 'webhook_delivery'
+    ]
+    id: str
+    reason: str
+    at: str
+
+
+class KeyUsageView(TypedDict):
+    key_id: str
+    name: str
+    hint: str
+    requests_24h: int
+    requests_30d: int
+    last_used_at: str
+
+
+class UsageView(TypedDict):
+    org_id: str
+    generated_at: str
+    windows: list[UsageWindowView]
+    failing_endpoints: NotRequired[list[FailingEndpointView]]
+    recent_failures: NotRequired[list[RecentFailureView]]
+    api_keys: NotRequired[list[KeyUsageView]]
+
+
 class CreateGenerationRequest(TypedDict, closed=True):
     user_prompt: str
     aspect_ratio: NotRequired[
@@ -477,11 +576,18 @@ class RotateSecretRequest(TypedDict, closed=True):
     grace_seconds: NotRequired[int]
 
 
+class WebhookRequestView(TypedDict):
+    body: str
+    headers: dict[str, str]
+
+
 class WebhookAttemptView(TypedDict):
     attempt: float
     started_at: str
     duration_ms: float
+    request_headers: dict[str, str]
     status_code: float
+    response_headers: dict[str, str]
     response_excerpt: str
     error: str
 
@@ -498,12 +604,23 @@ class WebhookDeliveryView(TypedDict):
     last_error: str
     delivered_at: str
     created_at: str
+    request: WebhookRequestView
     attempts: list[WebhookAttemptView]
 
 
 class WebhookDeliveryList(TypedDict):
     data: list[WebhookDeliveryView]
     next_cursor: str
+
+
+class RecoverDeliveriesRequest(TypedDict, closed=True):
+    since: str
+
+
+class RecoveredDeliveriesView(TypedDict):
+    recovered: float
+    delivery_ids: list[str]
+    has_more: bool
 
 
 class DisableWebhookEndpointsRequest(TypedDict, closed=True):
