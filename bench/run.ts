@@ -17,6 +17,7 @@ import { pgliteServerBenchmark } from './pglite-server.bench';
 import { scaleOutBenchmark } from './scale-out.bench';
 import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
+import { usageBenchmark } from './usage.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
 const BENCHMARKS: Benchmark[] = [
@@ -31,6 +32,7 @@ const BENCHMARKS: Benchmark[] = [
   vectorIndexDesignsBenchmark,
   pgliteServerBenchmark,
   scaleOutBenchmark,
+  usageBenchmark,
 ];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;

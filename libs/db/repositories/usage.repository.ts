@@ -22,7 +22,7 @@ export const USAGE_SQL = {
   /** Runs per status, and the p50/p95 duration (updated_at − created_at) of the finished ones. */
   runs: `
     SELECT w.name AS "window", r.total, r.succeeded, r.failed, r.in_progress,
-      (extract(epoch FROM r.p50) * 1000)::float8 AS p50_ms, (extract(epoch FROM r.p95) * 1000)::float8 AS p95_ms,
+      (extract(epoch FROM r.durations[1]) * 1000)::float8 AS p50_ms, (extract(epoch FROM r.durations[2]) * 1000)::float8 AS p95_ms,
       (SELECT count(*)::int FROM agent_runs c
         WHERE c.org_id = $1 AND c.created_at >= w.since AND c.status = 'failed' AND c.error = 'cancelled') AS cancelled
     FROM ${WINDOWS}
@@ -31,8 +31,8 @@ export const USAGE_SQL = {
         count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
         count(*) FILTER (WHERE status = 'failed')::int AS failed,
         count(*) FILTER (WHERE status IN ('queued', 'running'))::int AS in_progress,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY updated_at - created_at) FILTER (WHERE status IN ('succeeded', 'failed')) AS p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY updated_at - created_at) FILTER (WHERE status IN ('succeeded', 'failed')) AS p95
+        percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY updated_at - created_at)
+          FILTER (WHERE status IN ('succeeded', 'failed')) AS durations
       FROM agent_runs WHERE org_id = $1 AND created_at >= w.since
     ) r`,
   documents: `
