@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, DEFAULT_TOOL_MATCH_COUNT, type KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
-import { LlmService } from '@pylon/llm';
+import { LlmService, type ModelProviderInfo } from '@pylon/llm';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
   model: string;
@@ -21,6 +21,11 @@ export class AgentsService {
     private readonly llm: LlmService,
     private readonly config: PylonConfig,
   ) {}
+
+  /** The model providers a version can name, and which of them this server can run. */
+  modelProviders(): ModelProviderInfo[] {
+    return this.llm.modelProviders();
+  }
 
   createAgent(orgId: string, name: string): Promise<Agent> {
     return this.agents.createAgent(orgId, name);

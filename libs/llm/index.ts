@@ -1,5 +1,5 @@
 export { LlmModule } from './llm.module';
-export { LlmService } from './llm.service';
+export { LlmService, type ModelProviderInfo } from './llm.service';
 export { LlmRequestRejectedError, LlmUnavailableError } from './llm-errors';
 export type { LlmProvider, LlmRequest, ToolSpec } from './llm-provider';
 export { toolSpecs } from './tools';

@@ -27,6 +27,10 @@ export interface LlmRequest {
 export interface LlmProvider {
   /** The `provider` part of a `provider/model` id. */
   readonly name: string;
+  /** Whether this server can run its models now (an API key is set, for a hosted provider). */
+  readonly configured: boolean;
+  /** The models it offers, without the provider prefix; null when it takes any model name (a hosted provider). */
+  readonly models: readonly string[] | null;
   /** Answers inside the calling process in milliseconds, with no network (the offline models). */
   readonly answersInProcess: boolean;
   supportsModel(model: string): boolean;

@@ -6,6 +6,14 @@ import { parseModelId } from './model-id';
 import { LocalLlmProvider } from './providers/local.provider';
 import { OpenAiLlmProvider } from './providers/openai.provider';
 
+/** A provider as the agent editor shows it: whether this server can run it, and its models. */
+export interface ModelProviderInfo {
+  provider: string;
+  configured: boolean;
+  /** Full `provider/model` ids; null when any `provider/<name>` is accepted. */
+  models: string[] | null;
+}
+
 /** Routes a `provider/model` id to its provider. */
 @Injectable()
 export class LlmService {
@@ -13,6 +21,15 @@ export class LlmService {
 
   constructor(local: LocalLlmProvider, openai: OpenAiLlmProvider) {
     this.providers = new Map<string, LlmProvider>([local, openai].map((provider) => [provider.name, provider]));
+  }
+
+  /** Every provider, and whether this server has what it needs to run it. */
+  modelProviders(): ModelProviderInfo[] {
+    return [...this.providers.values()].map((provider) => ({
+      provider: provider.name,
+      configured: provider.configured,
+      models: provider.models ? provider.models.map((model) => `${provider.name}/${model}`) : null,
+    }));
   }
 
   /** Whether a version may be created with this model id. */

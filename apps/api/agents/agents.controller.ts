@@ -14,6 +14,7 @@ import {
   CreateAgentRequest,
   CreateAgentVersionRequest,
   ListAgentsQuery,
+  ModelProviderList,
 } from './dto/agent.dto';
 import { toAgentVersionView, toAgentView } from './views';
 import { QueryParams } from '../common/query-params';
@@ -34,6 +35,14 @@ export class AgentsController {
   async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest): Promise<AgentView> {
     assertOwnOrg(principal, body.org_id);
     return toAgentView(await this.service.createAgent(principal.orgId, body.name));
+  }
+
+  @Get('models')
+  @ApiOperation({ operationId: 'listModelProviders', summary: 'The model providers an agent version can name, and whether this server can run each' })
+  @ApiOkResponse({ type: ModelProviderList })
+  @ApiErrors(401, 403)
+  listModelProviders(): ModelProviderList {
+    return { data: this.service.modelProviders() };
   }
 
   @Get('agents')

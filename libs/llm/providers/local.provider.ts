@@ -17,6 +17,8 @@ const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a 
 export class LocalLlmProvider implements LlmProvider {
   readonly name = 'local';
   readonly answersInProcess = true;
+  readonly configured = true;
+  readonly models = LOCAL_MODELS;
 
   supportsModel(model: string): boolean {
     return (LOCAL_MODELS as readonly string[]).includes(model);

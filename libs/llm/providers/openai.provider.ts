@@ -43,9 +43,14 @@ function isRetryableStatus(status: number): boolean {
 export class OpenAiLlmProvider implements LlmProvider {
   readonly name = 'openai';
   readonly answersInProcess = false;
+  readonly models = null;
   private client: OpenAI | undefined;
 
   constructor(private readonly config: PylonConfig) {}
+
+  get configured(): boolean {
+    return !!this.config.openaiApiKey;
+  }
 
   supportsModel(model: string): boolean {
     return model.length > 0;

@@ -132,6 +132,26 @@ export class AgentVersionView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
+export class ModelProviderView {
+  @ApiProperty({ example: 'openai', description: 'The `provider` part of a `provider/model` id.' }) provider!: string;
+  @ApiProperty({
+    description:
+      'Whether this server can run its models (for `openai`: OPENAI_API_KEY is set). Runs of a version whose provider is not configured fail.',
+  })
+  configured!: boolean;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['local/extractive', 'local/echo'],
+    description: 'Its models as `provider/model` ids; null when any `provider/<model name>` is accepted.',
+  })
+  models!: string[] | null;
+}
+
+export class ModelProviderList {
+  @ApiProperty({ type: [ModelProviderView] }) data!: ModelProviderView[];
+}
+
 export class AgentVersionList {
   @ApiProperty({ type: [AgentVersionView] }) data!: AgentVersionView[];
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;

@@ -9,6 +9,11 @@ export type AgentVersion = ResponseBody<'/api/v1/agent-versions/{agent_version_i
 export class Agents {
   constructor(private readonly transport: Transport) {}
 
+  /** The model providers a version can name, and whether this server can run each. */
+  modelProviders(options: RequestOptions = {}): Promise<ResponseBody<'/api/v1/models', 'get'>> {
+    return this.transport.request('GET', '/api/v1/models', options);
+  }
+
   create(body: RequestBody<'/api/v1/agents', 'post'>, options: RequestOptions = {}): Promise<ResponseBody<'/api/v1/agents', 'post'>> {
     return this.transport.request('POST', '/api/v1/agents', { ...options, body });
   }
