@@ -420,6 +420,13 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     assert.equal(recovered.recovered, recovered.delivery_ids.length);
     await call('admin.disableWebhookEndpoints', admin.admin.disableWebhookEndpoints(org.org_id, { reason: 'sdk test' }));
     await call('webhooks.delete', mine.webhooks.delete(endpoint.endpoint_id));
+    // usage: every section, for a key with every scope
+    const usage = await call('usage.get', mine.usage.get());
+    assert.deepEqual(
+      usage.windows.map((window) => window.window),
+      ['24h', '30d'],
+    );
+    assert.ok(usage.windows[1]!.videos!.total >= 2 && usage.api_keys!.length >= 1, JSON.stringify(usage));
 
     const expected = [
       ...[
@@ -442,6 +449,7 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       ...['documents.create', 'documents.get', 'documents.list', 'search', 'query', 'documents.delete'].map((name) => `knowledge.${name}`),
       ...['create', 'get', 'extend', 'cancel'].map((name) => `videos.${name}`),
       ...['balance', 'entries'].map((name) => `tokens.${name}`),
+      'usage.get',
       ...['create', 'get', 'list', 'update', 'rotateSecret', 'sendTestEvent', 'deliveries', 'getDelivery', 'retryDelivery', 'recover', 'delete'].map(
         (name) => `webhooks.${name}`,
       ),

@@ -120,6 +120,7 @@ def check_async(api_key: str) -> None:
                 types = [event.type async for event in pylon.agent_runs.stream(one["run_id"])]
                 assert types[-1] in TERMINAL_EVENTS, types
             listed = [run["run_id"] async for run in pylon.agent_runs.list(limit=2)]
+            assert "runs" in (await pylon.usage.get())["windows"][0]
             assert {one["run_id"] for one in created} <= set(listed)
 
     asyncio.run(main())
@@ -258,6 +259,9 @@ def check_every_method(admin: Pylon) -> None:
     assert recovered["recovered"] == len(recovered["delivery_ids"]), recovered
     admin.admin.disable_webhook_endpoints(org["org_id"], {"reason": "python sdk test"})
     mine.webhooks.delete(endpoint["endpoint_id"])
+    usage = mine.usage.get()
+    assert [window["window"] for window in usage["windows"]] == ["24h", "30d"], usage
+    assert usage["windows"][1].get("videos", {}).get("total", 0) >= 2 and len(usage.get("api_keys", [])) >= 1, usage
     admin.admin.revoke_api_key(key["key_id"])
     print("every method: ok")
 

@@ -4,6 +4,7 @@ import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Tokens } from './resources/tokens.js';
+import { Usage } from './resources/usage.js';
 import { Videos } from './resources/videos.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Transport, type ClientOptions } from './transport.js';
@@ -21,6 +22,7 @@ export class Pylon {
   readonly webhooks: Webhooks;
   readonly apiKeys: ApiKeys;
   readonly tokens: Tokens;
+  readonly usage: Usage;
   /** The operator's API: construct the client with the admin token as its apiKey. */
   readonly admin: Admin;
   readonly baseUrl: string;
@@ -35,6 +37,7 @@ export class Pylon {
     this.webhooks = new Webhooks(transport);
     this.apiKeys = new ApiKeys(transport);
     this.tokens = new Tokens(transport);
+    this.usage = new Usage(transport);
     this.admin = new Admin(transport);
   }
 }

@@ -49,4 +49,5 @@ export type { VideoGeneration } from './resources/videos.js';
 export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';
 export type { ApiKey } from './resources/api-keys.js';
 export type { TokenEntry } from './resources/tokens.js';
+export type { UsageReport } from './resources/usage.js';
 export type { Organisation } from './resources/admin.js';

@@ -243,6 +243,16 @@ class Tokens:
         return iterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
 
 
+class Usage:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def get(self) -> models.UsageView:
+        """What happened in the organisation over 24 h and 30 days; each section only with its scope."""
+        result: models.UsageView = self._t.request(R.usage())
+        return result
+
+
 class Admin:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
@@ -523,6 +533,16 @@ class AsyncTokens:
         return aiterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
 
 
+class AsyncUsage:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def get(self) -> models.UsageView:
+        """What happened in the organisation over 24 h and 30 days; each section only with its scope."""
+        result: models.UsageView = await self._t.request(R.usage())
+        return result
+
+
 class AsyncAdmin:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
@@ -588,6 +608,7 @@ class Pylon:
         self.webhooks = Webhooks(transport)
         self.api_keys = ApiKeys(transport)
         self.tokens = Tokens(transport)
+        self.usage = Usage(transport)
         self.admin = Admin(transport)
         self._transport = transport
 
@@ -613,6 +634,7 @@ class AsyncPylon:
         self.webhooks = AsyncWebhooks(transport)
         self.api_keys = AsyncApiKeys(transport)
         self.tokens = AsyncTokens(transport)
+        self.usage = AsyncUsage(transport)
         self.admin = AsyncAdmin(transport)
         self._transport = transport
 

@@ -189,6 +189,11 @@ def list_entries(params: Mapping[str, QueryValue], cursor: Any) -> Request:
     return _list("/api/v1/tokens/entries", params, cursor)
 
 
+# usage
+def usage() -> Request:
+    return Request("GET", "/api/v1/usage")
+
+
 # admin
 def create_org(body: Mapping[str, Any]) -> Request:
     return Request("POST", "/admin/v1/orgs", body=dict(body))
