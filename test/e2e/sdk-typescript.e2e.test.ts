@@ -391,6 +391,13 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     // tokens
     await call('tokens.balance', mine.tokens.balance());
     await call('tokens.entries', mine.tokens.entries().all());
+    // usage: every section, for a key with every scope
+    const usage = await call('usage.get', mine.usage.get());
+    assert.deepEqual(
+      usage.windows.map((window) => window.window),
+      ['24h', '30d'],
+    );
+    assert.ok(usage.windows[1]!.videos!.total >= 2 && usage.api_keys!.length >= 1, JSON.stringify(usage));
     // webhooks
     const endpoint = await call('webhooks.create', mine.webhooks.create({ org_id: org.org_id, url: `${receiver.baseUrl}/every-method` }));
     await call('webhooks.get', mine.webhooks.get(endpoint.endpoint_id));
@@ -420,13 +427,6 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     assert.equal(recovered.recovered, recovered.delivery_ids.length);
     await call('admin.disableWebhookEndpoints', admin.admin.disableWebhookEndpoints(org.org_id, { reason: 'sdk test' }));
     await call('webhooks.delete', mine.webhooks.delete(endpoint.endpoint_id));
-    // usage: every section, for a key with every scope
-    const usage = await call('usage.get', mine.usage.get());
-    assert.deepEqual(
-      usage.windows.map((window) => window.window),
-      ['24h', '30d'],
-    );
-    assert.ok(usage.windows[1]!.videos!.total >= 2 && usage.api_keys!.length >= 1, JSON.stringify(usage));
 
     const expected = [
       ...[
