@@ -6,7 +6,7 @@ import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
-import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
+import { createKey, createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
 
 const RUN_FIELDS = ['agent_version_id', 'created_at', 'error', 'input', 'org_id', 'output', 'run_id', 'status', 'updated_at'];
 
@@ -35,6 +35,24 @@ describe('agent runs end to end', () => {
     await stack?.stop();
     await fake?.stop();
     await temporal?.connection.close();
+  });
+
+  it('GET /api/v1/models lists the providers a version can name and whether this server can run each (agents:manage)', async () => {
+    const models = await http.get('/api/v1/models', { token: tenant.key });
+    assert.equal(models.status, 200, models.text);
+    assert.deepEqual(models.body, {
+      data: [
+        { provider: 'local', configured: true, models: ['local/extractive', 'local/echo'] },
+        { provider: 'openai', configured: true, models: null },
+      ],
+    });
+    const reader = await createKey(http, tenant.orgId, ['runs:read']);
+    const refused = await http.get('/api/v1/models', { token: reader });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.body, { error: 'insufficient_scope' });
+    const extra = await http.get('/api/v1/models?provider=openai', { token: tenant.key });
+    assert.equal(extra.status, 400);
+    assert.deepEqual(extra.body, { error: 'invalid_request' });
   });
 
   it('create answers exactly {run_id, status, created_at}; the run goes queued → running → succeeded', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Http } from '../support/http';
 import { grantTokens } from '../support/ledger';
@@ -12,9 +12,16 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const ROOT = join(__dirname, '..', '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-artifacts', 'console');
-/** With CONSOLE_DOCS_SCREENSHOTS=1 the keys and run screenshots are also copied to docs/console/, which the README shows. */
+/** With CONSOLE_DOCS_SCREENSHOTS=1 every page's screenshot at both sizes is also copied to docs/console/, which the README links. */
 const DOCS_SCREENSHOTS = process.env.CONSOLE_DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : null;
 const UI_TIMEOUT = 60_000;
+
+/** The sizes every flow runs at: a laptop, and a phone. */
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+type Viewport = (typeof VIEWPORTS)[number];
 
 /** The browser globals the functions run in the page use (this project compiles without the DOM library). */
 interface PageVideo {
@@ -23,8 +30,16 @@ interface PageVideo {
   currentTime: number;
   error: { code: number } | null;
 }
-declare const window: { axe: { run: (context: unknown, options: object) => Promise<{ violations: AxeViolation[] }> } };
-declare const document: { querySelector: (selector: string) => PageVideo | null; activeElement: { closest: (selector: string) => unknown } | null };
+declare const window: {
+  innerWidth: number;
+  axe: { run: (context: unknown, options: object) => Promise<{ violations: AxeViolation[] }> };
+};
+declare const document: {
+  documentElement: { scrollWidth: number };
+  querySelector: (selector: string) => PageVideo | null;
+  activeElement: { closest: (selector: string) => unknown } | null;
+};
+declare const navigator: { clipboard: { readText: () => Promise<string> } };
 
 interface AxeViolation {
   id: string;
@@ -34,98 +49,34 @@ interface AxeViolation {
   nodes: Array<{ target: string[]; failureSummary?: string }>;
 }
 
-/** The organisation console in a real headless Chromium, against a real API and worker. */
+/** The organisation console in a real headless Chromium, against a real API and worker, at desktop and phone sizes. */
 describe('the console, in a browser', () => {
   let stack: Stack;
   let http: Http;
-  let tenant: Tenant;
   let receiver: WebhookReceiver;
   let browser: Browser;
-  let page: Page;
   const consoleErrors: string[] = [];
-  /**
-   * A one-time secret is in an open modal dialog named by its label: focus is inside it, stays there when
-   * Tab is pressed past its last control, and Escape does not close it.
-   */
-  const assertSecretDialogHoldsFocus = async (label: RegExp) => {
-    const dialog = page.getByRole('dialog', { name: label });
-    await dialog.waitFor({ timeout: UI_TIMEOUT });
-    const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'));
-    assert.ok(await focusInDialog(), 'focus moved into the secret dialog');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
-    assert.ok(await focusInDialog(), 'focus stays in the secret dialog');
-    await page.keyboard.press('Escape');
-    assert.ok(await dialog.isVisible(), 'Escape does not close it: only "I have saved it" does');
-  };
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
   const url = (path = '') => `${stack.url}/console${path}`;
-
-  /** axe-core on the page as it is now: no serious or critical violation, each printed in full if there is one. */
-  const assertAccessible = async (name: string) => {
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const result = await window.axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
-        id,
-        impact,
-        help,
-        helpUrl,
-        nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
-      }));
-    });
-    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    const report = violations
-      .map(
-        (violation) =>
-          `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${violation.nodes.map((node) => `      at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`,
-      )
-      .join('\n');
-    if (violations.length > 0) console.log(`axe on the ${name} page: ${violations.length} violation(s)\n${report}`);
-    else console.log(`axe on the ${name} page: no violations`);
-    assert.equal(grave.length, 0, `serious or critical accessibility violations on the ${name} page:\n${report}`);
-  };
-
-  const screenshot = async (name: string) => {
-    const file = join(SCREENSHOTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    if (DOCS_SCREENSHOTS && (name === 'keys' || name === 'run')) {
-      mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-      copyFileSync(file, join(DOCS_SCREENSHOTS, `${name}.png`));
-    }
-  };
-
-  const signIn = async (apiKey: string) => {
-    await page.goto(url('/'));
-    await page.getByLabel('API key').fill(apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: UI_TIMEOUT });
-  };
-
-  const openSection = async (name: string, heading = name) => {
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: UI_TIMEOUT });
-  };
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
     receiver = await WebhookReceiver.start();
     [stack, browser] = await Promise.all([
-      Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback', VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } }),
+      Stack.start({
+        env: {
+          WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
+          VIDEO_PROVIDER: 'local',
+          // Long enough for the console's Cancel button to catch a render.
+          LOCAL_RENDER_SECONDS: '3',
+          API_KEY_USAGE_FLUSH_MS: '250',
+        },
+      }),
       // As root (CI) Chromium's sandbox cannot start; the page is our own console on loopback.
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] }),
     ]);
     http = new Http(stack.url);
-    // The demo's kind of agent: the offline extractive model, answering from the knowledge it searches.
-    tenant = await createTenant(http, 'local/extractive', { tools: [{ type: 'knowledge_search', match_count: 6 }] });
-    await grantTokens(http, tenant.orgId, 2_000_000);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
   });
 
   after(async () => {
@@ -174,257 +125,550 @@ describe('the console, in a browser', () => {
     );
   });
 
-  it('signs in with an API key kept in sessionStorage only, and says what its scopes allow', async () => {
-    await page.goto(url('/'));
-    await page.getByRole('heading', { level: 1, name: 'Pylon console' }).waitFor();
-    await assertAccessible('sign-in');
-    await screenshot('sign-in');
-
-    await page.getByLabel('API key').fill('pyl_not_a_real_key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // The code in words, then the server's reason from Error-Detail.
-    await page
-      .getByRole('alert')
-      .filter({ hasText: 'This API key is not valid: unknown, revoked or expired. Unknown API key.' })
-      .waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'a refused key is not kept');
-
-    await signIn(tenant.key);
-    assert.equal(await page.evaluate(() => sessionStorage.getItem('pylon.console.api-key')), tenant.key);
-    assert.deepEqual(await page.context().cookies(), [], 'no cookie');
-    assert.ok(!page.url().includes(tenant.key), 'not in the URL');
-    await page.getByText(tenant.orgId).waitFor();
-    await page.getByText('this key has every scope (*)').waitFor();
-    await assertAccessible('overview');
-    await screenshot('overview');
-  });
-
-  it('API keys: creates a key whose secret is shown once, rolls it with a grace period, and revokes it so that a request with it fails', async () => {
-    await openSection('API keys');
-    await page.getByLabel('Name', { exact: true }).fill('console test reader');
-    await page.getByRole('checkbox', { name: /^runs:read/ }).check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const secretBox = page.getByRole('textbox', { name: /Secret of the new key/ });
-    await secretBox.waitFor({ timeout: UI_TIMEOUT });
-    const secret = await secretBox.inputValue();
-    assert.match(secret, /^pyl_[A-Za-z0-9]{50}$/);
-    await page.getByText('it is shown only this once').waitFor();
-    await assertSecretDialogHoldsFocus(/Secret of the new key/);
-    assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the new key works');
-    assert.equal((await http.post('/api/v1/agent-runs', { token: secret, body: {} })).status, 403, 'with its scope only');
-
-    await assertAccessible('keys (secret shown)');
-    await page.getByRole('button', { name: 'I have saved it' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'console test reader' });
-    await row.waitFor();
-    assert.match(await row.innerText(), /runs:read/);
-    await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-    await row.waitFor();
-    assert.ok(!(await page.content()).includes(secret), 'the secret is never shown again');
-    await screenshot('keys');
-
-    await row.getByLabel('Grace period for the old secret').selectOption({ label: '1 hour' });
-    await row.getByRole('button', { name: 'Roll console test reader' }).click();
-    const rolledBox = page.getByRole('textbox', { name: /New secret of “console test reader”/ });
-    await rolledBox.waitFor({ timeout: UI_TIMEOUT });
-    const rolled = await rolledBox.inputValue();
-    assert.match(rolled, /^pyl_/);
-    assert.notEqual(rolled, secret);
-    assert.equal((await http.get('/api/v1/agent-runs', { token: rolled })).status, 200, 'the new secret works');
-    assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the old one, within its hour of grace');
-    await assertSecretDialogHoldsFocus(/New secret of/);
-    await page.getByRole('button', { name: 'I have saved it' }).click();
-
-    await row.getByRole('button', { name: 'Revoke console test reader' }).click();
-    await row.getByRole('button', { name: 'Yes, revoke' }).click();
-    await row.getByText('revoked').waitFor({ timeout: UI_TIMEOUT });
-    for (const token of [rolled, secret]) {
-      const refused = await http.get('/api/v1/agent-runs', { token });
-      assert.equal(refused.status, 401);
-      assert.deepEqual(refused.body, { error: 'invalid_api_key' });
-    }
-    await assertAccessible('keys');
-  });
-
-  it('offers only what a narrower key allows, and says so; a key revoked while signed in signs out, saying why', async () => {
-    const narrow = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
-    await signIn(narrow);
-    const sections = await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts();
-    assert.deepEqual(sections, ['Overview', 'Runs', 'API keys']);
-    await openSection('API keys');
-    const offered = await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').count();
-    assert.equal(offered, 2, 'only the scopes this key has');
-    await page.getByText(/Not offered, because this key does not have them/).waitFor();
-    await openSection('Runs');
-    await page.getByText('Starting and cancelling runs needs the runs:create scope').waitFor();
-    await page.goto(url('/videos'));
-    await page.getByRole('heading', { level: 1, name: 'Not available with this key' }).waitFor();
-    await page.getByRole('alert').filter({ hasText: 'needs the video:read scope' }).waitFor();
-
-    await openSection('API keys');
-    const mine = page.getByRole('row').filter({ hasText: '(this key)' });
-    await mine.getByRole('button', { name: /^Revoke/ }).click();
-    await mine.getByText('Revoke the key you are signed in with?').waitFor();
-    await mine.getByRole('button', { name: 'Yes, revoke' }).click();
-    await page.getByRole('alert').filter({ hasText: 'This API key is not valid' }).waitFor({ timeout: UI_TIMEOUT });
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the revoked key is forgotten');
-    await signIn(tenant.key);
-  });
-
-  it('Knowledge: uploads a Markdown file, follows it until ready, and searches it with scores', async () => {
-    await openSection('Knowledge');
-    await page.getByLabel(/Text or Markdown file/).setInputFiles({
-      name: 'pylon-notes.md',
-      mimeType: 'text/markdown',
-      buffer: Buffer.from('# Pylon notes\n\nA cancelled run ends failed with the error cancelled.\n\nVideos cost 500 000 tokens each.\n'),
-    });
-    await page.getByRole('button', { name: 'Upload' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'pylon-notes.md' });
-    await row.getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-
-    await page.getByLabel('Query').fill('what happens to a cancelled run');
-    await page.getByLabel('Search', { exact: true }).selectOption('vector');
-    await page.getByRole('button', { name: 'Search' }).click();
-    const matches = page.getByRole('list', { name: 'Matches, best first' });
-    await matches.waitFor({ timeout: UI_TIMEOUT });
-    assert.match(await matches.innerText(), /cancelled run ends failed/);
-    const score = Number(await matches.locator('data.score').first().getAttribute('value'));
-    assert.ok(score > 0 && score <= 1, `cosine similarity ${score}`);
-    assert.match(await matches.innerText(), /found by vector/);
-    await assertAccessible('knowledge');
-    await screenshot('knowledge');
-  });
-
-  it('Runs: starts a run of a chosen agent version and shows its output and live events', async () => {
-    await openSection('Runs');
-    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
-    await page.getByLabel('Version').selectOption({ index: 1 });
-    await page.getByLabel('Input').fill('What happens to a cancelled run?');
-    await page.getByRole('button', { name: 'Start run' }).click();
-    await page.getByRole('heading', { level: 1, name: /^Run / }).waitFor({ timeout: UI_TIMEOUT });
-    const runId = /\/console\/runs\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
-    assert.ok(runId, page.url());
-
-    const events = page.locator('ol.events');
-    await events.getByText('succeeded', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    const output = await page.getByTestId('run-output').innerText();
-    assert.match(output, /local\/extractive/);
-    assert.match(output, /cancelled run ends failed/, 'the answer cites the uploaded document');
-    const eventText = await events.innerText();
-    for (const type of ['queued', 'running', 'output_delta', 'succeeded']) assert.match(eventText, new RegExp(type));
-    const run = await http.get(`/api/v1/agent-runs/${runId}`, { token: tenant.key });
-    assert.equal(run.body.status, 'succeeded');
-    assert.equal(output, run.body.output, 'the page shows the output the API has');
-    await page.getByText('succeeded', { exact: true }).first().waitFor();
-    await assertAccessible('run');
-    await screenshot('run');
-
-    await page.getByRole('link', { name: '← All runs' }).click();
-    await page.getByLabel('Status').selectOption('succeeded');
-    await page.getByRole('link', { name: runId.slice(0, 8) }).waitFor({ timeout: UI_TIMEOUT });
-    await assertAccessible('runs');
-    await screenshot('runs');
-  });
-
-  it('Videos: generates a video with the offline renderer, plays it and extends it; shows the balance and the ledger chart', async () => {
-    await openSection('Videos');
-    await page.getByTestId('token-balance').waitFor({ timeout: UI_TIMEOUT });
-    await page.getByLabel('Prompt').fill('A lighthouse at dawn, waves crashing');
-    await page.getByLabel('Aspect ratio').selectOption('16:9');
-    await page.getByRole('button', { name: /^Generate/ }).click();
-    const card = page.locator('li.card').filter({ hasText: 'A lighthouse at dawn' });
-    await card.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    await card.getByRole('button', { name: /^Play/ }).click();
-    const video = card.locator('video');
-    await video.waitFor();
-    await page.waitForFunction(
-      () => {
-        const element = document.querySelector('li.card video');
-        return !!element && element.readyState >= 1 && element.duration > 0 && element.currentTime > 0;
-      },
-      undefined,
-      { timeout: UI_TIMEOUT },
-    );
-    const played = await video.evaluate((element: PageVideo) => ({
-      duration: element.duration,
-      currentTime: element.currentTime,
-      error: element.error?.code ?? null,
-    }));
-    assert.ok(played.duration > 0 && played.currentTime > 0 && played.error === null, JSON.stringify(played));
-
-    await page.getByTestId('token-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
-
-    await card.getByLabel('Extend with').fill('the sun rises over the sea');
-    await card.getByRole('button', { name: 'Extend' }).click();
-    const extension = page.locator('li.card').filter({ hasText: 'the sun rises over the sea' });
-    await extension.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    await extension
-      .getByRole('img')
-      .or(extension.getByRole('button', { name: /^Play/ }))
-      .first()
-      .waitFor();
-    await page.getByTestId('token-balance').filter({ hasText: '1,000,000' }).waitFor({ timeout: UI_TIMEOUT });
-    const chart = page.getByRole('img', { name: 'Token balance over time' });
-    await chart.waitFor();
-    assert.equal(await chart.locator('circle').count(), 3, 'the grant and two debits');
-    await assertAccessible('videos');
-    await screenshot('videos');
-  });
-
-  it('Webhooks: adds an endpoint (secret shown once), sends a test event and shows the delivery with its attempt; rotates the secret, disables and enables', async () => {
-    await openSection('Webhooks');
-    await page.getByLabel('URL').fill(`${receiver.baseUrl}/console-hooks`);
-    await page.getByLabel('Description (optional)').fill('console test receiver');
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    const secretBox = page.getByRole('textbox', { name: /Signing secret of/ });
-    await secretBox.waitFor({ timeout: UI_TIMEOUT });
-    assert.match(await secretBox.inputValue(), /^whsec_/);
-    await assertSecretDialogHoldsFocus(/Signing secret of/);
-    await assertAccessible('webhooks');
-    await page.getByRole('button', { name: 'I have saved it' }).click();
-    await screenshot('webhooks');
-
-    await page.getByRole('link', { name: `${receiver.baseUrl}/console-hooks` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
-    await page.getByRole('button', { name: 'Send test event' }).click();
-    const [received] = await receiver.waitFor('/console-hooks', 1);
-    assert.equal(received!.json.type, 'webhook_endpoint.test');
-    const delivery = page.locator('li.delivery').filter({ hasText: 'webhook_endpoint.test' });
-    await delivery.getByText('delivered', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    const attempts = delivery.getByRole('table', { name: /Attempts/ });
-    assert.match(await attempts.innerText(), /\b1\b[\s\S]*\b200\b[\s\S]*ok/);
-
-    await page.getByRole('button', { name: 'Rotate secret' }).click();
-    const rotated = page.getByRole('textbox', { name: 'New signing secret' });
-    await rotated.waitFor({ timeout: UI_TIMEOUT });
-    assert.match(await rotated.inputValue(), /^whsec_/);
-    await assertSecretDialogHoldsFocus(/New signing secret/);
-    await page.getByRole('button', { name: 'I have saved it' }).click();
-    await page.getByRole('button', { name: 'Disable' }).click();
-    await page.getByText('disabled', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await page.getByRole('button', { name: 'Send test event' }).isDisabled(), true, 'no test event to a disabled endpoint');
-    await page.getByRole('button', { name: 'Enable' }).click();
-    await page.getByText('enabled', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-    await assertAccessible('webhook endpoint');
-    await screenshot('webhook-endpoint');
-  });
-
-  it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {
-    await page.goto(url('/no-such-page'));
-    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await page.title(), 'Page not found · Pylon console');
-    await openSection('API keys');
-    await page.getByRole('row').filter({ hasText: 'console test reader' }).waitFor();
-    assert.equal(await page.getByRole('navigation', { name: 'Pages of keys' }).count(), 0, 'no Previous/Next under a one-page list');
-  });
+  for (const viewport of VIEWPORTS) describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => flows(viewport));
 
   it('the pages broke no Content-Security-Policy rule and threw nothing', () => {
     // The refused key and the narrow key's refused page answer 401/403 on purpose; nothing else may fail.
     const unexpected = consoleErrors.filter((text) => !/status of 40[13]/.test(text));
     assert.deepEqual(unexpected, []);
   });
+
+  /** Every flow a customer does, end to end, in a fresh organisation, at one size. */
+  function flows(viewport: Viewport) {
+    let tenant: Tenant;
+    let page: Page;
+    /** The pages visited, by name, to sweep again at 320 px. */
+    const visited = new Map<string, string>();
+
+    /**
+     * The page as it is now, in the light and the dark theme: no wider than the viewport (WCAG 1.4.10, which axe
+     * cannot see), and no serious or critical axe-core violation (each printed in full if there is one).
+     */
+    const assertPage = async (name: string, { screenshot = true } = {}) => {
+      visited.set(name, new URL(page.url()).pathname.replace(/^\/console/, '') || '/');
+      await assertFitsViewport(name);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await assertAccessible(`${name} (${colorScheme}, ${viewport.name})`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      if (screenshot) await takeScreenshot(name);
+    };
+
+    /** No wider than the viewport; else the elements that stick out (not counting what scrolls inside its own box). */
+    const assertFitsViewport = async (name: string) => {
+      const { scrollWidth, innerWidth, outside } = await page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        const width: number = (globalThis as any).innerWidth;
+        const clipped = (element: any) => {
+          for (let parent = element.parentElement; parent && parent !== doc.body; parent = parent.parentElement) {
+            if (['auto', 'scroll', 'hidden'].includes((globalThis as any).getComputedStyle(parent).overflowX)) return true;
+          }
+          return false;
+        };
+        const outside = [...doc.querySelectorAll('body *')]
+          .filter((element: any) => element.getBoundingClientRect().right > width + 1 && !clipped(element))
+          .slice(0, 5)
+          .map(
+            (element: any) =>
+              `<${element.tagName.toLowerCase()} class="${element.className}">${String(element.textContent).slice(0, 40)}… to ${Math.round(element.getBoundingClientRect().right)} px`,
+          );
+        return { scrollWidth: doc.documentElement.scrollWidth as number, innerWidth: width, outside };
+      });
+      assert.ok(scrollWidth <= innerWidth, `the ${name} page is ${scrollWidth} px wide in a ${innerWidth} px viewport: ${outside.join('; ')}`);
+    };
+
+    const assertAccessible = async (name: string) => {
+      await page.evaluate(axeSource);
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
+          id,
+          impact,
+          help,
+          helpUrl,
+          nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+        }));
+      });
+      const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+      const report = violations
+        .map(
+          (violation) =>
+            `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${violation.nodes.map((node) => `      at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`,
+        )
+        .join('\n');
+      if (violations.length > 0) console.log(`axe on the ${name} page: ${violations.length} violation(s)\n${report}`);
+      assert.equal(grave.length, 0, `serious or critical accessibility violations on the ${name} page:\n${report}`);
+    };
+
+    const takeScreenshot = async (name: string) => {
+      const file = join(SCREENSHOTS, `${name}.${viewport.name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      if (DOCS_SCREENSHOTS) {
+        mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+        copyFileSync(file, join(DOCS_SCREENSHOTS, `${name}.${viewport.name}.png`));
+      }
+    };
+
+    /**
+     * A one-time secret is in an open modal dialog named by its label: focus is inside it, stays there when
+     * Tab is pressed past its last control, and Escape does not close it.
+     */
+    const assertSecretDialogHoldsFocus = async (label: RegExp) => {
+      const dialog = page.getByRole('dialog', { name: label });
+      await dialog.waitFor({ timeout: UI_TIMEOUT });
+      const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'));
+      assert.ok(await focusInDialog(), 'focus moved into the secret dialog');
+      for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
+      assert.ok(await focusInDialog(), 'focus stays in the secret dialog');
+      await page.keyboard.press('Escape');
+      assert.ok(await dialog.isVisible(), 'Escape does not close it: only "I have saved it" does');
+    };
+
+    const signIn = async (apiKey: string) => {
+      await page.goto(url('/'));
+      await page.getByLabel('API key').fill(apiKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: UI_TIMEOUT });
+    };
+
+    /** Through the header's navigation, opening the Menu first where the sections are folded away (a phone). */
+    const openSection = async (name: string, heading = name) => {
+      const menu = page.getByRole('button', { name: 'Menu' });
+      if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: UI_TIMEOUT });
+    };
+
+    before(async () => {
+      // The demo's kind of agent: the offline extractive model, answering from the knowledge it searches.
+      tenant = await createTenant(http, 'local/extractive', { tools: [{ type: 'knowledge_search', match_count: 6 }] });
+      await grantTokens(http, tenant.orgId, 2_500_000);
+      const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+      page = await context.newPage();
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(`${viewport.name}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => consoleErrors.push(`${viewport.name}: uncaught: ${error.message}`));
+    });
+
+    after(async () => {
+      await page?.context().close();
+    });
+
+    // What the page showed at the end of each test, to see what a failure looked like.
+    afterEach(async (context) => {
+      const slug = context.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+      await page?.screenshot({ path: join(SCREENSHOTS, `after-${slug}.${viewport.name}.png`) }).catch(() => undefined);
+    });
+
+    it('signs in with an API key kept in sessionStorage only, and says what its scopes allow', async () => {
+      await page.goto(url('/'));
+      await page.getByRole('heading', { level: 1, name: 'Pylon console' }).waitFor();
+      await assertPage('sign-in');
+
+      await page.getByLabel('API key').fill('pyl_not_a_real_key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // The code in words, then the server's reason from Error-Detail.
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'This API key is not valid: unknown, revoked or expired. Unknown API key.' })
+        .waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'a refused key is not kept');
+
+      await signIn(tenant.key);
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('pylon.console.api-key')), tenant.key);
+      assert.deepEqual(await page.context().cookies(), [], 'no cookie');
+      assert.ok(!page.url().includes(tenant.key), 'not in the URL');
+      await page.getByText(tenant.orgId).waitFor();
+      await page.getByText('this key has every scope (*)').waitFor();
+      if (viewport.name === 'phone') {
+        assert.equal(await page.getByRole('navigation', { name: 'Sections' }).isVisible(), false, 'the sections fold behind the Menu button');
+        await page.getByRole('button', { name: 'Menu' }).click();
+        await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Runs' }).waitFor();
+        await assertPage('menu-open');
+        await page.getByRole('button', { name: 'Menu' }).click();
+      }
+      await assertPage('overview-new');
+    });
+
+    it('API keys: creates a key whose secret is shown once, rolls it with a grace period, and revokes it so that a request with it fails', async () => {
+      await openSection('API keys');
+      // A long name wraps inside its cell instead of widening the page.
+      await page.getByLabel('Name', { exact: true }).fill(`console test reader ${'with a very long name '.repeat(8)}`.trim());
+      await page.getByRole('checkbox', { name: /^runs:read/ }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secretBox = page.getByRole('textbox', { name: /Secret of the new key/ });
+      await secretBox.waitFor({ timeout: UI_TIMEOUT });
+      const secret = await secretBox.inputValue();
+      assert.match(secret, /^pyl_[A-Za-z0-9]{50}$/);
+      await page.getByText('it is shown only this once').waitFor();
+      await assertSecretDialogHoldsFocus(/Secret of the new key/);
+      await page.getByRole('dialog').getByRole('button', { name: 'Copy' }).click();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'Copy puts the secret on the clipboard');
+      assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the new key works');
+      assert.equal((await http.post('/api/v1/agent-runs', { token: secret, body: {} })).status, 403, 'with its scope only');
+
+      await assertPage('keys-secret-shown');
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'console test reader' });
+      await row.waitFor();
+      assert.match(await row.innerText(), /runs:read/);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      await row.waitFor();
+      assert.ok(!(await page.content()).includes(secret), 'the secret is never shown again');
+      // The two requests made with the new key, counted (the API writes its counts every 250 ms here).
+      await row.getByRole('cell').nth(5).filter({ hasText: /^2$/ }).waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('keys');
+
+      const name = (await row.getByRole('cell').first().innerText()).trim();
+      await row.getByLabel('Grace period for the old secret').selectOption({ label: '1 hour' });
+      await row.getByRole('button', { name: `Roll ${name}` }).click();
+      const rolledBox = page.getByRole('textbox', { name: /New secret of “console test reader/ });
+      await rolledBox.waitFor({ timeout: UI_TIMEOUT });
+      const rolled = await rolledBox.inputValue();
+      assert.match(rolled, /^pyl_/);
+      assert.notEqual(rolled, secret);
+      assert.equal((await http.get('/api/v1/agent-runs', { token: rolled })).status, 200, 'the new secret works');
+      assert.equal((await http.get('/api/v1/agent-runs', { token: secret })).status, 200, 'the old one, within its hour of grace');
+      await assertSecretDialogHoldsFocus(/New secret of/);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+
+      await row.getByRole('button', { name: `Revoke ${name}` }).click();
+      await row.getByRole('button', { name: 'Yes, revoke' }).click();
+      await row.getByText('revoked').waitFor({ timeout: UI_TIMEOUT });
+      for (const token of [rolled, secret]) {
+        const refused = await http.get('/api/v1/agent-runs', { token });
+        assert.equal(refused.status, 401);
+        assert.deepEqual(refused.body, { error: 'invalid_api_key' });
+      }
+      await assertPage('keys-revoked', { screenshot: false });
+    });
+
+    it('offers only what a narrower key allows, and says so; a key revoked while signed in signs out, saying why', async () => {
+      const narrow = await createKey(http, tenant.orgId, ['keys:manage', 'runs:read']);
+      const menu = page.getByRole('button', { name: 'Menu' });
+      if (await menu.isVisible()) await menu.click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
+      await signIn(narrow);
+      const sections = await page.locator('nav[aria-label="Sections"] a').allTextContents();
+      assert.deepEqual(sections, ['Overview', 'Runs', 'API keys']);
+      await page.getByRole('heading', { name: 'Agent runs' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByRole('heading', { name: 'Videos' }).count(), 0, 'no video figures without video:read');
+      await openSection('API keys');
+      const offered = await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').count();
+      assert.equal(offered, 2, 'only the scopes this key has');
+      await page.getByText(/Not offered, because this key does not have them/).waitFor();
+      await openSection('Runs');
+      await page.getByText('Starting and cancelling runs needs the runs:create scope').waitFor();
+      await page.goto(url('/videos'));
+      await page.getByRole('heading', { level: 1, name: 'Not available with this key' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'needs the video:read scope' }).waitFor();
+
+      await openSection('API keys');
+      const mine = page.getByRole('row').filter({ hasText: '(this key)' });
+      await mine.getByRole('button', { name: /^Revoke/ }).click();
+      await mine.getByText('Revoke the key you are signed in with?').waitFor();
+      await mine.getByRole('button', { name: 'Yes, revoke' }).click();
+      await page.getByRole('alert').filter({ hasText: 'This API key is not valid' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'the revoked key is forgotten');
+      await signIn(tenant.key);
+    });
+
+    it('Agents: creates an agent and a version; the model picker says which providers this server can run', async () => {
+      await openSection('Agents');
+      await page.getByLabel('Name').fill('Support bot');
+      await page.getByRole('button', { name: 'Create agent' }).click();
+      await page.getByRole('status').filter({ hasText: 'Agent “Support bot” created' }).waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('agents');
+      await page.getByRole('link', { name: 'Give it a first version' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Agent “Support bot”' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByText('No versions yet').waitFor();
+
+      const model = page.getByLabel('Model', { exact: true });
+      await model.locator('optgroup[label="openai (not configured on this server)"]').waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await model.selectOption('openai/');
+      await page.getByText('This server has no openai credentials').waitFor();
+      await page.getByLabel('openai model name').waitFor();
+      await model.selectOption('local/extractive');
+      await page.getByLabel('Instructions').fill('Answer from the documentation, briefly.');
+      await page.getByRole('button', { name: 'Create version' }).click();
+      await page.getByRole('status').filter({ hasText: 'Version 1 created with local/extractive' }).waitFor({ timeout: UI_TIMEOUT });
+      const version = page.getByRole('row').filter({ hasText: 'v1' });
+      await version.waitFor();
+      assert.match(await version.innerText(), /local\/extractive[\s\S]*knowledge_search \(6\)/);
+      await version.getByRole('button', { name: /^Copy the id of version 1/ }).click();
+      await version.getByText('Copied').waitFor();
+      assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^[0-9a-f-]{36}$/);
+      await assertPage('agent');
+    });
+
+    it('Knowledge: uploads a Markdown file and pastes a text, follows both until ready, and searches them with scores', async () => {
+      await openSection('Knowledge');
+      await page.getByLabel(/Text or Markdown file/).setInputFiles({
+        name: 'pylon-notes.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Pylon notes\n\nA cancelled run ends failed with the error cancelled.\n\nVideos cost 500 000 tokens each.\n'),
+      });
+      await page.getByRole('button', { name: 'Upload' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'pylon-notes.md' });
+      await row.getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+
+      await page.getByLabel('pasted text').check();
+      await page.getByLabel('Text', { exact: true }).fill('Refunds: a cancelled video gives its 500 000 tokens back to the balance.');
+      await page.getByLabel('Title', { exact: true }).fill('Refund policy');
+      await page.getByRole('button', { name: 'Add document' }).click();
+      await page.getByRole('status').filter({ hasText: 'Added “Refund policy”' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('row').filter({ hasText: 'Refund policy' }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+
+      await page.getByLabel('Query').fill('what happens to a cancelled run');
+      await page.getByLabel('Search', { exact: true }).selectOption('vector');
+      await page.getByRole('button', { name: 'Search' }).click();
+      const matches = page.getByRole('list', { name: 'Matches, best first' });
+      await matches.waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await matches.innerText(), /cancelled run ends failed/);
+      const score = Number(await matches.locator('data.score').first().getAttribute('value'));
+      assert.ok(score > 0 && score <= 1, `cosine similarity ${score}`);
+      assert.match(await matches.innerText(), /found by vector/);
+      await assertPage('knowledge');
+    });
+
+    it('Runs: starts a run and shows it as a timeline: the search it made, the documents it cited (linked), its output', async () => {
+      await openSection('Runs');
+      await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
+      await page.getByLabel('Version').selectOption({ index: 1 });
+      await page.getByLabel('Input').fill('What happens to a cancelled run?');
+      await page.getByRole('button', { name: 'Start run' }).click();
+      await page.getByRole('heading', { level: 1, name: /^Run / }).waitFor({ timeout: UI_TIMEOUT });
+      const runId = /\/console\/runs\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      assert.ok(runId, page.url());
+
+      const timeline = page.getByRole('list', { name: 'What the run did, in order' });
+      await timeline.getByText('Succeeded', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      const output = await page.getByTestId('run-output').innerText();
+      assert.match(output, /local\/extractive/);
+      assert.match(output, /cancelled run ends failed/, 'the answer cites the uploaded document');
+      const steps = await timeline.innerText();
+      for (const step of ['Queued', 'Started on a worker', 'Called knowledge_search', 'found', 'Wrote output', 'Succeeded'])
+        assert.match(steps, new RegExp(step));
+      const run = await http.get(`/api/v1/agent-runs/${runId}`, { token: tenant.key });
+      assert.equal(run.body.status, 'succeeded');
+      assert.equal(output, run.body.output, 'the page shows the output the API has');
+      await page.getByRole('link', { name: /^v1 · local\/extractive/ }).waitFor();
+      await assertPage('run');
+
+      await timeline.getByRole('link', { name: 'pylon-notes.md' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Document “pylon-notes.md”' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByText('"filename": "pylon-notes.md"').waitFor();
+      await assertPage('document');
+
+      await openSection('Runs');
+      await page.getByLabel('Status').selectOption('succeeded');
+      await page.getByRole('link', { name: runId.slice(0, 8) }).waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('runs');
+    });
+
+    it('Videos: generates a video with the offline renderer, plays it and extends it; a cancelled one says why and that it was refunded', async () => {
+      await openSection('Videos');
+      await page.getByTestId('token-balance').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByLabel('Prompt').fill('A lighthouse at dawn, waves crashing');
+      await page.getByLabel('Aspect ratio').selectOption('16:9');
+      await page.getByRole('button', { name: /^Generate/ }).click();
+      const card = page.locator('li.card').filter({ hasText: 'A lighthouse at dawn' });
+      await card.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await card.getByRole('button', { name: /^Play/ }).click();
+      const video = card.locator('video');
+      await video.waitFor();
+      await page.waitForFunction(
+        () => {
+          const element = document.querySelector('li.card video');
+          return !!element && element.readyState >= 1 && element.duration > 0 && element.currentTime > 0;
+        },
+        undefined,
+        { timeout: UI_TIMEOUT },
+      );
+      const played = await video.evaluate((element: PageVideo) => ({
+        duration: element.duration,
+        currentTime: element.currentTime,
+        error: element.error?.code ?? null,
+      }));
+      assert.ok(played.duration > 0 && played.currentTime > 0 && played.error === null, JSON.stringify(played));
+      await page.getByTestId('token-balance').filter({ hasText: '2,000,000' }).waitFor({ timeout: UI_TIMEOUT });
+
+      await card.getByLabel('Extend with').fill('the sun rises over the sea');
+      await card.getByRole('button', { name: 'Extend' }).click();
+      const extension = page.locator('li.card').filter({ hasText: 'the sun rises over the sea' });
+      await extension.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByTestId('token-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
+
+      await page.getByLabel('Prompt').fill('A storm that never comes');
+      await page.getByRole('button', { name: /^Generate/ }).click();
+      const cancelled = page.locator('li.card').filter({ hasText: 'A storm that never comes' });
+      await cancelled.getByRole('button', { name: 'Cancel' }).click();
+      await cancelled.getByText('cancelled, 500,000 tokens refunded').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByTestId('token-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('videos');
+    });
+
+    it('Usage & billing: the ledger as a table with the refund, and a balance chart that ends at the balance', async () => {
+      await openSection('Usage & billing');
+      await page.getByTestId('billing-balance').filter({ hasText: '1,500,000' }).waitFor({ timeout: UI_TIMEOUT });
+      const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
+      await ledger.getByRole('row').filter({ hasText: 'Refund' }).waitFor({ timeout: UI_TIMEOUT });
+      const rows = await ledger.getByRole('row').allInnerTexts();
+      assert.equal(rows.length, 1 + 5, `a header and grant, 3 charges, 1 refund: ${rows.join(' | ')}`);
+      assert.match(rows[1]!, /Refund[\s\S]*\+500,000[\s\S]*1,500,000[\s\S]*refund: cancelled[\s\S]*refund of charge/);
+      assert.match(rows[rows.length - 1]!, /Grant[\s\S]*\+2,500,000[\s\S]*2,500,000[\s\S]*test grant/);
+      const chart = page.getByRole('img', { name: 'Token balance over time' });
+      assert.equal(await chart.locator('circle').count(), 5, 'one point per entry');
+      assert.match((await chart.locator('desc').textContent()) ?? '', /to now \(1,500,000\)/, 'the chart ends at the balance');
+      await assertPage('billing');
+    });
+
+    it('Webhooks: an endpoint, its log with request and response, Retry now, bulk recovery, filters, and editing', async () => {
+      const hook = `/console-hooks-${viewport.name}`;
+      receiver.answerWithHeaders(hook, { 'x-receiver': 'console test' });
+      await openSection('Webhooks');
+      await page.getByLabel('URL').fill(`${receiver.baseUrl}${hook}`);
+      await page.getByLabel('Description (optional)').fill('console test receiver');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secretBox = page.getByRole('textbox', { name: /Signing secret of/ });
+      await secretBox.waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await secretBox.inputValue(), /^whsec_/);
+      await assertSecretDialogHoldsFocus(/Signing secret of/);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await assertPage('webhooks');
+
+      await page.getByRole('link', { name: `${receiver.baseUrl}${hook}` }).click();
+      await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+      const log = page.getByRole('table', { name: 'Deliveries, newest first' });
+
+      // A delivered test event: its request as sent, and the receiver's answer.
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('status').filter({ hasText: 'Test event sent' }).waitFor();
+      const [received] = await receiver.waitFor(hook, 1);
+      assert.equal(received!.json.type, 'webhook_endpoint.test');
+      const first = log.locator('tr.delivery').first();
+      await first.getByText('delivered', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await first.getByRole('button', { name: /^Show/ }).click();
+      const details = log.locator('tr.delivery-details').first();
+      assert.equal(JSON.parse(await details.getByLabel('Request payload').innerText()).id, received!.json.id, 'the payload sent');
+      await details.getByText('Headers sent on attempt 1').click();
+      assert.match(await details.innerText(), new RegExp(`webhook-signature\\s+${escape(String(received!.headers['webhook-signature']))}`));
+      await details.getByText('Response headers of attempt 1').click();
+      assert.match(await details.innerText(), /x-receiver\s+console test/);
+      assert.match(await details.getByLabel('Response body of attempt 1').innerText(), /^ok$/);
+      await assertPage('webhook-delivery');
+
+      // A failing attempt, then Retry now instead of waiting for the schedule: a second attempt, delivered.
+      receiver.respond(hook, 500);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await receiver.waitFor(hook, 2);
+      const failing = log.locator('tr.delivery').first();
+      await failing.getByText('pending', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await failing.getByRole('cell').nth(2).filter({ hasText: /^1$/ }).waitFor({ timeout: UI_TIMEOUT });
+      await failing.getByRole('button', { name: 'Retry now' }).click();
+      await page.getByRole('status').filter({ hasText: 'Retrying now: a new attempt of webhook_endpoint.test' }).waitFor();
+      await failing.getByText('delivered', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal((await failing.getByRole('cell').nth(2).innerText()).trim(), '2', 'two attempts');
+      const retried = receiver.at(hook).slice(-2);
+      assert.equal(retried[0]!.headers['webhook-id'], retried[1]!.headers['webhook-id'], 'the same message, sent again');
+
+      // A delivery that failed for good (its endpoint was disabled when it was retried), recovered in bulk.
+      receiver.respond(hook, 500);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await receiver.waitFor(hook, 4);
+      await log.locator('tr.delivery').first().getByText('pending', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('status').filter({ hasText: 'Endpoint disabled' }).waitFor();
+      await log.locator('tr.delivery').first().getByRole('button', { name: 'Retry now' }).click();
+      await log.locator('tr.delivery').first().getByText('failed', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.getByRole('status').filter({ hasText: 'Endpoint enabled' }).waitFor();
+      await page.getByRole('group', { name: 'Filter deliveries' }).getByLabel('Status').selectOption('failed');
+      const rowsAre = (count: number) =>
+        page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('tr.delivery').length === n, count, { timeout: UI_TIMEOUT });
+      await rowsAre(1);
+      await log.locator('tr.delivery').getByText('failed', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Recover' }).click();
+      await page.getByRole('status').filter({ hasText: 'Recovering 1 failed delivery' }).waitFor({ timeout: UI_TIMEOUT });
+      await receiver.waitFor(hook, 5);
+      await page.getByRole('group', { name: 'Filter deliveries' }).getByLabel('Status').selectOption('delivered');
+      await rowsAre(3);
+
+      // Filters and search: by event type, and by the message id the receiver saw.
+      await page.getByRole('group', { name: 'Filter deliveries' }).getByLabel('Status').selectOption('');
+      await page.getByRole('group', { name: 'Filter deliveries' }).getByLabel('Event type').selectOption('agent_run.succeeded');
+      await page.getByText('No deliveries match these filters.').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('group', { name: 'Filter deliveries' }).getByLabel('Event type').selectOption('webhook_endpoint.test');
+      const messageId = String(received!.headers['webhook-id']);
+      await page.getByLabel('Event or message id').fill(messageId);
+      await rowsAre(1);
+      await log.locator('tr.delivery').getByRole('button', { name: /^Show/ }).click();
+      await log.getByText(messageId).first().waitFor();
+      await page.getByLabel('Event or message id').fill('not-an-id');
+      await page.getByText('An event id is a UUID').waitFor();
+      await assertPage('webhook-endpoint');
+
+      // Editing the endpoint: its description and its events.
+      await page.getByRole('button', { name: 'Edit endpoint' }).click();
+      await page.getByLabel('Description').fill('console receiver, runs only');
+      await page.getByRole('checkbox', { name: 'agent_run.succeeded' }).check();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Endpoint saved.' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByText('console receiver, runs only').waitFor();
+      const endpointId = new URL(page.url()).pathname.split('/').pop()!;
+      const saved = await http.get(`/api/v1/webhook-endpoints/${endpointId}`, { token: tenant.key });
+      assert.equal(saved.body.description, 'console receiver, runs only');
+      assert.deepEqual(saved.body.events, ['agent_run.succeeded']);
+    });
+
+    it('Overview: what happened, from the usage summary: runs, documents, videos, deliveries and tokens', async () => {
+      await openSection('Overview');
+      const activity = page.getByRole('region', { name: 'Activity' });
+      const figure = (name: string) => activity.getByRole('article', { name });
+      // The summary of the first visit is shown at once, then the fresh one.
+      await figure('Webhook deliveries').filter({ hasText: '3 delivered' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+1\s+1 succeeded, 0 failed, 0 cancelled, 0 in progress\s+Success rate 100%/);
+      assert.match(await figure('Documents').innerText(), /\s2\s+2 ready/);
+      assert.match(await figure('Videos').innerText(), /\s3\s+2 completed, 1 failed/);
+      assert.match(await figure('Webhook deliveries').innerText(), /\s3\s+3 delivered, 0 failed, 0 pending/);
+      assert.match(await figure('Tokens').innerText(), /1,000,000\s+used: 1,500,000 charged, 500,000 refunded; 2,500,000 granted/);
+      await activity.getByLabel('Last 30 days').check();
+      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+1\s/);
+      await page.getByRole('region', { name: 'Recent failures', exact: true }).waitFor();
+      await assertPage('overview');
+    });
+
+    it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {
+      await page.goto(url('/no-such-page'));
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.title(), 'Page not found · Pylon console');
+      await assertPage('not-found', { screenshot: false });
+      await openSection('API keys');
+      await page.getByRole('row').filter({ hasText: 'console test reader' }).waitFor();
+      assert.equal(await page.getByRole('navigation', { name: 'Pages of keys' }).count(), 0, 'no Previous/Next under a one-page list');
+    });
+
+    if (viewport.name === 'phone') {
+      it('no page is wider than a 320 px screen', async () => {
+        await page.setViewportSize({ width: 320, height: 640 });
+        for (const [name, path] of visited) {
+          if (name === 'sign-in' || name === 'menu-open') continue;
+          await page.goto(url(path));
+          await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: UI_TIMEOUT });
+          await page.waitForLoadState('networkidle');
+          await assertFitsViewport(`${name} (${path}) at 320 px`);
+        }
+      });
+    }
+  }
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,9 +1,11 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { ErrorNotice } from './components/ui';
+import { AgentPage, AgentsPage } from './pages/Agents';
+import { BillingPage } from './pages/Billing';
 import { HomePage } from './pages/Home';
 import { KeysPage } from './pages/Keys';
-import { KnowledgePage } from './pages/Knowledge';
+import { DocumentPage, KnowledgePage } from './pages/Knowledge';
 import { RunPage } from './pages/Run';
 import { RunsPage } from './pages/Runs';
 import { SignInPage } from './pages/SignIn';
@@ -16,10 +18,12 @@ import { SessionProvider, useSession, useSignIn } from './session';
 /** The console's sections, each shown only to a key with the scope it needs. */
 const SECTIONS: Array<{ path: string; label: string; scope: Scope }> = [
   { path: '/runs', label: 'Runs', scope: 'runs:read' },
+  { path: '/agents', label: 'Agents', scope: 'agents:manage' },
   { path: '/knowledge', label: 'Knowledge', scope: 'kb:read' },
   { path: '/videos', label: 'Videos', scope: 'video:read' },
   { path: '/webhooks', label: 'Webhooks', scope: 'webhooks:manage' },
   { path: '/keys', label: 'API keys', scope: 'keys:manage' },
+  { path: '/billing', label: 'Usage & billing', scope: 'tokens:read' },
 ];
 
 export function App() {
@@ -51,10 +55,38 @@ export function App() {
               </Guarded>
             )}
           </Route>
+          <Route path="/agents">
+            {() => (
+              <Guarded scope="agents:manage">
+                <AgentsPage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/agents/:agentId">
+            {(params) => (
+              <Guarded scope="agents:manage">
+                <AgentPage agentId={params.agentId} />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/billing">
+            {() => (
+              <Guarded scope="tokens:read">
+                <BillingPage />
+              </Guarded>
+            )}
+          </Route>
           <Route path="/knowledge">
             {() => (
               <Guarded scope="kb:read">
                 <KnowledgePage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/knowledge/:docId">
+            {(params) => (
+              <Guarded scope="kb:read">
+                <DocumentPage docId={params.docId} />
               </Guarded>
             )}
           </Route>
@@ -100,7 +132,9 @@ function Shell({ children }: { children: ReactNode }) {
   const section = SECTIONS.find((candidate) => isCurrent(candidate.path));
   // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it.
   const firstRender = useRef(true);
+  const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
+    setMenuOpen(false);
     document.title = `${section?.label ?? (location === '/' ? 'Overview' : 'Page not found')} · Pylon console`;
     if (firstRender.current) firstRender.current = false;
     else document.getElementById('main')?.focus();
@@ -110,11 +144,14 @@ function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="top">
+      <header className={menuOpen ? 'top open' : 'top'}>
         <Link href="/" className="brand">
           Pylon console
         </Link>
-        <nav aria-label="Sections">
+        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <nav aria-label="Sections" id="sections">
           <ul>
             <li>
               <Link href="/" aria-current={location === '/' ? 'page' : undefined}>
@@ -131,7 +168,7 @@ function Shell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         <div className="who">
-          <span>
+          <span className="key-name">
             Key <code>{key.hint}</code> ({key.name})
           </span>
           <button type="button" onClick={signOut}>

@@ -17,6 +17,7 @@ const WORDS: Record<string, string> = {
   header_fields_too_large: 'The request headers are too large.',
   insufficient_tokens: 'The organisation does not have enough tokens for this.',
   generation_not_completed: 'Only a completed video can be extended.',
+  endpoint_disabled: 'This webhook endpoint is disabled: enable it first.',
   generation_not_cancellable: 'This video has already finished, so it cannot be cancelled.',
   limit_exceeded: 'A limit of the organisation is reached.',
   rate_limited:

@@ -1,6 +1,6 @@
 import { call, type Schemas } from './client';
 
-export type RunEvent = Pick<Schemas['RunEventView'], 'seq' | 'type' | 'data'>;
+export type RunEvent = Schemas['RunEventView'];
 
 /**
  * Follows a run's events until its terminal event, with the SDK's stream (fetch with a streamed body, since

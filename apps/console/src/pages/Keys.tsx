@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call, type Schemas } from '../api/client';
-import { ErrorNotice, Pager, SecretOnce, usePager, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../components/ui';
 import { SCOPES, type Scope } from '../scopes';
 import { useSession } from '../session';
 
@@ -16,6 +16,9 @@ export function KeysPage() {
     queryKey: ['api-keys', pager.cursor],
     queryFn: () => call((pylon) => pylon.apiKeys.list({ limit: 20 }).page(pager.cursor)),
   });
+  // Request counts come from the usage summary, which has every live key of the organisation.
+  const usage = useQuery({ queryKey: ['usage'], queryFn: () => call((pylon) => pylon.usage.get()), refetchInterval: 15_000 });
+  const requests = new Map((usage.data?.api_keys ?? []).map((counts) => [counts.key_id, counts]));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
 
@@ -49,31 +52,47 @@ export function KeysPage() {
   return (
     <>
       <h1>API keys</h1>
+      <DocsLink tag="api keys">API keys in the API reference</DocsLink>
       {secret && <SecretOnce label={secret.label} secret={secret.value} onDone={() => setSecret(null)} />}
 
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys of the organisation</h2>
         <ErrorNotice error={keys.error} />
         {keys.data && (
-          <table>
-            <caption className="visually-hidden">API keys, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((key) => (
-                <KeyRow key={key.key_id} apiKey={key} isMine={key.key_id === me.key_id} onSecret={setSecret} onChange={refresh} />
-              ))}
-            </tbody>
-          </table>
+          <TableScroll label="API keys, newest first">
+            <table>
+              <caption className="visually-hidden">API keys, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Prefix</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col" className="number">
+                    Requests, 24 h
+                  </th>
+                  <th scope="col" className="number">
+                    Requests, 30 days
+                  </th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((key) => (
+                  <KeyRow
+                    key={key.key_id}
+                    apiKey={key}
+                    requests={requests.get(key.key_id)}
+                    isMine={key.key_id === me.key_id}
+                    onSecret={setSecret}
+                    onChange={refresh}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
         {keys.data?.data.length === 0 && <p>No keys yet.</p>}
         <Pager pager={pager} nextCursor={keys.data?.next_cursor} label="Pages of keys" />
@@ -114,11 +133,13 @@ export function KeysPage() {
 
 function KeyRow({
   apiKey,
+  requests,
   isMine,
   onSecret,
   onChange,
 }: {
   apiKey: Schemas['ApiKeyView'];
+  requests: Schemas['KeyUsageView'] | undefined;
   isMine: boolean;
   onSecret: (secret: { label: string; value: string }) => void;
   onChange: () => void;
@@ -170,6 +191,8 @@ function KeyRow({
       <td>
         <When at={apiKey.last_used_at} />
       </td>
+      <td className="number">{requests ? requests.requests_24h.toLocaleString() : <span className="muted">—</span>}</td>
+      <td className="number">{requests ? requests.requests_30d.toLocaleString() : <span className="muted">—</span>}</td>
       <td>
         {revoked ? (
           <>

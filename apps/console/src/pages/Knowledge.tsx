@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
-import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
+import { DocsLink, Done, ErrorNotice, Id, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
 
 /** The organisation's knowledge: documents with their status, upload, delete, and a search playground. */
@@ -17,28 +18,31 @@ export function KnowledgePage() {
   return (
     <>
       <h1>Knowledge</h1>
+      <DocsLink tag="knowledge">Knowledge in the API reference</DocsLink>
       {can('kb:write') ? <Upload /> : <ScopeNote>Uploading and deleting documents needs the kb:write scope, which this key does not have.</ScopeNote>}
       <section aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents</h2>
         <ErrorNotice error={documents.error} />
         {documents.data && documents.data.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Documents, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Chunks</th>
-                <th scope="col">Added</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {documents.data.data.map((document) => (
-                <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />
-              ))}
-            </tbody>
-          </table>
+          <TableScroll label="Documents, newest first">
+            <table>
+              <caption className="visually-hidden">Documents, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Chunks</th>
+                  <th scope="col">Added</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {documents.data.data.map((document) => (
+                  <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
         {documents.data?.data.length === 0 && <p>No documents yet.</p>}
         <Pager pager={pager} nextCursor={documents.data?.next_cursor} label="Pages of documents" />
@@ -57,7 +61,9 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
   });
   return (
     <tr>
-      <td>{document.title}</td>
+      <td>
+        <Link href={`/knowledge/${document.doc_id}`}>{document.title}</Link>
+      </td>
       <td>
         <Status value={document.status} />
         {document.status === 'processing' &&
@@ -103,13 +109,21 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
   );
 }
 
+/** Adds a document from a .txt/.md file or from pasted text. */
 function Upload() {
   const { orgId } = useSession();
   const queryClient = useQueryClient();
+  const [source, setSource] = useState<'file' | 'text'>('file');
   const [file, setFile] = useState<File | null>(null);
+  const [text, setText] = useState('');
   const [title, setTitle] = useState('');
   const upload = useMutation({
     mutationFn: async () => {
+      if (source === 'text') {
+        return call((pylon) =>
+          pylon.knowledge.documents.create({ org_id: orgId, title: title.trim(), content: text, metadata: { source: 'console' } }),
+        );
+      }
       if (!file) throw new Error('Choose a .txt or .md file first.');
       const content = await file.text();
       return call((pylon) =>
@@ -118,6 +132,7 @@ function Upload() {
     },
     onSuccess: () => {
       setFile(null);
+      setText('');
       setTitle('');
       void queryClient.invalidateQueries({ queryKey: ['documents'] });
     },
@@ -126,28 +141,48 @@ function Upload() {
     event.preventDefault();
     upload.mutate(undefined, { onSuccess: () => (event.target as HTMLFormElement).reset() });
   };
+  const ready = source === 'file' ? !!file : text.trim().length > 0 && title.trim().length > 0;
   return (
     <section aria-labelledby="upload-heading">
       <h2 id="upload-heading">Add a document</h2>
       <form onSubmit={submit} className="stack">
-        <label htmlFor="doc-file">Text or Markdown file (.txt, .md)</label>
-        <input
-          id="doc-file"
-          type="file"
-          accept=".txt,.md,.markdown,text/plain,text/markdown"
-          required
-          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-        />
-        <label htmlFor="doc-title">Title (optional; the file name otherwise)</label>
-        <input id="doc-title" maxLength={500} value={title} onChange={(event) => setTitle(event.target.value)} />
+        <fieldset>
+          <legend>From</legend>
+          <label className="check">
+            <input type="radio" name="doc-source" checked={source === 'file'} onChange={() => setSource('file')} /> a .txt or .md file
+          </label>
+          <label className="check">
+            <input type="radio" name="doc-source" checked={source === 'text'} onChange={() => setSource('text')} /> pasted text
+          </label>
+        </fieldset>
+        {source === 'file' ? (
+          <>
+            <label htmlFor="doc-file">Text or Markdown file (.txt, .md)</label>
+            <input
+              id="doc-file"
+              type="file"
+              accept=".txt,.md,.markdown,text/plain,text/markdown"
+              required
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            />
+            <label htmlFor="doc-title">Title (optional; the file name otherwise)</label>
+          </>
+        ) : (
+          <>
+            <label htmlFor="doc-text">Text</label>
+            <textarea id="doc-text" required rows={8} value={text} onChange={(event) => setText(event.target.value)} />
+            <label htmlFor="doc-title">Title</label>
+          </>
+        )}
+        <input id="doc-title" maxLength={500} required={source === 'text'} value={title} onChange={(event) => setTitle(event.target.value)} />
         <div>
-          <button type="submit" disabled={upload.isPending || !file}>
-            Upload
+          <button type="submit" disabled={upload.isPending || !ready}>
+            {source === 'file' ? 'Upload' : 'Add document'}
           </button>
         </div>
         {upload.isPending && <p role="status">Uploading…</p>}
         {upload.isSuccess && (
-          <p role="status">Uploaded “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</p>
+          <Done>Added “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</Done>
         )}
         <ErrorNotice error={upload.error} />
       </form>
@@ -217,5 +252,47 @@ function Search() {
           </ol>
         ))}
     </section>
+  );
+}
+
+/** One document: what it is, how far its ingestion is, and its metadata (a run's citations link here). */
+export function DocumentPage({ docId }: { docId: string }) {
+  const document = useQuery({
+    queryKey: ['document', docId],
+    queryFn: () => call((pylon) => pylon.knowledge.documents.get(docId)),
+    refetchInterval: (query) => (query.state.data?.status === 'processing' ? 1_000 : false),
+  });
+  const data = document.data;
+  return (
+    <>
+      <p>
+        <Link href="/knowledge">← All documents</Link>
+      </p>
+      <h1>Document {data ? `“${data.title}”` : ''}</h1>
+      <ErrorNotice error={document.error} />
+      {data && (
+        <dl className="facts">
+          <dt>Document id</dt>
+          <dd>
+            <Id value={data.doc_id} label="the document id" />
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <Status value={data.status} />
+            {data.failure_reason && <> — {data.failure_reason}</>}
+          </dd>
+          <dt>Chunks</dt>
+          <dd>{data.chunk_count}</dd>
+          <dt>Added</dt>
+          <dd>
+            <When at={data.created_at} />
+          </dd>
+          <dt>Metadata</dt>
+          <dd>
+            <pre className="text">{JSON.stringify(data.metadata, null, 2)}</pre>
+          </dd>
+        </dl>
+      )}
+    </>
   );
 }

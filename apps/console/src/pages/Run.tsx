@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { call } from '../api/client';
 import { followRunEvents, type RunEvent } from '../api/run-events';
-import { ErrorNotice, ScopeNote, Status, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Id, ScopeNote, Status, When } from '../components/ui';
 import { useSession } from '../session';
 
 /** One run: its input, its output as it is produced (the live event stream), and cancel. */
@@ -35,6 +35,7 @@ export function RunPage({ runId }: { runId: string }) {
       <h1>
         Run <code>{runId.slice(0, 8)}</code>
       </h1>
+      <DocsLink tag="agent runs">Agent runs in the API reference</DocsLink>
       <ErrorNotice error={run.error} />
       {data && (
         <>
@@ -51,11 +52,11 @@ export function RunPage({ runId }: { runId: string }) {
             </dd>
             <dt>Run id</dt>
             <dd>
-              <code>{data.run_id}</code>
+              <Id value={data.run_id} label="the run id" />
             </dd>
             <dt>Agent version</dt>
             <dd>
-              <code>{data.agent_version_id}</code>
+              <VersionName versionId={data.agent_version_id} />
             </dd>
             <dt>Created</dt>
             <dd>
@@ -86,12 +87,12 @@ export function RunPage({ runId }: { runId: string }) {
         </>
       )}
       <section aria-labelledby="events-heading">
-        <h2 id="events-heading">Events {live ? <span className="status status-running">live</span> : null}</h2>
+        <h2 id="events-heading">Timeline {live ? <span className="status status-running">live</span> : null}</h2>
         <ErrorNotice error={streamError} />
-        <ol className="events">
-          {events.map((event) => (
-            <li key={event.seq}>
-              <span className="seq">#{event.seq}</span> <Status value={event.type} /> <code className="event-data">{summarise(event)}</code>
+        <ol className="timeline" aria-label="What the run did, in order">
+          {timeline(events).map((step) => (
+            <li key={step.seq} className={`step step-${step.kind}`}>
+              <TimelineStep step={step} />
             </li>
           ))}
         </ol>
@@ -100,10 +101,123 @@ export function RunPage({ runId }: { runId: string }) {
   );
 }
 
-function summarise(event: RunEvent): string {
-  if (event.type === 'output_delta') return JSON.stringify(event.data.text);
-  if (event.type === 'succeeded' || event.type === 'failed') return `run ${event.type}`;
-  return JSON.stringify(event.data);
+type Step =
+  | { kind: 'status'; seq: number; at: string; status: string; detail?: string }
+  | { kind: 'output'; seq: number; at: string; text: string; pieces: number }
+  | { kind: 'tool_call'; seq: number; at: string; name: string; args: unknown }
+  | { kind: 'tool_result'; seq: number; at: string; name: string; query?: string; docIds: string[]; error?: string };
+
+/** The events as steps a person reads: status changes, tool calls and what they found, and the output deltas joined into text. */
+function timeline(events: RunEvent[]): Step[] {
+  const steps: Step[] = [];
+  for (const event of events) {
+    const at = event.created_at;
+    const last = steps[steps.length - 1];
+    if (event.type === 'output_delta') {
+      const text = String(event.data.text ?? '');
+      if (last?.kind === 'output') {
+        last.text += text;
+        last.pieces++;
+      } else steps.push({ kind: 'output', seq: event.seq, at, text, pieces: 1 });
+    } else if (event.type === 'tool_call') {
+      steps.push({ kind: 'tool_call', seq: event.seq, at, name: String(event.data.name), args: event.data.arguments });
+    } else if (event.type === 'tool_result') {
+      const docIds = Array.isArray(event.data.doc_ids) ? event.data.doc_ids.map(String) : [];
+      steps.push({
+        kind: 'tool_result',
+        seq: event.seq,
+        at,
+        name: String(event.data.name),
+        docIds,
+        ...(typeof event.data.query === 'string' ? { query: event.data.query } : {}),
+        ...(typeof event.data.error === 'string' ? { error: event.data.error } : {}),
+      });
+    } else {
+      const error = typeof event.data.error === 'string' ? event.data.error : undefined;
+      steps.push({ kind: 'status', seq: event.seq, at, status: event.type, ...(error ? { detail: error } : {}) });
+    }
+  }
+  return steps;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Started on a worker',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+
+function TimelineStep({ step }: { step: Step }) {
+  const when = (
+    <span className="hint">
+      #{step.seq} · <When at={step.at} />
+    </span>
+  );
+  switch (step.kind) {
+    case 'status':
+      return (
+        <>
+          <Status value={step.status} /> <strong>{STATUS_WORDS[step.status] ?? step.status}</strong>
+          {step.detail && (
+            <>
+              : <code>{step.detail}</code>
+            </>
+          )}{' '}
+          {when}
+        </>
+      );
+    case 'output':
+      return (
+        <>
+          <strong>Wrote output</strong> ({step.pieces} {step.pieces === 1 ? 'piece' : 'pieces'}) {when}
+          <p className="text">{step.text}</p>
+        </>
+      );
+    case 'tool_call':
+      return (
+        <>
+          <strong>Called {step.name}</strong> {when}
+          <pre className="text">{JSON.stringify(step.args, null, 2)}</pre>
+        </>
+      );
+    case 'tool_result':
+      return (
+        <>
+          <strong>{step.name}</strong>{' '}
+          {step.error ? (
+            <>
+              failed: <code>{step.error}</code>
+            </>
+          ) : (
+            <>
+              {step.query !== undefined && <>for “{step.query}” </>}found {step.docIds.length} {step.docIds.length === 1 ? 'document' : 'documents'}
+              {step.docIds.length > 0 && ': '}
+              {step.docIds.map((docId, index) => (
+                <span key={docId}>
+                  {index > 0 && ', '}
+                  <Link href={`/knowledge/${docId}`}>
+                    <CitedTitle docId={docId} />
+                  </Link>
+                </span>
+              ))}
+            </>
+          )}{' '}
+          {when}
+        </>
+      );
+  }
+}
+
+/** A cited document's title (its id until known, or when this key cannot read knowledge). */
+function CitedTitle({ docId }: { docId: string }) {
+  const { can } = useSession();
+  const document = useQuery({
+    queryKey: ['document', docId],
+    enabled: can('kb:read'),
+    queryFn: () => call((pylon) => pylon.knowledge.documents.get(docId)),
+    staleTime: 60_000,
+  });
+  return <>{document.data?.title ?? <code>{docId.slice(0, 8)}</code>}</>;
 }
 
 /** The run's events from its SSE stream, kept in order; `onEnd` when the terminal event arrives. */
@@ -126,4 +240,24 @@ function useRunEvents(runId: string, onEnd: () => void) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runId]);
   return { events, streamError, live };
+}
+
+/** The version a run ran, as "agent v2 · model" linked to its agent (needs agents:manage), or its id. */
+function VersionName({ versionId }: { versionId: string }) {
+  const { can } = useSession();
+  const version = useQuery({
+    queryKey: ['agent-version', versionId],
+    enabled: can('agents:manage'),
+    queryFn: () => call((pylon) => pylon.agents.getVersion(versionId)),
+    staleTime: 60_000,
+  });
+  if (!version.data) return <Id value={versionId} label="the agent version id" />;
+  return (
+    <>
+      <Link href={`/agents/${version.data.agent_id}`}>
+        v{version.data.version} · <code>{version.data.model}</code>
+      </Link>{' '}
+      <Id value={versionId} label="the agent version id" />
+    </>
+  );
 }

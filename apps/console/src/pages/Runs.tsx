@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { call, type Schemas } from '../api/client';
-import { ErrorNotice, Pager, ScopeNote, Status, usePager, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
 
 type RunStatus = Schemas['AgentRunView']['status'];
@@ -21,6 +21,7 @@ export function RunsPage() {
   return (
     <>
       <h1>Runs</h1>
+      <DocsLink tag="agent runs">Agent runs in the API reference</DocsLink>
       {can('runs:create') ? (
         <StartRun />
       ) : (
@@ -46,35 +47,37 @@ export function RunsPage() {
         </select>
         <ErrorNotice error={runs.error} />
         {runs.data && runs.data.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">Input</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.data.map((run) => (
-                <tr key={run.run_id}>
-                  <td>
-                    <Link href={`/runs/${run.run_id}`}>
-                      <code>{run.run_id.slice(0, 8)}</code>
-                    </Link>
-                  </td>
-                  <td>
-                    <Status value={run.status} />
-                  </td>
-                  <td className="clip">{run.input}</td>
-                  <td>
-                    <When at={run.created_at} />
-                  </td>
+          <TableScroll label="Runs, newest first">
+            <table>
+              <caption className="visually-hidden">Runs, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Input</th>
+                  <th scope="col">Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {runs.data.data.map((run) => (
+                  <tr key={run.run_id}>
+                    <td>
+                      <Link href={`/runs/${run.run_id}`}>
+                        <code>{run.run_id.slice(0, 8)}</code>
+                      </Link>
+                    </td>
+                    <td>
+                      <Status value={run.status} />
+                    </td>
+                    <td className="clip">{run.input}</td>
+                    <td>
+                      <When at={run.created_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
         {runs.data?.data.length === 0 && <p>No runs{status ? ` with status ${status}` : ''}.</p>}
         <Pager pager={pager} nextCursor={runs.data?.next_cursor} label="Pages of runs" />

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call, type Schemas } from '../api/client';
-import { LedgerChart } from '../components/LedgerChart';
-import { ErrorNotice, ScopeNote, Status, When } from '../components/ui';
+import { Link } from 'wouter';
+import { describeRefund, refundsByGeneration, useLedger, VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { DocsLink, ErrorNotice, ScopeNote, Status, When } from '../components/ui';
 import { useSession } from '../session';
 
 type Generation = Schemas['VideoGenerationResponse'];
 type AspectRatio = Schemas['CreateGenerationRequest']['aspect_ratio'];
 const ASPECT_RATIOS: AspectRatio[] = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', '9:21'];
-const COST = 500_000;
 
 /**
  * Video generation. The API has no list of generations, so the gallery is the generations the token
@@ -17,14 +17,10 @@ const COST = 500_000;
 export function VideosPage() {
   const { can } = useSession();
   const [madeHere, setMadeHere] = useState<string[]>([]);
-  const entries = useQuery({
-    queryKey: ['token-entries'],
-    enabled: can('tokens:read'),
-    queryFn: () => call((pylon) => pylon.tokens.entries({ limit: 100 }).firstPage()),
-  });
-  const charged = (entries.data?.data ?? [])
-    .filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation')
-    .map((entry) => entry.reference_id!);
+  const { entries, balance } = useLedger(can('tokens:read'));
+  const ledger = entries.data?.data ?? [];
+  const charged = ledger.filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation').map((entry) => entry.reference_id!);
+  const refunds = refundsByGeneration(ledger);
   const ids = [...new Set([...madeHere, ...charged])].slice(0, 50);
   const generations = useQuery({
     queryKey: ['generations', ids],
@@ -39,13 +35,23 @@ export function VideosPage() {
     void queryClient.invalidateQueries({ queryKey: ['token-entries'] });
     void queryClient.invalidateQueries({ queryKey: ['token-balance'] });
   };
-  const finished = generations.data?.filter((generation) => generation.state === 'completed' || generation.state === 'failed').length ?? 0;
 
   return (
     <>
       <h1>Videos</h1>
+      <DocsLink tag="video">Video generation in the API reference</DocsLink>
       {can('tokens:read') ? (
-        <Tokens entries={entries.data?.data} entriesError={entries.error} refreshKey={finished} />
+        <section aria-labelledby="tokens-heading">
+          <h2 id="tokens-heading">Tokens</h2>
+          <ErrorNotice error={balance.error ?? entries.error} />
+          {balance.data && (
+            <p>
+              Balance: <strong data-testid="token-balance">{balance.data.balance.toLocaleString()}</strong> tokens (
+              {Math.floor(balance.data.balance / VIDEO_COST)} generations at {VIDEO_COST.toLocaleString()} each; a failed or cancelled one is
+              refunded). <Link href="/billing">The ledger</Link>
+            </p>
+          )}
+        </section>
       ) : (
         <ScopeNote>
           The token balance and ledger need the tokens:read scope, which this key does not have; the gallery then shows only the videos made in this
@@ -63,39 +69,11 @@ export function VideosPage() {
         {ids.length === 0 && <p>No videos yet.</p>}
         <ul className="gallery">
           {generations.data?.map((generation) => (
-            <VideoCard key={generation.id} generation={generation} onCreated={created} />
+            <VideoCard key={generation.id} generation={generation} refund={refunds.get(generation.id)} onCreated={created} />
           ))}
         </ul>
       </section>
     </>
-  );
-}
-
-function Tokens({
-  entries,
-  entriesError,
-  refreshKey,
-}: {
-  entries: Schemas['TokenEntryView'][] | undefined;
-  entriesError: unknown;
-  refreshKey: number;
-}) {
-  const balance = useQuery({
-    queryKey: ['token-balance', refreshKey],
-    queryFn: () => call((pylon) => pylon.tokens.balance()),
-  });
-  return (
-    <section aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading">Tokens</h2>
-      <ErrorNotice error={balance.error ?? entriesError} />
-      {balance.data && (
-        <p>
-          Balance: <strong data-testid="token-balance">{balance.data.balance.toLocaleString()}</strong> tokens (
-          {Math.floor(balance.data.balance / COST)} generations at {COST.toLocaleString()} each).
-        </p>
-      )}
-      {entries && <LedgerChart entries={entries} />}
-    </section>
   );
 }
 
@@ -143,7 +121,7 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
         <input id="video-end" type="url" value={imageEndUrl} onChange={(event) => setImageEndUrl(event.target.value)} />
         <div>
           <button type="submit" disabled={generate.isPending}>
-            Generate ({COST.toLocaleString()} tokens)
+            Generate ({VIDEO_COST.toLocaleString()} tokens)
           </button>
         </div>
         <ErrorNotice error={generate.error} />
@@ -152,7 +130,15 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
   );
 }
 
-function VideoCard({ generation, onCreated }: { generation: Generation; onCreated: (generation: Generation) => void }) {
+function VideoCard({
+  generation,
+  refund,
+  onCreated,
+}: {
+  generation: Generation;
+  refund: LedgerEntry | undefined;
+  onCreated: (generation: Generation) => void;
+}) {
   const { can } = useSession();
   const queryClient = useQueryClient();
   const [playing, setPlaying] = useState(false);
@@ -166,7 +152,11 @@ function VideoCard({ generation, onCreated }: { generation: Generation; onCreate
   });
   const cancel = useMutation({
     mutationFn: () => call((pylon) => pylon.videos.cancel(generation.id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['generations'] });
+      void queryClient.invalidateQueries({ queryKey: ['token-entries'] });
+      void queryClient.invalidateQueries({ queryKey: ['token-balance'] });
+    },
   });
   const video = generation.video;
   const busy = generation.state === 'pending' || generation.state === 'processing';
@@ -175,6 +165,9 @@ function VideoCard({ generation, onCreated }: { generation: Generation; onCreate
       <h3 className="clip">{generation.prompt}</h3>
       <p>
         <Status value={generation.state} /> <When at={generation.created_at} />
+        {generation.state === 'failed' && (
+          <span className="failure-reason"> — {refund ? describeRefund(refund) : 'no video; the refund follows within seconds'}</span>
+        )}
         {busy && <progress aria-label={`Rendering “${generation.prompt}”`} />}
       </p>
       {video &&

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
-import { ErrorNotice, Pager, SecretOnce, Status, usePager, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Pager, SecretOnce, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
 
 export type WebhookEvent = NonNullable<Schemas['CreateWebhookEndpointRequest']['events']>[number];
@@ -25,48 +25,51 @@ export function WebhooksPage() {
   return (
     <>
       <h1>Webhooks</h1>
+      <DocsLink tag="webhooks">Webhooks in the API reference</DocsLink>
       <CreateEndpoint />
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
         <ErrorNotice error={endpoints.error} />
         {endpoints.data && endpoints.data.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Webhook endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.data.data.map((endpoint) => (
-                <tr key={endpoint.endpoint_id}>
-                  <td>
-                    <Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>
-                    {endpoint.description && <div className="hint">{endpoint.description}</div>}
-                  </td>
-                  <td>
-                    {endpoint.events
-                      ? endpoint.events.map((event) => (
-                          <code key={event} className="tag">
-                            {event}
-                          </code>
-                        ))
-                      : 'every event'}
-                  </td>
-                  <td>
-                    <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
-                    {endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}
-                  </td>
-                  <td>
-                    <When at={endpoint.created_at} />
-                  </td>
+          <TableScroll label="Webhook endpoints">
+            <table>
+              <caption className="visually-hidden">Webhook endpoints</caption>
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {endpoints.data.data.map((endpoint) => (
+                  <tr key={endpoint.endpoint_id}>
+                    <td>
+                      <Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>
+                      {endpoint.description && <div className="hint">{endpoint.description}</div>}
+                    </td>
+                    <td>
+                      {endpoint.events
+                        ? endpoint.events.map((event) => (
+                            <code key={event} className="tag">
+                              {event}
+                            </code>
+                          ))
+                        : 'every event'}
+                    </td>
+                    <td>
+                      <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
+                      {endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}
+                    </td>
+                    <td>
+                      <When at={endpoint.created_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
         {endpoints.data?.data.length === 0 && <p>No endpoints yet.</p>}
         <Pager pager={pager} nextCursor={endpoints.data?.next_cursor} label="Pages of endpoints" />

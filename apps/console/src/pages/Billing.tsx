@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { call } from '../api/client';
+import { useLedger, VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { LedgerChart } from '../components/LedgerChart';
+import { DocsLink, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
+
+/** Tokens: the balance, how it moved (a chart that follows grants, debits and refunds), and the ledger as a table. */
+export function BillingPage() {
+  const { entries, balance } = useLedger();
+  return (
+    <>
+      <h1>Usage & billing</h1>
+      <DocsLink tag="management">Tokens in the API reference</DocsLink>
+      <section aria-labelledby="balance-heading">
+        <h2 id="balance-heading">Token balance</h2>
+        <ErrorNotice error={balance.error ?? entries.error} />
+        {balance.data && (
+          <p className="figure">
+            <strong data-testid="billing-balance">{balance.data.balance.toLocaleString()}</strong> tokens:{' '}
+            {Math.floor(balance.data.balance / VIDEO_COST)} video generations at {VIDEO_COST.toLocaleString()} each. Agent runs and knowledge search
+            cost no tokens.
+          </p>
+        )}
+        {entries.data && <LedgerChart entries={entries.data.data} />}
+      </section>
+      <LedgerTable />
+    </>
+  );
+}
+
+const KIND_LABEL: Record<LedgerEntry['kind'], string> = { grant: 'Grant', debit: 'Charge', refund: 'Refund' };
+
+function LedgerTable() {
+  const pager = usePager();
+  const page = useQuery({
+    queryKey: ['token-entries-page', pager.cursor],
+    queryFn: () => call((pylon) => pylon.tokens.entries({ limit: 20 }).page(pager.cursor)),
+    refetchInterval: 5_000,
+  });
+  return (
+    <section aria-labelledby="ledger-heading">
+      <h2 id="ledger-heading">Ledger</h2>
+      <p className="hint">Every change to the balance, newest first. Entries are never changed or removed: a refund is an entry of its own.</p>
+      <ErrorNotice error={page.error} />
+      {page.data && page.data.data.length > 0 && (
+        <TableScroll label="Ledger entries, newest first">
+          <table>
+            <caption className="visually-hidden">Ledger entries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Type</th>
+                <th scope="col" className="number">
+                  Amount
+                </th>
+                <th scope="col" className="number">
+                  Balance after
+                </th>
+                <th scope="col">Reason</th>
+                <th scope="col">For</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((entry) => (
+                <tr key={entry.entry_id} data-kind={entry.kind}>
+                  <td>
+                    <When at={entry.created_at} />
+                  </td>
+                  <td>{KIND_LABEL[entry.kind]}</td>
+                  <td className={`number delta-${entry.delta < 0 ? 'down' : 'up'}`}>
+                    {entry.delta > 0 ? '+' : '−'}
+                    {Math.abs(entry.delta).toLocaleString()}
+                  </td>
+                  <td className="number">{entry.balance_after.toLocaleString()}</td>
+                  <td>{entry.reason ?? <span className="muted">—</span>}</td>
+                  <td>
+                    <Reference entry={entry} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      {page.data?.data.length === 0 && <p>No ledger entries yet: an operator grants tokens with the admin API.</p>}
+      <Pager pager={pager} nextCursor={page.data?.next_cursor} label="Pages of ledger entries" />
+    </section>
+  );
+}
+
+function Reference({ entry }: { entry: LedgerEntry }) {
+  if (entry.refund_of) {
+    return (
+      <>
+        refund of charge <Id value={entry.refund_of} label="the refunded charge's entry id" />
+      </>
+    );
+  }
+  if (entry.reference_type === 'video_generation' && entry.reference_id) {
+    return (
+      <>
+        <Link href="/videos">video generation</Link> <Id value={entry.reference_id} label="the video generation id" />
+      </>
+    );
+  }
+  if (entry.reference_type) return <code>{entry.reference_type}</code>;
+  return <span className="muted">—</span>;
+}
