@@ -77,6 +77,11 @@ class Agents:
         result: models.AgentVersionView = self._t.request(R.get_version(version_id))
         return result
 
+    def model_providers(self) -> models.ModelProviderList:
+        """The model providers a version can name, and whether this server can run each."""
+        result: models.ModelProviderList = self._t.request(R.list_model_providers())
+        return result
+
     def list(self, *, limit: int | None = None) -> Iterator[models.AgentView]:
         """Every item, page after page."""
         return iterate(self._t, lambda cursor: R.list_agents({"limit": limit}, cursor))
@@ -365,6 +370,11 @@ class AsyncAgents:
 
     async def get_version(self, version_id: str) -> models.AgentVersionView:
         result: models.AgentVersionView = await self._t.request(R.get_version(version_id))
+        return result
+
+    async def model_providers(self) -> models.ModelProviderList:
+        """The model providers a version can name, and whether this server can run each."""
+        result: models.ModelProviderList = await self._t.request(R.list_model_providers())
         return result
 
     def list(self, *, limit: int | None = None) -> AsyncIterator[models.AgentView]:

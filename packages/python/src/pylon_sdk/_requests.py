@@ -69,6 +69,10 @@ def get_version(version_id: str) -> Request:
     return Request("GET", f"/api/v1/agent-versions/{_p(version_id)}")
 
 
+def list_model_providers() -> Request:
+    return Request("GET", "/api/v1/models")
+
+
 # knowledge
 def search(body: Mapping[str, Any]) -> Request:
     return Request("POST", "/api/v1/knowledge/search", body=dict(body), repeatable=True)
