@@ -1,6 +1,7 @@
 import { call, type Schemas } from './client';
 
-export type RunEvent = Schemas['RunEventView'];
+/** An event as the stream carries it: its place in the run's log, its type and its data (no timestamp). */
+export type RunEvent = Pick<Schemas['RunEventView'], 'seq' | 'type' | 'data'>;
 
 /**
  * Follows a run's events until its terminal event, with the SDK's stream (fetch with a streamed body, since

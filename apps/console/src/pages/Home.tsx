@@ -41,7 +41,8 @@ export function HomePage() {
               </fieldset>
             </div>
             <p className="hint">
-              Since <When at={period.since} />; work counts in the period it was created in. Updated <When at={usage.data.generated_at} />.
+              From <time dateTime={period.since}>{new Date(period.since).toLocaleString()}</time> to now; work counts in the period it was created in.
+              Updated <When at={usage.data.generated_at} />.
             </p>
             <Figures period={period} />
           </section>

@@ -102,31 +102,39 @@ export function RunPage({ runId }: { runId: string }) {
 }
 
 type Step =
-  | { kind: 'status'; seq: number; at: string; status: string; detail?: string }
-  | { kind: 'output'; seq: number; at: string; text: string; pieces: number }
-  | { kind: 'tool_call'; seq: number; at: string; name: string; args: unknown }
-  | { kind: 'tool_result'; seq: number; at: string; name: string; query?: string; docIds: string[]; error?: string };
+  | { kind: 'status'; seq: number; status: string; detail?: string }
+  | { kind: 'output'; seq: number; chars: number; pieces: number }
+  | { kind: 'tool_call'; seq: number; name: string; args: unknown }
+  | { kind: 'tool_result'; seq: number; name: string; query?: string; docIds: string[]; error?: string };
+
+/** Tool arguments arrive as the model's JSON text. */
+function parsed(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
 
 /** The events as steps a person reads: status changes, tool calls and what they found, and the output deltas joined into text. */
 function timeline(events: RunEvent[]): Step[] {
   const steps: Step[] = [];
   for (const event of events) {
-    const at = event.created_at;
     const last = steps[steps.length - 1];
     if (event.type === 'output_delta') {
       const text = String(event.data.text ?? '');
       if (last?.kind === 'output') {
-        last.text += text;
+        last.chars += text.length;
         last.pieces++;
-      } else steps.push({ kind: 'output', seq: event.seq, at, text, pieces: 1 });
+      } else steps.push({ kind: 'output', seq: event.seq, chars: text.length, pieces: 1 });
     } else if (event.type === 'tool_call') {
-      steps.push({ kind: 'tool_call', seq: event.seq, at, name: String(event.data.name), args: event.data.arguments });
+      steps.push({ kind: 'tool_call', seq: event.seq, name: String(event.data.name), args: parsed(event.data.arguments) });
     } else if (event.type === 'tool_result') {
       const docIds = Array.isArray(event.data.doc_ids) ? event.data.doc_ids.map(String) : [];
       steps.push({
         kind: 'tool_result',
         seq: event.seq,
-        at,
         name: String(event.data.name),
         docIds,
         ...(typeof event.data.query === 'string' ? { query: event.data.query } : {}),
@@ -134,7 +142,7 @@ function timeline(events: RunEvent[]): Step[] {
       });
     } else {
       const error = typeof event.data.error === 'string' ? event.data.error : undefined;
-      steps.push({ kind: 'status', seq: event.seq, at, status: event.type, ...(error ? { detail: error } : {}) });
+      steps.push({ kind: 'status', seq: event.seq, status: event.type, ...(error ? { detail: error } : {}) });
     }
   }
   return steps;
@@ -148,11 +156,7 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 function TimelineStep({ step }: { step: Step }) {
-  const when = (
-    <span className="hint">
-      #{step.seq} · <When at={step.at} />
-    </span>
-  );
+  const when = <span className="hint">event {step.seq}</span>;
   switch (step.kind) {
     case 'status':
       return (
@@ -169,8 +173,8 @@ function TimelineStep({ step }: { step: Step }) {
     case 'output':
       return (
         <>
-          <strong>Wrote output</strong> ({step.pieces} {step.pieces === 1 ? 'piece' : 'pieces'}) {when}
-          <p className="text">{step.text}</p>
+          <strong>Wrote the output</strong> ({step.chars.toLocaleString()} characters in {step.pieces} {step.pieces === 1 ? 'piece' : 'pieces'}){' '}
+          {when}
         </>
       );
     case 'tool_call':

@@ -340,20 +340,20 @@ function DeliveryRow({ delivery, endpointId, onRetried }: { delivery: Delivery; 
   return (
     <Fragment>
       <tr className="delivery" data-delivery={delivery.delivery_id}>
-        <td>
+        <td data-label="Status">
           <Status value={delivery.status} />
         </td>
-        <td>
+        <td data-label="Event">
           <code>{delivery.event_type}</code>
           <div className="hint">
             <code title={delivery.event_id}>{delivery.event_id.slice(0, 8)}</code>
           </div>
         </td>
-        <td>{delivery.attempt_count}</td>
-        <td>
+        <td data-label="Attempts">{delivery.attempt_count}</td>
+        <td data-label="Created">
           <When at={delivery.created_at} />
         </td>
-        <td>{delivery.status === 'pending' ? <When at={delivery.next_attempt_at} /> : <span className="muted">—</span>}</td>
+        <td data-label="Next attempt">{delivery.status === 'pending' ? <When at={delivery.next_attempt_at} /> : <span className="muted">—</span>}</td>
         <td className="actions">
           <button type="button" className="quiet" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
             {open ? 'Hide' : 'Show'}{' '}
