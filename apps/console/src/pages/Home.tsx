@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
 import { DocsLink, ErrorNotice, Id, TableScroll, When } from '../components/ui';
@@ -83,11 +83,7 @@ function Figures({ period }: { period: UsageWindow }) {
   return (
     <div className="stats">
       {runs && (
-        <article className="stat" aria-labelledby="stat-runs">
-          <h3 id="stat-runs">
-            <Link href="/runs">Agent runs</Link>
-          </h3>
-          <p className="big">{runs.total.toLocaleString()}</p>
+        <Stat title="Agent runs" href="/runs" figure={runs.total}>
           <p>
             {runs.succeeded} succeeded, {runs.failed} failed, {runs.cancelled} cancelled, {runs.in_progress} in progress
           </p>
@@ -96,53 +92,51 @@ function Figures({ period }: { period: UsageWindow }) {
             <br />
             Duration p50 {ms(runs.duration_ms.p50)}, p95 {ms(runs.duration_ms.p95)}
           </p>
-        </article>
+        </Stat>
       )}
       {documents && (
-        <article className="stat" aria-labelledby="stat-documents">
-          <h3 id="stat-documents">
-            <Link href="/knowledge">Documents</Link>
-          </h3>
-          <p className="big">{documents.total.toLocaleString()}</p>
+        <Stat title="Documents" href="/knowledge" figure={documents.total}>
           <p>
             {documents.ready} ready, {documents.failed} failed, {documents.processing} processing
           </p>
-        </article>
+        </Stat>
       )}
       {videos && (
-        <article className="stat" aria-labelledby="stat-videos">
-          <h3 id="stat-videos">
-            <Link href="/videos">Videos</Link>
-          </h3>
-          <p className="big">{videos.total.toLocaleString()}</p>
+        <Stat title="Videos" href="/videos" figure={videos.total}>
           <p>
             {videos.completed} completed, {videos.failed} failed, {videos.in_progress} in progress
           </p>
-        </article>
+        </Stat>
       )}
       {deliveries && (
-        <article className="stat" aria-labelledby="stat-deliveries">
-          <h3 id="stat-deliveries">
-            <Link href="/webhooks">Webhook deliveries</Link>
-          </h3>
-          <p className="big">{deliveries.total.toLocaleString()}</p>
+        <Stat title="Webhook deliveries" href="/webhooks" figure={deliveries.total}>
           <p>
             {deliveries.delivered} delivered, {deliveries.failed} failed, {deliveries.pending} pending
           </p>
-        </article>
+        </Stat>
       )}
       {tokens && (
-        <article className="stat" aria-labelledby="stat-tokens">
-          <h3 id="stat-tokens">
-            <Link href="/billing">Tokens</Link>
-          </h3>
-          <p className="big">{(tokens.debited - tokens.refunded).toLocaleString()}</p>
+        <Stat title="Tokens" href="/billing" figure={tokens.debited - tokens.refunded}>
           <p>
             used: {tokens.debited.toLocaleString()} charged, {tokens.refunded.toLocaleString()} refunded; {tokens.granted.toLocaleString()} granted
           </p>
-        </article>
+        </Stat>
       )}
     </div>
+  );
+}
+
+/** One figure of the period, named by its heading, which links to its page. */
+function Stat({ title, href, figure, children }: { title: string; href: string; figure: number; children: ReactNode }) {
+  const id = useId();
+  return (
+    <article className="stat" aria-labelledby={id}>
+      <h3 id={id}>
+        <Link href={href}>{title}</Link>
+      </h3>
+      <p className="big">{figure.toLocaleString()}</p>
+      {children}
+    </article>
   );
 }
 
