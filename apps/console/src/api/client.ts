@@ -41,6 +41,14 @@ export function onKeyRefused(listener: (failure: ApiFailure) => void): () => voi
   return () => keyRefusedListeners.delete(listener);
 }
 
+let client: { apiKey: string; pylon: Pylon } | undefined;
+
+/** One SDK client per signed-in key: a new one only when the key changes (sign-in, sign-out). */
+function clientFor(apiKey: string): Pylon {
+  if (client?.apiKey !== apiKey) client = { apiKey, pylon: new Pylon({ apiKey, baseUrl: window.location.origin, maxRetries: 0 }) };
+  return client.pylon;
+}
+
 /**
  * Calls the API through the SDK (@pylon/sdk) with the signed-in key, on this origin (the one that served the
  * console), and turns what fails into an ApiFailure; for queryFn and mutationFn. The SDK does not retry here:
@@ -48,7 +56,7 @@ export function onKeyRefused(listener: (failure: ApiFailure) => void): () => voi
  */
 export async function call<T>(request: (pylon: Pylon) => Promise<T>): Promise<T> {
   try {
-    return await request(new Pylon({ apiKey: storedApiKey() ?? '', baseUrl: window.location.origin, maxRetries: 0 }));
+    return await request(clientFor(storedApiKey() ?? ''));
   } catch (error) {
     const failure =
       error instanceof PylonError
