@@ -24,19 +24,10 @@ export function ScopeNote({ children }: { children: ReactNode }) {
 export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
   }, []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
   return (
     <dialog
       ref={dialog}
@@ -53,16 +44,13 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
           {label}
         </label>
         <input id={id} className="secret-value" readOnly value={secret} autoFocus onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
+        <CopyButton value={secret} label="the secret" />
       </div>
-      <p role="status" className="hint">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the text and copy it yourself.' : ''}
+      <p>
+        <button type="button" onClick={() => dialog.current?.close()}>
+          I have saved it
+        </button>
       </p>
-      <button type="button" onClick={() => dialog.current?.close()}>
-        I have saved it
-      </button>
     </dialog>
   );
 }

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { call, type Schemas } from '../api/client';
+import { type Schemas } from '../api/client';
+import { useUsage } from '../api/usage';
 import { DocsLink, ErrorNotice, Id, TableScroll, When } from '../components/ui';
 import { SCOPES } from '../scopes';
 import { useSession } from '../session';
@@ -12,7 +12,7 @@ type Failure = NonNullable<Usage['recent_failures']>[number];
 
 /** What happened lately in the organisation (GET /api/v1/usage), then who is signed in and what its scopes allow. */
 export function HomePage() {
-  const usage = useQuery({ queryKey: ['usage'], queryFn: () => call((pylon) => pylon.usage.get()), refetchInterval: 15_000 });
+  const usage = useUsage();
   const [windowName, setWindowName] = useState<UsageWindow['window']>('24h');
   const period = usage.data?.windows.find((candidate) => candidate.window === windowName);
   return (

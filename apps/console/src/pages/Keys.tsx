@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { call, type Schemas } from '../api/client';
+import { useUsage } from '../api/usage';
 import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../components/ui';
 import { SCOPES, type Scope } from '../scopes';
 import { useSession } from '../session';
@@ -17,7 +18,7 @@ export function KeysPage() {
     queryFn: () => call((pylon) => pylon.apiKeys.list({ limit: 20 }).page(pager.cursor)),
   });
   // Request counts come from the usage summary, which has every live key of the organisation.
-  const usage = useQuery({ queryKey: ['usage'], queryFn: () => call((pylon) => pylon.usage.get()), refetchInterval: 15_000 });
+  const usage = useUsage();
   const requests = new Map((usage.data?.api_keys ?? []).map((counts) => [counts.key_id, counts]));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
