@@ -1,16 +1,19 @@
 import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ErrorCode } from '@pylon/contracts';
-import { firstDuplicateKey } from './duplicate-keys';
+import { ApiError, ErrorCode } from '@pylon/contracts';
+import { scanJson } from './json-scan';
 import { unstorableReason } from './storable-json';
 
 /**
- * A body Fastify could not turn into JSON, JSON with an object that repeats a key (which one counts
+ * A JSON body that breaks one of JSON_BODY_LIMITS (nesting, keys per object, items per array, values)
+ * is refused at once, before authentication and before anything parses it: 400 `invalid_request`
+ * naming the limit. Otherwise, a body Fastify could not turn into JSON, JSON with an object that repeats a key (which one counts
  * is up to each parser: `{"org_id": <theirs>, …, "org_id": <mine>}` may read differently here than in
  * a gateway before us), JSON with a key that would reach an object's prototype in
  * JavaScript (`__proto__`, `constructor.prototype`, which validation would never see), JSON that
- * nests too deep or holds text PostgreSQL cannot store (one rule for every endpoint), or bytes that are
+ * holds text PostgreSQL cannot store or a number it would not store as sent (one rule for every
+ * endpoint), or bytes that are
  * not UTF-8: 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
  * in another charset than UTF-8 (which it would be read as, garbling its text): 415
  * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
@@ -37,9 +40,11 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
       if (charset && charset !== 'utf-8' && charset !== 'utf8') {
         return done(null, new UnparsableBody('JSON bodies are UTF-8; the Content-Type declares another charset', ErrorCode.UnsupportedMediaType));
       }
+      const scan = scanJson(body as Buffer);
+      if (scan.limit) return done(ApiError.invalidRequest(scan.limit));
       let text: string;
       try {
-        text = typeof body === 'string' ? body : STRICT_UTF8.decode(body);
+        text = STRICT_UTF8.decode(body as Buffer);
       } catch {
         return done(null, new UnparsableBody('the body is not valid UTF-8'));
       }
@@ -57,14 +62,14 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
           ),
         );
       }
-      const duplicate = firstDuplicateKey(text);
+      const duplicate = scan.duplicateKey;
       if (duplicate) {
         return done(
           null,
-          new UnparsableBody(`the body repeats the key ${JSON.stringify(duplicate.key)} in one object (again at offset ${duplicate.offset})`),
+          new UnparsableBody(`the body repeats the key ${JSON.stringify(duplicate.key)} in one object (again at byte ${duplicate.offset})`),
         );
       }
-      const unstorable = unstorableReason(parsed);
+      const unstorable = scan.inexactNumber ?? unstorableReason(parsed);
       done(null, unstorable ? new UnparsableBody(unstorable) : parsed);
     },
   );

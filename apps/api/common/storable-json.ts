@@ -1,6 +1,3 @@
-/** How deep a request body may nest: far beyond any real request, far below what recursion survives. */
-export const MAX_BODY_DEPTH = 32;
-
 /**
  * A character PostgreSQL can store in text or jsonb: anything but NUL and half of a surrogate pair without
  * its other half. Read by code points (the `u` flag here, and JSON Schema patterns), a surrogate pair is one
@@ -20,15 +17,15 @@ export const NON_BLANK_TEXT_PATTERN = `^${STORABLE_CHARACTER}*[^\\u0000\\uD800-\
 const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
 /**
- * Why a parsed JSON body cannot be accepted as it is, or null when it can: nested deeper than
- * MAX_BODY_DEPTH, a string (value or key) PostgreSQL could not store in a text or jsonb column, or a
- * number beyond a double's range (JSON.parse makes `1e400` Infinity, which would be stored as null).
- * Iterative, so a hostile body cannot exhaust the stack here either. Never quotes the input.
+ * Why a parsed JSON body cannot be accepted as it is, or null when it can: a string (value or key)
+ * PostgreSQL could not store in a text or jsonb column, or a number beyond a double's range (JSON.parse
+ * makes `1e400` Infinity, which would be stored as null). Iterative; the body's size and nesting are
+ * already bounded by JSON_BODY_LIMITS. Never quotes the input.
  */
 export function unstorableReason(body: unknown): string | null {
-  const pending: Array<[value: unknown, depth: number]> = [[body, 1]];
+  const pending: unknown[] = [body];
   while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
+    const value = pending.pop();
     if (typeof value === 'string') {
       if (!STORABLE.test(value)) return 'a string contains a NUL character or an unpaired surrogate';
       continue;
@@ -38,10 +35,9 @@ export function unstorableReason(body: unknown): string | null {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_BODY_DEPTH) return `the body nests deeper than ${MAX_BODY_DEPTH} levels`;
     for (const [key, item] of Object.entries(value)) {
       if (!STORABLE.test(key)) return 'a property name contains a NUL character or an unpaired surrogate';
-      pending.push([item, depth + 1]);
+      pending.push(item);
     }
   }
   return null;

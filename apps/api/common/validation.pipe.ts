@@ -1,5 +1,6 @@
 import { type ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from './api-error';
+import { strictTransformer } from './strict-transformer';
 
 /**
  * When a field breaks several rules, the one to tell: that it should not be there, then that it is
@@ -47,10 +48,24 @@ export function firstProblem(errors: ValidationError[], path = ''): string {
   return 'request invalid';
 }
 
-/** class-validator DTOs, strictly: no unknown properties, no type coercion except where a DTO asks. */
+/**
+ * Nest's ValidationPipe, without its deletion of `constructor` and `prototype` keys from the body in
+ * place: that made an extra property of those names pass the whitelist unseen and dropped them from
+ * free-form metadata silently. The body parser already refuses `__proto__` and `constructor.prototype`,
+ * and strictTransformer refuses every key a DTO does not declare.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  protected override stripProtoKeys(): void {}
+}
+
+/**
+ * class-validator DTOs, strictly: no unknown properties whatever their names, free-form JSON kept as
+ * sent, no type coercion except where a DTO asks (see strictTransformer).
+ */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     transform: true,
+    transformerPackage: strictTransformer,
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
