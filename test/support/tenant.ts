@@ -22,7 +22,7 @@ export async function createKey(http: Http, orgId: string, scopes: Scope[], extr
     token: testInfra().adminToken,
     body: { name: `key ${scopes.join(',')}`, scopes, ...extra },
   });
-  assert.equal(response.status, 201, response.text);
+  assert.equal(response.status, 201, `${response.text} ${response.headers.get('error-detail')}`);
   return response.body.api_key as string;
 }
 
