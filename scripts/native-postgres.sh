@@ -32,13 +32,33 @@ as_owner() {
   if [ "$(id -u)" = 0 ]; then su -s /bin/sh pylonpg -c "$*"; else sh -c "$*"; fi
 }
 
+# As root the server runs as pylonpg, which must be able to enter every folder above its data. A data
+# directory under one it cannot enter (a checkout in /root, a `mktemp -d` folder: both 0700) is kept in
+# /var/lib/pylon-postgres instead, named after the path asked for, and that path becomes a symbolic link
+# to it; nothing above it changes its permissions. Prints the directory the server uses.
+reachable_data_dir() {
+  local asked=$1 parent
+  if [ -L "$asked" ]; then readlink -f "$asked"; return; fi
+  parent=$(dirname "$(readlink -f "$asked")")
+  if su -s /bin/sh pylonpg -c "cd '$parent'" 2>/dev/null; then readlink -f "$asked"; return; fi
+  local kept
+  kept=/var/lib/pylon-postgres/$(readlink -f "$asked" | sha256sum | cut -c1-16)
+  mkdir -p /var/lib/pylon-postgres "$kept"
+  chmod 755 /var/lib/pylon-postgres
+  # Data already initialised in place (by an earlier version of this script) moves along with the link.
+  if [ -n "$(ls -A "$asked")" ] && [ -z "$(ls -A "$kept")" ]; then cp -a "$asked/." "$kept/"; fi
+  rm -rf "$asked" && ln -s "$kept" "$asked"
+  echo "pylon-postgres: $asked is under a folder the server user pylonpg cannot enter; its data is kept in $kept" >&2
+  echo "$kept"
+}
+
 case "$action" in
   start)
     if [ "$(id -u)" = 0 ] && ! id pylonpg >/dev/null 2>&1; then useradd --system --no-create-home pylonpg; fi
     mkdir -p "$data_dir"
     if [ "$(id -u)" = 0 ]; then
+      data_dir=$(reachable_data_dir "$data_dir")
       chown -R pylonpg "$data_dir"
-      chmod o+x "$(dirname "$data_dir")"   # mktemp -d folders are 700: let the server user through
     fi
     chmod 700 "$data_dir"
     if [ ! -f "$data_dir/PG_VERSION" ]; then
@@ -48,6 +68,7 @@ case "$action" in
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
+    [ -L "$data_dir" ] && data_dir=$(readlink -f "$data_dir")
     as_owner "'$bin/pg_ctl' -D '$data_dir' -m fast -w stop >/dev/null" || true
     ;;
   *) echo "unknown action $action" >&2; exit 2 ;;

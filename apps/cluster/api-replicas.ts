@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { join } from 'node:path';
 import { PYLON_NODE_FLAGS } from '@pylon/config';
+import { serveClusterMetrics } from '@pylon/metrics';
 
 /**
  * API_REPLICAS copies of the API (apps/api/main.js) behind one port, with Node's cluster module: the
@@ -16,6 +17,7 @@ function main(): void {
     process.exit(1);
   }
   cluster.setupPrimary({ exec: join(__dirname, '..', 'api', 'main.js'), execArgv: [...PYLON_NODE_FLAGS] });
+  serveClusterMetrics();
   let stopping = false;
   const start = (replica: number): Worker => {
     const worker = cluster.fork({ API_REPLICA: String(replica) });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, DEFAULT_TOOL_MATCH_COUNT, type KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
@@ -27,8 +28,14 @@ export class AgentsService {
     return this.llm.modelProviders();
   }
 
-  createAgent(orgId: string, name: string): Promise<Agent> {
-    return this.agents.createAgent(orgId, name);
+  /** An Idempotency-Key makes it safe to retry: the same key and name answer the agent it made. */
+  createAgent(orgId: string, name: string, idempotencyKey: string | null): Promise<Agent> {
+    const requestHash = fingerprint({ name });
+    return createOnce<Agent>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.agents.findAgentByIdempotencyKey(orgId, key),
+      admit: async () => {},
+      insert: () => this.agents.createAgent(orgId, name, { idempotencyKey, requestHash }),
+    });
   }
 
   listAgents(orgId: string, page: PageRequest): Promise<Page<Agent>> {
@@ -41,20 +48,28 @@ export class AgentsService {
     return agent;
   }
 
-  async createVersion(orgId: string, agentId: string, request: AgentVersionRequest): Promise<AgentVersion> {
-    await this.getAgent(orgId, agentId);
-    if (!this.llm.isSupported(request.model)) throw ApiError.invalidRequest(`model ${request.model} is not available`);
+  /** An Idempotency-Key makes it safe to retry: the same key and request answer the version it made. */
+  async createVersion(orgId: string, agentId: string, request: AgentVersionRequest, idempotencyKey: string | null): Promise<AgentVersion> {
     const runTimeoutSeconds = request.run_timeout_seconds ?? this.config.defaultRunTimeoutSeconds;
-    if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
-      throw ApiError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
-    }
-    return this.agents.createVersion(orgId, agentId, {
+    const fields = {
       model: request.model,
       instructions: request.instructions,
       temperature: request.temperature ?? null,
       maxOutputTokens: request.max_output_tokens ?? null,
       runTimeoutSeconds,
       tools: (request.tools ?? []).map((tool) => ({ type: tool.type, match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT })),
+    };
+    const requestHash = fingerprint({ agentId, version: JSON.stringify(fields) });
+    return createOnce<AgentVersion>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.agents.findVersionByIdempotencyKey(orgId, key),
+      admit: async () => {
+        await this.getAgent(orgId, agentId);
+        if (!this.llm.isSupported(request.model)) throw ApiError.invalidRequest(`model ${request.model} is not available`);
+        if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
+          throw ApiError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
+        }
+      },
+      insert: () => this.agents.createVersion(orgId, agentId, fields, { idempotencyKey, requestHash }),
     });
   }
 

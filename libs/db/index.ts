@@ -17,7 +17,7 @@ export {
 } from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
-export { AgentRepository, type NewAgentVersion } from './repositories/agent.repository';
+export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
 export { RunEventRepository, type NewRunEvent, type StoredRunEvent } from './repositories/run-event.repository';
 export { RunEventNotifications } from './run-event-notifications';

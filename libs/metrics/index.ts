@@ -8,3 +8,4 @@ export {
   type TaskQueueBacklogSample,
 } from './pylon-metrics';
 export { MetricsModule } from './metrics.module';
+export { serveClusterMetrics } from './cluster-metrics';

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { clusterMetricsText, shareWithClusterPrimary } from './cluster-metrics';
 import { WORKFLOW_OUTCOMES, WORKFLOW_TYPES, type WorkflowOutcome } from '@pylon/contracts';
 
 /** Which process the metrics describe: each exposes only what it sees. */
@@ -35,6 +36,7 @@ export class PylonMetrics {
 
   constructor(readonly process: MetricsProcess) {
     collectDefaultMetrics({ register: this.registry });
+    if (process === 'api') shareWithClusterPrimary(this.registry);
     const api = process === 'api' ? [this.registry] : [];
     const worker = process === 'worker' ? [this.registry] : [];
     this.httpRequestDuration = new Histogram({
@@ -62,6 +64,8 @@ export class PylonMetrics {
       help: "Approximate tasks waiting in each kind's task queue (Temporal DescribeTaskQueue), by task type.",
       labelNames: ['task_queue', 'task_type'],
       registers: api,
+      // Every API replica reads the same backlog from Temporal: the cluster's figure is any one of them.
+      aggregator: 'first',
       collect: () => this.collectBacklog(),
     });
     this.webhookDeliveryAttempts = new Counter({
@@ -87,9 +91,9 @@ export class PylonMetrics {
     return this.registry.contentType;
   }
 
-  /** The Prometheus text exposition of every metric of this process. */
+  /** The Prometheus text exposition of every metric of this process, or of every API replica of its cluster. */
   render(): Promise<string> {
-    return this.registry.metrics();
+    return clusterMetricsText() ?? this.registry.metrics();
   }
 
   /** `route` is the route template (`/api/v1/agent-runs/:runId`), never the raw URL. */

@@ -17,6 +17,7 @@ import { LedgerRepository, Transactions, VideoGeneration, VideoGenerationReposit
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
+import { PrivateTargets, RefusedUrlError, assertNoPrivateTargetInUrl } from '@pylon/webhooks';
 import { rendersInProcess, type VideoBackend, type VideoProvider, type VideoRenderer } from '@pylon/video-providers';
 import { generationEvent } from './generation-view';
 import { VIDEO_BACKEND } from './video-provider.token';
@@ -45,6 +46,7 @@ export class GenerationNotFoundError extends Error {}
 @Injectable()
 export class VideoGenerationsService {
   private readonly logger = new Logger(VideoGenerationsService.name);
+  private readonly privateTargets: PrivateTargets;
 
   constructor(
     private readonly generations: VideoGenerationRepository,
@@ -55,7 +57,9 @@ export class VideoGenerationsService {
     private readonly events: EventAnnouncer,
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
-  ) {}
+  ) {
+    this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
+  }
 
   async create(orgId: string, request: GenerationRequest, idempotencyKey: string | null, parentId: string | null = null): Promise<VideoGeneration> {
     const requestHash = fingerprint({
@@ -69,6 +73,7 @@ export class VideoGenerationsService {
     return createOnce<VideoGeneration>(idempotencyKey, requestHash, {
       findByKey: (key) => this.generations.findByIdempotencyKey(orgId, key),
       admit: async () => {
+        this.assertImagesNotPrivate(request);
         if (parentId) await this.assertExtendable(orgId, parentId);
       },
       insert: () => this.insertPaid(orgId, request, parentId, idempotencyKey, requestHash),
@@ -83,6 +88,17 @@ export class VideoGenerationsService {
         },
       },
     });
+  }
+
+  /** The provider fetches the images: a URL naming a private or metadata address is refused like a webhook receiver's. */
+  private assertImagesNotPrivate(request: GenerationRequest): void {
+    try {
+      if (request.image_url) assertNoPrivateTargetInUrl('image_url', request.image_url, this.privateTargets);
+      if (request.image_end_url) assertNoPrivateTargetInUrl('image_end_url', request.image_end_url, this.privateTargets);
+    } catch (error) {
+      if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+      throw error;
+    }
   }
 
   async getMany(orgId: string, ids: string[]): Promise<VideoGeneration[]> {

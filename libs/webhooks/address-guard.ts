@@ -132,3 +132,21 @@ async function resolve(host: string): Promise<string[]> {
     throw new RefusedUrlError(`url host ${host} does not resolve`);
   }
 }
+
+/**
+ * A URL that a provider, not Pylon, will fetch (a video's start or end image): refused when its host is
+ * an address, or `localhost`, that the same policy would refuse to a webhook receiver. A name is not
+ * resolved here: the provider resolves it in its own network, so only what the URL itself says is judged.
+ */
+export function assertNoPrivateTargetInUrl(field: string, value: string, allowed: PrivateTargets): void {
+  let host: string;
+  try {
+    host = new URL(value).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return; // the field's own validation says what is wrong with it
+  }
+  const address = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : isIP(host) ? host : null;
+  if (address !== null && !allowed.allows(address)) {
+    throw new RefusedUrlError(`${field} points at a non-public address (${address}) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list`);
+  }
+}

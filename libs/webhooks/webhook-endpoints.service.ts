@@ -25,6 +25,7 @@ import {
   type Page,
   type PageRequest,
 } from '@pylon/db';
+import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { OrganizationsService } from '@pylon/organizations';
@@ -84,24 +85,34 @@ export class WebhookEndpointsService {
     this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
   }
 
-  /** A new endpoint, within the organisation's cap on endpoints (409 `limit_exceeded` past it). */
-  async create(orgId: string, request: NewEndpointRequest): Promise<WebhookEndpoint> {
-    await this.checkUrl(request.url);
-    return this.limits.withinWebhookEndpointCap(orgId, (cap) =>
-      this.webhooks.createEndpoint(
-        {
-          id: randomUUID(),
-          orgId,
-          url: request.url,
-          description: request.description ?? null,
-          events: request.events ?? null,
-          enabled: true,
-          secret: generateWebhookSecret(),
-          createdAt: new Date(),
-        },
-        cap,
-      ),
-    );
+  /**
+   * A new endpoint, within the organisation's cap on endpoints (409 `limit_exceeded` past it). An
+   * Idempotency-Key makes it safe to retry: the same key and request answer the endpoint it made, secret included.
+   */
+  create(orgId: string, request: NewEndpointRequest, idempotencyKey: string | null): Promise<WebhookEndpoint> {
+    const requestHash = fingerprint({ url: request.url, description: request.description ?? '', events: JSON.stringify(request.events ?? null) });
+    return createOnce<WebhookEndpoint>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.webhooks.findEndpointByIdempotencyKey(orgId, key),
+      admit: () => this.checkUrl(request.url),
+      insert: () =>
+        this.limits.withinWebhookEndpointCap(orgId, (cap) =>
+          this.webhooks.createEndpoint(
+            {
+              id: randomUUID(),
+              orgId,
+              url: request.url,
+              description: request.description ?? null,
+              events: request.events ?? null,
+              enabled: true,
+              secret: generateWebhookSecret(),
+              createdAt: new Date(),
+              idempotencyKey,
+              requestHash,
+            },
+            cap,
+          ),
+        ),
+    });
   }
 
   list(orgId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {

@@ -148,6 +148,30 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       status: 415,
       code: 'unsupported_media_type',
     },
+    {
+      label: 'a JSON body labelled Content-Encoding: gzip (nothing here decodes it)',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/json', 'Content-Encoding: gzip'], runBody()),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      label: 'a JSON body labelled Content-Encoding: br',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/json', 'Content-Encoding: br'], runBody()),
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      label: 'two Content-Type headers, JSON first',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: application/json', 'Content-Type: text/plain'], runBody()),
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      label: 'two Content-Type headers, JSON second',
+      request: () => post('/api/v1/agent-runs', ['Content-Type: text/plain', 'Content-Type: application/json'], runBody()),
+      status: 400,
+      code: 'invalid_request',
+    },
     { label: 'a body without a Content-Type', request: () => post('/api/v1/agent-runs', [], runBody()), status: 415, code: 'unsupported_media_type' },
     {
       label: 'an unsupported media type still needs a key first',

@@ -65,14 +65,21 @@ function resolve(document: Document, schema: Schema | undefined): Schema | undef
 }
 
 /** Each field path of a schema (into objects and array items, two levels down), with whether it is a closed object. */
-function fieldPaths(document: Document, schema: Schema | undefined, prefix: string[] = [], depth = 0): Array<{ path: string[]; closedObject: boolean }> {
+function fieldPaths(
+  document: Document,
+  schema: Schema | undefined,
+  prefix: string[] = [],
+  depth = 0,
+): Array<{ path: string[]; closedObject: boolean }> {
   const resolved = resolve(document, schema);
   if (!resolved || depth > 2) return [];
   const item = resolved.type === 'array' ? resolve(document, resolved.items) : resolved;
   const steps = resolved.type === 'array' ? ['0'] : [];
   const closed = item?.properties !== undefined && item.additionalProperties === false;
   const here = prefix.length > 0 || closed ? [{ path: [...prefix, ...steps], closedObject: closed }] : [];
-  const below = Object.entries(item?.properties ?? {}).flatMap(([name, child]) => fieldPaths(document, child, [...prefix, ...steps, name], depth + 1));
+  const below = Object.entries(item?.properties ?? {}).flatMap(([name, child]) =>
+    fieldPaths(document, child, [...prefix, ...steps, name], depth + 1),
+  );
   return [...here, ...below];
 }
 
@@ -141,7 +148,10 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
         ...fields
           .filter((field) => field.closedObject)
           .flatMap(({ path: field }) =>
-            PROTOTYPE_NAMES.map((name): [string, string] => [`${[...field, name].join('.')}: an extra property`, bodyWith(field, `{${JSON.stringify(name)}:1}`)]),
+            PROTOTYPE_NAMES.map((name): [string, string] => [
+              `${[...field, name].join('.')}: an extra property`,
+              bodyWith(field, `{${JSON.stringify(name)}:1}`),
+            ]),
           ),
       ];
       for (const [label, body] of bodies) {
@@ -151,7 +161,8 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
         sent++;
         const where = `${method} ${path} (${operation.operationId}) with ${label}`;
         if (response.status < 400 || response.status >= 500) problems.push(`${where}: ${response.status} ${response.text.slice(0, 200)}`);
-        else if (typeof response.body?.error !== 'string' || Object.keys(response.body).length !== 1) problems.push(`${where}: body ${response.text.slice(0, 200)}`);
+        else if (typeof response.body?.error !== 'string' || Object.keys(response.body).length !== 1)
+          problems.push(`${where}: body ${response.text.slice(0, 200)}`);
         if (tookMs >= BOUND_MS) problems.push(`${where}: took ${Math.round(tookMs)} ms`);
       }
     }

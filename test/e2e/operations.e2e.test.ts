@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -173,6 +174,31 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       assert.ok(exposition.types.has('process_cpu_user_seconds_total'), 'default process metrics');
       assert.ok(exposition.types.has('nodejs_heap_size_used_bytes'));
       for (const secret of [runId, tenant.orgId, tenant.key, admin()]) assert.ok(!text.includes(secret), 'no ids or secrets in /metrics');
+    });
+
+    it('counts the requests of every API replica behind the port (on the cluster topology, aggregated by the primary)', async () => {
+      const route = { method: 'GET', route: '/api/v1/agents', status: '200' };
+      const before = valueOf((await scrape(`${stack.url}/metrics`)).exposition, 'http_request_duration_seconds_count', route);
+      const requests = 40;
+      // A new connection each, so that the cluster's primary hands them to its replicas in turn.
+      const statuses = await Promise.all(
+        Array.from(
+          { length: requests },
+          () =>
+            new Promise<number | undefined>((resolve, reject) =>
+              httpGet(`${stack.url}/api/v1/agents`, { agent: false, headers: { authorization: `Bearer ${tenant.key}` } }, (response) => {
+                response.resume();
+                response.on('end', () => resolve(response.statusCode));
+              }).on('error', reject),
+            ),
+        ),
+      );
+      assert.deepEqual(new Set(statuses), new Set([200]));
+      // Every scrape, whichever replica it reaches, sees all 40, not one replica's share.
+      for (let scrapeNumber = 0; scrapeNumber < 4; scrapeNumber++) {
+        const after = valueOf((await scrape(`${stack.url}/metrics`)).exposition, 'http_request_duration_seconds_count', route);
+        assert.equal(after - before, requests);
+      }
     });
 
     it('is public, and left out of the OpenAPI document', async () => {

@@ -220,6 +220,25 @@ describe('run events: stored, streamed live, resumable', () => {
     assert.equal(unauthenticated.status, 401);
   });
 
+  it('Accept is negotiated with q-values and case-insensitively', async () => {
+    const runId = await startRun(tenant.versionId);
+    await waitForRun(http, tenant.key, runId);
+    const cases: Array<[accept: string | null, expected: string]> = [
+      ['text/event-stream;q=0, application/json', 'application/json'],
+      ['TEXT/EVENT-STREAM', 'text/event-stream'],
+      ['application/json;q=0.5, text/event-stream', 'text/event-stream'],
+      ['text/*', 'text/event-stream'],
+      ['*/*', 'application/json'],
+      [null, 'application/json'],
+    ];
+    for (const [accept, expected] of cases) {
+      const response = await fetch(eventsUrl(runId), { headers: { authorization: `Bearer ${tenant.key}`, ...(accept ? { accept } : {}) } });
+      assert.equal(response.status, 200, String(accept));
+      assert.match(response.headers.get('content-type') ?? '', new RegExp(`^${expected}`), String(accept));
+      await response.text();
+    }
+  });
+
   it('retention: the hourly Temporal schedule drops events older than RUN_EVENTS_RETENTION_DAYS; a stream of such a run still ends', async () => {
     const oldRun = await startRun(tenant.versionId);
     const { run } = await waitForRun(http, tenant.key, oldRun);

@@ -150,7 +150,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.match(ran.stdout, /\d+ succeeded/);
   });
 
-  it('the package and a user script type-check with mypy --strict; a wrong field in a create does not', () => {
+  it('the package and a user script type-check with mypy --strict; a wrong keyword or type in a create does not', () => {
     execFileSync(join(tools, 'bin', 'mypy'), ['--strict', '--no-incremental', '-p', 'pylon_sdk'], {
       env: { ...process.env, MYPYPATH: join(PACKAGE, 'src') },
       encoding: 'utf8',
@@ -172,9 +172,16 @@ describe('pylon_sdk (Python), installed with pip', () => {
     const right = mypy(sample);
     assert.equal(right.code, 0, right.output);
     const wrong = join(work, 'wrong.py');
-    writeFileSync(wrong, readFileSync(sample, 'utf8').replace('"input": question', '"input": question, "temperature": 2'));
-    const refused = mypy(wrong);
-    assert.notEqual(refused.code, 0);
-    assert.match(refused.output, /temperature/);
+    const source = readFileSync(sample, 'utf8');
+    assert.ok(source.includes('input=question'), 'the sample creates with keyword arguments');
+    for (const [mistake, named] of [
+      ['input=question, temperature=2', /temperature/],
+      ['input=len(question)', /input/],
+    ] as const) {
+      writeFileSync(wrong, source.replace('input=question', mistake));
+      const refused = mypy(wrong);
+      assert.notEqual(refused.code, 0, `mypy accepted ${mistake}`);
+      assert.match(refused.output, named);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +38,8 @@ class CuttableProxy {
   private server!: Server;
   url!: string;
 
-  static async start(target: URL): Promise<CuttableProxy> {
+  /** `swallowAnswers`: on that many first connections the API's answer never reaches the client (the connection drops instead). */
+  static async start(target: URL, swallowAnswers = 0): Promise<CuttableProxy> {
     const proxy = new CuttableProxy();
     proxy.server = createServer((client) => {
       proxy.accepted++;
@@ -48,7 +50,10 @@ class CuttableProxy {
         socket.on('close', () => proxy.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      if (proxy.accepted <= swallowAnswers) {
+        client.pipe(upstream);
+        upstream.once('data', () => client.destroy());
+      } else client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -242,6 +247,22 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       assert.equal(events.at(-1)!.type, 'succeeded');
       assert.equal((events.at(-1)!.data as { output: string }).output, 'after the cut');
       assert.ok(proxy.accepted >= 2, 'the stream was cut and connected again');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('an agent create whose answer is lost on the way back is retried with its Idempotency-Key: one agent', async () => {
+    const proxy = await CuttableProxy.start(new URL(stack.url), 1);
+    const name = `retried ${randomUUID()}`;
+    try {
+      const agent = await client({ baseUrl: proxy.url }).agents.create({ org_id: tenant.orgId, name });
+      assert.ok(proxy.accepted >= 2, 'the first answer was dropped and the create sent again');
+      const agents = (await http.get('/api/v1/agents?limit=100', { token: tenant.key })).body.data as Array<{ agent_id: string; name: string }>;
+      assert.deepEqual(
+        agents.filter((one) => one.name === name).map((one) => one.agent_id),
+        [agent.agent_id],
+      );
     } finally {
       await proxy.stop();
     }

@@ -156,6 +156,11 @@ describe('video generation', () => {
       ['a non-boolean expand_prompt', { user_prompt: 'x', expand_prompt: 'yes' }],
       ['an ftp image_url', { user_prompt: 'x', image_url: 'ftp://example.com/a.png' }],
       ['a relative image_end_url', { user_prompt: 'x', image_end_url: '/a.png' }],
+      ['an image_url at the cloud metadata address', { user_prompt: 'x', image_url: 'http://169.254.169.254/latest/meta-data/' }],
+      ['an image_url at a private address', { user_prompt: 'x', image_url: 'http://10.0.0.5/a.png' }],
+      ['an image_end_url at localhost', { user_prompt: 'x', image_end_url: 'http://localhost:8080/a.png' }],
+      ['an image_end_url at IPv6 loopback', { user_prompt: 'x', image_end_url: 'http://[::1]/a.png' }],
+      ['an image_url at loopback spelled as one number', { user_prompt: 'x', image_url: 'http://2130706433/a.png' }],
       ['an unknown property', { user_prompt: 'x', duration: 5 }],
     ];
     for (const [label, body] of bad) {

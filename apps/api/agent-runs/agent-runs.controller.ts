@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AgentRunCreated, AgentRunList, AgentRunView, CreateAgentRunRequest, ListAgentRunsQuery } from './dto/agent-run.dto';
-import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
+import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
@@ -26,12 +26,7 @@ export class AgentRunsController {
     description:
       'The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.',
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    schema: IDEMPOTENCY_KEY_SCHEMA,
-    description: 'Same key and body return the same run; same key with another body is 409.',
-  })
+  @ApiIdempotencyKey('Same key and body return the same run; same key with another body is 409.')
   @ApiOkResponse({ type: AgentRunCreated })
   @ApiErrors(400, 401, 403, 409)
   async create(

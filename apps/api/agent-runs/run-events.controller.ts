@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { ApiError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { RunEventsService, type RunEventStream } from '@pylon/agent-runs';
@@ -18,6 +19,14 @@ const DEFAULT_PAGE = 100;
 
 function toView(event: StoredRunEvent): RunEventView {
   return { seq: event.seq, type: event.type, data: event.data, created_at: event.createdAt.toISOString() };
+}
+
+/** What `events` answers with; the first is taken when Accept prefers neither (or is absent). */
+const EVENT_MEDIA_TYPES = ['application/json', 'text/event-stream'];
+
+/** Whether the client asked for the stream: Accept negotiated with q-values, case-insensitively. */
+function wantsStream(accept: string | undefined): boolean {
+  return new Negotiator({ headers: { accept } }).mediaType(EVENT_MEDIA_TYPES) === 'text/event-stream';
 }
 
 /** Where a reconnecting stream resumes: its `Last-Event-ID` when it sends one, else `after`. */
@@ -51,7 +60,12 @@ export class RunEventsController {
       'Otherwise: the stored events after `after` as a page.',
   })
   @ApiUuidParam('runId')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Streams: resume right after this event.' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9]{1,9}$' },
+    description: 'Streams: resume right after this event: the `id` of an event the stream sent (its sequence number).',
+  })
   @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({ type: RunEventPage })
   @ApiErrors(400, 401, 403, 404, 409)
@@ -64,7 +78,7 @@ export class RunEventsController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (!accept?.includes('text/event-stream')) {
+    if (!wantsStream(accept)) {
       const { events, more } = await this.runEvents.page(principal.orgId, runId, query.after ?? 0, query.limit ?? DEFAULT_PAGE);
       const page: RunEventPage = { data: events.map(toView), next_cursor: more ? String(events[events.length - 1]!.seq) : null };
       await reply.send(page);

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsService } from '@pylon/agents';
+import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
@@ -30,11 +31,16 @@ export class AgentsController {
   @Post('agents')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
+  @ApiIdempotencyKey('Same key and body return the same agent; another body is 409.')
   @ApiCreatedResponse({ type: AgentView })
-  @ApiErrors(400, 401, 403)
-  async createAgent(@CurrentPrincipal() principal: Principal, @Body() body: CreateAgentRequest): Promise<AgentView> {
+  @ApiErrors(400, 401, 403, 409)
+  async createAgent(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateAgentRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<AgentView> {
     assertOwnOrg(principal, body.org_id);
-    return toAgentView(await this.service.createAgent(principal.orgId, body.name));
+    return toAgentView(await this.service.createAgent(principal.orgId, body.name, readIdempotencyKey(idempotencyKey)));
   }
 
   @Get('models')
@@ -67,14 +73,16 @@ export class AgentsController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createAgentVersion', summary: 'Create an immutable agent version' })
   @ApiUuidParam('agent_id')
+  @ApiIdempotencyKey('Same key and body return the same version; another body is 409.')
   @ApiCreatedResponse({ type: AgentVersionView })
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409)
   async createVersion(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('agent_id') agentId: string,
     @Body() body: CreateAgentVersionRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<AgentVersionView> {
-    return toAgentVersionView(await this.service.createVersion(principal.orgId, agentId, body));
+    return toAgentVersionView(await this.service.createVersion(principal.orgId, agentId, body, readIdempotencyKey(idempotencyKey)));
   }
 
   @Get('agents/:agent_id/versions')

@@ -36,6 +36,8 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
     'application/json',
     { parseAs: 'buffer', bodyLimit },
     (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      const framing = framingProblem(request);
+      if (framing) return done(null, framing);
       const charset = declaredCharset(request.headers['content-type']);
       if (charset && charset !== 'utf-8' && charset !== 'utf8') {
         return done(null, new UnparsableBody('JSON bodies are UTF-8; the Content-Type declares another charset', ErrorCode.UnsupportedMediaType));
@@ -73,9 +75,28 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
       done(null, unstorable ? new UnparsableBody(unstorable) : parsed);
     },
   );
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => {
-    done(null, new UnparsableBody('the body must be JSON (Content-Type: application/json)', ErrorCode.UnsupportedMediaType));
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, _body, done) => {
+    done(
+      null,
+      framingProblem(request) ?? new UnparsableBody('the body must be JSON (Content-Type: application/json)', ErrorCode.UnsupportedMediaType),
+    );
   });
+}
+
+/**
+ * What makes the body's headers ambiguous or its bytes unreadable, whatever the type: a Content-Encoding
+ * (this API decodes none, and would otherwise read gzip as JSON text: 415, as RFC 9110 says), or two
+ * Content-Type headers (Node keeps the first; a gateway before us may have read the second).
+ */
+function framingProblem(request: FastifyRequest): UnparsableBody | null {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    return new UnparsableBody('the body has a Content-Encoding, which this API does not decode: send it unencoded', ErrorCode.UnsupportedMediaType);
+  }
+  const raw = request.raw.rawHeaders;
+  let contentTypes = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 12 && raw[i]!.toLowerCase() === 'content-type') contentTypes++;
+  return contentTypes > 1 ? new UnparsableBody('the request has more than one Content-Type header') : null;
 }
 
 /** The Content-Type's charset parameter, lower-cased, or null when it has none. */

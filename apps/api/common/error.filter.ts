@@ -8,6 +8,11 @@ import { truncate } from '@pylon/logging';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, errorBodyOf, statusOf } from './error-status';
 
+/** Whether the error is the request's own stream ending early: the client disconnected mid-body. */
+function clientWentAway(exception: unknown, request: FastifyRequest): boolean {
+  return (exception as { code?: unknown })?.code === 'ECONNRESET' && request.raw.readableAborted;
+}
+
 /** Fastify's messages for these quote the request's path; the client knows what it sent. */
 const DETAIL_WITHOUT_INPUT: Readonly<Record<string, string>> = {
   FST_ERR_BAD_URL: 'the path is not a valid URL (malformed percent-encoding)',
@@ -36,6 +41,15 @@ export class ErrorFilter implements ExceptionFilter {
 
   /** Also the router's `frameworkErrors` handler: a malformed URL or an over-long parameter never reaches Nest. */
   respond(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    if (clientWentAway(exception, request)) {
+      // Node reports it as ECONNRESET, which would otherwise read as a database that went away.
+      this.logger.log(
+        { method: request.method, url: truncate(request.url, 300) },
+        `request ${request.id}: the client closed the connection before its body ended`,
+      );
+      void reply.status(400).header('content-type', 'application/json; charset=utf-8').send(errorBodyOf(ErrorCode.InvalidRequest));
+      return;
+    }
     const { code, detail, headers } = this.classify(exception);
     if (statusOf(code) >= 500) {
       // The error goes through the logger's error serializer, which keeps its code, message and

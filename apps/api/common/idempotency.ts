@@ -1,3 +1,4 @@
+import { ApiHeader } from '@nestjs/swagger';
 import { ApiError } from './api-error';
 
 /** 1–255 visible ASCII characters: the rule, and how the OpenAPI document states it. */
@@ -12,4 +13,9 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
     throw ApiError.invalidRequest('Idempotency-Key must be 1-255 visible ASCII characters');
   }
   return value;
+}
+
+/** Documents an operation's optional Idempotency-Key header; `description` says what a retry answers. */
+export function ApiIdempotencyKey(description: string): MethodDecorator {
+  return ApiHeader({ name: 'Idempotency-Key', required: false, schema: IDEMPOTENCY_KEY_SCHEMA, description });
 }

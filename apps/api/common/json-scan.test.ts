@@ -58,5 +58,4 @@ describe('scanJson', () => {
   it('scans text that is not JSON without throwing (JSON.parse refuses it afterwards)', () => {
     for (const junk of ['', '}}}]]]', '{"a', '{"a":"\\', 'not json', '{:::,,,}', '\u0000\u00ff']) assert.doesNotThrow(() => scan(junk));
   });
-
 });

@@ -46,7 +46,16 @@ function isWhitespace(byte: number): boolean {
 }
 
 function isDelimiter(byte: number): boolean {
-  return isWhitespace(byte) || byte === COMMA || byte === COLON || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY || byte === OPEN_OBJECT || byte === OPEN_ARRAY || byte === QUOTE;
+  return (
+    isWhitespace(byte) ||
+    byte === COMMA ||
+    byte === COLON ||
+    byte === CLOSE_OBJECT ||
+    byte === CLOSE_ARRAY ||
+    byte === OPEN_OBJECT ||
+    byte === OPEN_ARRAY ||
+    byte === QUOTE
+  );
 }
 
 /**

@@ -41,7 +41,11 @@ const propertiesOf = new WeakMap<object, ReadonlySet<string>>();
 function validatedProperties(type: ClassConstructor<unknown>): ReadonlySet<string> {
   let properties = propertiesOf.get(type);
   if (!properties) {
-    properties = new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((metadata) => metadata.propertyName));
+    properties = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(type, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    );
     propertiesOf.set(type, properties);
   }
   return properties;
@@ -67,7 +71,12 @@ function isTransformed(type: ClassConstructor<unknown>, property: string): boole
  * turn, and the objects and arrays of untyped properties left out (collected in `untyped` to be set
  * on the instance afterwards, as they were sent).
  */
-function reduce(type: ClassConstructor<unknown>, plain: Record<string, unknown>, path: Array<string | number>, untyped: UntypedValue[]): Record<string, unknown> {
+function reduce(
+  type: ClassConstructor<unknown>,
+  plain: Record<string, unknown>,
+  path: Array<string | number>,
+  untyped: UntypedValue[],
+): Record<string, unknown> {
   const properties = validatedProperties(type);
   const reduced: Record<string, unknown> = {};
   for (const key of Object.keys(plain)) {

@@ -82,14 +82,18 @@ describe('validation problems', () => {
   });
 
   it('keeps free-form metadata exactly as sent, whatever its keys', async () => {
-    const text = '{"title":"t","metadata":{"constructor":"x","toString":1,"valueOf":2,"prototype":3,"n":{"constructor":{"a":1}},"l":[{"hasOwnProperty":true}]}}';
+    const text =
+      '{"title":"t","metadata":{"constructor":"x","toString":1,"valueOf":2,"prototype":3,"n":{"constructor":{"a":1}},"l":[{"hasOwnProperty":true}]}}';
     const document = (await createValidationPipe().transform(JSON.parse(text), { type: 'body', metatype: Document })) as Document;
     assert.ok(document instanceof Document);
     assert.deepEqual(document.metadata, (JSON.parse(text) as Document).metadata);
   });
 
   it('still makes nested DTOs instances of their classes', async () => {
-    const document = (await createValidationPipe().transform({ title: 't', prompts: [{ user_prompt: 'x' }] }, { type: 'body', metatype: Document })) as Document;
+    const document = (await createValidationPipe().transform(
+      { title: 't', prompts: [{ user_prompt: 'x' }] },
+      { type: 'body', metatype: Document },
+    )) as Document;
     assert.ok(document.prompts![0] instanceof Prompt);
   });
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
 import { KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
-import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
+import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
@@ -71,12 +71,7 @@ export class KnowledgeController {
   @HttpCode(202)
   @RequireScope('kb:write')
   @ApiOperation({ operationId: 'createKnowledgeDocument', summary: 'Add a document; it is chunked, embedded and made searchable in the background' })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    schema: IDEMPOTENCY_KEY_SCHEMA,
-    description: 'Same key and body return the same document; another body is 409.',
-  })
+  @ApiIdempotencyKey('Same key and body return the same document; another body is 409.')
   @ApiAcceptedResponse({ type: DocumentView })
   @ApiErrors(400, 401, 403, 409, 413)
   async create(

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '@pylon/ledger';
-import { readIdempotencyKey, IDEMPOTENCY_KEY_SCHEMA } from '../common/idempotency';
+import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly, RequireScope } from '../auth/access.decorators';
@@ -22,12 +22,7 @@ export class TokensController {
   @ApiBearerAuth('admin')
   @ApiOperation({ operationId: 'grantTokens', summary: "Add tokens to an organisation's balance" })
   @ApiUuidParam('org_id')
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    schema: IDEMPOTENCY_KEY_SCHEMA,
-    description: 'The same key grants once: a retry with the same body answers the first grant again, another body 409.',
-  })
+  @ApiIdempotencyKey('The same key grants once: a retry with the same body answers the first grant again, another body 409.')
   @ApiCreatedResponse({ type: TokenGrantView })
   @ApiErrors(400, 401, 404, 409)
   async grant(

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { VideoGenerationsService, toGenerationView } from '@pylon/video';
-import { IDEMPOTENCY_KEY_SCHEMA, readIdempotencyKey } from '../common/idempotency';
+import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
@@ -11,12 +11,7 @@ import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse }
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
 
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  required: false,
-  schema: IDEMPOTENCY_KEY_SCHEMA,
-  description: 'Same key and body return the first result and charge once; another body is 409.',
-};
+const IDEMPOTENCY_HEADER = ApiIdempotencyKey('Same key and body return the first result and charge once; another body is 409.');
 
 /** Video generation (4.4–4.6). Each generation or extension costs VIDEO_TOKEN_COST tokens (default 500 000). */
 @ApiTags('video')
@@ -32,7 +27,7 @@ export class VideoController {
   @HttpCode(201)
   @RequireScope('video:create')
   @ApiOperation({ operationId: 'createVideoGeneration', summary: 'Generate a video from a prompt (and optional start/end images)' })
-  @ApiHeader(IDEMPOTENCY_HEADER)
+  @IDEMPOTENCY_HEADER
   @ApiCreatedResponse({ type: VideoGenerationResponse })
   @ApiErrors(400, 401, 402, 403, 409)
   async create(
@@ -62,7 +57,7 @@ export class VideoController {
   @RequireScope('video:create')
   @ApiOperation({ operationId: 'extendVideoGeneration', summary: 'Extend a completed generation with a continuation' })
   @ApiUuidParam('taskId')
-  @ApiHeader(IDEMPOTENCY_HEADER)
+  @IDEMPOTENCY_HEADER
   @ApiCreatedResponse({ type: VideoGenerationResponse })
   @ApiErrors(400, 401, 402, 403, 404, 409)
   async extend(

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WebhookEndpointsService } from '@pylon/webhooks';
+import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
 import { PageQuery, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
@@ -34,11 +35,16 @@ export class WebhooksController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Add an endpoint; its signing secret is in this response only' })
+  @ApiIdempotencyKey('Same key and body return the same endpoint and its secret; another body is 409.')
   @ApiCreatedResponse({ type: WebhookEndpointWithSecret })
   @ApiErrors(400, 401, 403, 409)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecret> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateWebhookEndpointRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<WebhookEndpointWithSecret> {
     assertOwnOrg(principal, body.org_id);
-    const endpoint = await this.service.create(principal.orgId, body);
+    const endpoint = await this.service.create(principal.orgId, body, readIdempotencyKey(idempotencyKey));
     return { ...toEndpointView(endpoint), secret: endpoint.secret };
   }
 

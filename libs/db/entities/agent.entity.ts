@@ -13,4 +13,10 @@ export class Agent {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  @Column('text', { name: 'idempotency_key', nullable: true })
+  idempotencyKey!: string | null;
+
+  @Column('text', { name: 'request_hash', nullable: true })
+  requestHash!: string | null;
 }

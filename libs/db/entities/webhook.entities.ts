@@ -18,6 +18,8 @@ export class WebhookEndpoint {
   @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true }) previousSecretExpiresAt!: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
+  @Column('text', { name: 'idempotency_key', nullable: true }) idempotencyKey!: string | null;
+  @Column('text', { name: 'request_hash', nullable: true }) requestHash!: string | null;
 }
 
 @Entity({ name: 'webhook_deliveries' })

@@ -14,6 +14,7 @@ import { TenantScopedRows1765100000000 } from './1765100000000-tenant-scoped-row
 import { ApiKeyChanges1765200000000 } from './1765200000000-api-key-changes';
 import { Usage1765300000000 } from './1765300000000-usage';
 import { WebhookAttemptHeaders1765400000000 } from './1765400000000-webhook-attempt-headers';
+import { IdempotentManagementCreates1765500000000 } from './1765500000000-idempotent-management-creates';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ApiKeyChanges1765200000000,
   Usage1765300000000,
   WebhookAttemptHeaders1765400000000,
+  IdempotentManagementCreates1765500000000,
 ];

@@ -8,13 +8,31 @@ export type NewAgentVersion = Pick<AgentVersion, 'model' | 'instructions' | 'tem
 
 const UNIQUE_VIOLATION = '23505';
 
+/** A create's Idempotency-Key (null when the request sent none) and the fingerprint of its request. */
+export interface CreateIdempotency {
+  idempotencyKey: string | null;
+  requestHash: string;
+}
+
 @Injectable()
 export class AgentRepository {
   constructor(private readonly db: DataSource) {}
 
-  createAgent(orgId: string, name: string): Promise<Agent> {
-    const agents = this.db.getRepository(Agent);
-    return agents.save(agents.create({ id: randomUUID(), orgId, name, createdAt: new Date() }));
+  /** Inserts an agent; null, with nothing written, when the organisation already used this Idempotency-Key. */
+  async createAgent(orgId: string, name: string, idempotency: CreateIdempotency): Promise<Agent | null> {
+    const id = randomUUID();
+    const rows = (await this.db.query(
+      `INSERT INTO agents (id, org_id, name, created_at, idempotency_key, request_hash)
+       VALUES ($1, $2, $3, now(), $4, $5)
+       ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING id`,
+      [id, orgId, name, idempotency.idempotencyKey, idempotency.requestHash],
+    )) as Array<{ id: string }>;
+    return rows.length ? this.findAgent(orgId, id) : null;
+  }
+
+  findAgentByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<Agent | null> {
+    return this.db.getRepository(Agent).findOneBy({ orgId, idempotencyKey });
   }
 
   findAgent(orgId: string, agentId: string): Promise<Agent | null> {
@@ -25,15 +43,20 @@ export class AgentRepository {
     return paginate(this.db.getRepository(Agent).createQueryBuilder('agent').where('agent.org_id = :orgId', { orgId }), page);
   }
 
-  /** Numbers versions 1, 2, 3… per agent; a concurrent create that takes the same number tries again. */
-  async createVersion(orgId: string, agentId: string, fields: NewAgentVersion): Promise<AgentVersion> {
+  /**
+   * Numbers versions 1, 2, 3… per agent; a concurrent create that takes the same number tries again. Null,
+   * with nothing written, when the organisation already used this Idempotency-Key.
+   */
+  async createVersion(orgId: string, agentId: string, fields: NewAgentVersion, idempotency: CreateIdempotency): Promise<AgentVersion | null> {
     for (let attempt = 0; ; attempt++) {
       try {
         const [row] = (await this.db.query(
           `INSERT INTO agent_versions
-             (id, agent_id, org_id, version, model, instructions, temperature, max_output_tokens, run_timeout_seconds, created_at, tools)
-           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10
+             (id, agent_id, org_id, version, model, instructions, temperature, max_output_tokens, run_timeout_seconds, created_at, tools,
+              idempotency_key, request_hash)
+           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
              FROM agent_versions WHERE agent_id = $2
+           ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
            RETURNING id`,
           [
             randomUUID(),
@@ -46,14 +69,20 @@ export class AgentRepository {
             fields.runTimeoutSeconds,
             new Date(),
             JSON.stringify(fields.tools),
+            idempotency.idempotencyKey,
+            idempotency.requestHash,
           ],
         )) as Array<{ id: string }>;
-        return (await this.findVersion(orgId, row!.id))!;
+        return row ? this.findVersion(orgId, row.id) : null;
       } catch (error) {
         const code = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
         if (code !== UNIQUE_VIOLATION || attempt >= 5) throw error;
       }
     }
+  }
+
+  findVersionByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<AgentVersion | null> {
+    return this.db.getRepository(AgentVersion).findOneBy({ orgId, idempotencyKey });
   }
 
   findVersion(orgId: string, versionId: string): Promise<AgentVersion | null> {

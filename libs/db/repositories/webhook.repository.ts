@@ -122,14 +122,22 @@ export class WebhookRepository {
   /**
    * Adds the endpoint only while its organisation has fewer than `cap` endpoints (enabled or not); otherwise
    * answers how many it has. The organisation's row stays locked from the count to the insert, so two
-   * concurrent creates of one organisation queue and can never both pass the cap.
+   * concurrent creates of one organisation queue and can never both pass the cap. `created` is null, with
+   * nothing written, when the organisation already used the endpoint's Idempotency-Key.
    */
   createEndpoint(
     endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>,
     cap: number,
-  ): Promise<{ created: WebhookEndpoint } | { count: number }> {
+  ): Promise<{ created: WebhookEndpoint | null } | { count: number }> {
     return this.db.transaction(async (manager) => {
       await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
+      if (endpoint.idempotencyKey) {
+        const used = (await manager.query(`SELECT 1 FROM webhook_endpoints WHERE org_id = $1 AND idempotency_key = $2`, [
+          endpoint.orgId,
+          endpoint.idempotencyKey,
+        ])) as unknown[];
+        if (used.length > 0) return { created: null };
+      }
       const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{
         count: number;
       }>;
@@ -141,6 +149,10 @@ export class WebhookRepository {
         ),
       };
     });
+  }
+
+  findEndpointByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<WebhookEndpoint | null> {
+    return this.endpoints.findOneBy({ orgId, idempotencyKey });
   }
 
   findEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint | null> {

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 
-from pylon_sdk import Pylon, models
+from pylon_sdk import Pylon
 
 
 def ask(pylon: Pylon, question: str) -> str | None:
-    body: models.CreateAgentRunRequest = {"org_id": os.environ["ORG_ID"], "agent_version_id": os.environ["AGENT_VERSION_ID"], "input": question}
-    run = pylon.agent_runs.create_and_wait(body)
+    run = pylon.agent_runs.create_and_wait(org_id=os.environ["ORG_ID"], agent_version_id=os.environ["AGENT_VERSION_ID"], input=question)
     return run["output"]
 
 

@@ -1169,7 +1169,7 @@ export interface components {
              *     Pylon runs agents.
              */
             content: string;
-            /** @description Free-form JSON object, returned with the document and its matches (at most 16 KiB). */
+            /** @description Free-form JSON object, returned with the document and its matches exactly as sent (at most 16 KiB). Integers beyond ±2^53 would lose digits as JSON numbers and are refused: send them as strings. */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -2731,7 +2731,10 @@ export interface operations {
     createAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Same key and body return the same agent; another body is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2784,6 +2787,15 @@ export interface operations {
             };
             /** @description request_timeout: the request was not received in time */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3235,7 +3247,10 @@ export interface operations {
     createAgentVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Same key and body return the same version; another body is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 agent_id: string;
             };
@@ -3299,6 +3314,15 @@ export interface operations {
             };
             /** @description request_timeout: the request was not received in time */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4041,7 +4065,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Streams: resume right after this event. */
+                /** @description Streams: resume right after this event: the `id` of an event the stream sent (its sequence number). */
                 "Last-Event-ID"?: string;
             };
             path: {
@@ -6780,7 +6804,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Same key and body return the same endpoint and its secret; another body is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -41,7 +41,8 @@ export class CreateDocumentRequest {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'Free-form JSON object, returned with the document and its matches (at most 16 KiB).',
+    description:
+      'Free-form JSON object, returned with the document and its matches exactly as sent (at most 16 KiB). Integers beyond ±2^53 would lose digits as JSON numbers and are refused: send them as strings.',
   })
   @IsOmittable()
   @IsObject()

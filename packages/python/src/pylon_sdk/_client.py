@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from typing_extensions import Unpack
+
 import httpx
 
 from . import _requests as R
@@ -21,7 +23,7 @@ class AgentRuns:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunCreated:
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> models.AgentRunCreated:
         result: models.AgentRunCreated = self._t.request(R.create_run(body, idempotency_key))
         return result
 
@@ -45,12 +47,12 @@ class AgentRuns:
         """The run's events as they happen, to its terminal event, resuming with Last-Event-ID after a dropped connection."""
         return stream_run(self._t, run_id, after)
 
-    def create_and_stream(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> Iterator[RunEvent]:
-        created = self.create(body, idempotency_key=idempotency_key)
+    def create_and_stream(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> Iterator[RunEvent]:
+        created = self.create(idempotency_key=idempotency_key, **body)
         return stream_run(self._t, created["run_id"])
 
-    def create_and_wait(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunView:
-        for event in self.create_and_stream(body, idempotency_key=idempotency_key):
+    def create_and_wait(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> models.AgentRunView:
+        for event in self.create_and_stream(idempotency_key=idempotency_key, **body):
             if event.type in TERMINAL_EVENTS:
                 run: models.AgentRunView = event.data
                 return run
@@ -61,16 +63,16 @@ class Agents:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateAgentRequest) -> models.AgentView:
-        result: models.AgentView = self._t.request(R.create_agent(body))
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRequest]) -> models.AgentView:
+        result: models.AgentView = self._t.request(R.create_agent(body, idempotency_key))
         return result
 
     def get(self, agent_id: str) -> models.AgentView:
         result: models.AgentView = self._t.request(R.get_agent(agent_id))
         return result
 
-    def create_version(self, agent_id: str, body: models.CreateAgentVersionRequest) -> models.AgentVersionView:
-        result: models.AgentVersionView = self._t.request(R.create_version(agent_id, body))
+    def create_version(self, agent_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentVersionRequest]) -> models.AgentVersionView:
+        result: models.AgentVersionView = self._t.request(R.create_version(agent_id, body, idempotency_key))
         return result
 
     def get_version(self, version_id: str) -> models.AgentVersionView:
@@ -95,7 +97,7 @@ class KnowledgeDocuments:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateDocumentRequest, *, idempotency_key: str | None = None) -> models.DocumentView:
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateDocumentRequest]) -> models.DocumentView:
         result: models.DocumentView = self._t.request(R.create_document(body, idempotency_key))
         return result
 
@@ -117,11 +119,11 @@ class Knowledge:
         self._t = transport
         self.documents = KnowledgeDocuments(transport)
 
-    def search(self, body: models.KnowledgeSearchRequest) -> models.KnowledgeSearchResponse:
+    def search(self, **body: Unpack[models.KnowledgeSearchRequest]) -> models.KnowledgeSearchResponse:
         result: models.KnowledgeSearchResponse = self._t.request(R.search(body))
         return result
 
-    def query(self, body: models.KnowledgeQueryRequest) -> models.KnowledgeQueryResponse:
+    def query(self, **body: Unpack[models.KnowledgeQueryRequest]) -> models.KnowledgeQueryResponse:
         result: models.KnowledgeQueryResponse = self._t.request(R.query(body))
         return result
 
@@ -130,7 +132,7 @@ class Videos:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateGenerationRequest]) -> models.VideoGenerationResponse:
         result: models.VideoGenerationResponse = self._t.request(R.create_video(body, idempotency_key))
         return result
 
@@ -138,7 +140,7 @@ class Videos:
         result: list[models.VideoGenerationResponse] = self._t.request(R.get_videos(ids))
         return result
 
-    def extend(self, video_id: str, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+    def extend(self, video_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateGenerationRequest]) -> models.VideoGenerationResponse:
         result: models.VideoGenerationResponse = self._t.request(R.extend_video(video_id, body, idempotency_key))
         return result
 
@@ -151,15 +153,15 @@ class Webhooks:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateWebhookEndpointRequest) -> models.WebhookEndpointWithSecret:
-        result: models.WebhookEndpointWithSecret = self._t.request(R.create_endpoint(body))
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateWebhookEndpointRequest]) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = self._t.request(R.create_endpoint(body, idempotency_key))
         return result
 
     def get(self, endpoint_id: str) -> models.WebhookEndpointView:
         result: models.WebhookEndpointView = self._t.request(R.get_endpoint(endpoint_id))
         return result
 
-    def update(self, endpoint_id: str, body: models.UpdateWebhookEndpointRequest) -> models.WebhookEndpointView:
+    def update(self, endpoint_id: str, /, **body: Unpack[models.UpdateWebhookEndpointRequest]) -> models.WebhookEndpointView:
         result: models.WebhookEndpointView = self._t.request(R.update_endpoint(endpoint_id, body))
         return result
 
@@ -167,7 +169,7 @@ class Webhooks:
         result: Any = self._t.request(R.delete_endpoint(endpoint_id))
         return result
 
-    def rotate_secret(self, endpoint_id: str, body: models.RotateSecretRequest | None = None) -> models.WebhookEndpointWithSecret:
+    def rotate_secret(self, endpoint_id: str, /, **body: Unpack[models.RotateSecretRequest]) -> models.WebhookEndpointWithSecret:
         result: models.WebhookEndpointWithSecret = self._t.request(R.rotate_secret(endpoint_id, body or {}))
         return result
 
@@ -214,11 +216,11 @@ class ApiKeys:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create(self, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+    def create(self, **body: Unpack[models.CreateApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = self._t.request(R.create_key(body))
         return result
 
-    def roll(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+    def roll(self, key_id: str, /, **body: Unpack[models.RollApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = self._t.request(R.roll_key(key_id, body or {}))
         return result
 
@@ -262,15 +264,15 @@ class Admin:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def create_org(self, body: models.CreateOrgRequest) -> models.OrgView:
+    def create_org(self, **body: Unpack[models.CreateOrgRequest]) -> models.OrgView:
         result: models.OrgView = self._t.request(R.create_org(body))
         return result
 
-    def create_api_key(self, org_id: str, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+    def create_api_key(self, org_id: str, /, **body: Unpack[models.CreateApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = self._t.request(R.admin_create_key(org_id, body))
         return result
 
-    def update_api_key(self, key_id: str, body: models.UpdateApiKeyRequest) -> models.ApiKeyView:
+    def update_api_key(self, key_id: str, /, **body: Unpack[models.UpdateApiKeyRequest]) -> models.ApiKeyView:
         result: models.ApiKeyView = self._t.request(R.update_admin_key(key_id, body))
         return result
 
@@ -278,11 +280,11 @@ class Admin:
         result: models.ApiKeyView = self._t.request(R.admin_revoke_key(key_id))
         return result
 
-    def update_limits(self, org_id: str, body: models.UpdateOrgLimitsRequest) -> models.OrgLimitsView:
+    def update_limits(self, org_id: str, /, **body: Unpack[models.UpdateOrgLimitsRequest]) -> models.OrgLimitsView:
         result: models.OrgLimitsView = self._t.request(R.update_limits(org_id, body))
         return result
 
-    def grant_tokens(self, org_id: str, body: models.CreateTokenGrantRequest, *, idempotency_key: str | None = None) -> models.TokenGrantView:
+    def grant_tokens(self, org_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateTokenGrantRequest]) -> models.TokenGrantView:
         result: models.TokenGrantView = self._t.request(R.grant_tokens(org_id, body, idempotency_key))
         return result
 
@@ -294,7 +296,7 @@ class Admin:
         """Every item, page after page."""
         return iterate(self._t, lambda cursor: R.admin_list_keys(org_id, {"limit": limit}, cursor))
 
-    def roll_api_key(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+    def roll_api_key(self, key_id: str, /, **body: Unpack[models.RollApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = self._t.request(R.admin_roll_key(key_id, body or {}))
         return result
 
@@ -306,7 +308,7 @@ class Admin:
         result: models.KnowledgeIndexView = self._t.request(R.knowledge_index(org_id))
         return result
 
-    def disable_webhook_endpoints(self, org_id: str, body: models.DisableWebhookEndpointsRequest | None = None) -> models.DisabledWebhookEndpointsView:
+    def disable_webhook_endpoints(self, org_id: str, /, **body: Unpack[models.DisableWebhookEndpointsRequest]) -> models.DisabledWebhookEndpointsView:
         result: models.DisabledWebhookEndpointsView = self._t.request(R.disable_endpoints(org_id, body or {}))
         return result
 
@@ -315,7 +317,7 @@ class AsyncAgentRuns:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunCreated:
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> models.AgentRunCreated:
         result: models.AgentRunCreated = await self._t.request(R.create_run(body, idempotency_key))
         return result
 
@@ -339,13 +341,13 @@ class AsyncAgentRuns:
         """The run's events as they happen, to its terminal event, resuming with Last-Event-ID after a dropped connection."""
         return astream_run(self._t, run_id, after)
 
-    async def create_and_stream(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> AsyncIterator[RunEvent]:
-        created = await self.create(body, idempotency_key=idempotency_key)
+    async def create_and_stream(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> AsyncIterator[RunEvent]:
+        created = await self.create(idempotency_key=idempotency_key, **body)
         async for event in astream_run(self._t, created["run_id"]):
             yield event
 
-    async def create_and_wait(self, body: models.CreateAgentRunRequest, *, idempotency_key: str | None = None) -> models.AgentRunView:
-        async for event in self.create_and_stream(body, idempotency_key=idempotency_key):
+    async def create_and_wait(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRunRequest]) -> models.AgentRunView:
+        async for event in self.create_and_stream(idempotency_key=idempotency_key, **body):
             if event.type in TERMINAL_EVENTS:
                 run: models.AgentRunView = event.data
                 return run
@@ -356,16 +358,16 @@ class AsyncAgents:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateAgentRequest) -> models.AgentView:
-        result: models.AgentView = await self._t.request(R.create_agent(body))
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentRequest]) -> models.AgentView:
+        result: models.AgentView = await self._t.request(R.create_agent(body, idempotency_key))
         return result
 
     async def get(self, agent_id: str) -> models.AgentView:
         result: models.AgentView = await self._t.request(R.get_agent(agent_id))
         return result
 
-    async def create_version(self, agent_id: str, body: models.CreateAgentVersionRequest) -> models.AgentVersionView:
-        result: models.AgentVersionView = await self._t.request(R.create_version(agent_id, body))
+    async def create_version(self, agent_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentVersionRequest]) -> models.AgentVersionView:
+        result: models.AgentVersionView = await self._t.request(R.create_version(agent_id, body, idempotency_key))
         return result
 
     async def get_version(self, version_id: str) -> models.AgentVersionView:
@@ -390,7 +392,7 @@ class AsyncKnowledgeDocuments:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateDocumentRequest, *, idempotency_key: str | None = None) -> models.DocumentView:
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateDocumentRequest]) -> models.DocumentView:
         result: models.DocumentView = await self._t.request(R.create_document(body, idempotency_key))
         return result
 
@@ -412,11 +414,11 @@ class AsyncKnowledge:
         self._t = transport
         self.documents = AsyncKnowledgeDocuments(transport)
 
-    async def search(self, body: models.KnowledgeSearchRequest) -> models.KnowledgeSearchResponse:
+    async def search(self, **body: Unpack[models.KnowledgeSearchRequest]) -> models.KnowledgeSearchResponse:
         result: models.KnowledgeSearchResponse = await self._t.request(R.search(body))
         return result
 
-    async def query(self, body: models.KnowledgeQueryRequest) -> models.KnowledgeQueryResponse:
+    async def query(self, **body: Unpack[models.KnowledgeQueryRequest]) -> models.KnowledgeQueryResponse:
         result: models.KnowledgeQueryResponse = await self._t.request(R.query(body))
         return result
 
@@ -425,7 +427,7 @@ class AsyncVideos:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateGenerationRequest]) -> models.VideoGenerationResponse:
         result: models.VideoGenerationResponse = await self._t.request(R.create_video(body, idempotency_key))
         return result
 
@@ -433,7 +435,7 @@ class AsyncVideos:
         result: list[models.VideoGenerationResponse] = await self._t.request(R.get_videos(ids))
         return result
 
-    async def extend(self, video_id: str, body: models.CreateGenerationRequest, *, idempotency_key: str | None = None) -> models.VideoGenerationResponse:
+    async def extend(self, video_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateGenerationRequest]) -> models.VideoGenerationResponse:
         result: models.VideoGenerationResponse = await self._t.request(R.extend_video(video_id, body, idempotency_key))
         return result
 
@@ -446,15 +448,15 @@ class AsyncWebhooks:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateWebhookEndpointRequest) -> models.WebhookEndpointWithSecret:
-        result: models.WebhookEndpointWithSecret = await self._t.request(R.create_endpoint(body))
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateWebhookEndpointRequest]) -> models.WebhookEndpointWithSecret:
+        result: models.WebhookEndpointWithSecret = await self._t.request(R.create_endpoint(body, idempotency_key))
         return result
 
     async def get(self, endpoint_id: str) -> models.WebhookEndpointView:
         result: models.WebhookEndpointView = await self._t.request(R.get_endpoint(endpoint_id))
         return result
 
-    async def update(self, endpoint_id: str, body: models.UpdateWebhookEndpointRequest) -> models.WebhookEndpointView:
+    async def update(self, endpoint_id: str, /, **body: Unpack[models.UpdateWebhookEndpointRequest]) -> models.WebhookEndpointView:
         result: models.WebhookEndpointView = await self._t.request(R.update_endpoint(endpoint_id, body))
         return result
 
@@ -462,7 +464,7 @@ class AsyncWebhooks:
         result: Any = await self._t.request(R.delete_endpoint(endpoint_id))
         return result
 
-    async def rotate_secret(self, endpoint_id: str, body: models.RotateSecretRequest | None = None) -> models.WebhookEndpointWithSecret:
+    async def rotate_secret(self, endpoint_id: str, /, **body: Unpack[models.RotateSecretRequest]) -> models.WebhookEndpointWithSecret:
         result: models.WebhookEndpointWithSecret = await self._t.request(R.rotate_secret(endpoint_id, body or {}))
         return result
 
@@ -509,11 +511,11 @@ class AsyncApiKeys:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create(self, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+    async def create(self, **body: Unpack[models.CreateApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = await self._t.request(R.create_key(body))
         return result
 
-    async def roll(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+    async def roll(self, key_id: str, /, **body: Unpack[models.RollApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = await self._t.request(R.roll_key(key_id, body or {}))
         return result
 
@@ -557,15 +559,15 @@ class AsyncAdmin:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def create_org(self, body: models.CreateOrgRequest) -> models.OrgView:
+    async def create_org(self, **body: Unpack[models.CreateOrgRequest]) -> models.OrgView:
         result: models.OrgView = await self._t.request(R.create_org(body))
         return result
 
-    async def create_api_key(self, org_id: str, body: models.CreateApiKeyRequest) -> models.IssuedApiKeyView:
+    async def create_api_key(self, org_id: str, /, **body: Unpack[models.CreateApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = await self._t.request(R.admin_create_key(org_id, body))
         return result
 
-    async def update_api_key(self, key_id: str, body: models.UpdateApiKeyRequest) -> models.ApiKeyView:
+    async def update_api_key(self, key_id: str, /, **body: Unpack[models.UpdateApiKeyRequest]) -> models.ApiKeyView:
         result: models.ApiKeyView = await self._t.request(R.update_admin_key(key_id, body))
         return result
 
@@ -573,11 +575,11 @@ class AsyncAdmin:
         result: models.ApiKeyView = await self._t.request(R.admin_revoke_key(key_id))
         return result
 
-    async def update_limits(self, org_id: str, body: models.UpdateOrgLimitsRequest) -> models.OrgLimitsView:
+    async def update_limits(self, org_id: str, /, **body: Unpack[models.UpdateOrgLimitsRequest]) -> models.OrgLimitsView:
         result: models.OrgLimitsView = await self._t.request(R.update_limits(org_id, body))
         return result
 
-    async def grant_tokens(self, org_id: str, body: models.CreateTokenGrantRequest, *, idempotency_key: str | None = None) -> models.TokenGrantView:
+    async def grant_tokens(self, org_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateTokenGrantRequest]) -> models.TokenGrantView:
         result: models.TokenGrantView = await self._t.request(R.grant_tokens(org_id, body, idempotency_key))
         return result
 
@@ -589,7 +591,7 @@ class AsyncAdmin:
         """Every item, page after page."""
         return aiterate(self._t, lambda cursor: R.admin_list_keys(org_id, {"limit": limit}, cursor))
 
-    async def roll_api_key(self, key_id: str, body: models.RollApiKeyRequest | None = None) -> models.IssuedApiKeyView:
+    async def roll_api_key(self, key_id: str, /, **body: Unpack[models.RollApiKeyRequest]) -> models.IssuedApiKeyView:
         result: models.IssuedApiKeyView = await self._t.request(R.admin_roll_key(key_id, body or {}))
         return result
 
@@ -601,7 +603,7 @@ class AsyncAdmin:
         result: models.KnowledgeIndexView = await self._t.request(R.knowledge_index(org_id))
         return result
 
-    async def disable_webhook_endpoints(self, org_id: str, body: models.DisableWebhookEndpointsRequest | None = None) -> models.DisabledWebhookEndpointsView:
+    async def disable_webhook_endpoints(self, org_id: str, /, **body: Unpack[models.DisableWebhookEndpointsRequest]) -> models.DisabledWebhookEndpointsView:
         result: models.DisabledWebhookEndpointsView = await self._t.request(R.disable_endpoints(org_id, body or {}))
         return result
 

@@ -45,8 +45,8 @@ def list_run_events(run_id: str, params: Mapping[str, QueryValue], cursor: Any) 
 
 
 # agents
-def create_agent(body: Mapping[str, Any]) -> Request:
-    return Request("POST", "/api/v1/agents", body=dict(body))
+def create_agent(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/agents", body, idempotency_key)
 
 
 def get_agent(agent_id: str) -> Request:
@@ -57,8 +57,8 @@ def list_agents(params: Mapping[str, QueryValue], cursor: Any) -> Request:
     return _list("/api/v1/agents", params, cursor)
 
 
-def create_version(agent_id: str, body: Mapping[str, Any]) -> Request:
-    return Request("POST", f"/api/v1/agents/{_p(agent_id)}/versions", body=dict(body))
+def create_version(agent_id: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create(f"/api/v1/agents/{_p(agent_id)}/versions", body, idempotency_key)
 
 
 def list_versions(agent_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
@@ -116,8 +116,8 @@ def cancel_video(video_id: str) -> Request:
 
 
 # webhook endpoints
-def create_endpoint(body: Mapping[str, Any]) -> Request:
-    return Request("POST", "/api/v1/webhook-endpoints", body=dict(body))
+def create_endpoint(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/webhook-endpoints", body, idempotency_key)
 
 
 def get_endpoint(endpoint_id: str) -> Request:

@@ -1,5 +1,5 @@
 import { Paginated } from '../pagination.js';
-import type { RequestOptions, Transport } from '../transport.js';
+import { newIdempotencyKey, type RequestOptions, type Transport } from '../transport.js';
 import type { Page, RequestBody, ResponseBody } from '../types.js';
 
 export type Agent = ResponseBody<'/api/v1/agents/{agent_id}', 'get'>;
@@ -14,8 +14,9 @@ export class Agents {
     return this.transport.request('GET', '/api/v1/models', options);
   }
 
+  /** Creates an agent. Retried with one Idempotency-Key (yours in `options.idempotencyKey`, or one made for this call), so it is created once. */
   create(body: RequestBody<'/api/v1/agents', 'post'>, options: RequestOptions = {}): Promise<ResponseBody<'/api/v1/agents', 'post'>> {
-    return this.transport.request('POST', '/api/v1/agents', { ...options, body });
+    return this.transport.request('POST', '/api/v1/agents', { ...options, body, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() });
   }
 
   get(agentId: string, options: RequestOptions = {}): Promise<Agent> {
@@ -26,12 +27,17 @@ export class Agents {
     return new Paginated((cursor) => this.transport.request<Page<Agent>>('GET', '/api/v1/agents', { ...options, query: { ...params, cursor } }));
   }
 
+  /** Creates a version, retried with one Idempotency-Key like `create`. */
   createVersion(
     agentId: string,
     body: RequestBody<'/api/v1/agents/{agent_id}/versions', 'post'>,
     options: RequestOptions = {},
   ): Promise<ResponseBody<'/api/v1/agents/{agent_id}/versions', 'post'>> {
-    return this.transport.request('POST', `/api/v1/agents/${encodeURIComponent(agentId)}/versions`, { ...options, body });
+    return this.transport.request('POST', `/api/v1/agents/${encodeURIComponent(agentId)}/versions`, {
+      ...options,
+      body,
+      idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
+    });
   }
 
   listVersions(agentId: string, params: { limit?: number } = {}, options: RequestOptions = {}): Paginated<AgentVersion> {

@@ -1,5 +1,5 @@
 import { Paginated } from '../pagination.js';
-import type { RequestOptions, Transport } from '../transport.js';
+import { newIdempotencyKey, type RequestOptions, type Transport } from '../transport.js';
 import type { Page, QueryParams, RequestBody, ResponseBody } from '../types.js';
 import { verifyWebhook, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from '../webhook-verification.js';
 
@@ -23,12 +23,16 @@ export class Webhooks {
     return verifyWebhook<Data>(payload, headers, secret, options);
   }
 
-  /** Adds an endpoint; its secret is in this answer only. */
+  /** Adds an endpoint; its secret is in this answer (and a retry of it with the same Idempotency-Key) only. Retried with one Idempotency-Key, so it is created once. */
   create(
     body: RequestBody<'/api/v1/webhook-endpoints', 'post'>,
     options: RequestOptions = {},
   ): Promise<ResponseBody<'/api/v1/webhook-endpoints', 'post'>> {
-    return this.transport.request('POST', '/api/v1/webhook-endpoints', { ...options, body });
+    return this.transport.request('POST', '/api/v1/webhook-endpoints', {
+      ...options,
+      body,
+      idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
+    });
   }
 
   get(endpointId: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
