@@ -13,7 +13,7 @@ import { registerBodyParsers } from './common/body-parsing';
 import { echoRequestId } from './common/request-id';
 import { BodyShapePipe } from './common/body-shape.pipe';
 import { ErrorFilter } from './common/error.filter';
-import { answerClientError, answerUnmetExpectations } from './common/http-parser-errors';
+import { answerClientError, answerUnmetExpectations, refuseVersionlessRequestLines } from './common/http-parser-errors';
 import { registerRequestLogging } from './common/request-logging';
 import { registerRoutingErrors } from './common/routing-errors';
 import { refuseRequestsWhileClosing } from './common/shutdown-errors';
@@ -64,6 +64,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   registerRoutingErrors(fastify);
   registerSecurityHeaders(fastify);
   answerUnmetExpectations(fastify.server);
+  refuseVersionlessRequestLines(fastify.server);
   app.useGlobalInterceptors(new StrictQuery());
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();

@@ -99,6 +99,12 @@ describe('errors the framework answers: exactly {"error": code}', () => {
     { label: 'a header name with a space', request: () => head('GET /healthz HTTP/1.1', ['Bad Header: x']), status: 400, code: 'invalid_request' },
     { label: 'a method HTTP does not know', request: () => head('FETCHALL /api/v1/agent-runs HTTP/1.1'), status: 400, code: 'invalid_request' },
     { label: 'a request line without an HTTP version (HTTP/0.9)', request: () => 'GET /healthz\r\n\r\n', status: 400, code: 'invalid_request' },
+    {
+      label: 'a request line without an HTTP version and no blank line after it, answered at once',
+      request: () => 'GET /healthz\r\n',
+      status: 400,
+      code: 'invalid_request',
+    },
     { label: 'not HTTP at all', request: () => '\u0001\u0002 hello\r\n\r\n', status: 400, code: 'invalid_request' },
     {
       label: 'both Content-Length and Transfer-Encoding',

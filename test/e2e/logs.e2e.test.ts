@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_LOG_LINE_BYTES } from '@pylon/logging';
 import { sql } from '../support/db';
 import { Http, type HttpResponse } from '../support/http';
+import { openRaw } from '../support/raw-http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -212,5 +213,32 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
       sent.some(({ sentId, response }) => response.headers.get('x-request-id') !== sentId),
       'no insane id was replaced',
     );
+  });
+
+  it('logs a client that disconnects mid-body at info, as such, not as a database failure', async () => {
+    const connection = openRaw(stack.url);
+    connection.response.catch(() => undefined); // the client leaves before any answer
+    await connection.connected;
+    const marker = `left-mid-body-${randomBytes(4).toString('hex')}`;
+    connection.socket.write(
+      `POST /api/v1/agent-runs HTTP/1.1\r\nHost: pylon\r\nX-Request-Id: ${marker}\r\nAuthorization: Bearer ${tenant.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"org_id": "`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    connection.socket.destroy();
+    const deadline = Date.now() + 10_000;
+    let ofIt: LogEntry[] = [];
+    while (!ofIt.some((entry) => entry.msg?.includes('closed the connection')) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ofIt = stack.api
+        .log()
+        .split('\n')
+        .flatMap(parseEntry)
+        .filter((entry) => JSON.stringify(entry).includes(marker) || entry.msg?.includes('closed the connection before its body ended'));
+    }
+    const said = ofIt.find((entry) => entry.msg?.includes('closed the connection before its body ended'));
+    assert.ok(said, 'the abort is logged as such');
+    assert.equal(said.level, 30, 'at info');
+    assert.ok(!ofIt.some((entry) => JSON.stringify(entry).includes('database_unavailable')), 'not as a database failure');
   });
 });

@@ -56,3 +56,56 @@ export function answerUnmetExpectations(server: Server): void {
     response.writeHead(status, headers).end(body);
   });
 }
+
+/** How long a new connection's first bytes are waited for before Node's parser gets the connection anyway. */
+const FIRST_BYTES_WAIT_MS = 1_000;
+
+/**
+ * A request line without an HTTP version (HTTP/0.9) that no blank line follows leaves Node's parser
+ * waiting for the rest of a head (408 only after REQUEST_TIMEOUT_MS). So the first bytes of each
+ * connection are looked at before the parser gets them: a complete first line without an HTTP version is
+ * answered 400 at once. Anything else is handed to the parser untouched (the protocol-sniffing pattern:
+ * pause, unshift, emit to the HTTP server's own connection listeners).
+ */
+export function refuseVersionlessRequestLines(server: Server): void {
+  const parse = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    let handedOver = false;
+    const handOver = (firstBytes?: Buffer) => {
+      if (handedOver) return;
+      handedOver = true;
+      clearTimeout(timer);
+      socket.off('data', onFirstBytes);
+      socket.pause();
+      if (firstBytes) socket.unshift(firstBytes);
+      for (const listener of parse) listener.call(server, socket);
+      process.nextTick(() => socket.resume());
+    };
+    const onFirstBytes = (chunk: Buffer) => {
+      if (isVersionlessRequestLine(chunk)) {
+        handedOver = true;
+        clearTimeout(timer);
+        const body = errorBodyOf(ErrorCode.InvalidRequest);
+        const { status, headers } = errorHead(ErrorCode.InvalidRequest, body);
+        const head = Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('');
+        socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+        return;
+      }
+      handOver(chunk);
+    };
+    const timer = setTimeout(() => handOver(), FIRST_BYTES_WAIT_MS);
+    socket.once('data', onFirstBytes);
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
+/** Whether the bytes hold a whole first line, of a method and a target and no `HTTP/x.y` after them. */
+function isVersionlessRequestLine(bytes: Buffer): boolean {
+  const end = bytes.indexOf(0x0a);
+  if (end === -1) return false;
+  const line = bytes.subarray(0, end).toString('latin1').replace(/\r$/, '');
+  return /^[A-Z]+ \S+$/.test(line);
+}
