@@ -10,7 +10,7 @@ import { createTenant, type Tenant } from '../support/tenant';
 /** The error codes README.md lists for clients ("Every error is exactly …"). */
 function documentedCodes(): Set<string> {
   const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const list = readme.slice(readme.indexOf('Every error is exactly'), readme.indexOf('**Limits.**'));
+  const list = readme.slice(readme.indexOf('Every error is exactly'), readme.indexOf('**Body limits.**'));
   return new Set([...list.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!));
 }
 
