@@ -31,19 +31,23 @@ function errorHead(code: ErrorCode, body: string): { status: number; headers: Re
   };
 }
 
+/** A whole HTTP/1.1 error response, for a socket no request or reply object exists for. */
+function rawErrorResponse(code: ErrorCode): string {
+  const body = errorBodyOf(code);
+  const { status, headers } = errorHead(code, body);
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;
+}
+
 /** Fastify's `clientErrorHandler`. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // Node's own rule: nothing is written into a response already under way on this connection.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
-    const code = codeOfClientError(error.code);
-    const body = errorBodyOf(code);
-    const { status, headers } = errorHead(code, body);
-    const head = Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+    socket.write(rawErrorResponse(codeOfClientError(error.code)));
   }
   socket.destroy(error);
 }
@@ -86,12 +90,7 @@ export function refuseVersionlessRequestLines(server: Server): void {
       if (isVersionlessRequestLine(chunk)) {
         handedOver = true;
         clearTimeout(timer);
-        const body = errorBodyOf(ErrorCode.InvalidRequest);
-        const { status, headers } = errorHead(ErrorCode.InvalidRequest, body);
-        const head = Object.entries(headers)
-          .map(([name, value]) => `${name}: ${value}\r\n`)
-          .join('');
-        socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+        socket.end(rawErrorResponse(ErrorCode.InvalidRequest));
         return;
       }
       handOver(chunk);
