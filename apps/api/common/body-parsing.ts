@@ -8,17 +8,16 @@ import { unstorableReason } from './storable-json';
 /**
  * A JSON body that breaks one of JSON_BODY_LIMITS (nesting, keys per object, items per array, values)
  * is refused at once, before authentication and before anything parses it: 400 `invalid_request`
- * naming the limit. Otherwise, a body Fastify could not turn into JSON, JSON with an object that repeats a key (which one counts
- * is up to each parser: `{"org_id": <theirs>, …, "org_id": <mine>}` may read differently here than in
- * a gateway before us), JSON with a key that would reach an object's prototype in
- * JavaScript (`__proto__`, `constructor.prototype`, which validation would never see), JSON that
- * holds text PostgreSQL cannot store or a number it would not store as sent (one rule for every
- * endpoint), or bytes that are
- * not UTF-8: 400 `invalid_request`; or a body that is not JSON at all, or JSON declared
- * in another charset than UTF-8 (which it would be read as, garbling its text): 415
- * `unsupported_media_type`. Parsing never fails the request by itself, so that authentication is
- * checked first and a bad body becomes its error afterwards. (A Content-Type header that is not a
- * media type at all is refused by Fastify before that: 415 too.)
+ * naming the limit. Every other fault becomes its error after authentication (parsing never fails the
+ * request by itself):
+ * - 400 `invalid_request`: text that is not JSON; an object that repeats a key (which one counts is up
+ *   to each parser: `{"org_id": <theirs>, …, "org_id": <mine>}` may read differently in a gateway before
+ *   us); a key that would reach an object's prototype in JavaScript (`__proto__`,
+ *   `constructor.prototype`); text PostgreSQL cannot store or a number it would not store as sent; bytes
+ *   that are not UTF-8; two Content-Type headers;
+ * - 415 `unsupported_media_type`: a body that is not JSON at all, JSON declared in another charset than
+ *   UTF-8 (which it would be read as, garbling its text), or a body with a Content-Encoding.
+ * (A Content-Type header that is not a media type at all is refused by Fastify before that: 415 too.)
  */
 export class UnparsableBody {
   constructor(
