@@ -43,10 +43,12 @@ export class NativePostgres {
     await this.start();
   }
 
+  /** Runs the script; what it says on stderr (where it keeps the data, say) is passed on to the operator. */
   private async script(...args: string[]): Promise<void> {
-    await run('bash', [join(SCRIPTS, 'native-postgres.sh'), ...args], {
+    const { stderr } = await run('bash', [join(SCRIPTS, 'native-postgres.sh'), ...args], {
       env: { ...process.env, ...(this.binaries ? { PG_BIN: this.binaries } : {}) },
     });
+    if (stderr.trim()) process.stderr.write(stderr.endsWith('\n') ? stderr : `${stderr}\n`);
   }
 }
 
