@@ -35,31 +35,41 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const propertiesOf = new WeakMap<object, ReadonlySet<string>>();
+/** How strictTransformer treats one property of a DTO. */
+interface PropertyShape {
+  /** The class its @Type names, or null; a nested DTO when that class has validated properties itself. */
+  typed: unknown;
+  /** Whether a @Transform changes it, so that its value must go through class-transformer. */
+  transformed: boolean;
+}
 
-/** The properties the DTO validates, which are the ones the whitelist lets through. */
-function validatedProperties(type: ClassConstructor<unknown>): ReadonlySet<string> {
-  let properties = propertiesOf.get(type);
-  if (!properties) {
-    properties = new Set(
+const shapes = new WeakMap<object, ReadonlyMap<string, PropertyShape>>();
+
+/**
+ * The properties the DTO validates (the ones the whitelist lets through), each with its shape: read from
+ * the decorators' metadata once per class, not on every request.
+ */
+function shapeOf(type: ClassConstructor<unknown>): ReadonlyMap<string, PropertyShape> {
+  let shape = shapes.get(type);
+  if (!shape) {
+    const properties = new Set(
       getMetadataStorage()
         .getTargetValidationMetadatas(type, '', true, false)
         .map((metadata) => metadata.propertyName),
     );
-    propertiesOf.set(type, properties);
+    shape = new Map(
+      [...properties].map((property) => [
+        property,
+        { typed: defaultMetadataStorage.findTypeMetadata(type, property)?.typeFunction?.() ?? null, transformed: isTransformed(type, property) },
+      ]),
+    );
+    shapes.set(type, shape);
   }
-  return properties;
+  return shape;
 }
 
 function hasValidatedProperties(type: unknown): type is ClassConstructor<unknown> {
-  return typeof type === 'function' && validatedProperties(type as ClassConstructor<unknown>).size > 0;
-}
-
-/** The nested DTO a property holds (by its @Type), or null for a property class-transformer only copies. */
-function nestedTypeOf(type: ClassConstructor<unknown>, property: string): ClassConstructor<unknown> | null {
-  const metadata = defaultMetadataStorage.findTypeMetadata(type, property);
-  const nested: unknown = metadata?.typeFunction?.();
-  return hasValidatedProperties(nested) ? nested : null;
+  return typeof type === 'function' && shapeOf(type as ClassConstructor<unknown>).size > 0;
 }
 
 function isTransformed(type: ClassConstructor<unknown>, property: string): boolean {
@@ -77,17 +87,19 @@ function reduce(
   path: Array<string | number>,
   untyped: UntypedValue[],
 ): Record<string, unknown> {
-  const properties = validatedProperties(type);
+  const shape = shapeOf(type);
   const reduced: Record<string, unknown> = {};
   for (const key of Object.keys(plain)) {
-    if (!properties.has(key)) throw ApiError.invalidRequest(`${[...path, key].join('.')}: property ${key} should not exist`);
+    const property = shape.get(key);
+    if (!property) throw ApiError.invalidRequest(`${[...path, key].join('.')}: property ${key} should not exist`);
     const value = plain[key];
-    const nested = nestedTypeOf(type, key);
+    const nested = hasValidatedProperties(property.typed) ? property.typed : null;
+    const { transformed } = property;
     if (nested && isPlainObject(value)) {
       reduced[key] = reduce(nested, value, [...path, key], untyped);
     } else if (nested && Array.isArray(value)) {
       reduced[key] = value.map((item: unknown, index) => (isPlainObject(item) ? reduce(nested, item, [...path, key, index], untyped) : item));
-    } else if (typeof value === 'object' && value !== null && !nested && !isTransformed(type, key)) {
+    } else if (typeof value === 'object' && value !== null && !nested && !transformed) {
       untyped.push({ path: [...path, key], value });
     } else {
       reduced[key] = value;

@@ -131,18 +131,14 @@ export class WebhookRepository {
   ): Promise<{ created: WebhookEndpoint | null } | { count: number }> {
     return this.db.transaction(async (manager) => {
       await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
-      if (endpoint.idempotencyKey) {
-        const used = (await manager.query(`SELECT 1 FROM webhook_endpoints WHERE org_id = $1 AND idempotency_key = $2`, [
-          endpoint.orgId,
-          endpoint.idempotencyKey,
-        ])) as unknown[];
-        if (used.length > 0) return { created: null };
+      const endpoints = manager.getRepository(WebhookEndpoint);
+      if (endpoint.idempotencyKey && (await endpoints.existsBy({ orgId: endpoint.orgId, idempotencyKey: endpoint.idempotencyKey }))) {
+        return { created: null };
       }
       const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{
         count: number;
       }>;
       if (count >= cap) return { count };
-      const endpoints = manager.getRepository(WebhookEndpoint);
       return {
         created: await endpoints.save(
           endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
