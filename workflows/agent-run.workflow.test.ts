@@ -124,7 +124,10 @@ describe('agentRunWorkflow', () => {
       {
         takeTurn: async (input) =>
           input.transcript.length === 0
-            ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] }
+            ? {
+                kind: 'tool_calls' as const,
+                calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}', runner: 'pylon', approval: false }],
+              }
             : { kind: 'answered', eventId: null },
       },
       { modelAnswersInProcess: true },
@@ -204,7 +207,10 @@ describe('agentRunWorkflow', () => {
       takeTurn: async (input) => {
         seenTranscripts.push(structuredClone(input.transcript));
         return input.transcript.length === 0
-          ? { kind: 'tool_calls', calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}' }] }
+          ? {
+              kind: 'tool_calls' as const,
+              calls: [{ id: 'c1', name: 'knowledge_search', arguments: '{"query":"pylon"}', runner: 'pylon', approval: false }],
+            }
           : { kind: 'answered', eventId: null };
       },
       runTool: async (input) => `hits for ${JSON.parse(input.call.arguments).query}`,
@@ -219,7 +225,10 @@ describe('agentRunWorkflow', () => {
 
   it('a model that never stops calling tools fails the run', async () => {
     const { outcome } = await run({
-      takeTurn: async () => ({ kind: 'tool_calls', calls: [{ id: 'again', name: 'knowledge_search', arguments: '{}' }] }),
+      takeTurn: async () => ({
+        kind: 'tool_calls' as const,
+        calls: [{ id: 'again', name: 'knowledge_search', arguments: '{}', runner: 'pylon', approval: false }],
+      }),
     });
     assert.deepEqual(outcome, { status: 'failed', error: 'the agent called tools 6 times without answering' });
   });

@@ -10,6 +10,7 @@ import { pylonLoggerOptions, requestIdMixin } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
+import { ConversationsApiModule } from './conversations/conversations.module';
 import { ApiKeysApiModule } from './api-keys/api-keys.module';
 import { AgentsApiModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
@@ -51,6 +52,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     AdminModule,
     AgentsApiModule,
     AgentRunsApiModule,
+    ConversationsApiModule,
     ApiKeysApiModule,
     KnowledgeApiModule,
     TokensModule,

@@ -4,11 +4,13 @@ import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
 import { AgentRunsService } from './agent-runs.service';
 import { RunEventsService } from './run-events.service';
+import { RequiredActionsService } from './required-actions.service';
+import { ConversationsService } from './conversations.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [LlmModule, KnowledgeModule, LimitsModule],
-  providers: [AgentRunsService, RunEventsService],
-  exports: [AgentRunsService, RunEventsService],
+  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
+  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
 })
 export class AgentRunsModule {}

@@ -3,18 +3,30 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   ApiError,
   ErrorCode,
+  FUNCTION_TOOL,
   KNOWLEDGE_SEARCH_TOOL,
   RUN_CANCELLED_ERROR,
   WORKFLOW_TYPES,
   agentRunWorkflowId,
+  toolName,
   type KnowledgeToolHit,
   type AgentTurn,
+  type PlannedToolCall,
   type RunStatus,
   type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRepository, AgentRun, AgentRunRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import {
+  AgentRepository,
+  AgentRun,
+  AgentRunRepository,
+  AgentVersion,
+  ConversationRepository,
+  Transactions,
+  type Page,
+  type PageRequest,
+} from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LimitsService } from '@pylon/limits';
@@ -23,6 +35,20 @@ import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 import { RunEventsService, outputDelta } from './run-events.service';
 import { runEvent } from './run-view';
+import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
+
+/** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
+const ANSWER_RESERVE_TOKENS = 4_096;
+
+/** What a conversation's turn does when an earlier turn is not final yet. */
+export const IF_BUSY = ['enqueue', 'reject', 'interrupt'] as const;
+export type IfBusy = (typeof IF_BUSY)[number];
+
+/** A run that is a conversation's turn. */
+export interface TurnRequest {
+  conversationId: string;
+  ifBusy: IfBusy;
+}
 
 const VERSION_CACHE_SIZE = 1_000;
 
@@ -40,7 +66,10 @@ export interface NewRunRequest {
  * run its tools, and record the outcome with its event.
  */
 /** What a create needs of a run, new or found under its Idempotency-Key. */
-type QueuedRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'status' | 'requestHash' | 'createdAt'>;
+export type QueuedRun = Pick<
+  AgentRun,
+  'id' | 'orgId' | 'agentVersionId' | 'status' | 'requestHash' | 'createdAt' | 'conversationId' | 'conversationSeq'
+>;
 
 @Injectable()
 export class AgentRunsService {
@@ -58,10 +87,17 @@ export class AgentRunsService {
     private readonly runEvents: RunEventsService,
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
+    private readonly conversations: ConversationRepository,
+    private readonly transactions: Transactions,
   ) {}
 
-  async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null): Promise<Pick<AgentRun, 'id' | 'status' | 'createdAt'>> {
-    const requestHash = fingerprint({ ...request });
+  /**
+   * A run, or a conversation's turn (`turn`): a turn is numbered under the conversation's lock, in the
+   * order turns are accepted, and refused with 409 conversation_busy when `reject` finds an earlier
+   * turn not final.
+   */
+  async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null, turn?: TurnRequest): Promise<QueuedRun> {
+    const requestHash = fingerprint({ ...request, ...(turn ? { conversation_id: turn.conversationId, if_busy: turn.ifBusy } : {}) });
     let version: AgentVersion | null = null;
     const run = await createOnce<QueuedRun>(idempotencyKey, requestHash, {
       findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
@@ -71,21 +107,35 @@ export class AgentRunsService {
         await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
       },
       insert: async () => {
-        const queued = {
+        const queued: QueuedRun = {
           id: randomUUID(),
           orgId,
           agentVersionId: request.agent_version_id,
           status: 'queued' as const,
           requestHash,
           createdAt: new Date(),
+          conversationId: null,
+          conversationSeq: null,
         };
-        return (await this.runs.insertQueued({ ...queued, input: request.input, idempotencyKey })) ? queued : null;
+        if (!turn) return (await this.runs.insertQueued({ ...queued, input: request.input, idempotencyKey })) ? queued : null;
+        return this.transactions.run(async (manager) => {
+          if (!(await this.conversations.lockForTurn(manager, orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
+          if (turn.ifBusy === 'reject' && (await this.conversations.unfinishedTurns(orgId, turn.conversationId, manager)).length > 0) {
+            throw new ApiError(ErrorCode.ConversationBusy, 'an earlier turn of this conversation is not finished');
+          }
+          const numbered = {
+            ...queued,
+            conversationId: turn.conversationId,
+            conversationSeq: await this.conversations.takeTurnNumber(manager, orgId, turn.conversationId),
+          };
+          return (await this.runs.insertQueued({ ...numbered, input: request.input, idempotencyKey }, manager)) ? numbered : null;
+        });
       },
       work: {
         awaitsStart: (earlier) => earlier.status === 'queued',
         start: async (queued) => {
           const ofRun = version ?? (await this.version(orgId, queued.agentVersionId));
-          if (ofRun) await this.startWorkflow(orgId, queued.id, ofRun);
+          if (ofRun) await this.startWorkflow(orgId, queued, ofRun);
         },
         undo: async (queued, error) => {
           this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
@@ -94,7 +144,7 @@ export class AgentRunsService {
         },
       },
     });
-    return { id: run.id, status: run.status, createdAt: run.createdAt };
+    return run;
   }
 
   async get(orgId: string, runId: string): Promise<AgentRun> {
@@ -134,6 +184,7 @@ export class AgentRunsService {
     if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
     const version = await this.version(orgId, run.agentVersionId);
     if (!version) throw new RunNotFoundError(runId);
+    const history = await this.history(run, version, transcript.length === 0);
     const output = this.runEvents.outputRecorder(orgId, runId);
     try {
       const reply = await this.llm.generate(version.model, {
@@ -143,6 +194,7 @@ export class AgentRunsService {
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
         tools: toolSpecs(version.tools),
+        history: history.entries,
         transcript,
         signal,
         onDelta: (text) => output.add(text),
@@ -151,7 +203,12 @@ export class AgentRunsService {
       const unwritten = await output.takeUnwritten();
       if (reply.kind === 'tool_calls') {
         await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten);
-        return reply;
+        await this.conversations.appendItems(
+          orgId,
+          runId,
+          reply.calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+        );
+        return { kind: 'tool_calls', calls: reply.calls.map((call) => planned(call, version)), ...(reply.content ? { content: reply.content } : {}) };
       }
       return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta)) };
     } finally {
@@ -171,8 +228,8 @@ export class AgentRunsService {
       await this.runEvents.recordToolResult(orgId, runId, call, { error });
       return JSON.stringify({ error });
     };
-    const tool = version.tools.find((candidate) => candidate.type === call.name);
-    if (!tool || call.name !== KNOWLEDGE_SEARCH_TOOL) return refuse(`unknown tool ${call.name}`);
+    const tool = version.tools.find((candidate) => toolName(candidate) === call.name);
+    if (!tool || tool.type !== KNOWLEDGE_SEARCH_TOOL) return refuse(`unknown tool ${call.name}`);
     let query: unknown;
     try {
       query = (JSON.parse(call.arguments) as { query?: unknown }).query;
@@ -189,7 +246,37 @@ export class AgentRunsService {
       content: match.content,
     }));
     await this.runEvents.recordToolResult(orgId, runId, call, { query, doc_ids: [...new Set(hits.map((hit) => hit.doc_id))] });
-    return JSON.stringify({ matches: hits });
+    const result = JSON.stringify({ matches: hits });
+    await this.conversations.appendItems(orgId, runId, [{ type: 'tool_output', data: { call_id: call.id, output: result } }]);
+    return result;
+  }
+
+  /**
+   * The conversation's earlier turns as the model sees them, cut to what its context leaves after the
+   * instructions, the input and the answer; the first model turn of a run records in its log how many
+   * items it saw and how many were left out.
+   */
+  private async history(run: AgentRun, version: AgentVersion, firstTurn: boolean): Promise<ConversationHistory> {
+    if (!run.conversationId || run.conversationSeq === null) return { entries: [], included: 0, omitted: 0 };
+    const items = await this.conversations.itemsBeforeTurn(run.orgId, run.conversationId, run.conversationSeq);
+    const budget =
+      this.llm.contextTokens(version.model) -
+      estimateTokens(version.instructions) -
+      estimateTokens(run.input) -
+      (version.maxOutputTokens ?? ANSWER_RESERVE_TOKENS);
+    const history = conversationHistory(items, Math.max(budget, 0));
+    if (firstTurn) await this.runEvents.recordHistory(run.orgId, run.id, history.included, history.omitted);
+    return history;
+  }
+
+  /** Whether every turn of the run's conversation accepted before it is final (so it may go). */
+  async isTurnFree(orgId: string, conversationId: string, seq: number): Promise<boolean> {
+    return !(await this.conversations.hasUnfinishedBefore(orgId, conversationId, seq));
+  }
+
+  /** The conversation's first turn that is not final, or null. */
+  async firstUnfinishedTurn(orgId: string, conversationId: string): Promise<string | null> {
+    return (await this.conversations.unfinishedTurns(orgId, conversationId))[0]?.runId ?? null;
   }
 
   async markFailed(orgId: string, runId: string, error: string): Promise<string | null> {
@@ -197,8 +284,8 @@ export class AgentRunsService {
     return run && this.runs.markFailed(orgId, run, error, runEvent);
   }
 
-  /** A retry under the same Idempotency-Key: the same run if the body is the same, 409 otherwise. */
-  private async startWorkflow(orgId: string, runId: string, version: AgentVersion): Promise<void> {
+  private async startWorkflow(orgId: string, run: QueuedRun, version: AgentVersion): Promise<void> {
+    const runId = run.id;
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,
       workflowId: agentRunWorkflowId(runId),
@@ -209,12 +296,14 @@ export class AgentRunsService {
           runTimeoutSeconds: version.runTimeoutSeconds,
           heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
           modelAnswersInProcess: this.llm.answersInProcess(version.model),
+          actionTimeoutSeconds: version.actionTimeoutSeconds,
+          ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
         },
       ],
       orgId,
       fairnessWeight: await this.limits.dispatchWeight(orgId),
       resourceId: runId,
-      summary: `Agent run ${runId}`,
+      summary: run.conversationId ? `Agent run ${runId} (turn ${run.conversationSeq} of conversation ${run.conversationId})` : `Agent run ${runId}`,
     });
   }
 
@@ -229,4 +318,11 @@ export class AgentRunsService {
     }
     return version;
   }
+}
+
+/** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
+function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
+  const tool = version.tools.find((candidate) => toolName(candidate) === call.name);
+  if (tool?.type === FUNCTION_TOOL) return { ...call, runner: 'customer', approval: false };
+  return { ...call, runner: 'pylon', approval: tool?.type === KNOWLEDGE_SEARCH_TOOL && tool.require_approval === 'always' };
 }

@@ -1,5 +1,7 @@
 export { toAgentRunView, toAgentRunCreated, runEvent, type AgentRunView, type AgentRunCreatedView } from './run-view';
-export { AgentRunsService, type NewRunRequest } from './agent-runs.service';
+export { AgentRunsService, IF_BUSY, type IfBusy, type NewRunRequest, type QueuedRun } from './agent-runs.service';
 export { AgentRunsModule } from './agent-runs.module';
 export { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStream } from './run-events.service';
+export { RequiredActionsService, type RequiredActionView } from './required-actions.service';
+export { ConversationsService } from './conversations.service';

@@ -144,6 +144,11 @@ export class RunEventsService {
     ]);
   }
 
+  /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */
+  recordHistory(orgId: string, runId: string, included: number, omitted: number): Promise<void> {
+    return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted } }]);
+  }
+
   recordToolResult(orgId: string, runId: string, call: ToolCall, result: Record<string, unknown>): Promise<void> {
     return this.events.append(orgId, runId, [{ type: 'tool_result', data: { call_id: call.id, name: call.name, ...result } }]);
   }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DEFAULT_TOOL_MATCH_COUNT, type KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
+import { ApiError, DEFAULT_ACTION_TIMEOUT_SECONDS } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
+import { versionTools, type AgentToolRequest } from './version-tools';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
   model: string;
@@ -11,7 +12,8 @@ export interface AgentVersionRequest {
   temperature?: number;
   max_output_tokens?: number;
   run_timeout_seconds?: number;
-  tools?: Array<{ type: typeof KNOWLEDGE_SEARCH_TOOL; match_count?: number | null }> | null;
+  action_timeout_seconds?: number;
+  tools?: AgentToolRequest[] | null;
 }
 
 /** Agents and their immutable versions, for the API (runs read versions through AgentRunsService). */
@@ -57,7 +59,8 @@ export class AgentsService {
       temperature: request.temperature ?? null,
       maxOutputTokens: request.max_output_tokens ?? null,
       runTimeoutSeconds,
-      tools: (request.tools ?? []).map((tool) => ({ type: tool.type, match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT })),
+      actionTimeoutSeconds: request.action_timeout_seconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS,
+      tools: versionTools(request.tools ?? []),
     };
     const requestHash = fingerprint({ agentId, version: JSON.stringify(fields) });
     return createOnce<AgentVersion>(idempotencyKey, requestHash, {

@@ -1,2 +1,3 @@
 export { AgentsService, type AgentVersionRequest } from './agents.service';
 export { AgentsModule } from './agents.module';
+export { versionTools, withDefaults, type AgentToolRequest } from './version-tools';

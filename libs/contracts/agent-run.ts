@@ -1,4 +1,5 @@
 import type { ToolCall, TranscriptEntry } from './agent-tools';
+import type { ActionClosed, RequiredActionRequest } from './required-actions';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -19,6 +20,10 @@ export interface AgentRunWorkflowInput {
    * local activities, run in the workflow task that asks for them. Absent in runs started before.
    */
   modelAnswersInProcess?: boolean;
+  /** How long the run waits for each required action (the version's), not counted against the run timeout. */
+  actionTimeoutSeconds?: number;
+  /** A conversation's turn: it waits until the turns accepted before it are final. */
+  conversation?: { id: string; seq: number };
 }
 
 export interface AgentRunOutcome {
@@ -30,7 +35,16 @@ export interface AgentRunOutcome {
  * A turn as the workflow sees it: the model answered and the run is already succeeded (with the id of
  * its event to announce, null when there is none left to announce), or it called tools.
  */
-export type AgentTurn = { kind: 'answered'; eventId: string | null } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string };
+export type AgentTurn = { kind: 'answered'; eventId: string | null } | { kind: 'tool_calls'; calls: PlannedToolCall[]; content?: string };
+
+/**
+ * A tool call and who runs it: Pylon itself (an activity; `approval` when a person must approve it
+ * first) or the customer (the run waits for its output).
+ */
+export interface PlannedToolCall extends ToolCall {
+  runner: 'pylon' | 'customer';
+  approval: boolean;
+}
 
 /** Activities of the agent-run workflow. Workflows import this interface as a type only. */
 export interface AgentRunActivities {
@@ -42,6 +56,17 @@ export interface AgentRunActivities {
   takeTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
+  /**
+   * Records what the run now waits for (with its `requires_action` event and webhook event) under the
+   * workflow's `actionId`; the id of the webhook event to announce, or null.
+   */
+  requireAction(input: AgentRunWorkflowInput & { actionId: string; request: RequiredActionRequest }): Promise<string | null>;
+  /** The action's time ran out in the workflow: expires it, unless an answer was recorded just before. */
+  closeAction(input: AgentRunWorkflowInput & { actionId: string }): Promise<ActionClosed>;
+  /** Whether every turn of the conversation accepted before this one is final. */
+  isTurnFree(input: AgentRunWorkflowInput): Promise<boolean>;
+  /** The conversation's first turn that is not final (its run id), to tell it that it may go; null when none is left. */
+  firstUnfinishedTurn(input: AgentRunWorkflowInput): Promise<string | null>;
   /** The id of the event recorded with the change, or null when the run was already final. */
   markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<string | null>;
   /** Retention: deletes run events older than RUN_EVENTS_RETENTION_DAYS; how many. */
@@ -53,3 +78,5 @@ export const NON_RETRYABLE_LLM_ERROR = 'LlmRequestRejected';
 export const RUN_NOT_FOUND_ERROR = 'RunNotFound';
 /** The run reached a final status before its workflow ran it (a duplicate or replayed execution). */
 export const RUN_ALREADY_FINISHED_ERROR = 'RunAlreadyFinished';
+/** Nobody answered a required action in time. */
+export const ACTION_EXPIRED_FAILURE = 'RequiredActionExpired';

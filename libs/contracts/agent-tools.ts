@@ -1,13 +1,36 @@
 /** Tools an agent version can enable. */
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
+/** A tool the customer runs: the run waits for its output (a required action). */
+export const FUNCTION_TOOL = 'function';
 export const DEFAULT_TOOL_MATCH_COUNT = 6;
+/** At most this many tools per version. */
+export const MAX_AGENT_TOOLS = 32;
+export const FUNCTION_TOOL_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,64}$';
+
+/** Whether a person must approve each call of a tool Pylon runs itself before it runs. */
+export const APPROVAL_POLICIES = ['always', 'never'] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 
 export interface KnowledgeSearchToolConfig {
   type: typeof KNOWLEDGE_SEARCH_TOOL;
   match_count: number;
+  require_approval: ApprovalPolicy;
 }
 
-export type AgentToolConfig = KnowledgeSearchToolConfig;
+export interface FunctionToolConfig {
+  type: typeof FUNCTION_TOOL;
+  name: string;
+  description: string;
+  /** A JSON Schema for the call's arguments, checked as one when the version was created. */
+  parameters: Record<string, unknown>;
+}
+
+export type AgentToolConfig = KnowledgeSearchToolConfig | FunctionToolConfig;
+
+/** The name the model calls a tool by. */
+export function toolName(tool: AgentToolConfig): string {
+  return tool.type === FUNCTION_TOOL ? tool.name : tool.type;
+}
 
 /** A tool call the model asked for; `arguments` is the model's JSON text. */
 export interface ToolCall {
@@ -18,6 +41,9 @@ export interface ToolCall {
 
 /** What happened after the input, in order: the model's tool calls and their results. */
 export type TranscriptEntry = { role: 'assistant'; toolCalls: ToolCall[]; content?: string } | { role: 'tool'; toolCallId: string; content: string };
+
+/** An earlier turn of the conversation as the model sees it: what was asked and answered, and the tools in between. */
+export type HistoryEntry = { role: 'user'; content: string } | { role: 'assistant'; content: string } | TranscriptEntry;
 
 export type LlmTurn = { kind: 'answer'; text: string } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string };
 

@@ -14,6 +14,10 @@ export enum ErrorCode {
   RequestTimeout = 'request_timeout',
   IdempotencyKeyReused = 'idempotency_key_reused',
   RunNotCancellable = 'run_not_cancellable',
+  /** Tool outputs or approvals for a run that waits for none (or for the other kind). */
+  RunNotWaiting = 'run_not_waiting',
+  /** A conversation's turn with `if_busy: reject` while an earlier turn is not final. */
+  ConversationBusy = 'conversation_busy',
   PayloadTooLarge = 'payload_too_large',
   UriTooLong = 'uri_too_long',
   /** A body that is not `application/json`, or a Content-Type header that is not a media type. */

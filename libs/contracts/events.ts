@@ -2,6 +2,8 @@
 export const EVENT_TYPES = {
   agentRunSucceeded: 'agent_run.succeeded',
   agentRunFailed: 'agent_run.failed',
+  /** A run waits for tool outputs or approvals: GET /api/v1/agent-runs/{run_id}/required-action. */
+  agentRunRequiresAction: 'agent_run.requires_action',
   videoGenerationCompleted: 'video_generation.completed',
   videoGenerationFailed: 'video_generation.failed',
   knowledgeDocumentReady: 'knowledge_document.ready',

@@ -12,3 +12,4 @@ export * from './webhooks';
 export * from './workflow-outcomes';
 export * from './limits';
 export * from './api-error';
+export * from './required-actions';

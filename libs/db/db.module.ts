@@ -6,6 +6,8 @@ import { SafeTypeOrmLogger } from './typeorm-logger';
 import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { RunEventRepository } from './repositories/run-event.repository';
+import { ConversationRepository } from './repositories/conversation.repository';
+import { RunActionRepository } from './repositories/run-action.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { OrgLimitsRepository } from './repositories/org-limits.repository';
@@ -28,6 +30,8 @@ const REPOSITORIES = [
   AgentRepository,
   AgentRunRepository,
   RunEventRepository,
+  ConversationRepository,
+  RunActionRepository,
   KnowledgeDocumentRepository,
   KnowledgeVectorIndexRepository,
   KnowledgeChunkRepository,

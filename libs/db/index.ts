@@ -3,6 +3,7 @@ export {
   AgentRun,
   AgentVersion,
   ApiKey,
+  Conversation,
   KnowledgeDocument,
   Organization,
   OrgLimits,
@@ -20,6 +21,14 @@ export { DbModule } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
 export { RunEventRepository, type NewRunEvent, type StoredRunEvent } from './repositories/run-event.repository';
+export {
+  ConversationRepository,
+  type ConversationItem,
+  type ConversationItemType,
+  type NewConversationItem,
+  type UnfinishedTurn,
+} from './repositories/conversation.repository';
+export { RunActionRepository, type NewRunAction, type RunAction, type RunActionStatus } from './repositories/run-action.repository';
 export { RunEventNotifications } from './run-event-notifications';
 export { ApiKeyChanges } from './api-key-changes';
 export { isDatabaseUnavailable } from './connection-errors';

@@ -1,4 +1,4 @@
-import type { LlmTurn, TranscriptEntry } from '@pylon/contracts';
+import type { HistoryEntry, LlmTurn, TranscriptEntry } from '@pylon/contracts';
 
 /** A tool the model may call, described as a JSON-schema function. */
 export interface ToolSpec {
@@ -16,6 +16,8 @@ export interface LlmRequest {
   temperature: number | null;
   maxOutputTokens: number | null;
   tools: ToolSpec[];
+  /** The conversation's earlier turns, oldest first, before this input (empty outside a conversation). */
+  history: HistoryEntry[];
   /** The model's earlier tool calls in this run and their results. */
   transcript: TranscriptEntry[];
   /** Aborted when the run is cancelled or times out. */
@@ -34,6 +36,8 @@ export interface LlmProvider {
   /** Answers inside the calling process in milliseconds, with no network (the offline models). */
   readonly answersInProcess: boolean;
   supportsModel(model: string): boolean;
+  /** How many tokens of context the model takes: a conversation's history is cut to fit. */
+  contextTokens(model: string): number;
   /** One turn: the answer, or the tool calls the model wants first. */
   generate(request: LlmRequest): Promise<LlmTurn>;
 }

@@ -44,6 +44,13 @@ export class LlmService {
     return !!parsed && !!this.providers.get(parsed.provider)?.answersInProcess;
   }
 
+  /** The model's context in tokens (see LlmProvider.contextTokens); 0 for a model this server does not serve. */
+  contextTokens(modelId: string): number {
+    const parsed = parseModelId(modelId);
+    const provider = parsed && this.providers.get(parsed.provider);
+    return parsed && provider ? provider.contextTokens(parsed.model) : 0;
+  }
+
   generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn> {
     const parsed = parseModelId(modelId);
     const provider = parsed && this.providers.get(parsed.provider);

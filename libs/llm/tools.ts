@@ -1,4 +1,4 @@
-import { KNOWLEDGE_SEARCH_TOOL, type AgentToolConfig } from '@pylon/contracts';
+import { FUNCTION_TOOL, KNOWLEDGE_SEARCH_TOOL, type AgentToolConfig } from '@pylon/contracts';
 import type { ToolSpec } from './llm-provider';
 
 /** The function-tool descriptions offered to the model for a version's enabled tools. */
@@ -17,6 +17,8 @@ export function toolSpecs(tools: readonly AgentToolConfig[]): ToolSpec[] {
             additionalProperties: false,
           },
         };
+      case FUNCTION_TOOL:
+        return { name: tool.name, description: tool.description, parameters: tool.parameters };
     }
   });
 }

@@ -54,6 +54,17 @@ export class WorkflowStarter {
     }
   }
 
+  /** Sends a signal (Temporal keeps it in the workflow's history, whether or not a worker is up); false when there is no such workflow. */
+  async signal(workflowId: string, signalName: string, arg: unknown): Promise<boolean> {
+    try {
+      await this.temporal.workflow.getHandle(workflowId).signal(signalName, arg);
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+
   /** Requests cancellation; false when there is no such workflow. */
   async cancel(workflowId: string): Promise<boolean> {
     try {

@@ -1,4 +1,5 @@
 import type { Agent, AgentVersion } from '@pylon/db';
+import { withDefaults } from '@pylon/agents';
 import type { AgentVersionView, AgentView } from './dto/agent.dto';
 
 export function toAgentView(agent: Agent): AgentView {
@@ -16,7 +17,8 @@ export function toAgentVersionView(version: AgentVersion): AgentVersionView {
     temperature: version.temperature,
     max_output_tokens: version.maxOutputTokens,
     run_timeout_seconds: version.runTimeoutSeconds,
-    tools: version.tools,
+    action_timeout_seconds: version.actionTimeoutSeconds,
+    tools: withDefaults(version.tools),
     created_at: version.createdAt.toISOString(),
   };
 }

@@ -20,6 +20,8 @@ export function statusOf(code: ErrorCode): number {
       return 408;
     case ErrorCode.IdempotencyKeyReused:
     case ErrorCode.RunNotCancellable:
+    case ErrorCode.RunNotWaiting:
+    case ErrorCode.ConversationBusy:
     case ErrorCode.GenerationNotCompleted:
     case ErrorCode.GenerationNotCancellable:
     case ErrorCode.LimitExceeded:

@@ -4,13 +4,16 @@ import {
   NON_RETRYABLE_LLM_ERROR,
   RUN_ALREADY_FINISHED_ERROR,
   RUN_NOT_FOUND_ERROR,
+  DEFAULT_ACTION_TIMEOUT_SECONDS,
+  type ActionClosed,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
+  type RequiredActionRequest,
   type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
-import { AgentRunsService, RunAlreadyFinishedError, RunEventsService, RunNotFoundError } from '@pylon/agent-runs';
+import { AgentRunsService, RequiredActionsService, RunAlreadyFinishedError, RunEventsService, RunNotFoundError } from '@pylon/agent-runs';
 import { LlmRequestRejectedError } from '@pylon/llm';
 import { heartbeating } from './heartbeating';
 
@@ -28,6 +31,7 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   constructor(
     private readonly runs: AgentRunsService,
     private readonly runEvents: RunEventsService,
+    private readonly actions: RequiredActionsService,
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
@@ -48,6 +52,28 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.runs.runTool(orgId, runId, call).catch((error: unknown) => {
       throw asActivityFailure(error);
     });
+  }
+
+  requireAction({
+    orgId,
+    runId,
+    actionId,
+    request,
+    actionTimeoutSeconds,
+  }: AgentRunWorkflowInput & { actionId: string; request: RequiredActionRequest }): Promise<string | null> {
+    return this.actions.record(orgId, runId, actionId, request, actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS);
+  }
+
+  closeAction({ orgId, actionId }: AgentRunWorkflowInput & { actionId: string }): Promise<ActionClosed> {
+    return this.actions.close(orgId, actionId);
+  }
+
+  async isTurnFree({ orgId, conversation }: AgentRunWorkflowInput): Promise<boolean> {
+    return !conversation || this.runs.isTurnFree(orgId, conversation.id, conversation.seq);
+  }
+
+  async firstUnfinishedTurn({ orgId, conversation }: AgentRunWorkflowInput): Promise<string | null> {
+    return conversation ? this.runs.firstUnfinishedTurn(orgId, conversation.id) : null;
   }
 
   markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<string | null> {

@@ -24,7 +24,16 @@ function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): 
 export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Activities {
   switch (kind) {
     case 'agent-runs':
-      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), ['takeTurn', 'runTool', 'markRunFailed', 'purgeExpiredRunEvents']);
+      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
+        'takeTurn',
+        'runTool',
+        'requireAction',
+        'closeAction',
+        'isTurnFree',
+        'firstUnfinishedTurn',
+        'markRunFailed',
+        'purgeExpiredRunEvents',
+      ]);
     case 'knowledge':
       return {
         ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [

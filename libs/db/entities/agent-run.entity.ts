@@ -32,6 +32,13 @@ export class AgentRun {
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash!: string | null;
 
+  /** The conversation this run is a turn of, numbered by `conversationSeq` in the order turns were accepted. */
+  @Column('uuid', { name: 'conversation_id', nullable: true })
+  conversationId!: string | null;
+
+  @Column('integer', { name: 'conversation_seq', nullable: true })
+  conversationSeq!: number | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 

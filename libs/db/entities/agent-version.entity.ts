@@ -35,6 +35,10 @@ export class AgentVersion {
   @Column('jsonb')
   tools!: AgentToolConfig[];
 
+  /** How long a run of this version waits for a required action (tool outputs, approvals) before it fails. */
+  @Column('integer', { name: 'action_timeout_seconds' })
+  actionTimeoutSeconds!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,6 +1,7 @@
 import { Agent } from './agent.entity';
 import { AgentRun } from './agent-run.entity';
 import { AgentVersion } from './agent-version.entity';
+import { Conversation } from './conversation.entity';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 import { OrgLimits } from './org-limits.entity';
@@ -15,6 +16,7 @@ export {
   AgentRun,
   AgentVersion,
   ApiKey,
+  Conversation,
   KnowledgeDocument,
   Organization,
   OrgLimits,
@@ -33,6 +35,7 @@ export const ENTITIES = [
   Agent,
   AgentVersion,
   AgentRun,
+  Conversation,
   KnowledgeDocument,
   PylonEvent,
   TokenEntry,

@@ -15,6 +15,7 @@ import { ApiKeyChanges1765200000000 } from './1765200000000-api-key-changes';
 import { Usage1765300000000 } from './1765300000000-usage';
 import { WebhookAttemptHeaders1765400000000 } from './1765400000000-webhook-attempt-headers';
 import { IdempotentManagementCreates1765500000000 } from './1765500000000-idempotent-management-creates';
+import { ConversationsAndActions1765600000000 } from './1765600000000-conversations-and-actions';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Usage1765300000000,
   WebhookAttemptHeaders1765400000000,
   IdempotentManagementCreates1765500000000,
+  ConversationsAndActions1765600000000,
 ];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
@@ -12,23 +12,28 @@ import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
 export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
 
-export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'>;
+export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'> &
+  Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq'>>;
 
 /** The run's columns under its entity's property names, so raw rows need no query builder to map. */
 export const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
-  idempotency_key AS "idempotencyKey", request_hash AS "requestHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  idempotency_key AS "idempotencyKey", request_hash AS "requestHash", conversation_id AS "conversationId",
+  conversation_seq AS "conversationSeq", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
 const INSERT_QUEUED = prepared(
   `WITH inserted AS (
      INSERT INTO agent_runs
-       (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7)
+       (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at, conversation_id, conversation_seq)
+     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7, $8::uuid, $9::integer)
      ON CONFLICT DO NOTHING
-     RETURNING id, org_id
+     RETURNING id, org_id, conversation_id, input
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
+   ), asked AS (
+     INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data, created_at)
+     SELECT conversation_id, org_id, id, 'input', jsonb_build_object('text', input), $7 FROM inserted WHERE conversation_id IS NOT NULL
    )
    SELECT id FROM inserted`,
 );
@@ -45,17 +50,25 @@ const MARK_RUNNING = prepared(
    UNION ALL
    SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
 );
-/** The final transition, from any of `from`: its events in the run's log, its webhook event and the deliveries it owes. */
+/**
+ * The final transition, from any of `from`: its events in the run's log, its webhook event and the
+ * deliveries it owes, and for a conversation's turn that succeeded, its answer as the conversation's item.
+ */
 const finishFrom = (from: string) =>
   prepared(`WITH finished AS (
      UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
       WHERE id = $1 AND org_id = $2 AND status IN (${from})
-     RETURNING id, org_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
+     RETURNING id, org_id, conversation_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
        FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
       ORDER BY e.n
+   ), answered AS (
+     INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data)
+     SELECT c.id, c.org_id, f.id, 'answer', jsonb_build_object('text', $4::text)
+       FROM finished f JOIN conversations c ON c.id = f.conversation_id AND c.org_id = f.org_id
+      WHERE $3 = 'succeeded'
    ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
    SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`);
 const FINISH = finishFrom(`'queued', 'running'`);
@@ -77,10 +90,24 @@ export class AgentRunRepository {
     return this.db.getRepository(AgentRun);
   }
 
-  /** Inserts a queued run with its `queued` event; false when a run with that id or idempotency key already exists. */
-  async insertQueued(run: NewAgentRun): Promise<boolean> {
-    const parameters = [run.id, run.orgId, run.agentVersionId, run.input, run.idempotencyKey, run.requestHash, run.createdAt];
-    const inserted = (await this.db.query(INSERT_QUEUED, parameters)) as unknown[];
+  /**
+   * Inserts a queued run with its `queued` event (and, for a conversation's turn, its input as the
+   * conversation's item); false when a run with that id or idempotency key already exists. Within the
+   * caller's transaction when `manager` is given.
+   */
+  async insertQueued(run: NewAgentRun, manager: EntityManager = this.db.manager): Promise<boolean> {
+    const parameters = [
+      run.id,
+      run.orgId,
+      run.agentVersionId,
+      run.input,
+      run.idempotencyKey,
+      run.requestHash,
+      run.createdAt,
+      run.conversationId ?? null,
+      run.conversationSeq ?? null,
+    ];
+    const inserted = (await manager.query(INSERT_QUEUED, parameters)) as unknown[];
     return inserted.length > 0;
   }
 
@@ -105,9 +132,13 @@ export class AgentRunRepository {
     return countInStatus(this.db, 'agent_runs', orgId, 'queued', upTo);
   }
 
-  /** Removes a run whose workflow could not be started, so nothing is left queued forever. */
+  /** Removes a run whose workflow could not be started (and its input item), so nothing is left queued forever. */
   async deleteQueued(orgId: string, runId: string): Promise<void> {
-    await this.db.query(`DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued'`, [runId, orgId]);
+    await this.db.query(
+      `WITH deleted AS (DELETE FROM agent_runs WHERE id = $1 AND org_id = $2 AND status = 'queued' RETURNING id)
+       DELETE FROM conversation_items WHERE run_id IN (SELECT id FROM deleted) AND org_id = $2`,
+      [runId, orgId],
+    );
   }
 
   /**

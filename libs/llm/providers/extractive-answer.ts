@@ -3,6 +3,13 @@ import type { KnowledgeToolHit } from '@pylon/contracts';
 const SENTENCES = new Intl.Segmenter('und', { granularity: 'sentence' });
 const MAX_SENTENCES = 3;
 
+/** Words that say nothing of what a question is about. */
+const FUNCTION_WORDS = new Set(
+  'the and what which who whom whose where when how why you your yours are was were for with this that these those from have has had not but can could does did its our their there they them then than into about would should will'.split(
+    ' ',
+  ),
+);
+
 function terms(text: string): Set<string> {
   return new Set(
     (
@@ -12,6 +19,26 @@ function terms(text: string): Set<string> {
         .match(/[\p{L}\p{N}]+/gu) ?? []
     ).filter((term) => term.length > 2),
   );
+}
+
+/**
+ * Recalls from the conversation: the earlier statements that share the most content words with the
+ * input (at most three, in the order they were said), or null when none shares any.
+ */
+export function recallFromConversation(question: string, statements: readonly string[]): string | null {
+  const wanted = [...terms(question)].filter((term) => !FUNCTION_WORDS.has(term));
+  const scored = statements
+    .map((statement, order) => {
+      const own = terms(statement);
+      return { statement, order, overlap: wanted.filter((term) => own.has(term)).length };
+    })
+    .filter((candidate) => candidate.overlap > 0);
+  if (scored.length === 0) return null;
+  const chosen = scored
+    .sort((a, b) => b.overlap - a.overlap || b.order - a.order)
+    .slice(0, MAX_SENTENCES)
+    .sort((a, b) => a.order - b.order);
+  return ['From this conversation:', ...chosen.map((candidate) => `- ${candidate.statement}`)].join('\n');
 }
 
 /**

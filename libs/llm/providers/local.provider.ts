@@ -1,16 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { KNOWLEDGE_SEARCH_TOOL, type KnowledgeToolHit, type LlmTurn } from '@pylon/contracts';
-import type { LlmProvider, LlmRequest } from '../llm-provider';
-import { composeExtractiveAnswer } from './extractive-answer';
+import { KNOWLEDGE_SEARCH_TOOL, type HistoryEntry, type KnowledgeToolHit, type LlmTurn, type ToolCall } from '@pylon/contracts';
+import type { LlmProvider, LlmRequest, ToolSpec } from '../llm-provider';
+import { composeExtractiveAnswer, recallFromConversation } from './extractive-answer';
+import { argumentsFromInput, inputNamesTool } from './function-arguments';
 
 const LOCAL_MODELS = ['extractive', 'echo'] as const;
 const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a language model]';
+/** What the offline models keep of a conversation: its history is cut to this many tokens (four characters each). */
+const LOCAL_CONTEXT_TOKENS = 8_000;
 
 /**
- * The offline provider: deterministic, no network, and plain about being no language model.
- * - `local/extractive` searches the organisation's knowledge (through the knowledge_search tool, as a
- *   model would) and answers with the best-matching sentences, citing their doc_ids; it says so when
- *   it has nothing to answer from.
+ * The offline provider: deterministic in what it says, no network, and plain about being no language model.
+ * - `local/extractive` calls the tools a model would: the function tools the input names (arguments
+ *   filled from the input, see function-arguments.ts) and knowledge_search. It answers by quoting what
+ *   the tools returned, the sentences of the conversation's earlier turns that share the most terms
+ *   with the input, and the best-matching sentences of the knowledge base with their doc_ids; it says
+ *   so when it has nothing to answer from.
  * - `local/echo` repeats the input, for wiring checks.
  */
 @Injectable()
@@ -24,6 +30,10 @@ export class LocalLlmProvider implements LlmProvider {
     return (LOCAL_MODELS as readonly string[]).includes(model);
   }
 
+  contextTokens(): number {
+    return LOCAL_CONTEXT_TOKENS;
+  }
+
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const turn = this.answer(request);
     if (turn.kind === 'answer') for (const sentence of sentences(turn.text)) request.onDelta?.(sentence);
@@ -34,29 +44,67 @@ export class LocalLlmProvider implements LlmProvider {
     if (request.model === 'echo') {
       return { kind: 'answer', text: `[local/echo: offline test provider, not a language model] ${request.input}` };
     }
+    const calledAlready = request.transcript.some((entry) => entry.role === 'assistant');
+    if (!calledAlready) {
+      const calls = request.tools.filter((tool) => wanted(tool, request.input)).map((tool) => callOf(tool, request.input));
+      if (calls.length > 0) return { kind: 'tool_calls', calls };
+    }
+    const results = toolResults(request);
+    const parts: string[] = [];
+    for (const { call, content } of results.filter(({ call }) => call.name !== KNOWLEDGE_SEARCH_TOOL)) {
+      parts.push(`${call.name} returned: ${preview(content, 2_000)}`);
+    }
+    const recalled = recallFromConversation(request.input, conversationSentences(request.history));
+    if (recalled) parts.push(recalled);
+    const searches = results.filter(({ call }) => call.name === KNOWLEDGE_SEARCH_TOOL);
+    const refused = searches.map(({ content }) => refusal(content)).filter((reason): reason is string => reason !== null);
+    for (const reason of refused) parts.push(`The knowledge search did not run: ${reason}`);
+    const knowledge = composeExtractiveAnswer(
+      request.input,
+      searches.flatMap(({ content }) => parseHits(content)),
+    );
+    if (knowledge) parts.push(knowledge);
+    if (parts.length > 0) return { kind: 'answer', text: [EXTRACTIVE_LABEL, ...parts].join('\n') };
     const canSearch = request.tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL);
-    if (!canSearch) {
-      return {
-        kind: 'answer',
-        text: `${EXTRACTIVE_LABEL}\nThis agent version has no knowledge_search tool enabled, so I have nothing to answer "${preview(request.input)}" from.`,
-      };
-    }
-    const results = request.transcript.filter((entry) => entry.role === 'tool');
-    if (results.length === 0) {
-      return {
-        kind: 'tool_calls',
-        calls: [{ id: 'local-search-1', name: KNOWLEDGE_SEARCH_TOOL, arguments: JSON.stringify({ query: request.input }) }],
-      };
-    }
-    const hits = results.flatMap((entry) => parseHits(entry.content));
-    const answer = composeExtractiveAnswer(request.input, hits);
     return {
       kind: 'answer',
-      text: answer
-        ? `${EXTRACTIVE_LABEL}\n${answer}`
-        : `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input)}".`,
+      text: canSearch
+        ? `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input, 200)}".`
+        : `${EXTRACTIVE_LABEL}\nThis agent version has no knowledge_search tool enabled, so I have nothing to answer "${preview(request.input, 200)}" from.`,
     };
   }
+}
+
+/** knowledge_search is always worth a call; a function tool when the input names it. */
+function wanted(tool: ToolSpec, input: string): boolean {
+  return tool.name === KNOWLEDGE_SEARCH_TOOL || inputNamesTool(input, tool.name);
+}
+
+function callOf(tool: ToolSpec, input: string): ToolCall {
+  const args = tool.name === KNOWLEDGE_SEARCH_TOOL ? { query: input } : argumentsFromInput(input, tool.parameters);
+  return { id: `call_${randomUUID()}`, name: tool.name, arguments: JSON.stringify(args) };
+}
+
+function toolResults(request: LlmRequest): Array<{ call: ToolCall; content: string }> {
+  const calls = new Map(request.transcript.flatMap((entry) => (entry.role === 'assistant' ? entry.toolCalls : [])).map((call) => [call.id, call]));
+  return request.transcript.flatMap((entry) => {
+    const call = entry.role === 'tool' ? calls.get(entry.toolCallId) : undefined;
+    return call && entry.role === 'tool' ? [{ call, content: entry.content }] : [];
+  });
+}
+
+/** What was said earlier in the conversation, as statements to recall (questions and this model's own labels left out). */
+function conversationSentences(history: readonly HistoryEntry[]): string[] {
+  return history.flatMap((entry) => {
+    if (entry.role === 'tool' || (entry.role === 'assistant' && 'toolCalls' in entry)) return [];
+    return entry.content
+      .split('\n')
+      .filter((line) => !/^(\[local\/|From (your knowledge base|this conversation):|Sources:|The knowledge search did not run)/.test(line))
+      .map((line) => line.replace(/^- /, '').replace(/ \[doc [0-9a-f-]+\]$/, ''))
+      .flatMap((line) => sentences(line))
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => sentence.length > 2 && !sentence.endsWith('?'));
+  });
 }
 
 /** The text cut after each sentence end (and line break), so the pieces joined are the text. */
@@ -73,7 +121,16 @@ function parseHits(content: string): KnowledgeToolHit[] {
   }
 }
 
-function preview(text: string): string {
+function refusal(content: string): string | null {
+  try {
+    const parsed = JSON.parse(content) as { error?: unknown };
+    return typeof parsed.error === 'string' ? parsed.error : null;
+  } catch {
+    return null;
+  }
+}
+
+function preview(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

@@ -2,17 +2,35 @@ import { Injectable } from '@nestjs/common';
 import OpenAI from 'openai';
 import { PylonConfig } from '@pylon/config';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
-import type { LlmTurn } from '@pylon/contracts';
+import type { LlmTurn, TranscriptEntry } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
+/** Context windows of the models this server knows; any other model is taken to have the smallest. */
+const CONTEXT_TOKENS: ReadonlyArray<[RegExp, number]> = [
+  [/^gpt-4\.1/, 1_000_000],
+  [/^(gpt-4o|gpt-4-turbo|o1|o3|o4)/, 128_000],
+  [/^gpt-5/, 400_000],
+];
+const DEFAULT_CONTEXT_TOKENS = 16_000;
+
+/** The instructions, the conversation's earlier turns, the input, then this run's tool calls and results. */
 function toMessages(request: LlmRequest): ChatMessage[] {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: request.instructions },
-    { role: 'user', content: request.input },
-  ];
-  for (const entry of request.transcript) {
+  const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }];
+  for (const entry of request.history) {
+    if (entry.role === 'user') messages.push({ role: 'user', content: entry.content });
+    else if (entry.role === 'assistant' && !('toolCalls' in entry)) messages.push({ role: 'assistant', content: entry.content });
+    else messages.push(...toolMessages([entry]));
+  }
+  messages.push({ role: 'user', content: request.input });
+  messages.push(...toolMessages(request.transcript));
+  return messages;
+}
+
+function toolMessages(entries: readonly TranscriptEntry[]): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const entry of entries) {
     if (entry.role === 'assistant') {
       messages.push({
         role: 'assistant',
@@ -54,6 +72,10 @@ export class OpenAiLlmProvider implements LlmProvider {
 
   supportsModel(model: string): boolean {
     return model.length > 0;
+  }
+
+  contextTokens(model: string): number {
+    return CONTEXT_TOKENS.find(([pattern]) => pattern.test(model))?.[1] ?? DEFAULT_CONTEXT_TOKENS;
   }
 
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives. */

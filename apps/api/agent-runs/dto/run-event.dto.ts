@@ -3,7 +3,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
-export const RUN_EVENT_TYPES = ['queued', 'running', 'output_delta', 'tool_call', 'tool_result', 'succeeded', 'failed'] as const;
+export const RUN_EVENT_TYPES = [
+  'queued',
+  'running',
+  'history',
+  'output_delta',
+  'tool_call',
+  'requires_action',
+  'tool_approval',
+  'tool_result',
+  'succeeded',
+  'failed',
+] as const;
 const MAX_SEQ = 2_147_483_647;
 
 export class RunEventsQuery {
@@ -35,8 +46,10 @@ export class RunEventView {
   @ApiProperty({
     enum: RUN_EVENT_TYPES,
     description:
-      '`queued`, `running`: status changes ({status}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); ' +
-      '`tool_result` ({call_id, name, query, doc_ids} or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.',
+      "`queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); " +
+      '`output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); ' +
+      '`requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); ' +
+      '`tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.',
   })
   type!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) data!: Record<string, unknown>;

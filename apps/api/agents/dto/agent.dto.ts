@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -17,7 +18,17 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DEFAULT_TOOL_MATCH_COUNT, KNOWLEDGE_SEARCH_TOOL } from '@pylon/contracts';
+import {
+  APPROVAL_POLICIES,
+  DEFAULT_ACTION_TIMEOUT_SECONDS,
+  DEFAULT_TOOL_MATCH_COUNT,
+  FUNCTION_TOOL,
+  FUNCTION_TOOL_NAME_PATTERN,
+  KNOWLEDGE_SEARCH_TOOL,
+  MAX_ACTION_TIMEOUT_SECONDS,
+  MAX_AGENT_TOOLS,
+  type ApprovalPolicy,
+} from '@pylon/contracts';
 import { PageQuery } from '../../common/pagination.dto';
 
 export class CreateAgentRequest {
@@ -44,9 +55,13 @@ export class AgentList {
 }
 
 export class AgentToolRequest {
-  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] })
-  @IsIn([KNOWLEDGE_SEARCH_TOOL])
-  type!: typeof KNOWLEDGE_SEARCH_TOOL;
+  @ApiProperty({
+    enum: [KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL],
+    description:
+      '`knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`).',
+  })
+  @IsIn([KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL])
+  type!: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
 
   @ApiPropertyOptional({
     type: 'integer',
@@ -54,18 +69,53 @@ export class AgentToolRequest {
     minimum: 1,
     maximum: 20,
     default: DEFAULT_TOOL_MATCH_COUNT,
-    description: 'null or absent: the default.',
+    description: 'knowledge_search only. null or absent: the default.',
   })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(20)
   match_count?: number | null;
+
+  @ApiPropertyOptional({
+    enum: APPROVAL_POLICIES,
+    default: 'never',
+    description: 'knowledge_search only. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).',
+  })
+  @IsOmittable()
+  @IsIn(APPROVAL_POLICIES)
+  require_approval?: ApprovalPolicy;
+
+  @ApiPropertyOptional({ pattern: FUNCTION_TOOL_NAME_PATTERN, description: 'function only, required: unique within the version.' })
+  @IsOmittable()
+  @IsString()
+  @Matches(new RegExp(FUNCTION_TOOL_NAME_PATTERN), { message: `name must match ${FUNCTION_TOOL_NAME_PATTERN}` })
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 1024, description: 'function only: what the tool does, for the model.' })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(1024)
+  description?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'function only, required: a JSON Schema (type "object") of the arguments, checked as a schema when the version is created.',
+    example: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+  })
+  @IsOmittable()
+  @IsObject()
+  parameters?: Record<string, unknown>;
 }
 
 export class AgentToolView {
-  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL] }) type!: typeof KNOWLEDGE_SEARCH_TOOL;
-  @ApiProperty({ type: 'integer' }) match_count!: number;
+  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL] }) type!: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
+  @ApiPropertyOptional({ type: 'integer', description: 'knowledge_search' }) match_count?: number;
+  @ApiPropertyOptional({ enum: APPROVAL_POLICIES, description: 'knowledge_search' }) require_approval?: ApprovalPolicy;
+  @ApiPropertyOptional({ description: 'function' }) name?: string;
+  @ApiPropertyOptional({ description: 'function' }) description?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'function' }) parameters?: Record<string, unknown>;
 }
 
 export class CreateAgentVersionRequest {
@@ -105,14 +155,29 @@ export class CreateAgentVersionRequest {
   run_timeout_seconds?: number;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_ACTION_TIMEOUT_SECONDS,
+    default: DEFAULT_ACTION_TIMEOUT_SECONDS,
+    description:
+      'How long a run waits for a required action (tool outputs, approvals) before it ends failed with "required action expired". Waiting does not count against run_timeout_seconds.',
+  })
+  @IsOmittable()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ACTION_TIMEOUT_SECONDS)
+  action_timeout_seconds?: number;
+
+  @ApiPropertyOptional({
     type: [AgentToolRequest],
     nullable: true,
-    maxItems: 1,
-    description: 'Tools the model may call, each at most once, e.g. [{"type": "knowledge_search", "match_count": 6}]; null or absent: none.',
+    maxItems: MAX_AGENT_TOOLS,
+    description:
+      'Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}, {"type": "function", "name": "lookup_order", "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}]; null or absent: none. knowledge_search at most once; function names unique.',
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(1)
+  @ArrayMaxSize(MAX_AGENT_TOOLS)
   @ValidateNested({ each: true })
   @Type(() => AgentToolRequest)
   tools?: AgentToolRequest[] | null;
@@ -128,6 +193,7 @@ export class AgentVersionView {
   @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) max_output_tokens!: number | null;
   @ApiProperty({ type: 'integer' }) run_timeout_seconds!: number;
+  @ApiProperty({ type: 'integer' }) action_timeout_seconds!: number;
   @ApiProperty({ type: [AgentToolView] }) tools!: AgentToolView[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '@pylon/contracts';
+import { Conversation, ConversationRepository, type ConversationItem, type Page, type PageRequest } from '@pylon/db';
+import { createOnce, fingerprint } from '@pylon/idempotency';
+import { AgentRunsService, type IfBusy, type NewRunRequest, type QueuedRun } from './agent-runs.service';
+
+const ITEMS_PAGE_MAX = 100;
+const MAX_METADATA_BYTES = 16 * 1024;
+
+/**
+ * Conversations: their turns are ordinary agent runs, numbered in the order they are accepted and run
+ * one at a time in that order (each turn's workflow waits, at no cost, until the turns before it are
+ * final). The model of each turn sees the items the earlier turns left.
+ */
+@Injectable()
+export class ConversationsService {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly runs: AgentRunsService,
+  ) {}
+
+  create(orgId: string, metadata: Record<string, unknown>, idempotencyKey: string | null): Promise<Conversation> {
+    if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
+      throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
+    }
+    const requestHash = fingerprint({ metadata: JSON.stringify(metadata) });
+    return createOnce<Conversation>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.conversations.findByIdempotencyKey(orgId, key),
+      admit: async () => {},
+      insert: async () => {
+        const conversation: Conversation = { id: randomUUID(), orgId, metadata, turns: 0, idempotencyKey, requestHash, createdAt: new Date() };
+        return (await this.conversations.insert(conversation)) ? conversation : null;
+      },
+    });
+  }
+
+  async get(orgId: string, conversationId: string): Promise<Conversation> {
+    const conversation = await this.conversations.findById(orgId, conversationId);
+    if (!conversation) throw ApiError.notFound('no such conversation');
+    return conversation;
+  }
+
+  list(orgId: string, page: PageRequest): Promise<Page<Conversation>> {
+    return this.conversations.list(orgId, page);
+  }
+
+  /** Its items go; its runs stay readable (a turn still running finishes, remembered nowhere). */
+  async delete(orgId: string, conversationId: string): Promise<void> {
+    if (!(await this.conversations.delete(orgId, conversationId))) throw ApiError.notFound('no such conversation');
+  }
+
+  /** Every item in order, after the position `cursor` (a previous page's next_cursor). */
+  async items(orgId: string, conversationId: string, cursor: string | undefined, limit: number): Promise<Page<ConversationItem>> {
+    const size = Math.min(Math.max(limit, 1), ITEMS_PAGE_MAX);
+    const items = await this.conversations.items(orgId, conversationId, cursor ? Number(cursor) : 0, size + 1);
+    if (!items) throw ApiError.notFound('no such conversation');
+    const page = items.slice(0, size);
+    return { items: page, nextCursor: items.length > size ? String(page[page.length - 1]!.seq) : null };
+  }
+
+  /**
+   * A turn: a run of the conversation. `enqueue` waits for the earlier turns, `reject` is 409 while one
+   * is not final, `interrupt` cancels every earlier turn not final yet (each ends `failed` with
+   * `cancelled`) so this one goes next.
+   */
+  async startTurn(orgId: string, conversationId: string, request: NewRunRequest, ifBusy: IfBusy, idempotencyKey: string | null): Promise<QueuedRun> {
+    const run = await this.runs.create(orgId, request, idempotencyKey, { conversationId, ifBusy });
+    if (ifBusy === 'interrupt') {
+      for (const earlier of await this.conversations.unfinishedTurns(orgId, conversationId)) {
+        if (earlier.seq < run.conversationSeq!) await this.runs.cancel(orgId, earlier.runId).catch(ignoreFinishedMeanwhile);
+      }
+    }
+    return run;
+  }
+}
+
+/** A turn that ended between being listed and being cancelled needs no cancelling. */
+function ignoreFinishedMeanwhile(error: unknown): void {
+  if (!(error instanceof ApiError)) throw error;
+}

@@ -1,0 +1,86 @@
+import Ajv from 'ajv';
+import {
+  ApiError,
+  DEFAULT_TOOL_MATCH_COUNT,
+  FUNCTION_TOOL,
+  FUNCTION_TOOL_NAME_PATTERN,
+  KNOWLEDGE_SEARCH_TOOL,
+  MAX_AGENT_TOOLS,
+  toolName,
+  type AgentToolConfig,
+  type ApprovalPolicy,
+} from '@pylon/contracts';
+
+/** A tool as a version asks for it: the fields of each type (the API's DTO checks their shapes). */
+export interface AgentToolRequest {
+  type: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
+  match_count?: number | null;
+  require_approval?: ApprovalPolicy;
+  name?: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+const FIELDS_OF: Record<AgentToolRequest['type'], ReadonlySet<string>> = {
+  [KNOWLEDGE_SEARCH_TOOL]: new Set(['type', 'match_count', 'require_approval']),
+  [FUNCTION_TOOL]: new Set(['type', 'name', 'description', 'parameters']),
+};
+const NAME = new RegExp(FUNCTION_TOOL_NAME_PATTERN);
+
+/** Compiles schemas only to prove they are schemas; strict, so a misspelt keyword is named rather than ignored. */
+const schemaCompiler = new Ajv({ strict: true, allErrors: false, validateSchema: true });
+
+/**
+ * A version's tools as stored, each checked by the rules of its type: the fields it takes, a function
+ * name that is unique and matches the pattern, parameters that are a JSON Schema of an object.
+ * Throws 400 naming the first fault (`tools.<i>.<field>: …`).
+ */
+export function versionTools(requested: readonly AgentToolRequest[]): AgentToolConfig[] {
+  if (requested.length > MAX_AGENT_TOOLS) throw ApiError.invalidRequest(`tools: at most ${MAX_AGENT_TOOLS} tools`);
+  const names = new Set<string>();
+  return requested.map((tool, index) => {
+    const at = `tools.${index}`;
+    for (const field of Object.keys(tool)) {
+      if ((tool as unknown as Record<string, unknown>)[field] === undefined) continue;
+      if (!FIELDS_OF[tool.type].has(field)) throw ApiError.invalidRequest(`${at}.${field}: a ${tool.type} tool takes no ${field}`);
+    }
+    const config = tool.type === FUNCTION_TOOL ? functionTool(tool, at) : knowledgeSearchTool(tool);
+    const name = toolName(config);
+    if (names.has(name)) throw ApiError.invalidRequest(`${at}: a tool named ${name} is already in this version`);
+    names.add(name);
+    return config;
+  });
+}
+
+function knowledgeSearchTool(tool: AgentToolRequest): AgentToolConfig {
+  return {
+    type: KNOWLEDGE_SEARCH_TOOL,
+    match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT,
+    require_approval: tool.require_approval ?? 'never',
+  };
+}
+
+function functionTool(tool: AgentToolRequest, at: string): AgentToolConfig {
+  if (tool.name === undefined) throw ApiError.invalidRequest(`${at}.name: a function tool needs a name`);
+  if (!NAME.test(tool.name)) throw ApiError.invalidRequest(`${at}.name: must match ${FUNCTION_TOOL_NAME_PATTERN}`);
+  if (tool.parameters === undefined) throw ApiError.invalidRequest(`${at}.parameters: a function tool needs a JSON Schema for its arguments`);
+  const schemaFault = faultOfSchema(tool.parameters);
+  if (schemaFault) throw ApiError.invalidRequest(`${at}.parameters: ${schemaFault}`);
+  return { type: FUNCTION_TOOL, name: tool.name, description: tool.description ?? '', parameters: tool.parameters };
+}
+
+/** Why `schema` is not a JSON Schema of the arguments object, or null when it is one. */
+function faultOfSchema(schema: Record<string, unknown>): string | null {
+  if (schema.type !== 'object') return 'must be a JSON Schema whose type is "object" (the arguments are an object)';
+  try {
+    schemaCompiler.compile(schema);
+    return null;
+  } catch (error) {
+    return `is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** A version's tools as read back: versions stored before approvals existed never need one. */
+export function withDefaults(tools: readonly AgentToolConfig[]): AgentToolConfig[] {
+  return tools.map((tool) => (tool.type === KNOWLEDGE_SEARCH_TOOL ? { ...tool, require_approval: tool.require_approval ?? 'never' } : tool));
+}

@@ -1,0 +1,164 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { RunStatus } from '@pylon/contracts';
+import { Conversation } from '../entities';
+import { Page, PageRequest, paginate } from '../pagination';
+
+export type ConversationItemType = 'input' | 'answer' | 'tool_call' | 'tool_output';
+
+export interface ConversationItem {
+  seq: number;
+  id: string;
+  runId: string;
+  type: ConversationItemType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface NewConversationItem {
+  type: ConversationItemType;
+  data: Record<string, unknown>;
+}
+
+/** A turn not final yet: queued (waiting for its worker or its earlier turns) or running. */
+export interface UnfinishedTurn {
+  runId: string;
+  status: Extract<RunStatus, 'queued' | 'running'>;
+  seq: number;
+}
+
+type ItemRow = { seq: string; id: string; run_id: string; type: ConversationItemType; data: Record<string, unknown>; created_at: Date | string };
+
+function toItem(row: ItemRow): ConversationItem {
+  return { seq: Number(row.seq), id: row.id, runId: row.run_id, type: row.type, data: row.data, createdAt: new Date(row.created_at) };
+}
+
+const ITEM_COLUMNS = 'i.seq, i.id, i.run_id, i.type, i.data, i.created_at';
+
+/** Conversations, their items and the order of their turns. Every method takes the organisation. */
+@Injectable()
+export class ConversationRepository {
+  constructor(private readonly db: DataSource) {}
+
+  private get conversations() {
+    return this.db.getRepository(Conversation);
+  }
+
+  /** False when a conversation with that idempotency key already exists (nothing written). */
+  async insert(conversation: Omit<Conversation, 'turns'>): Promise<boolean> {
+    const rows = (await this.db.query(
+      `INSERT INTO conversations (id, org_id, metadata, idempotency_key, request_hash, created_at)
+       VALUES ($1, $2, $3::jsonb, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        conversation.id,
+        conversation.orgId,
+        JSON.stringify(conversation.metadata),
+        conversation.idempotencyKey,
+        conversation.requestHash,
+        conversation.createdAt,
+      ],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  findById(orgId: string, conversationId: string): Promise<Conversation | null> {
+    return this.conversations.findOneBy({ orgId, id: conversationId });
+  }
+
+  findByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<Conversation | null> {
+    return this.conversations.findOneBy({ orgId, idempotencyKey });
+  }
+
+  list(orgId: string, page: PageRequest): Promise<Page<Conversation>> {
+    return paginate(this.conversations.createQueryBuilder('conversation').where('conversation.org_id = :orgId', { orgId }), page);
+  }
+
+  /** Deletes the conversation and its items (its runs stay); false when it is not the organisation's. */
+  async delete(orgId: string, conversationId: string): Promise<boolean> {
+    const rows = (await this.db.query(`DELETE FROM conversations WHERE id = $1 AND org_id = $2 RETURNING id`, [conversationId, orgId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /**
+   * Inside the caller's transaction: locks the conversation against other turns being accepted, so
+   * that turns are numbered and checked one at a time. False when it is not the organisation's.
+   */
+  async lockForTurn(manager: EntityManager, orgId: string, conversationId: string): Promise<boolean> {
+    const rows = (await manager.query(`SELECT id FROM conversations WHERE id = $1 AND org_id = $2 FOR UPDATE`, [conversationId, orgId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** The next turn's number (counted as taken), inside the transaction holding the lock. */
+  async takeTurnNumber(manager: EntityManager, orgId: string, conversationId: string): Promise<number> {
+    const [row] = (await manager.query(`UPDATE conversations SET turns = turns + 1 WHERE id = $1 AND org_id = $2 RETURNING turns`, [
+      conversationId,
+      orgId,
+    ])) as Array<{ turns: number }>;
+    return row!.turns;
+  }
+
+  /** The conversation's turns that are not final, in the order they were accepted. */
+  async unfinishedTurns(orgId: string, conversationId: string, manager: EntityManager = this.db.manager): Promise<UnfinishedTurn[]> {
+    const rows = (await manager.query(
+      `SELECT id, status, conversation_seq FROM agent_runs
+        WHERE conversation_id = $1 AND org_id = $2 AND status IN ('queued', 'running')
+        ORDER BY conversation_seq`,
+      [conversationId, orgId],
+    )) as Array<{ id: string; status: UnfinishedTurn['status']; conversation_seq: number }>;
+    return rows.map((row) => ({ runId: row.id, status: row.status, seq: row.conversation_seq }));
+  }
+
+  /** Whether a turn accepted before turn `seq` is not final yet. */
+  async hasUnfinishedBefore(orgId: string, conversationId: string, seq: number): Promise<boolean> {
+    const rows = (await this.db.query(
+      `SELECT 1 FROM agent_runs
+        WHERE conversation_id = $1 AND org_id = $2 AND conversation_seq < $3 AND status IN ('queued', 'running') LIMIT 1`,
+      [conversationId, orgId, seq],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** The items in order after position `afterSeq`, at most `limit`; null when the conversation is not the organisation's. */
+  async items(orgId: string, conversationId: string, afterSeq: number, limit: number): Promise<ConversationItem[] | null> {
+    const rows = (await this.db.query(
+      `SELECT c.id AS conversation, ${ITEM_COLUMNS}
+         FROM conversations c
+         LEFT JOIN LATERAL (SELECT * FROM conversation_items
+                             WHERE conversation_id = c.id AND seq > $3 ORDER BY seq LIMIT $4) i ON true
+        WHERE c.id = $1 AND c.org_id = $2
+        ORDER BY i.seq`,
+      [conversationId, orgId, afterSeq, limit],
+    )) as Array<ItemRow & { conversation: string }>;
+    if (rows.length === 0) return null;
+    return rows.filter((row) => row.seq !== null).map(toItem);
+  }
+
+  /** What the turns accepted before turn `seq` left in the conversation, in order: the history a turn sees. */
+  async itemsBeforeTurn(orgId: string, conversationId: string, seq: number): Promise<ConversationItem[]> {
+    const rows = (await this.db.query(
+      `SELECT ${ITEM_COLUMNS}
+         FROM conversation_items i JOIN agent_runs r ON r.id = i.run_id
+        WHERE i.conversation_id = $1 AND i.org_id = $2 AND r.conversation_seq < $3
+        ORDER BY i.seq`,
+      [conversationId, orgId, seq],
+    )) as ItemRow[];
+    return rows.map(toItem);
+  }
+
+  /**
+   * Appends items of a run that is a conversation's turn, in order (nothing for any other run, or once
+   * its conversation is deleted). Within the caller's transaction when `manager` is given.
+   */
+  async appendItems(orgId: string, runId: string, items: NewConversationItem[], manager: EntityManager = this.db.manager): Promise<void> {
+    if (items.length === 0) return;
+    await manager.query(
+      `INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data)
+       SELECT c.id, c.org_id, r.id, e.type, e.data::jsonb
+         FROM agent_runs r JOIN conversations c ON c.id = r.conversation_id AND c.org_id = r.org_id,
+              unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
+        WHERE r.id = $1 AND r.org_id = $2
+        ORDER BY e.n`,
+      [runId, orgId, items.map((item) => item.type), items.map((item) => JSON.stringify(item.data))],
+    );
+  }
+}
