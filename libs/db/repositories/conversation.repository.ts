@@ -75,8 +75,12 @@ export class ConversationRepository {
 
   /** Deletes the conversation and its items (its runs stay); false when it is not the organisation's. */
   async delete(orgId: string, conversationId: string): Promise<boolean> {
-    const rows = (await this.db.query(`DELETE FROM conversations WHERE id = $1 AND org_id = $2 RETURNING id`, [conversationId, orgId])) as unknown[];
-    return rows.length > 0;
+    // A data-modifying statement inside WITH, so the driver answers with its rows (a bare DELETE answers [rows, count]).
+    const [row] = (await this.db.query(
+      `WITH deleted AS (DELETE FROM conversations WHERE id = $1 AND org_id = $2 RETURNING id) SELECT count(*)::int AS deleted FROM deleted`,
+      [conversationId, orgId],
+    )) as Array<{ deleted: number }>;
+    return row!.deleted > 0;
   }
 
   /**
@@ -90,10 +94,10 @@ export class ConversationRepository {
 
   /** The next turn's number (counted as taken), inside the transaction holding the lock. */
   async takeTurnNumber(manager: EntityManager, orgId: string, conversationId: string): Promise<number> {
-    const [row] = (await manager.query(`UPDATE conversations SET turns = turns + 1 WHERE id = $1 AND org_id = $2 RETURNING turns`, [
-      conversationId,
-      orgId,
-    ])) as Array<{ turns: number }>;
+    const [row] = (await manager.query(
+      `WITH counted AS (UPDATE conversations SET turns = turns + 1 WHERE id = $1 AND org_id = $2 RETURNING turns) SELECT turns FROM counted`,
+      [conversationId, orgId],
+    )) as Array<{ turns: number }>;
     return row!.turns;
   }
 
