@@ -161,6 +161,69 @@ describe('agent runs end to end', () => {
     assert.equal(sent.max_completion_tokens, 50);
   });
 
+  it('openai: function tools and the conversation history go as Chat Completions expects; the run waits for the tool output', async () => {
+    const lookupOrder = {
+      type: 'function',
+      name: 'lookup_order',
+      description: 'Finds an order.',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    };
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'openai/gpt-4o-mini',
+      instructions: 'Be terse.',
+      tools: [lookupOrder],
+    });
+    const conversation = await http.post('/api/v1/conversations', { token: tenant.key, body: { org_id: tenant.orgId } });
+    const turn = (input: string) =>
+      http.post(`/api/v1/conversations/${conversation.body.conversation_id}/runs`, {
+        token: tenant.key,
+        body: { org_id: tenant.orgId, agent_version_id: versionId, input },
+      });
+    fake.enqueue({ content: 'Hello Ada.' });
+    const first = await turn('I am Ada.');
+    assert.equal((await waitForRun(http, tenant.key, first.body.run_id)).run.output, 'Hello Ada.');
+
+    const before = fake.requests.length;
+    fake.enqueue({ toolCalls: [{ id: 'call_7', name: 'lookup_order', arguments: '{"order_id":"42"}' }] }, { content: 'Order 42 shipped, Ada.' });
+    const second = await turn('Where is order 42?');
+    const deadline = Date.now() + 30_000;
+    let action = await http.get(`/api/v1/agent-runs/${second.body.run_id}/required-action`, { token: tenant.key });
+    while (action.status !== 200) {
+      assert.ok(Date.now() < deadline, 'the run never waited for the tool output');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      action = await http.get(`/api/v1/agent-runs/${second.body.run_id}/required-action`, { token: tenant.key });
+    }
+    assert.deepEqual(action.body.tool_calls, [{ id: 'call_7', name: 'lookup_order', arguments: '{"order_id":"42"}' }]);
+    const submitted = await http.post(`/api/v1/agent-runs/${second.body.run_id}/tool-outputs`, {
+      token: tenant.key,
+      body: { tool_outputs: [{ tool_call_id: 'call_7', output: '{"status":"shipped"}' }] },
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const { run } = await waitForRun(http, tenant.key, second.body.run_id);
+    assert.equal(run.output, 'Order 42 shipped, Ada.');
+
+    const [asked, answered] = fake.requests.slice(before).map((request) => request.body);
+    assert.deepEqual(asked.tools, [
+      { type: 'function', function: { name: 'lookup_order', description: 'Finds an order.', parameters: lookupOrder.parameters } },
+    ]);
+    const history = [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'I am Ada.' },
+      { role: 'assistant', content: 'Hello Ada.' },
+      { role: 'user', content: 'Where is order 42?' },
+    ];
+    assert.deepEqual(asked.messages, history);
+    assert.deepEqual(answered.messages, [
+      ...history,
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"42"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_7', content: '{"status":"shipped"}' },
+    ]);
+  });
+
   it('openai: 429 and 500 are retried with backoff, then the run succeeds', async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
     const before = fake.requests.length;

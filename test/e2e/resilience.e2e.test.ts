@@ -135,6 +135,65 @@ describe('resilience', () => {
     console.log(`# ${acknowledged} of ${total} creates were acknowledged before the API died; all ${total} runs succeeded`);
   });
 
+  it('50 runs waiting on tool outputs survive SIGKILL of the worker and the API: each succeeds once, with its own output', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }],
+    });
+    const runIds = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const created = await http.post('/api/v1/agent-runs', {
+          token: tenant.key,
+          body: { org_id: tenant.orgId, agent_version_id: versionId, input: `lookup_order for order ${i}` },
+        });
+        assert.equal(created.status, 200, created.text);
+        return created.body.run_id as string;
+      }),
+    );
+    const pendingAction = async (runId: string) => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const action = await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key });
+        if (action.status === 200) return action.body as { tool_calls: Array<{ id: string; arguments: string }> };
+        assert.ok(Date.now() < deadline, `run ${runId} never waited`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const actions = await Promise.all(runIds.map(pendingAction));
+
+    await stack.worker.kill();
+    await stack.api.kill();
+    await stack.startApi();
+    await stack.startWorker();
+
+    const answer = (i: number) =>
+      http.post(`/api/v1/agent-runs/${runIds[i]}/tool-outputs`, {
+        token: tenant.key,
+        body: {
+          tool_outputs: [
+            {
+              tool_call_id: actions[i]!.tool_calls[0]!.id,
+              output: `{"order":"${JSON.parse(actions[i]!.tool_calls[0]!.arguments).order_id}","n":${i}}`,
+            },
+          ],
+        },
+      });
+    for (const response of await Promise.all(runIds.map((_, i) => answer(i)))) assert.equal(response.status, 200, response.text);
+    // A client that did not see its answer sends it again: the same answer, nothing twice.
+    for (const response of await Promise.all(runIds.slice(0, 10).map((_, i) => answer(i)))) assert.equal(response.status, 200, response.text);
+
+    for (const [i, runId] of runIds.entries()) {
+      const { run } = await waitForRun(http, tenant.key, runId, 60_000);
+      assert.equal(run.status, 'succeeded', run.error);
+      assert.match(run.output, new RegExp(`lookup_order returned: \\{"order":"${i}","n":${i}\\}`));
+      const log = await http.get(`/api/v1/agent-runs/${runId}/events`, { token: tenant.key });
+      const count = (type: string) => log.body.data.filter((event: { type: string }) => event.type === type).length;
+      assert.deepEqual([count('requires_action'), count('tool_result'), count('succeeded')], [1, 1, 1], `run ${runId}`);
+      const history = (await temporal.workflow.getHandle(agentRunWorkflowId(runId)).fetchHistory()).events ?? [];
+      assert.equal(history.filter((event) => event.workflowExecutionCompletedEventAttributes).length, 1);
+    }
+  });
+
   it('200 concurrent creates all succeed and all runs reach succeeded', async () => {
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
