@@ -2,6 +2,7 @@ import { IsOmittable } from './omittable';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsUuid } from './uuid';
 import { CURSOR_PATTERN, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '@pylon/db';
 
 export class PageQuery {
@@ -21,6 +22,14 @@ export class PageQuery {
   @IsString()
   @Matches(new RegExp(CURSOR_PATTERN), { message: 'cursor must be a next_cursor this list gave (<created_at in epoch milliseconds>_<id>)' })
   cursor?: string;
+}
+
+/** A page of one organisation's list: the key's own, which `org_id` may name. */
+export class OrgPageQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
+  @IsOmittable()
+  @IsUuid()
+  org_id?: string;
 }
 
 export function toPageRequest(query: PageQuery): PageRequest {

@@ -3,7 +3,7 @@ import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { RUN_STATUSES, type RunStatus } from '@pylon/contracts';
-import { PageQuery } from '../../common/pagination.dto';
+import { OrgPageQuery } from '../../common/pagination.dto';
 
 export const MAX_RUN_INPUT_CHARS = 100_000;
 
@@ -50,12 +50,7 @@ export class AgentRunList {
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
-export class ListAgentRunsQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOmittable()
-  @IsUuid()
-  org_id?: string;
-
+export class ListAgentRunsQuery extends OrgPageQuery {
   @ApiPropertyOptional({ enum: RUN_STATUSES })
   @IsOmittable()
   @IsIn(RUN_STATUSES)

@@ -29,7 +29,7 @@ import {
   MAX_AGENT_TOOLS,
   type ApprovalPolicy,
 } from '@pylon/contracts';
-import { PageQuery } from '../../common/pagination.dto';
+import { OrgPageQuery } from '../../common/pagination.dto';
 
 export class CreateAgentRequest {
   @ApiProperty({ format: 'uuid' })
@@ -223,9 +223,4 @@ export class AgentVersionList {
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
-export class ListAgentsQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOmittable()
-  @IsUuid()
-  org_id?: string;
-}
+export class ListAgentsQuery extends OrgPageQuery {}

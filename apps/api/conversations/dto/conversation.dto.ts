@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsString, Matches, Max, Min, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsString, Matches, Max, Min } from 'class-validator';
 import { IF_BUSY, type IfBusy } from '@pylon/agent-runs';
 import { IsOmittable } from '../../common/omittable';
 import { IsUuid } from '../../common/uuid';
-import { PageQuery } from '../../common/pagination.dto';
-import { MAX_RUN_INPUT_CHARS } from '../../agent-runs/dto/agent-run.dto';
+import { OrgPageQuery } from '../../common/pagination.dto';
+import { CreateAgentRunRequest } from '../../agent-runs/dto/agent-run.dto';
 
 export class CreateConversationRequest {
   @ApiProperty({ format: 'uuid' })
@@ -34,28 +34,10 @@ export class ConversationList {
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
-export class ListConversationsQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOmittable()
-  @IsUuid()
-  org_id?: string;
-}
+export class ListConversationsQuery extends OrgPageQuery {}
 
-export class CreateConversationRunRequest {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuid()
-  org_id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuid()
-  agent_version_id!: string;
-
-  @ApiProperty({ minLength: 1, maxLength: MAX_RUN_INPUT_CHARS, example: 'What is my favourite colour?' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_RUN_INPUT_CHARS)
-  input!: string;
-
+/** A turn: the body of POST /api/v1/agent-runs, and what to do when an earlier turn is not finished. */
+export class CreateConversationRunRequest extends CreateAgentRunRequest {
   @ApiPropertyOptional({
     enum: IF_BUSY,
     default: 'enqueue',

@@ -14,7 +14,7 @@ import {
   type SearchMode,
 } from '@pylon/contracts';
 import { FILTER_LIMITS } from '@pylon/knowledge';
-import { PageQuery } from '../../common/pagination.dto';
+import { OrgPageQuery } from '../../common/pagination.dto';
 
 export const MAX_QUERY_CHARS = 4_000;
 export const MAX_TITLE_CHARS = 500;
@@ -77,12 +77,7 @@ export class DocumentList {
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
-export class ListDocumentsQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOmittable()
-  @IsUuid()
-  org_id?: string;
-
+export class ListDocumentsQuery extends OrgPageQuery {
   @ApiPropertyOptional({ enum: DOCUMENT_STATUSES })
   @IsOmittable()
   @IsIn(DOCUMENT_STATUSES)

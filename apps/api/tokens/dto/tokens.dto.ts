@@ -2,7 +2,7 @@ import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
-import { PageQuery } from '../../common/pagination.dto';
+import { OrgPageQuery } from '../../common/pagination.dto';
 
 export class CreateTokenGrantRequest {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000_000_000, example: 5_000_000 })
@@ -53,9 +53,4 @@ export class OrgScopedQuery {
   org_id?: string;
 }
 
-export class ListTokenEntriesQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: "Defaults to the key's organisation." })
-  @IsOmittable()
-  @IsUuid()
-  org_id?: string;
-}
+export class ListTokenEntriesQuery extends OrgPageQuery {}
