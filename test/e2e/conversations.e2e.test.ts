@@ -145,6 +145,19 @@ describe('conversations', () => {
     assert.deepEqual(Object.keys(all[0]).sort(), ['arguments', 'call_id', 'created_at', 'item_id', 'name', 'output', 'run_id', 'text', 'type']);
   });
 
+  it("a history longer than the model's context leaves out the oldest items, never the current input, and says how many", async () => {
+    const conversationId = await newConversation();
+    const long = await turn(conversationId, `${'The archive holds many words. '.repeat(1_300)}`);
+    assert.equal((await waitForRun(http, tenant.key, long.body.run_id)).run.status, 'succeeded');
+    const next = await turn(conversationId, 'What does the archive hold?');
+    const { run } = await waitForRun(http, tenant.key, next.body.run_id);
+    assert.equal(run.status, 'succeeded', run.error);
+    const log = await http.get(`/api/v1/agent-runs/${next.body.run_id}/events`, { token: tenant.key });
+    // local/* keeps 8 000 tokens (four characters each): the 39 000-character input is left out, its short answer kept.
+    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, { items: 1, omitted: 1 });
+    assert.equal(run.input, 'What does the archive hold?');
+  });
+
   it('a turn is an ordinary run: Idempotency-Key, GET, and a deleted conversation leaves its runs readable', async () => {
     const conversationId = await newConversation();
     const once = await turn(conversationId, 'Remember order 5.', {}, { 'idempotency-key': 'turn-once' });
