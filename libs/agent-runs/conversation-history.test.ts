@@ -6,7 +6,7 @@ import { conversationHistory } from './conversation-history';
 let seq = 0;
 function item(runId: string, type: ConversationItemType, data: Record<string, unknown>): ConversationItem {
   seq++;
-  return { seq, id: `item-${seq}`, runId, type, data, createdAt: new Date(0) };
+  return { turn: Number(runId.slice(1)), seq, id: `item-${seq}`, runId, type, data, createdAt: new Date(0) };
 }
 
 describe('conversationHistory', () => {

@@ -50,13 +50,18 @@ export class ConversationsService {
     if (!(await this.conversations.delete(orgId, conversationId))) throw ApiError.notFound('no such conversation');
   }
 
-  /** Every item in order, after the position `cursor` (a previous page's next_cursor). */
+  /**
+   * Every item turn by turn (each turn's in the order written), after the position `cursor` (a previous
+   * page's next_cursor, `<turn>_<seq>` of its last item).
+   */
   async items(orgId: string, conversationId: string, cursor: string | undefined, limit: number): Promise<Page<ConversationItem>> {
     const size = Math.min(Math.max(limit, 1), ITEMS_PAGE_MAX);
-    const items = await this.conversations.items(orgId, conversationId, cursor ? Number(cursor) : 0, size + 1);
+    const [turn, seq] = cursor ? cursor.split('_').map(Number) : [0, 0];
+    const items = await this.conversations.items(orgId, conversationId, { turn: turn!, seq: seq! }, size + 1);
     if (!items) throw ApiError.notFound('no such conversation');
     const page = items.slice(0, size);
-    return { items: page, nextCursor: items.length > size ? String(page[page.length - 1]!.seq) : null };
+    const last = page[page.length - 1];
+    return { items: page, nextCursor: items.length > size && last ? `${last.turn}_${last.seq}` : null };
   }
 
   /**

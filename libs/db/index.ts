@@ -25,6 +25,7 @@ export {
   ConversationRepository,
   type ConversationItem,
   type ConversationItemType,
+  type ItemPosition,
   type NewConversationItem,
   type UnfinishedTurn,
 } from './repositories/conversation.repository';

@@ -179,7 +179,13 @@ describe('conversations', () => {
     for (const response of created) assert.equal(response.status, 200, response.text);
     const finished = await Promise.all(created.map((response) => waitForRun(http, tenant.key, response.body.run_id, 120_000)));
     for (const { run } of finished) assert.equal(run.status, 'succeeded', run.error);
-    const accepted = (await items(conversationId)).filter((item) => item.type === 'input').map((item) => item.run_id as string);
+    const all = await items(conversationId);
+    // Read turn by turn: each input is followed by its own answer, though later inputs were accepted before earlier answers.
+    assert.deepEqual(
+      all.map((item) => item.type),
+      Array.from({ length: 20 }, () => ['input', 'answer']).flat(),
+    );
+    const accepted = all.filter((item) => item.type === 'input').map((item) => item.run_id as string);
     assert.equal(accepted.length, 20);
     assert.deepEqual([...accepted].sort(), created.map((response) => response.body.run_id as string).sort());
     let previousEnd = 0;

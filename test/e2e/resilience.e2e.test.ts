@@ -189,7 +189,9 @@ describe('resilience', () => {
       const log = await http.get(`/api/v1/agent-runs/${runId}/events`, { token: tenant.key });
       const count = (type: string) => log.body.data.filter((event: { type: string }) => event.type === type).length;
       assert.deepEqual([count('requires_action'), count('tool_result'), count('succeeded')], [1, 1, 1], `run ${runId}`);
-      const history = (await temporal.workflow.getHandle(agentRunWorkflowId(runId)).fetchHistory()).events ?? [];
+      const handle = temporal.workflow.getHandle(agentRunWorkflowId(runId));
+      assert.deepEqual(await handle.result(), { status: 'succeeded' });
+      const history = (await handle.fetchHistory()).events ?? [];
       assert.equal(history.filter((event) => event.workflowExecutionCompletedEventAttributes).length, 1);
     }
   });

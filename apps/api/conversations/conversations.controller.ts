@@ -105,7 +105,11 @@ export class ConversationsController {
 
   @Get(':conversationId/items')
   @RequireScope('runs:read')
-  @ApiOperation({ operationId: 'listConversationItems', summary: 'Every input, answer, tool call and tool output of the conversation, in order' })
+  @ApiOperation({
+    operationId: 'listConversationItems',
+    summary: 'Every input, answer, tool call and tool output of the conversation, in order',
+    description: "Turn by turn, in the order turns were accepted, and each turn's items in the order they happened.",
+  })
   @ApiUuidParam('conversationId')
   @ApiOkResponse({ type: ConversationItemList })
   @ApiErrors(400, 401, 403, 404)

@@ -16,6 +16,7 @@ import { Usage1765300000000 } from './1765300000000-usage';
 import { WebhookAttemptHeaders1765400000000 } from './1765400000000-webhook-attempt-headers';
 import { IdempotentManagementCreates1765500000000 } from './1765500000000-idempotent-management-creates';
 import { ConversationsAndActions1765600000000 } from './1765600000000-conversations-and-actions';
+import { ConversationItemTurns1765700000000 } from './1765700000000-conversation-item-turns';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   WebhookAttemptHeaders1765400000000,
   IdempotentManagementCreates1765500000000,
   ConversationsAndActions1765600000000,
+  ConversationItemTurns1765700000000,
 ];

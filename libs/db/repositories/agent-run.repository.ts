@@ -32,8 +32,8 @@ const INSERT_QUEUED = prepared(
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
    ), asked AS (
-     INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data, created_at)
-     SELECT conversation_id, org_id, id, 'input', jsonb_build_object('text', input), $7 FROM inserted WHERE conversation_id IS NOT NULL
+     INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
+     SELECT conversation_id, org_id, id, $9, 'input', jsonb_build_object('text', input), $7 FROM inserted WHERE conversation_id IS NOT NULL
    )
    SELECT id FROM inserted`,
 );
@@ -58,15 +58,15 @@ const finishFrom = (from: string) =>
   prepared(`WITH finished AS (
      UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
       WHERE id = $1 AND org_id = $2 AND status IN (${from})
-     RETURNING id, org_id, conversation_id, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
+     RETURNING id, org_id, conversation_id, conversation_seq, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
        FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
       ORDER BY e.n
    ), answered AS (
-     INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data)
-     SELECT c.id, c.org_id, f.id, 'answer', jsonb_build_object('text', $4::text)
+     INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
+     SELECT c.id, c.org_id, f.id, f.conversation_seq, 'answer', jsonb_build_object('text', $4::text)
        FROM finished f JOIN conversations c ON c.id = f.conversation_id AND c.org_id = f.org_id
       WHERE $3 = 'succeeded'
    ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}

@@ -7,6 +7,8 @@ import { Page, PageRequest, paginate } from '../pagination';
 export type ConversationItemType = 'input' | 'answer' | 'tool_call' | 'tool_output';
 
 export interface ConversationItem {
+  /** The number of its turn, and its place in the order items were written: the conversation reads by both. */
+  turn: number;
   seq: number;
   id: string;
   runId: string;
@@ -27,13 +29,27 @@ export interface UnfinishedTurn {
   seq: number;
 }
 
-type ItemRow = { seq: string; id: string; run_id: string; type: ConversationItemType; data: Record<string, unknown>; created_at: Date | string };
+type ItemRow = {
+  turn: number;
+  seq: string;
+  id: string;
+  run_id: string;
+  type: ConversationItemType;
+  data: Record<string, unknown>;
+  created_at: Date | string;
+};
 
 function toItem(row: ItemRow): ConversationItem {
-  return { seq: Number(row.seq), id: row.id, runId: row.run_id, type: row.type, data: row.data, createdAt: new Date(row.created_at) };
+  return { turn: row.turn, seq: Number(row.seq), id: row.id, runId: row.run_id, type: row.type, data: row.data, createdAt: new Date(row.created_at) };
 }
 
-const ITEM_COLUMNS = 'i.seq, i.id, i.run_id, i.type, i.data, i.created_at';
+const ITEM_COLUMNS = 'i.turn, i.seq, i.id, i.run_id, i.type, i.data, i.created_at';
+
+/** A place in a conversation's items: after this turn's item `seq`. */
+export interface ItemPosition {
+  turn: number;
+  seq: number;
+}
 
 /** Conversations, their items and the order of their turns. Every method takes the organisation. */
 @Injectable()
@@ -122,16 +138,16 @@ export class ConversationRepository {
     return rows.length > 0;
   }
 
-  /** The items in order after position `afterSeq`, at most `limit`; null when the conversation is not the organisation's. */
-  async items(orgId: string, conversationId: string, afterSeq: number, limit: number): Promise<ConversationItem[] | null> {
+  /** The items turn by turn, each turn's in the order written, after `after`, at most `limit`; null when the conversation is not the organisation's. */
+  async items(orgId: string, conversationId: string, after: ItemPosition, limit: number): Promise<ConversationItem[] | null> {
     const rows = (await this.db.query(
       `SELECT c.id AS conversation, ${ITEM_COLUMNS}
          FROM conversations c
          LEFT JOIN LATERAL (SELECT * FROM conversation_items
-                             WHERE conversation_id = c.id AND seq > $3 ORDER BY seq LIMIT $4) i ON true
+                             WHERE conversation_id = c.id AND (turn, seq) > ($3, $4) ORDER BY turn, seq LIMIT $5) i ON true
         WHERE c.id = $1 AND c.org_id = $2
-        ORDER BY i.seq`,
-      [conversationId, orgId, afterSeq, limit],
+        ORDER BY i.turn, i.seq`,
+      [conversationId, orgId, after.turn, after.seq, limit],
     )) as Array<ItemRow & { conversation: string }>;
     if (rows.length === 0) return null;
     return rows.filter((row) => row.seq !== null).map(toItem);
@@ -141,9 +157,9 @@ export class ConversationRepository {
   async itemsBeforeTurn(orgId: string, conversationId: string, seq: number): Promise<ConversationItem[]> {
     const rows = (await this.db.query(
       `SELECT ${ITEM_COLUMNS}
-         FROM conversation_items i JOIN agent_runs r ON r.id = i.run_id
-        WHERE i.conversation_id = $1 AND i.org_id = $2 AND r.conversation_seq < $3
-        ORDER BY i.seq`,
+         FROM conversation_items i
+        WHERE i.conversation_id = $1 AND i.org_id = $2 AND i.turn < $3
+        ORDER BY i.turn, i.seq`,
       [conversationId, orgId, seq],
     )) as ItemRow[];
     return rows.map(toItem);
@@ -156,8 +172,8 @@ export class ConversationRepository {
   async appendItems(orgId: string, runId: string, items: NewConversationItem[], manager: EntityManager = this.db.manager): Promise<void> {
     if (items.length === 0) return;
     await manager.query(
-      `INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data)
-       SELECT c.id, c.org_id, r.id, e.type, e.data::jsonb
+      `INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
+       SELECT c.id, c.org_id, r.id, r.conversation_seq, e.type, e.data::jsonb
          FROM agent_runs r JOIN conversations c ON c.id = r.conversation_id AND c.org_id = r.org_id,
               unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
         WHERE r.id = $1 AND r.org_id = $2

@@ -116,8 +116,8 @@ export class RunActionRepository {
            FROM answered a, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
           ORDER BY e.n
        ), remembered AS (
-         INSERT INTO conversation_items (conversation_id, org_id, run_id, type, data)
-         SELECT c.id, c.org_id, r.id, e.type, e.data::jsonb
+         INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
+         SELECT c.id, c.org_id, r.id, r.conversation_seq, e.type, e.data::jsonb
            FROM answered a JOIN agent_runs r ON r.id = a.run_id JOIN conversations c ON c.id = r.conversation_id AND c.org_id = r.org_id,
                 unnest($7::text[], $8::text[]) WITH ORDINALITY AS e(type, data, n)
           ORDER BY e.n

@@ -73,7 +73,7 @@ export class ConversationItemList {
     string | null;
 }
 
-export const ITEM_CURSOR_PATTERN = '^[0-9]{1,15}$';
+export const ITEM_CURSOR_PATTERN = '^[0-9]{1,9}_[0-9]{1,15}$';
 
 export class ListConversationItemsQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
@@ -84,7 +84,10 @@ export class ListConversationItemsQuery {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ pattern: ITEM_CURSOR_PATTERN, description: 'The `next_cursor` of the previous page: the position of its last item.' })
+  @ApiPropertyOptional({
+    pattern: ITEM_CURSOR_PATTERN,
+    description: 'The `next_cursor` of the previous page: the position of its last item, `<turn>_<seq>`.',
+  })
   @IsOmittable()
   @IsString()
   @Matches(new RegExp(ITEM_CURSOR_PATTERN), { message: 'cursor must be a next_cursor this list gave' })
