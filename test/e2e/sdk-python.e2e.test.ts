@@ -95,7 +95,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     );
   });
 
-  it('passes its live checks: create, stream and wait, a stream cut mid-run resumed, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
+  it('passes its live checks: create, stream and wait, conversations, run_tools and required actions, a stream cut mid-run resumed, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
     const receivedFile = join(work, 'received.jsonl');
     writeFileSync(receivedFile, '');
     let written = 0;
@@ -148,6 +148,28 @@ describe('pylon_sdk (Python), installed with pip', () => {
     });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /\d+ succeeded/);
+  });
+
+  it("runs the README's conversation-with-tools walkthrough in Python as it stands", async () => {
+    const toolsVersion = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [
+        {
+          type: 'function',
+          name: 'lookup_order',
+          parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        },
+      ],
+    });
+    const script = join(work, 'conversation.py');
+    writeFileSync(script, readmeBlock('### A conversation with tools', 'python'));
+    const ran = spawnSync(python, [script], {
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, TOOLS_VERSION_ID: toolsVersion },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /lookup_order returned: \{"order_id": ?"42", ?"status": ?"shipped"\}/);
   });
 
   it('the package and a user script type-check with mypy --strict; a wrong keyword or type in a create does not', () => {

@@ -26,6 +26,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const SDK_DIR = join(ROOT, 'packages', 'sdk');
 const SDK_TYPES = join(SDK_DIR, 'src', 'schema.ts');
 const WALKTHROUGH = '### The walkthrough from TypeScript and Python';
+/** A function tool the offline model calls when the input names it (`lookup_order for order 42` → {"order_id":"42"}). */
+const LOOKUP_ORDER = {
+  type: 'function' as const,
+  name: 'lookup_order',
+  description: 'Finds an order by its id.',
+  parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+};
 
 /**
  * A TCP proxy in front of the API whose connections can all be cut at once, as a network drop would:
@@ -118,6 +125,16 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
   const client = (options: { apiKey?: string; baseUrl?: string; maxRetries?: number } = {}) =>
     new sdk.Pylon({ apiKey: options.apiKey ?? tenant.key, baseUrl: options.baseUrl ?? stack.url, maxRetries: options.maxRetries });
   const run = (input: string, versionId = tenant.versionId) => ({ org_id: tenant.orgId, agent_version_id: versionId, input });
+  /** Follows a run's events until it waits for an action; answers that action. */
+  const nextAction = async (pylon: SdkModule.Pylon, runId: string): Promise<SdkModule.RequiredAction> => {
+    for await (const event of pylon.agentRuns.stream(runId)) if (event.type === 'requires_action') return event.data as SdkModule.RequiredAction;
+    throw new Error(`run ${runId} ended without waiting for an action`);
+  };
+  /** Follows a run's events to its end; answers the finished run. */
+  const finish = async (pylon: SdkModule.Pylon, runId: string): Promise<SdkModule.AgentRun> => {
+    for await (const event of pylon.agentRuns.stream(runId)) if (sdk.TERMINAL_EVENTS.has(event.type)) return event.data as SdkModule.AgentRun;
+    throw new Error(`run ${runId} stream ended without a terminal event`);
+  };
 
   it('its API types are generated from the live OpenAPI document (SDK_UPDATE_API_TYPES=1 regenerates them)', () => {
     const generated = execFileSync(
@@ -132,21 +149,21 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     assert.equal(readFileSync(SDK_TYPES, 'utf8'), generated, 'packages/sdk/src/schema.ts is stale: run this test with SDK_UPDATE_API_TYPES=1');
   });
 
+  /** `tsc --strict` on a user's file that starts with `const pylon = new Pylon();`. */
+  const compile = (code: string) => {
+    writeFileSync(join(project, 'check.ts'), `import { Pylon } from '@pylon/sdk';\nconst pylon = new Pylon();\n${code}\n`);
+    return spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'check.ts'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+      },
+    );
+  };
+
   it('a create with a field the API does not take, or a wrong type, fails tsc; a right one compiles', () => {
-    const check = (body: string) => {
-      writeFileSync(
-        join(project, 'check.ts'),
-        `import { Pylon } from '@pylon/sdk';\nconst pylon = new Pylon();\nexport const created = pylon.agentRuns.create(${body});\n`,
-      );
-      return spawnSync(
-        join(ROOT, 'node_modules', '.bin', 'tsc'),
-        ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'check.ts'],
-        {
-          cwd: project,
-          encoding: 'utf8',
-        },
-      );
-    };
+    const check = (body: string) => compile(`export const created = pylon.agentRuns.create(${body});`);
     assert.equal(check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello' }`).status, 0);
     const extra = check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello', temperature: 2 }`);
     assert.notEqual(extra.status, 0);
@@ -154,6 +171,24 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     const wrongType = check(`{ org_id: 'o', agent_version_id: 'v', input: 42 }`);
     assert.notEqual(wrongType.status, 0);
     assert.match(wrongType.stdout, /TS2322/);
+  });
+
+  it("runTools' handlers, approve callback and conversation turn compile as a user writes them; a wrong approval does not", () => {
+    const runTools = (approve: string) =>
+      compile(`export const finished: Promise<{ output?: string | null }> = pylon.agentRuns.runTools(
+  { org_id: 'o', agent_version_id: 'v', input: 'hi', if_busy: 'reject' },
+  {
+    conversationId: 'c',
+    tools: { lookup_order: async ({ order_id }: { order_id: string }) => ({ order_id }), echo: (args) => String(args.text) },
+    approve: ${approve},
+  },
+);
+export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_version_id: 'v', input: 'hi', if_busy: 'enqueue' });`);
+    const right = runTools(`async (call) => (call.name === 'knowledge_search' ? true : { approve: false, reason: 'no' })`);
+    assert.equal(right.status, 0, right.stdout);
+    const wrong = runTools(`async () => 'yes'`);
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stdout, /TS2322/);
   });
 
   it('its browser build bundles without Node built-ins, within 15 kB gzipped', async () => {
@@ -210,6 +245,50 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /\d+ succeeded/);
+  });
+
+  it("runs the README's conversation-with-tools walkthrough in TypeScript as it stands, type-checked", async () => {
+    const toolsVersion = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [
+        {
+          type: 'function',
+          name: 'lookup_order',
+          parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        },
+      ],
+    });
+    writeFileSync(join(project, 'conversation.mts'), readmeBlock('### A conversation with tools', 'ts'));
+    const compiled = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      [
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2022,dom',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules', '@types'),
+        'conversation.mts',
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const ran = spawnSync(process.execPath, ['conversation.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, TOOLS_VERSION_ID: toolsVersion },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /lookup_order returned: \{"order_id":"42","status":"shipped"\}/);
+    assert.match(ran.stdout, /^tool_output \{"order_id":"42","status":"shipped"\}$/m);
   });
 
   it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
@@ -339,6 +418,137 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     assert.ok(refused instanceof sdk.AuthenticationError, '…under the class of its kind');
   });
 
+  it('a conversation remembers its earlier turns; its items list oldest first, page after page; delete removes it', async () => {
+    const pylon = client();
+    const conversation = await pylon.conversations.create({ org_id: tenant.orgId, metadata: { user_id: 'u_42' } });
+    assert.deepEqual(conversation.metadata, { user_id: 'u_42' });
+    assert.deepEqual(await pylon.conversations.get(conversation.conversation_id), conversation);
+    const first = await pylon.conversations.runs.create(conversation.conversation_id, run('My favourite colour is teal.'));
+    assert.equal((await finish(pylon, first.run_id)).status, 'succeeded');
+    const second = await pylon.conversations.runs.create(conversation.conversation_id, run('What is my favourite colour?'));
+    const answered = await finish(pylon, second.run_id);
+    assert.equal(answered.status, 'succeeded', answered.error ?? '');
+    assert.match(answered.output ?? '', /^.*\bteal\b.*$/m);
+    const items = await pylon.conversations.items(conversation.conversation_id, { limit: 1 }).all();
+    assert.deepEqual(
+      items.map((item) => [item.type, item.run_id]),
+      [
+        ['input', first.run_id],
+        ['answer', first.run_id],
+        ['input', second.run_id],
+        ['answer', second.run_id],
+      ],
+    );
+    assert.equal(items[0]!.text, 'My favourite colour is teal.');
+    assert.equal(items[3]!.text, answered.output);
+    const listed = await pylon.conversations.list({ limit: 100 }).all();
+    assert.ok(listed.some((one) => one.conversation_id === conversation.conversation_id));
+    await pylon.conversations.delete(conversation.conversation_id);
+    await assert.rejects(pylon.conversations.get(conversation.conversation_id), sdk.NotFoundError);
+    assert.equal((await pylon.agentRuns.get(second.run_id)).output, answered.output, 'its runs stay readable');
+  });
+
+  it('runTools answers function calls with local handlers (what they return, or the error they throw), also as a conversation turn', async () => {
+    const pylon = client();
+    const version = await pylon.agents.createVersion(tenant.agentId, { model: 'local/extractive', instructions: 'Answer.', tools: [LOOKUP_ORDER] });
+    const calls: unknown[] = [];
+    const options: SdkModule.RunToolsOptions = {
+      idempotencyKey: randomUUID(),
+      tools: {
+        lookup_order: async (args: { order_id: string }, context) => {
+          calls.push([args, context.call.name, context.runId]);
+          return { order_id: args.order_id, status: 'shipped', carrier: 'DHL' };
+        },
+      },
+    };
+    const shipped = await pylon.agentRuns.runTools(run('Please lookup_order for order 42.', version.agent_version_id), options);
+    assert.equal(shipped.status, 'succeeded', shipped.error ?? '');
+    assert.deepEqual(calls, [[{ order_id: '42' }, 'lookup_order', shipped.run_id]]);
+    assert.match(shipped.output ?? '', /lookup_order returned: \{"order_id":"42","status":"shipped","carrier":"DHL"\}/);
+    // The same Idempotency-Key again picks up the same run: its stream replays the answered action, which is not answered twice.
+    assert.deepEqual(await pylon.agentRuns.runTools(run('Please lookup_order for order 42.', version.agent_version_id), options), shipped);
+    assert.equal(calls.length, 1);
+
+    const thrown = await pylon.agentRuns.runTools(run('lookup_order for order 7', version.agent_version_id), {
+      tools: {
+        lookup_order: () => {
+          throw new Error('the order service is down');
+        },
+      },
+    });
+    assert.equal(thrown.status, 'succeeded', thrown.error ?? '');
+    assert.match(thrown.output ?? '', /lookup_order returned: \{"error":"the order service is down"\}/);
+
+    const conversation = await pylon.conversations.create({ org_id: tenant.orgId });
+    const turn = await pylon.agentRuns.runTools(run('lookup_order for order 9', version.agent_version_id), {
+      conversationId: conversation.conversation_id,
+      tools: { lookup_order: ({ order_id }: { order_id: string }) => `order ${order_id} is on its way` },
+    });
+    assert.equal(turn.status, 'succeeded', turn.error ?? '');
+    assert.match(turn.output ?? '', /lookup_order returned: order 9 is on its way/);
+    const items = await pylon.conversations.items(conversation.conversation_id).all();
+    assert.deepEqual(
+      items.map((item) => [item.type, item.run_id]),
+      ['input', 'tool_call', 'tool_output', 'answer'].map((type) => [type, turn.run_id]),
+    );
+    assert.deepEqual(
+      [items[1]!.name, JSON.parse(items[1]!.arguments!), items[2]!.output],
+      ['lookup_order', { order_id: '9' }, 'order 9 is on its way'],
+    );
+  });
+
+  it('runTools asks the approve callback: a denial with a reason is told to the model; without a callback each call is approved', async () => {
+    const pylon = client();
+    const gated = await pylon.agents.createVersion(tenant.agentId, {
+      model: 'local/extractive',
+      instructions: 'Answer.',
+      tools: [{ type: 'knowledge_search', require_approval: 'always' }],
+    });
+    const asked: string[] = [];
+    const denied = await pylon.agentRuns.runTools(run('How many days do I have for returns?', gated.agent_version_id), {
+      approve: async (call) => {
+        asked.push(call.name);
+        return { approve: false, reason: 'not during the audit' };
+      },
+    });
+    assert.deepEqual(asked, ['knowledge_search']);
+    assert.equal(denied.status, 'succeeded', denied.error ?? '');
+    assert.match(denied.output ?? '', /not approved: not during the audit/);
+    const approved = await pylon.agentRuns.runTools(run('How many days do I have for returns?', gated.agent_version_id));
+    assert.equal(approved.status, 'succeeded', approved.error ?? '');
+    assert.doesNotMatch(approved.output ?? '', /not approved/);
+    const decisions = (await pylon.agentRuns.events(approved.run_id).all()).filter((event) => event.type === 'tool_approval');
+    assert.deepEqual(
+      decisions.map((event) => event.data.approved),
+      [true],
+    );
+  });
+
+  it('requiredAction and submitToolOutputs answer a waiting run directly; a second, different answer is RunNotWaitingError', async () => {
+    const pylon = client();
+    const version = await pylon.agents.createVersion(tenant.agentId, { model: 'local/extractive', instructions: 'Answer.', tools: [LOOKUP_ORDER] });
+    const created = await pylon.agentRuns.create(run('lookup_order for order 5', version.agent_version_id));
+    const announced = await nextAction(pylon, created.run_id);
+    const action = await pylon.agentRuns.requiredAction(created.run_id);
+    assert.deepEqual(action, announced);
+    assert.equal(action.type, 'submit_tool_outputs');
+    assert.equal((await pylon.agentRuns.get(created.run_id)).status, 'running', 'a waiting run is running');
+    const [call] = action.tool_calls;
+    assert.deepEqual([call!.name, JSON.parse(call!.arguments)], ['lookup_order', { order_id: '5' }]);
+    const answered = await pylon.agentRuns.submitToolOutputs(created.run_id, {
+      tool_outputs: [{ tool_call_id: call!.id, output: '{"status":"lost"}' }],
+    });
+    assert.equal(answered.run_id, created.run_id);
+    const finished = await finish(pylon, created.run_id);
+    assert.equal(finished.status, 'succeeded', finished.error ?? '');
+    assert.match(finished.output ?? '', /lookup_order returned: \{"status":"lost"\}/);
+    await assert.rejects(pylon.agentRuns.requiredAction(created.run_id), sdk.NotFoundError);
+    await assert.rejects(
+      pylon.agentRuns.submitToolOutputs(created.run_id, { tool_outputs: [{ tool_call_id: call!.id, output: 'another' }] }),
+      sdk.RunNotWaitingError,
+    );
+  });
+
   it('calls every resource method once against the live API', async () => {
     const admin = client({ apiKey: testInfra().adminToken });
     const called: string[] = [];
@@ -394,6 +604,45 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     await call('agentRuns.events', mine.agentRuns.events(created.run_id).all());
     await call('agentRuns.createAndWait', mine.agentRuns.createAndWait(body));
     for await (const event of mine.agentRuns.createAndStream(body)) if (sdk.TERMINAL_EVENTS.has(event.type)) called.push('agentRuns.createAndStream');
+    // runs that wait: answered directly, and by runTools
+    const toolVersion = await mine.agents.createVersion(agent.agent_id, {
+      model: 'local/extractive',
+      instructions: 'Answer.',
+      tools: [LOOKUP_ORDER],
+    });
+    const waiting = await mine.agentRuns.create({ ...body, agent_version_id: toolVersion.agent_version_id, input: 'lookup_order 1' });
+    await nextAction(mine, waiting.run_id);
+    const action = await call('agentRuns.requiredAction', mine.agentRuns.requiredAction(waiting.run_id));
+    await call(
+      'agentRuns.submitToolOutputs',
+      mine.agentRuns.submitToolOutputs(waiting.run_id, { tool_outputs: [{ tool_call_id: action.tool_calls[0]!.id, output: 'found' }] }),
+    );
+    const gated = await mine.agents.createVersion(agent.agent_id, {
+      model: 'local/extractive',
+      instructions: 'Answer.',
+      tools: [{ type: 'knowledge_search', require_approval: 'always' }],
+    });
+    const gatedRun = await mine.agentRuns.create({ ...body, agent_version_id: gated.agent_version_id });
+    const approval = await nextAction(mine, gatedRun.run_id);
+    await call(
+      'agentRuns.approveToolCalls',
+      mine.agentRuns.approveToolCalls(gatedRun.run_id, { approvals: [{ tool_call_id: approval.tool_calls[0]!.id, approve: true }] }),
+    );
+    await call(
+      'agentRuns.runTools',
+      mine.agentRuns.runTools(
+        { ...body, agent_version_id: toolVersion.agent_version_id, input: 'lookup_order 2' },
+        { tools: { lookup_order: () => 'found' } },
+      ),
+    );
+    // conversations
+    const conversation = await call('conversations.create', mine.conversations.create({ org_id: org.org_id, metadata: { from: 'sdk' } }));
+    await call('conversations.get', mine.conversations.get(conversation.conversation_id));
+    await call('conversations.list', mine.conversations.list({ limit: 5 }).firstPage());
+    const turn = await call('conversations.runs.create', mine.conversations.runs.create(conversation.conversation_id, body));
+    await finish(mine, turn.run_id);
+    await call('conversations.items', mine.conversations.items(conversation.conversation_id).all());
+    await call('conversations.delete', mine.conversations.delete(conversation.conversation_id));
     // knowledge
     const document = await call(
       'knowledge.documents.create',
@@ -473,7 +722,21 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       ].map((name) => `admin.${name}`),
       ...['whoami', 'create', 'list', 'roll', 'revoke'].map((name) => `apiKeys.${name}`),
       ...['create', 'get', 'list', 'createVersion', 'listVersions', 'getVersion', 'modelProviders'].map((name) => `agents.${name}`),
-      ...['create', 'get', 'list', 'cancel', 'stream', 'events', 'createAndWait', 'createAndStream'].map((name) => `agentRuns.${name}`),
+      ...[
+        'create',
+        'get',
+        'list',
+        'cancel',
+        'stream',
+        'events',
+        'createAndWait',
+        'createAndStream',
+        'requiredAction',
+        'submitToolOutputs',
+        'approveToolCalls',
+        'runTools',
+      ].map((name) => `agentRuns.${name}`),
+      ...['create', 'get', 'list', 'runs.create', 'items', 'delete'].map((name) => `conversations.${name}`),
       ...['documents.create', 'documents.get', 'documents.list', 'search', 'query', 'documents.delete'].map((name) => `knowledge.${name}`),
       ...['create', 'get', 'extend', 'cancel'].map((name) => `videos.${name}`),
       ...['balance', 'entries'].map((name) => `tokens.${name}`),

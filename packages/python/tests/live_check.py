@@ -16,12 +16,34 @@ import threading
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
+from typing import Any
 from urllib.parse import urlparse
 
-from pylon_sdk import AsyncPylon, AuthenticationError, InvalidApiKeyError, NotFoundError, Pylon, TERMINAL_EVENTS, WebhookVerificationError, models
+from pylon_sdk import (
+    AsyncPylon,
+    AuthenticationError,
+    InvalidApiKeyError,
+    NotFoundError,
+    Pylon,
+    RunNotWaitingError,
+    TERMINAL_EVENTS,
+    ToolApprovalDecision,
+    WebhookVerificationError,
+    models,
+)
 
 ORG_ID = os.environ["ORG_ID"]
 VERSION_ID = os.environ["AGENT_VERSION_ID"]
+
+
+#: A function tool the offline model calls when the input names it ("lookup_order for order 42" -> {"order_id": "42"}).
+LOOKUP_ORDER: models.AgentToolRequest = {
+    "type": "function",
+    "name": "lookup_order",
+    "description": "Finds an order by its id.",
+    "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+}
+GATED_SEARCH: models.AgentToolRequest = {"type": "knowledge_search", "require_approval": "always"}
 
 
 def run_body(text: str) -> models.CreateAgentRunRequest:
@@ -214,6 +236,166 @@ def check_errors(pylon: Pylon) -> None:
     print("errors: ok")
 
 
+def finish(pylon: Pylon, run_id: str) -> models.AgentRunView:
+    for event in pylon.agent_runs.stream(run_id):
+        if event.type in TERMINAL_EVENTS:
+            run: models.AgentRunView = event.data
+            return run
+    raise AssertionError(f"the stream of run {run_id} ended without a terminal event")
+
+
+def version_with(pylon: Pylon, tool: models.AgentToolRequest) -> str:
+    agent_id = pylon.agents.get_version(VERSION_ID)["agent_id"]
+    return pylon.agents.create_version(agent_id, model="local/extractive", instructions="Answer.", tools=[tool])["agent_version_id"]
+
+
+def check_conversations(pylon: Pylon) -> None:
+    conversation = pylon.conversations.create(org_id=ORG_ID, metadata={"user_id": "u_42"})
+    conversation_id = conversation["conversation_id"]
+    assert pylon.conversations.get(conversation_id) == conversation
+    first = pylon.conversations.runs.create(conversation_id, org_id=ORG_ID, agent_version_id=VERSION_ID, input="My favourite colour is teal.")
+    assert finish(pylon, first["run_id"])["status"] == "succeeded"
+    second = pylon.conversations.runs.create(conversation_id, org_id=ORG_ID, agent_version_id=VERSION_ID, input="What is my favourite colour?")
+    answered = finish(pylon, second["run_id"])
+    assert answered["status"] == "succeeded", answered
+    assert any("teal" in line for line in (answered["output"] or "").splitlines()), answered["output"]
+    items = list(pylon.conversations.items(conversation_id, limit=1))
+    expected = [("input", first["run_id"]), ("answer", first["run_id"]), ("input", second["run_id"]), ("answer", second["run_id"])]
+    assert [(item["type"], item["run_id"]) for item in items] == expected, items
+    assert items[0]["text"] == "My favourite colour is teal." and items[3]["text"] == answered["output"], items
+    assert any(one["conversation_id"] == conversation_id for one in pylon.conversations.list(limit=100))
+    pylon.conversations.delete(conversation_id)
+    try:
+        pylon.conversations.get(conversation_id)
+        raise AssertionError("a deleted conversation was found")
+    except NotFoundError:
+        pass
+    print("conversations: a second turn remembers the first (teal), items oldest first over pages, delete: ok")
+
+
+def check_run_tools(pylon: Pylon) -> None:
+    version = version_with(pylon, LOOKUP_ORDER)
+    calls: list[Any] = []
+
+    def lookup_order(args: dict[str, Any]) -> dict[str, str]:
+        calls.append(args)
+        return {"order_id": args["order_id"], "status": "shipped", "carrier": "DHL"}
+
+    key = str(uuid.uuid4())
+    shipped = pylon.agent_runs.run_tools(tools={"lookup_order": lookup_order}, idempotency_key=key, org_id=ORG_ID, agent_version_id=version, input="Please lookup_order for order 42.")
+    assert shipped["status"] == "succeeded", shipped
+    assert calls == [{"order_id": "42"}], calls
+    assert 'lookup_order returned: {"order_id":"42","status":"shipped","carrier":"DHL"}' in (shipped["output"] or ""), shipped["output"]
+    # The same Idempotency-Key again picks up the same run: its stream replays the answered action, which is not answered twice.
+    again = pylon.agent_runs.run_tools(tools={"lookup_order": lookup_order}, idempotency_key=key, org_id=ORG_ID, agent_version_id=version, input="Please lookup_order for order 42.")
+    assert again == shipped and len(calls) == 1, (again, calls)
+
+    def broken(args: dict[str, Any]) -> str:
+        raise RuntimeError("the order service is down")
+
+    thrown = pylon.agent_runs.run_tools(tools={"lookup_order": broken}, org_id=ORG_ID, agent_version_id=version, input="lookup_order for order 7")
+    assert 'lookup_order returned: {"error":"the order service is down"}' in (thrown["output"] or ""), thrown["output"]
+
+    conversation = pylon.conversations.create(org_id=ORG_ID)
+    turn = pylon.agent_runs.run_tools(
+        tools={"lookup_order": lambda args: f"order {args['order_id']} is on its way"},
+        conversation_id=conversation["conversation_id"],
+        org_id=ORG_ID,
+        agent_version_id=version,
+        input="lookup_order for order 9",
+    )
+    assert "lookup_order returned: order 9 is on its way" in (turn["output"] or ""), turn["output"]
+    items = list(pylon.conversations.items(conversation["conversation_id"]))
+    assert [item["type"] for item in items] == ["input", "tool_call", "tool_output", "answer"], items
+    assert {item["run_id"] for item in items} == {turn["run_id"]} and items[2]["output"] == "order 9 is on its way", items
+
+    gated = version_with(pylon, GATED_SEARCH)
+    asked: list[str] = []
+
+    def deny(call: models.ToolCallView) -> ToolApprovalDecision:
+        asked.append(call["name"])
+        return {"approve": False, "reason": "not during the audit"}
+
+    denied = pylon.agent_runs.run_tools(approve=deny, org_id=ORG_ID, agent_version_id=gated, input="How many days do I have for returns?")
+    assert asked == ["knowledge_search"], asked
+    assert denied["status"] == "succeeded" and "not approved: not during the audit" in (denied["output"] or ""), denied
+    approved = pylon.agent_runs.run_tools(org_id=ORG_ID, agent_version_id=gated, input="How many days do I have for returns?")
+    assert approved["status"] == "succeeded" and "not approved" not in (approved["output"] or ""), approved
+    decisions = [event["data"]["approved"] for event in pylon.agent_runs.events(approved["run_id"]) if event["type"] == "tool_approval"]
+    assert decisions == [True], decisions
+    print("run_tools: a function call answered by a local handler (its return, its error), a conversation turn, an approval denied with a reason: ok")
+
+
+def check_required_action(pylon: Pylon) -> None:
+    version = version_with(pylon, LOOKUP_ORDER)
+    created = pylon.agent_runs.create(org_id=ORG_ID, agent_version_id=version, input="lookup_order for order 5")
+    announced = next(event.data for event in pylon.agent_runs.stream(created["run_id"]) if event.type == "requires_action")
+    action = pylon.agent_runs.required_action(created["run_id"])
+    assert action == announced and action["type"] == "submit_tool_outputs", (action, announced)
+    call = action["tool_calls"][0]
+    assert call["name"] == "lookup_order" and json.loads(call["arguments"]) == {"order_id": "5"}, call
+    answered = pylon.agent_runs.submit_tool_outputs(created["run_id"], tool_outputs=[{"tool_call_id": call["id"], "output": '{"status":"lost"}'}])
+    assert answered["run_id"] == created["run_id"]
+    finished = finish(pylon, created["run_id"])
+    assert 'lookup_order returned: {"status":"lost"}' in (finished["output"] or ""), finished
+    try:
+        pylon.agent_runs.required_action(created["run_id"])
+        raise AssertionError("a finished run waits for an action")
+    except NotFoundError:
+        pass
+    try:
+        pylon.agent_runs.submit_tool_outputs(created["run_id"], tool_outputs=[{"tool_call_id": call["id"], "output": "another"}])
+        raise AssertionError("a second, different answer was taken")
+    except RunNotWaitingError:
+        pass
+
+    gated = pylon.agent_runs.create(org_id=ORG_ID, agent_version_id=version_with(pylon, GATED_SEARCH), input="returns?")
+    pending = next(event.data for event in pylon.agent_runs.stream(gated["run_id"]) if event.type == "requires_action")
+    assert pending["type"] == "approve_tool_calls", pending
+    pylon.agent_runs.approve_tool_calls(gated["run_id"], approvals=[{"tool_call_id": pending["tool_calls"][0]["id"], "approve": False, "reason": "no"}])
+    assert "not approved: no" in (finish(pylon, gated["run_id"])["output"] or "")
+    print("required_action / submit_tool_outputs / approve_tool_calls: ok")
+
+
+def check_async_tools(api_key: str) -> None:
+    """AsyncPylon: conversations, and run_tools with an async handler and an async approve callback."""
+
+    async def main() -> None:
+        async with AsyncPylon(api_key=api_key) as pylon:
+            conversation = await pylon.conversations.create(org_id=ORG_ID)
+            conversation_id = conversation["conversation_id"]
+            assert (await pylon.conversations.get(conversation_id))["conversation_id"] == conversation_id
+            first = await pylon.conversations.runs.create(conversation_id, org_id=ORG_ID, agent_version_id=VERSION_ID, input="My favourite colour is teal.")
+            async for event in pylon.agent_runs.stream(first["run_id"]):
+                pass
+            agent_id = (await pylon.agents.get_version(VERSION_ID))["agent_id"]
+            version = (await pylon.agents.create_version(agent_id, model="local/extractive", instructions="Answer.", tools=[LOOKUP_ORDER]))["agent_version_id"]
+
+            async def lookup_order(args: dict[str, Any]) -> dict[str, str]:
+                await asyncio.sleep(0)
+                return {"order_id": args["order_id"], "status": "async"}
+
+            turn = await pylon.agent_runs.run_tools(
+                tools={"lookup_order": lookup_order}, conversation_id=conversation_id, org_id=ORG_ID, agent_version_id=version, input="lookup_order for order 3, and my favourite colour?"
+            )
+            output = turn["output"] or ""
+            assert 'lookup_order returned: {"order_id":"3","status":"async"}' in output, output
+            items = [item["type"] async for item in pylon.conversations.items(conversation_id)]
+            assert items == ["input", "answer", "input", "tool_call", "tool_output", "answer"], items
+            assert conversation_id in [one["conversation_id"] async for one in pylon.conversations.list(limit=100)]
+
+            async def deny(call: models.ToolCallView) -> ToolApprovalDecision:
+                return {"approve": False, "reason": f"{call['name']} is off today"}
+
+            gated = (await pylon.agents.create_version(agent_id, model="local/extractive", instructions="Answer.", tools=[GATED_SEARCH]))["agent_version_id"]
+            denied = await pylon.agent_runs.run_tools(approve=deny, org_id=ORG_ID, agent_version_id=gated, input="returns?")
+            assert "not approved: knowledge_search is off today" in (denied["output"] or ""), denied
+            await pylon.conversations.delete(conversation_id)
+
+    asyncio.run(main())
+    print("AsyncPylon: conversations, run_tools with async handlers: ok")
+
+
 def check_every_method(admin: Pylon) -> None:
     org = admin.admin.create_org(name="Python SDK org")
     assert any(one["org_id"] == org["org_id"] for one in admin.admin.list_orgs(limit=100))
@@ -345,6 +527,10 @@ def main() -> None:
     pylon = Pylon()
     admin = Pylon(api_key=os.environ["PYLON_ADMIN_TOKEN"])
     check_create_stream_wait(pylon)
+    check_conversations(pylon)
+    check_run_tools(pylon)
+    check_required_action(pylon)
+    check_async_tools(os.environ["PYLON_API_KEY"])
     check_cut_stream(os.environ["PYLON_API_KEY"])
     check_async(os.environ["PYLON_API_KEY"])
     check_create_retried_after_lost_answer(os.environ["PYLON_API_KEY"])

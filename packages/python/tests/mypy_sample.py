@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from pylon_sdk import Pylon
+from pylon_sdk import AsyncPylon, Pylon, ToolApprovalDecision, models
 
 
 def ask(pylon: Pylon, question: str) -> str | None:
@@ -14,3 +15,32 @@ def ask(pylon: Pylon, question: str) -> str | None:
 
 def statuses(pylon: Pylon) -> list[str]:
     return [run["status"] for run in pylon.agent_runs.list(limit=50)]
+
+
+def lookup_order(args: dict[str, Any]) -> dict[str, str]:
+    return {"order_id": str(args["order_id"]), "status": "shipped"}
+
+
+def deny_searches(call: models.ToolCallView) -> bool | ToolApprovalDecision:
+    return {"approve": False, "reason": "not today"} if call["name"] == "knowledge_search" else True
+
+
+def with_tools(pylon: Pylon, conversation_id: str) -> str | None:
+    run = pylon.agent_runs.run_tools(
+        tools={"lookup_order": lookup_order},
+        approve=deny_searches,
+        conversation_id=conversation_id,
+        org_id=os.environ["ORG_ID"],
+        agent_version_id=os.environ["AGENT_VERSION_ID"],
+        input="lookup_order for order 42",
+        if_busy="enqueue",
+    )
+    return run["output"]
+
+
+async def with_async_tools(pylon: AsyncPylon) -> list[str]:
+    async def lookup(args: dict[str, Any]) -> str:
+        return f"order {args['order_id']}"
+
+    run = await pylon.agent_runs.run_tools(tools={"lookup_order": lookup, "sync": lookup_order}, org_id="o", agent_version_id="v", input="lookup_order 1")
+    return [item["type"] async for item in pylon.conversations.items(run["run_id"])]

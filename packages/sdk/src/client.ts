@@ -2,6 +2,7 @@ import { Admin } from './resources/admin.js';
 import { AgentRuns } from './resources/agent-runs.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
+import { Conversations } from './resources/conversations.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Tokens } from './resources/tokens.js';
 import { Usage } from './resources/usage.js';
@@ -17,6 +18,7 @@ import { Transport, type ClientOptions } from './transport.js';
 export class Pylon {
   readonly agentRuns: AgentRuns;
   readonly agents: Agents;
+  readonly conversations: Conversations;
   readonly knowledge: Knowledge;
   readonly videos: Videos;
   readonly webhooks: Webhooks;
@@ -32,6 +34,7 @@ export class Pylon {
     this.baseUrl = transport.baseUrl;
     this.agentRuns = new AgentRuns(transport);
     this.agents = new Agents(transport);
+    this.conversations = new Conversations(transport);
     this.knowledge = new Knowledge(transport);
     this.videos = new Videos(transport);
     this.webhooks = new Webhooks(transport);

@@ -77,6 +77,10 @@ export class HeaderFieldsTooLargeError extends RequestRejectedError {}
 export class IdempotencyKeyReusedError extends ConflictError {}
 /** `run_not_cancellable` */
 export class RunNotCancellableError extends ConflictError {}
+/** `run_not_waiting` */
+export class RunNotWaitingError extends ConflictError {}
+/** `conversation_busy` */
+export class ConversationBusyError extends ConflictError {}
 /** `generation_not_completed` */
 export class GenerationNotCompletedError extends ConflictError {}
 /** `generation_not_cancellable` */
@@ -115,6 +119,8 @@ const CLASS_OF_CODE: Record<string, new (response: ErrorResponse) => PylonError>
   header_fields_too_large: HeaderFieldsTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,
   run_not_cancellable: RunNotCancellableError,
+  run_not_waiting: RunNotWaitingError,
+  conversation_busy: ConversationBusyError,
   generation_not_completed: GenerationNotCompletedError,
   generation_not_cancellable: GenerationNotCancellableError,
   endpoint_disabled: EndpointDisabledError,

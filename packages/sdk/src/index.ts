@@ -24,6 +24,8 @@ export {
   HeaderFieldsTooLargeError,
   IdempotencyKeyReusedError,
   RunNotCancellableError,
+  RunNotWaitingError,
+  ConversationBusyError,
   GenerationNotCompletedError,
   GenerationNotCancellableError,
   EndpointDisabledError,
@@ -42,7 +44,17 @@ export { Paginated } from './pagination.js';
 export { TERMINAL_EVENTS, type RunEvent, type StreamOptions } from './run-stream.js';
 export { verifyWebhook, type WebhookEvent, type WebhookHeaders, type VerifyOptions } from './webhook-verification.js';
 export type { Schemas, Page } from './types.js';
-export type { AgentRun, AgentRunCreate, AgentRunCreated } from './resources/agent-runs.js';
+export type { ToolHandler, ToolCallContext, ToolApprovalDecision, RunToolsOptions } from './run-tools.js';
+export type {
+  AgentRun,
+  AgentRunCreate,
+  AgentRunCreated,
+  RequiredAction,
+  RequiredToolCall,
+  ToolOutputsSubmit,
+  ToolApprovalsSubmit,
+} from './resources/agent-runs.js';
+export type { Conversation, ConversationCreate, ConversationItem, ConversationRunCreate, ConversationRunCreated } from './resources/conversations.js';
 export type { Agent, AgentVersion } from './resources/agents.js';
 export type { KnowledgeDocument } from './resources/knowledge.js';
 export type { VideoGeneration } from './resources/videos.js';

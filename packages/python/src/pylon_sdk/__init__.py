@@ -6,6 +6,7 @@ from ._errors import (
     AuthenticationError,
     ConflictError,
     ConnectionError,
+    ConversationBusyError,
     DatabaseUnavailableError,
     EmbeddingUnavailableError,
     EndpointDisabledError,
@@ -31,6 +32,7 @@ from ._errors import (
     RequestRejectedError,
     RequestTimeoutError,
     RunNotCancellableError,
+    RunNotWaitingError,
     ServiceUnavailableError,
     ShuttingDownError,
     UnexpectedError,
@@ -40,6 +42,7 @@ from ._errors import (
     WebhookVerificationError,
 )
 from ._stream import TERMINAL_EVENTS, RunEvent
+from ._tools import ToolApprovalDecision
 from ._webhooks import verify_webhook
 
 __all__ = [
@@ -47,6 +50,7 @@ __all__ = [
     "AuthenticationError",
     "ConflictError",
     "ConnectionError",
+    "ConversationBusyError",
     "DatabaseUnavailableError",
     "EmbeddingUnavailableError",
     "EndpointDisabledError",
@@ -74,9 +78,11 @@ __all__ = [
     "RequestTimeoutError",
     "RunEvent",
     "RunNotCancellableError",
+    "RunNotWaitingError",
     "ServiceUnavailableError",
     "ShuttingDownError",
     "TERMINAL_EVENTS",
+    "ToolApprovalDecision",
     "UnexpectedError",
     "UnsupportedMediaTypeError",
     "UriTooLongError",

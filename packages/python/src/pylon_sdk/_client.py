@@ -3,6 +3,7 @@ each other method for method; the requests themselves are built once, in _reques
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -12,8 +13,9 @@ from typing_extensions import Unpack
 import httpx
 
 from . import _requests as R
+from . import _tools as T
 from . import models
-from ._errors import ConnectionError
+from ._errors import ConnectionError, NotFoundError
 from ._pagination import aiterate, iterate
 from ._stream import TERMINAL_EVENTS, RunEvent, astream_run, stream_run
 from ._transport import AsyncTransport, SyncTransport
@@ -57,6 +59,110 @@ class AgentRuns:
                 run: models.AgentRunView = event.data
                 return run
         raise ConnectionError("the run stream ended without a terminal event")
+
+    def required_action(self, run_id: str) -> models.RequiredActionView:
+        """What the run waits for now: tool outputs or approvals. NotFoundError when it waits for nothing."""
+        result: models.RequiredActionView = self._t.request(R.get_required_action(run_id))
+        return result
+
+    def submit_tool_outputs(self, run_id: str, /, **body: Unpack[models.SubmitToolOutputsRequest]) -> models.AgentRunView:
+        """Answers every function call the run waits for; the same submission again answers the same. RunNotWaitingError when it waits for none."""
+        result: models.AgentRunView = self._t.request(R.submit_tool_outputs(run_id, body))
+        return result
+
+    def approve_tool_calls(self, run_id: str, /, **body: Unpack[models.ApproveToolCallsRequest]) -> models.AgentRunView:
+        """Approves or denies every call the run waits for (a denial's `reason` is told to the model)."""
+        result: models.AgentRunView = self._t.request(R.approve_tool_calls(run_id, body))
+        return result
+
+    def run_tools(
+        self,
+        *,
+        tools: Mapping[str, T.ToolHandler] | None = None,
+        approve: T.ApproveCallback | None = None,
+        conversation_id: str | None = None,
+        idempotency_key: str | None = None,
+        **body: Unpack[models.CreateConversationRunRequest],
+    ) -> models.AgentRunView:
+        """Creates a run (or, with `conversation_id`, a turn of that conversation; `if_busy` only then) and drives it to
+        its end on its event stream, answering each required action here: function calls with `tools[name](args)`
+        (what it returns is the output, a str as is and anything else as JSON; what it raises is sent as
+        {"error": message}), approvals with `approve(call)` (every call approved without it). Returns the finished run.
+        An action is answered only while the run still waits for it, so the same `idempotency_key` again picks up
+        a run where it stands."""
+        request = R.create_run(body, idempotency_key) if conversation_id is None else R.create_conversation_run(conversation_id, body, idempotency_key)
+        created: models.AgentRunCreated = self._t.request(request)
+        run_id = created["run_id"]
+        for event in stream_run(self._t, run_id):
+            if event.type == "requires_action":
+                self._answer(run_id, event.data, tools or {}, approve)
+            if event.type in TERMINAL_EVENTS:
+                run: models.AgentRunView = event.data
+                return run
+        raise ConnectionError("the run stream ended without a terminal event")
+
+    def _answer(self, run_id: str, announced: models.RequiredActionView, tools: Mapping[str, T.ToolHandler], approve: T.ApproveCallback | None) -> None:
+        try:
+            current: models.RequiredActionView | None = self.required_action(run_id)
+        except NotFoundError:
+            current = None
+        action = T.still_pending(announced, current)
+        if action is None:
+            return
+        if action["type"] == "submit_tool_outputs":
+            outputs: list[models.ToolOutputRequest] = []
+            for call in action["tool_calls"]:
+                handler = tools.get(call["name"])
+                if handler is None:
+                    output = T.no_handler_output(tools, call)
+                else:
+                    try:
+                        output = T.output_of(handler(T.arguments_of(call)))
+                    except Exception as error:
+                        output = T.error_output(error)
+                outputs.append({"tool_call_id": call["id"], "output": output})
+            self.submit_tool_outputs(run_id, tool_outputs=outputs)
+        elif action["type"] == "approve_tool_calls":
+            approvals = [T.approval_of(call, approve(call) if approve else True) for call in action["tool_calls"]]
+            self.approve_tool_calls(run_id, approvals=approvals)
+        else:
+            raise ValueError(f"run_tools cannot answer a required action of type {action['type']}")
+
+
+class Conversations:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+        self.runs = ConversationRuns(transport)
+
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateConversationRequest]) -> models.ConversationView:
+        result: models.ConversationView = self._t.request(R.create_conversation(body, idempotency_key))
+        return result
+
+    def get(self, conversation_id: str) -> models.ConversationView:
+        result: models.ConversationView = self._t.request(R.get_conversation(conversation_id))
+        return result
+
+    def delete(self, conversation_id: str) -> None:
+        """Deletes the conversation and its items; its runs stay readable."""
+        self._t.request(R.delete_conversation(conversation_id))
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> Iterator[models.ConversationView]:
+        """Every item, page after page, newest first."""
+        return iterate(self._t, lambda cursor: R.list_conversations({"org_id": org_id, "limit": limit}, cursor))
+
+    def items(self, conversation_id: str, *, limit: int | None = None) -> Iterator[models.ConversationItemView]:
+        """Every input, answer, tool call and tool output, oldest first, page after page."""
+        return iterate(self._t, lambda cursor: R.list_conversation_items(conversation_id, {"limit": limit}, cursor))
+
+
+class ConversationRuns:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, conversation_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateConversationRunRequest]) -> models.AgentRunCreated:
+        """Takes a turn: a run that sees the conversation's earlier turns (`if_busy="reject"` raises ConversationBusyError while one is unfinished)."""
+        result: models.AgentRunCreated = self._t.request(R.create_conversation_run(conversation_id, body, idempotency_key))
+        return result
 
 
 class Agents:
@@ -353,6 +459,109 @@ class AsyncAgentRuns:
                 return run
         raise ConnectionError("the run stream ended without a terminal event")
 
+    async def required_action(self, run_id: str) -> models.RequiredActionView:
+        """What the run waits for now: tool outputs or approvals. NotFoundError when it waits for nothing."""
+        result: models.RequiredActionView = await self._t.request(R.get_required_action(run_id))
+        return result
+
+    async def submit_tool_outputs(self, run_id: str, /, **body: Unpack[models.SubmitToolOutputsRequest]) -> models.AgentRunView:
+        """Answers every function call the run waits for; the same submission again answers the same. RunNotWaitingError when it waits for none."""
+        result: models.AgentRunView = await self._t.request(R.submit_tool_outputs(run_id, body))
+        return result
+
+    async def approve_tool_calls(self, run_id: str, /, **body: Unpack[models.ApproveToolCallsRequest]) -> models.AgentRunView:
+        """Approves or denies every call the run waits for (a denial's `reason` is told to the model)."""
+        result: models.AgentRunView = await self._t.request(R.approve_tool_calls(run_id, body))
+        return result
+
+    async def run_tools(
+        self,
+        *,
+        tools: Mapping[str, T.AsyncToolHandler] | None = None,
+        approve: T.AsyncApproveCallback | None = None,
+        conversation_id: str | None = None,
+        idempotency_key: str | None = None,
+        **body: Unpack[models.CreateConversationRunRequest],
+    ) -> models.AgentRunView:
+        """Pylon's `agent_runs.run_tools`, awaited; a handler or the approve callback may be sync or async."""
+        request = R.create_run(body, idempotency_key) if conversation_id is None else R.create_conversation_run(conversation_id, body, idempotency_key)
+        created: models.AgentRunCreated = await self._t.request(request)
+        run_id = created["run_id"]
+        async for event in astream_run(self._t, run_id):
+            if event.type == "requires_action":
+                await self._answer(run_id, event.data, tools or {}, approve)
+            if event.type in TERMINAL_EVENTS:
+                run: models.AgentRunView = event.data
+                return run
+        raise ConnectionError("the run stream ended without a terminal event")
+
+    async def _answer(self, run_id: str, announced: models.RequiredActionView, tools: Mapping[str, T.AsyncToolHandler], approve: T.AsyncApproveCallback | None) -> None:
+        try:
+            current: models.RequiredActionView | None = await self.required_action(run_id)
+        except NotFoundError:
+            current = None
+        action = T.still_pending(announced, current)
+        if action is None:
+            return
+        if action["type"] == "submit_tool_outputs":
+            outputs: list[models.ToolOutputRequest] = []
+            for call in action["tool_calls"]:
+                handler = tools.get(call["name"])
+                if handler is None:
+                    output = T.no_handler_output(tools, call)
+                else:
+                    try:
+                        result = handler(T.arguments_of(call))
+                        output = T.output_of(await result if inspect.isawaitable(result) else result)
+                    except Exception as error:
+                        output = T.error_output(error)
+                outputs.append({"tool_call_id": call["id"], "output": output})
+            await self.submit_tool_outputs(run_id, tool_outputs=outputs)
+        elif action["type"] == "approve_tool_calls":
+            approvals: list[models.ToolApprovalRequest] = []
+            for call in action["tool_calls"]:
+                decision = approve(call) if approve else True
+                approvals.append(T.approval_of(call, await decision if inspect.isawaitable(decision) else decision))
+            await self.approve_tool_calls(run_id, approvals=approvals)
+        else:
+            raise ValueError(f"run_tools cannot answer a required action of type {action['type']}")
+
+
+class AsyncConversations:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+        self.runs = AsyncConversationRuns(transport)
+
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateConversationRequest]) -> models.ConversationView:
+        result: models.ConversationView = await self._t.request(R.create_conversation(body, idempotency_key))
+        return result
+
+    async def get(self, conversation_id: str) -> models.ConversationView:
+        result: models.ConversationView = await self._t.request(R.get_conversation(conversation_id))
+        return result
+
+    async def delete(self, conversation_id: str) -> None:
+        """Deletes the conversation and its items; its runs stay readable."""
+        await self._t.request(R.delete_conversation(conversation_id))
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> AsyncIterator[models.ConversationView]:
+        """Every item, page after page, newest first."""
+        return aiterate(self._t, lambda cursor: R.list_conversations({"org_id": org_id, "limit": limit}, cursor))
+
+    def items(self, conversation_id: str, *, limit: int | None = None) -> AsyncIterator[models.ConversationItemView]:
+        """Every input, answer, tool call and tool output, oldest first, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_conversation_items(conversation_id, {"limit": limit}, cursor))
+
+
+class AsyncConversationRuns:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, conversation_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.CreateConversationRunRequest]) -> models.AgentRunCreated:
+        """Takes a turn: a run that sees the conversation's earlier turns (`if_busy="reject"` raises ConversationBusyError while one is unfinished)."""
+        result: models.AgentRunCreated = await self._t.request(R.create_conversation_run(conversation_id, body, idempotency_key))
+        return result
+
 
 class AsyncAgents:
     def __init__(self, transport: AsyncTransport) -> None:
@@ -615,6 +824,7 @@ class Pylon:
         transport = SyncTransport(api_key, base_url, max_retries, timeout, http_client)
         self.agent_runs = AgentRuns(transport)
         self.agents = Agents(transport)
+        self.conversations = Conversations(transport)
         self.knowledge = Knowledge(transport)
         self.videos = Videos(transport)
         self.webhooks = Webhooks(transport)
@@ -641,6 +851,7 @@ class AsyncPylon:
         transport = AsyncTransport(api_key, base_url, max_retries, timeout, http_client)
         self.agent_runs = AsyncAgentRuns(transport)
         self.agents = AsyncAgents(transport)
+        self.conversations = AsyncConversations(transport)
         self.knowledge = AsyncKnowledge(transport)
         self.videos = AsyncVideos(transport)
         self.webhooks = AsyncWebhooks(transport)

@@ -118,6 +118,14 @@ class RunNotCancellableError(ConflictError):
     """`run_not_cancellable`"""
 
 
+class RunNotWaitingError(ConflictError):
+    """`run_not_waiting`"""
+
+
+class ConversationBusyError(ConflictError):
+    """`conversation_busy`"""
+
+
 class GenerationNotCompletedError(ConflictError):
     """`generation_not_completed`"""
 
@@ -174,6 +182,8 @@ _CLASS_OF_CODE: dict[str, type[PylonError]] = {
     "header_fields_too_large": HeaderFieldsTooLargeError,
     "idempotency_key_reused": IdempotencyKeyReusedError,
     "run_not_cancellable": RunNotCancellableError,
+    "run_not_waiting": RunNotWaitingError,
+    "conversation_busy": ConversationBusyError,
     "generation_not_completed": GenerationNotCompletedError,
     "generation_not_cancellable": GenerationNotCancellableError,
     "endpoint_disabled": EndpointDisabledError,

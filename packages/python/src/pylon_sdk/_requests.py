@@ -44,6 +44,45 @@ def list_run_events(run_id: str, params: Mapping[str, QueryValue], cursor: Any) 
     return _list(f"/api/v1/agent-runs/{_p(run_id)}/events", params, cursor if cursor is not None else params.get("after"), "after")
 
 
+def get_required_action(run_id: str) -> Request:
+    return Request("GET", f"/api/v1/agent-runs/{_p(run_id)}/required-action")
+
+
+def submit_tool_outputs(run_id: str, body: Mapping[str, Any]) -> Request:
+    """The same submission again answers the same: retried like a read."""
+    return Request("POST", f"/api/v1/agent-runs/{_p(run_id)}/tool-outputs", body=dict(body), repeatable=True)
+
+
+def approve_tool_calls(run_id: str, body: Mapping[str, Any]) -> Request:
+    """The same submission again answers the same: retried like a read."""
+    return Request("POST", f"/api/v1/agent-runs/{_p(run_id)}/tool-approvals", body=dict(body), repeatable=True)
+
+
+# conversations
+def create_conversation(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/conversations", body, idempotency_key)
+
+
+def get_conversation(conversation_id: str) -> Request:
+    return Request("GET", f"/api/v1/conversations/{_p(conversation_id)}")
+
+
+def list_conversations(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/conversations", params, cursor)
+
+
+def delete_conversation(conversation_id: str) -> Request:
+    return Request("DELETE", f"/api/v1/conversations/{_p(conversation_id)}")
+
+
+def list_conversation_items(conversation_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/api/v1/conversations/{_p(conversation_id)}/items", params, cursor)
+
+
+def create_conversation_run(conversation_id: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create(f"/api/v1/conversations/{_p(conversation_id)}/runs", body, idempotency_key)
+
+
 # agents
 def create_agent(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
     return _create("/api/v1/agents", body, idempotency_key)

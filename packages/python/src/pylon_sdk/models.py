@@ -167,8 +167,12 @@ class AgentList(TypedDict):
 
 
 class AgentToolRequest(TypedDict, closed=True):
-    type: Literal['knowledge_search']
+    type: Literal['knowledge_search', 'function']
     match_count: NotRequired[int]
+    require_approval: NotRequired[Literal['always', 'never']]
+    name: NotRequired[str]
+    description: NotRequired[str]
+    parameters: NotRequired[dict[str, Any]]
 
 
 class CreateAgentVersionRequest(TypedDict, closed=True):
@@ -177,12 +181,17 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
     temperature: NotRequired[float]
     max_output_tokens: NotRequired[int]
     run_timeout_seconds: NotRequired[int]
+    action_timeout_seconds: NotRequired[int]
     tools: NotRequired[list[AgentToolRequest]]
 
 
 class AgentToolView(TypedDict):
-    type: Literal['knowledge_search']
-    match_count: int
+    type: Literal['knowledge_search', 'function']
+    match_count: NotRequired[int]
+    require_approval: NotRequired[Literal['always', 'never']]
+    name: NotRequired[str]
+    description: NotRequired[str]
+    parameters: NotRequired[dict[str, Any]]
 
 
 class AgentVersionView(TypedDict):
@@ -195,6 +204,7 @@ class AgentVersionView(TypedDict):
     temperature: float
     max_output_tokens: int
     run_timeout_seconds: int
+    action_timeout_seconds: int
     tools: list[AgentToolView]
     created_at: str
 
@@ -238,8 +248,11 @@ class RunEventView(TypedDict):
     type: Literal[
         'queued',
         'running',
+        'history',
         'output_delta',
         'tool_call',
+        'requires_action',
+        'tool_approval',
         'tool_result',
         'succeeded',
         'failed',
@@ -250,6 +263,78 @@ class RunEventView(TypedDict):
 
 class RunEventPage(TypedDict):
     data: list[RunEventView]
+    next_cursor: str
+
+
+class ToolCallView(TypedDict):
+    id: str
+    name: str
+    arguments: str
+
+
+class RequiredActionView(TypedDict):
+    type: Literal['submit_tool_outputs', 'approve_tool_calls']
+    tool_calls: list[ToolCallView]
+    expires_at: str
+
+
+class ToolOutputRequest(TypedDict, closed=True):
+    tool_call_id: str
+    output: str
+
+
+class SubmitToolOutputsRequest(TypedDict, closed=True):
+    tool_outputs: list[ToolOutputRequest]
+
+
+class ToolApprovalRequest(TypedDict, closed=True):
+    tool_call_id: str
+    approve: bool
+    reason: NotRequired[str]
+
+
+class ApproveToolCallsRequest(TypedDict, closed=True):
+    approvals: list[ToolApprovalRequest]
+
+
+class CreateConversationRequest(TypedDict, closed=True):
+    org_id: str
+    metadata: NotRequired[dict[str, Any]]
+
+
+class ConversationView(TypedDict):
+    conversation_id: str
+    org_id: str
+    metadata: dict[str, Any]
+    created_at: str
+
+
+class ConversationList(TypedDict):
+    data: list[ConversationView]
+    next_cursor: str
+
+
+class CreateConversationRunRequest(TypedDict, closed=True):
+    org_id: str
+    agent_version_id: str
+    input: str
+    if_busy: NotRequired[Literal['enqueue', 'reject', 'interrupt']]
+
+
+class ConversationItemView(TypedDict):
+    item_id: str
+    type: Literal['input', 'answer', 'tool_call', 'tool_output']
+    run_id: str
+    text: str
+    call_id: str
+    name: str
+    arguments: str
+    output: str
+    created_at: str
+
+
+class ConversationItemList(TypedDict):
+    data: list[ConversationItemView]
     next_cursor: str
 
 
@@ -512,6 +597,7 @@ class CreateWebhookEndpointRequest(TypedDict, closed=True):
             Literal[
                 'agent_run.succeeded',
                 'agent_run.failed',
+                'agent_run.requires_action',
                 'video_generation.completed',
                 'video_generation.failed',
                 'knowledge_document.ready',
@@ -561,6 +647,7 @@ class UpdateWebhookEndpointRequest(TypedDict, closed=True):
             Literal[
                 'agent_run.succeeded',
                 'agent_run.failed',
+                'agent_run.requires_action',
                 'video_generation.completed',
                 'video_generation.failed',
                 'knowledge_document.ready',

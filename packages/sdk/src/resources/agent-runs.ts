@@ -1,19 +1,31 @@
 import { Paginated } from '../pagination.js';
 import { TERMINAL_EVENTS, streamRunEvents, type RunEvent, type StreamOptions } from '../run-stream.js';
+import { driveRun, type RunToolsOptions } from '../run-tools.js';
 import { newIdempotencyKey, type RequestOptions, type Transport } from '../transport.js';
 import type { Page, QueryParams, RequestBody, ResponseBody } from '../types.js';
+import { ConversationRuns, type ConversationRunCreate } from './conversations.js';
 
 export type AgentRunCreate = RequestBody<'/api/v1/agent-runs', 'post'>;
 export type AgentRunCreated = ResponseBody<'/api/v1/agent-runs', 'post'>;
 export type AgentRun = ResponseBody<'/api/v1/agent-runs/{runId}', 'get'>;
 export type AgentRunListParams = Omit<QueryParams<'/api/v1/agent-runs', 'get'>, 'cursor'>;
 type StoredEvent = ResponseBody<'/api/v1/agent-runs/{runId}/events', 'get'>['data'][number];
+/** What a waiting run needs: the outputs of function calls (`submit_tool_outputs`) or decisions on calls (`approve_tool_calls`). */
+export type RequiredAction = ResponseBody<'/api/v1/agent-runs/{runId}/required-action', 'get'>;
+/** One call of a required action: answer it by its `id`; `arguments` is the model's JSON text. */
+export type RequiredToolCall = RequiredAction['tool_calls'][number];
+export type ToolOutputsSubmit = RequestBody<'/api/v1/agent-runs/{runId}/tool-outputs', 'post'>;
+export type ToolApprovalsSubmit = RequestBody<'/api/v1/agent-runs/{runId}/tool-approvals', 'post'>;
 
 const path = (runId: string) => `/api/v1/agent-runs/${encodeURIComponent(runId)}`;
 
-/** Agent runs: create (safe to retry), read, list, cancel, and follow live. */
+/** Agent runs: create (safe to retry), read, list, cancel, follow live, and answer what they wait for. */
 export class AgentRuns {
-  constructor(private readonly transport: Transport) {}
+  private readonly conversationRuns: ConversationRuns;
+
+  constructor(private readonly transport: Transport) {
+    this.conversationRuns = new ConversationRuns(transport);
+  }
 
   /** Queues a run. Retried with one Idempotency-Key (yours in `options.idempotencyKey`, or one made for this call), so it is created once. */
   create(body: AgentRunCreate, options: RequestOptions = {}): Promise<AgentRunCreated> {
@@ -63,5 +75,39 @@ export class AgentRuns {
       if (TERMINAL_EVENTS.has(event.type)) return event.data as AgentRun;
     }
     throw new Error('the run stream ended without a terminal event');
+  }
+
+  /** What the run waits for now: tool outputs or approvals. The run stays `running` meanwhile; NotFoundError when it waits for nothing. */
+  requiredAction(runId: string, options: RequestOptions = {}): Promise<RequiredAction> {
+    return this.transport.request('GET', `${path(runId)}/required-action`, options);
+  }
+
+  /**
+   * Answers every function call the run waits for; it goes on with the outputs. The same submission again
+   * answers the same (so it is retried like a read); RunNotWaitingError when the run waits for none.
+   */
+  submitToolOutputs(runId: string, body: ToolOutputsSubmit, options: RequestOptions = {}): Promise<AgentRun> {
+    return this.transport.request('POST', `${path(runId)}/tool-outputs`, { ...options, body, repeatable: true });
+  }
+
+  /** Approves or denies every call the run waits for (a denial's `reason` is told to the model); retried like `submitToolOutputs`. */
+  approveToolCalls(runId: string, body: ToolApprovalsSubmit, options: RequestOptions = {}): Promise<AgentRun> {
+    return this.transport.request('POST', `${path(runId)}/tool-approvals`, { ...options, body, repeatable: true });
+  }
+
+  /**
+   * Creates a run (or, with `conversationId`, a turn of that conversation; `if_busy` only then) and drives it
+   * to its end: it follows the run's event stream and answers each required action here, function calls
+   * with `tools[name](args)` and approvals with `approve(call)` (every call approved without it). Answers
+   * the finished run, succeeded or failed.
+   */
+  async runTools(params: AgentRunCreate | ConversationRunCreate, options: RunToolsOptions = {}): Promise<AgentRun> {
+    const { conversationId, idempotencyKey, headers, maxRetries, timeout, signal } = options;
+    const createOptions: RequestOptions = { idempotencyKey, headers, maxRetries, timeout, signal };
+    const created =
+      conversationId === undefined
+        ? await this.create(params, createOptions)
+        : await this.conversationRuns.create(conversationId, params, createOptions);
+    return driveRun(this, created.run_id, options);
   }
 }
