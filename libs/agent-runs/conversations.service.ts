@@ -30,7 +30,7 @@ export class ConversationsService {
       admit: async () => {},
       insert: async () => {
         const conversation: Conversation = { id: randomUUID(), orgId, metadata, turns: 0, idempotencyKey, requestHash, createdAt: new Date() };
-        return (await this.conversations.insert(conversation)) ? conversation : null;
+        return (await this.conversations.insert(orgId, conversation)) ? conversation : null;
       },
     });
   }

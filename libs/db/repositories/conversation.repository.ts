@@ -61,13 +61,13 @@ export class ConversationRepository {
   }
 
   /** False when a conversation with that idempotency key already exists (nothing written). */
-  async insert(conversation: Omit<Conversation, 'turns'>): Promise<boolean> {
+  async insert(orgId: string, conversation: Omit<Conversation, 'turns' | 'orgId'>): Promise<boolean> {
     const rows = (await this.db.query(
       `INSERT INTO conversations (id, org_id, metadata, idempotency_key, request_hash, created_at)
        VALUES ($1, $2, $3::jsonb, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
       [
         conversation.id,
-        conversation.orgId,
+        orgId,
         JSON.stringify(conversation.metadata),
         conversation.idempotencyKey,
         conversation.requestHash,
