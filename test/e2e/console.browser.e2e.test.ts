@@ -30,6 +30,13 @@ const DOCS_PAGES = new Set([
   'keys',
 ]);
 const UI_TIMEOUT = 60_000;
+/** A function tool: the offline model calls it when the input names it, and the run waits for its output. */
+const LOOKUP_ORDER = {
+  type: 'function',
+  name: 'lookup_order',
+  description: 'Finds an order by its id.',
+  parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+};
 
 /** The sizes every flow runs at: a laptop, and a phone. */
 const VIEWPORTS = [
@@ -657,6 +664,95 @@ describe('the console, in a browser', () => {
       assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+1\s/);
       await page.getByRole('region', { name: 'Recent failures', exact: true }).waitFor();
       await assertPage('overview');
+    });
+
+    // After the overview, whose figures count the runs so far: each turn of a conversation is a run too.
+    it('Playground: a new conversation with a version that has a function tool, its call answered in the page, a second turn that remembers the first, and a call denied with a reason', async () => {
+      // Two more versions of the test agent, made before the page lists them: one with a function tool, one
+      // whose knowledge_search needs approval.
+      const created = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+        token: tenant.key,
+        body: { model: 'local/extractive', instructions: 'Answer briefly.', tools: [LOOKUP_ORDER] },
+      });
+      assert.equal(created.status, 201, created.text);
+      const approving = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+        token: tenant.key,
+        body: { model: 'local/extractive', instructions: 'Answer briefly.', tools: [{ type: 'knowledge_search', require_approval: 'always' }] },
+      });
+      assert.equal(approving.status, 201, approving.text);
+      await openSection('Playground');
+      await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
+      await page
+        .getByLabel('Version', { exact: true })
+        .selectOption({ label: `v${created.body.version} · local/extractive · tools: lookup_order (function)` });
+      assert.equal(await page.getByLabel('Conversation', { exact: true }).inputValue(), '', 'a new conversation');
+      await assertPage('playground-new', { screenshot: false });
+
+      // The first turn calls the tool and waits: one box per call, prefilled with {}.
+      await page.getByLabel('Message', { exact: true }).fill('lookup_order for order 42');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const pending = page.getByRole('region', { name: 'The agent waits for tool outputs' });
+      const output = pending.getByLabel('Output of lookup_order');
+      await output.waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await output.inputValue(), '{}');
+      assert.deepEqual(JSON.parse(await pending.locator('pre').first().innerText()), { order_id: '42' });
+      const conversationId = /\/console\/playground\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      assert.ok(conversationId, `the address names the conversation: ${page.url()}`);
+      const turn = page.getByRole('list', { name: 'What this turn did, in order' });
+      await turn.getByText('Waits for the output of lookup_order').waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await turn.innerText(), /Called lookup_order/);
+      const chat = page.getByRole('log', { name: 'Messages, oldest first' });
+      await chat.locator('li.chat-tool_call').filter({ hasText: 'Called lookup_order' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.ok(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled(), 'no next message while the turn waits');
+      await assertPage('playground-waiting');
+
+      await output.fill('{"status":"shipped"}');
+      await pending.getByRole('button', { name: 'Send output' }).click();
+      await chat.locator('li.chat-answer').filter({ hasText: 'lookup_order returned: {"status":"shipped"}' }).waitFor({ timeout: UI_TIMEOUT });
+      await pending.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      await turn.getByText('Succeeded', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await turn.innerText(), /lookup_order returned/);
+      await chat.locator('li.chat-tool_output').filter({ hasText: '"status": "shipped"' }).waitFor({ timeout: UI_TIMEOUT });
+
+      // The second turn, in the same conversation, sees the first.
+      await page.getByLabel('Message', { exact: true }).fill('What is the status of order 42?');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await chat.locator('li.chat-answer').nth(1).filter({ hasText: 'From this conversation' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await chat.locator('li.chat-answer').nth(1).innerText(), /shipped/);
+      assert.equal(await chat.locator('li.chat-input').count(), 2);
+      assert.equal(new URL(page.url()).pathname, `/console/playground/${conversationId}`, 'still the same conversation');
+      const items = await http.get(`/api/v1/conversations/${conversationId}/items?limit=100`, { token: tenant.key });
+      assert.equal(items.status, 200, items.text);
+      assert.deepEqual(
+        items.body.data.map((item: { type: string }) => item.type),
+        ['input', 'tool_call', 'tool_output', 'answer', 'input', 'answer'],
+      );
+      assert.equal(await page.getByLabel('Conversation', { exact: true }).inputValue(), conversationId, 'the picker shows it');
+      await turn.getByText('Saw 4 earlier items of the conversation').waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('playground');
+
+      // A third turn, of the version whose knowledge_search needs approval: denied, with a reason the model hears.
+      await page
+        .getByLabel('Version', { exact: true })
+        .selectOption({ label: `v${approving.body.version} · local/extractive · tools: knowledge_search (6, needs approval)` });
+      await page.getByLabel('Message', { exact: true }).fill('What happens to a cancelled run?');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const approval = page.getByRole('region', { name: 'The agent asks for approval' });
+      await approval.waitFor({ timeout: UI_TIMEOUT });
+      const decide = approval.getByRole('button', { name: 'Send decision' });
+      assert.ok(await decide.isDisabled(), 'not before the call is approved or denied');
+      await approval.getByLabel('Reason for knowledge_search').fill('not during the audit');
+      const deny = approval.getByRole('button', { name: 'Deny knowledge_search' });
+      await deny.click();
+      assert.equal(await deny.getAttribute('aria-pressed'), 'true');
+      await assertPage('playground-approval');
+      await decide.click();
+      await chat
+        .locator('li.chat-answer')
+        .nth(2)
+        .filter({ hasText: 'The knowledge search did not run: the call was not approved: not during the audit' })
+        .waitFor({ timeout: UI_TIMEOUT });
+      await turn.getByText('Denied knowledge_search').waitFor({ timeout: UI_TIMEOUT });
     });
 
     it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {

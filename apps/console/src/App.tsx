@@ -6,6 +6,7 @@ import { BillingPage } from './pages/Billing';
 import { HomePage } from './pages/Home';
 import { KeysPage } from './pages/Keys';
 import { DocumentPage, KnowledgePage } from './pages/Knowledge';
+import { PlaygroundPage } from './pages/Playground';
 import { RunPage } from './pages/Run';
 import { RunsPage } from './pages/Runs';
 import { SignInPage } from './pages/SignIn';
@@ -18,6 +19,7 @@ import { SessionProvider, useSession, useSignIn } from './session';
 /** The console's sections, each shown only to a key with the scope it needs. */
 const SECTIONS: Array<{ path: string; label: string; scope: Scope }> = [
   { path: '/runs', label: 'Runs', scope: 'runs:read' },
+  { path: '/playground', label: 'Playground', scope: 'runs:create' },
   { path: '/agents', label: 'Agents', scope: 'agents:manage' },
   { path: '/knowledge', label: 'Knowledge', scope: 'kb:read' },
   { path: '/videos', label: 'Videos', scope: 'video:read' },
@@ -52,6 +54,13 @@ export function App() {
             {(params) => (
               <Guarded scope="runs:read">
                 <RunPage runId={params.runId} />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/playground/:conversationId?">
+            {(params) => (
+              <Guarded scope="runs:create">
+                <PlaygroundPage conversationId={params.conversationId} />
               </Guarded>
             )}
           </Route>
@@ -130,14 +139,15 @@ function Shell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const isCurrent = (path: string) => location === path || location.startsWith(`${path}/`);
   const section = SECTIONS.find((candidate) => isCurrent(candidate.path));
-  // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it.
+  // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it;
+  // not when a page only put what it shows in its address (navigating with the state {keepFocus: true}).
   const firstRender = useRef(true);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     setMenuOpen(false);
     document.title = `${section?.label ?? (location === '/' ? 'Overview' : 'Page not found')} · Pylon console`;
     if (firstRender.current) firstRender.current = false;
-    else document.getElementById('main')?.focus();
+    else if (!(window.history.state as { keepFocus?: boolean } | null)?.keepFocus) document.getElementById('main')?.focus();
   }, [location, section]);
   return (
     <>

@@ -11,6 +11,8 @@ const WORDS: Record<string, string> = {
   request_timeout: 'The request took too long to arrive.',
   idempotency_key_reused: 'This idempotency key was already used for a different request.',
   run_not_cancellable: 'This run has already finished, so it cannot be cancelled.',
+  run_not_waiting: 'This run is not waiting for that any more: it was answered already, or it ended.',
+  conversation_busy: 'An earlier turn of this conversation is not finished yet.',
   payload_too_large: 'This is too large for the API.',
   uri_too_long: 'The address of this request is too long.',
   unsupported_media_type: 'The API expected JSON.',

@@ -65,14 +65,7 @@ export class ConversationRepository {
     const rows = (await this.db.query(
       `INSERT INTO conversations (id, org_id, metadata, idempotency_key, request_hash, created_at)
        VALUES ($1, $2, $3::jsonb, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        conversation.id,
-        orgId,
-        JSON.stringify(conversation.metadata),
-        conversation.idempotencyKey,
-        conversation.requestHash,
-        conversation.createdAt,
-      ],
+      [conversation.id, orgId, JSON.stringify(conversation.metadata), conversation.idempotencyKey, conversation.requestHash, conversation.createdAt],
     )) as unknown[];
     return rows.length > 0;
   }

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
 import { DocsLink, Done, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
+import { describeTools } from '../components/VersionPicker';
 import { useSession } from '../session';
 
 /** The organisation's agents: list and create; each agent's versions on its own page. */
@@ -150,7 +151,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
                         {version.instructions || <span className="muted">none</span>}
                       </span>
                     </td>
-                    <td>{version.tools.length > 0 ? version.tools.map((tool) => `${tool.type} (${tool.match_count})`).join(', ') : 'none'}</td>
+                    <td>{describeTools(version.tools)}</td>
                     <td>
                       <Id value={version.agent_version_id} label={`the id of version ${version.version}`} />
                     </td>

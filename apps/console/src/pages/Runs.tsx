@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { call, type Schemas } from '../api/client';
 import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
+import { VersionPicker, type PickedVersion } from '../components/VersionPicker';
 import { useSession } from '../session';
 
 type RunStatus = Schemas['AgentRunView']['status'];
@@ -87,25 +88,13 @@ export function RunsPage() {
 }
 
 function StartRun() {
-  const { orgId, can } = useSession();
+  const { orgId } = useSession();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const [agentId, setAgentId] = useState('');
-  const [versionId, setVersionId] = useState('');
+  const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
   const [input, setInput] = useState('');
-  const canPick = can('agents:manage');
-  const agents = useQuery({
-    queryKey: ['agents'],
-    enabled: canPick,
-    queryFn: () => call((pylon) => pylon.agents.list({ limit: 100 }).firstPage()),
-  });
-  const versions = useQuery({
-    queryKey: ['agent-versions', agentId],
-    enabled: canPick && agentId !== '',
-    queryFn: () => call((pylon) => pylon.agents.listVersions(agentId, { limit: 100 }).firstPage()),
-  });
   const start = useMutation({
-    mutationFn: () => call((pylon) => pylon.agentRuns.create({ org_id: orgId, agent_version_id: versionId, input })),
+    mutationFn: () => call((pylon) => pylon.agentRuns.create({ org_id: orgId, agent_version_id: picked.versionId, input })),
     onSuccess: (created) => {
       void queryClient.invalidateQueries({ queryKey: ['runs'] });
       navigate(`/runs/${created.run_id}`);
@@ -119,43 +108,7 @@ function StartRun() {
     <section aria-labelledby="start-run-heading">
       <h2 id="start-run-heading">Start a run</h2>
       <form onSubmit={submit} className="stack">
-        {canPick ? (
-          <>
-            <label htmlFor="run-agent">Agent</label>
-            <select
-              id="run-agent"
-              required
-              value={agentId}
-              onChange={(event) => {
-                setAgentId(event.target.value);
-                setVersionId('');
-              }}
-            >
-              <option value="">Choose an agent</option>
-              {agents.data?.data.map((agent) => (
-                <option key={agent.agent_id} value={agent.agent_id}>
-                  {agent.name}
-                </option>
-              ))}
-            </select>
-            <label htmlFor="run-version">Version</label>
-            <select id="run-version" required value={versionId} onChange={(event) => setVersionId(event.target.value)} disabled={!versions.data}>
-              <option value="">Choose a version</option>
-              {versions.data?.data.map((version) => (
-                <option key={version.agent_version_id} value={version.agent_version_id}>
-                  v{version.version} · {version.model}
-                </option>
-              ))}
-            </select>
-            <ErrorNotice error={agents.error ?? versions.error} />
-          </>
-        ) : (
-          <>
-            <ScopeNote>Listing agents needs the agents:manage scope, which this key does not have: paste an agent version id instead.</ScopeNote>
-            <label htmlFor="run-version-id">Agent version id</label>
-            <input id="run-version-id" required value={versionId} onChange={(event) => setVersionId(event.target.value.trim())} />
-          </>
-        )}
+        <VersionPicker idPrefix="run" value={picked} onChange={setPicked} />
         <label htmlFor="run-input">Input</label>
         <textarea id="run-input" required rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
         <div>

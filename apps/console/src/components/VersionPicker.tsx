@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../api/client';
+import { useSession } from '../session';
+import { ErrorNotice, ScopeNote } from './ui';
+
+/** A tool of a version as the API shows it (knowledge_search, or a function tool the caller runs). */
+interface ToolView {
+  type: string;
+  match_count?: number;
+  require_approval?: string;
+  name?: string;
+}
+
+/** "knowledge_search (6), lookup_order (function)", or "none". */
+export function describeTools(tools: readonly ToolView[] | null | undefined): string {
+  if (!tools || tools.length === 0) return 'none';
+  return tools
+    .map((tool) =>
+      tool.type === 'function'
+        ? `${tool.name} (function)`
+        : `${tool.type} (${tool.match_count}${tool.require_approval === 'always' ? ', needs approval' : ''})`,
+    )
+    .join(', ');
+}
+
+export interface PickedVersion {
+  agentId: string;
+  versionId: string;
+}
+
+/**
+ * An agent, then one of its versions (newest first), as two labelled selects "Agent" and "Version"; a key
+ * without agents:manage cannot list them and pastes a version id instead.
+ */
+export function VersionPicker({ idPrefix, value, onChange }: { idPrefix: string; value: PickedVersion; onChange: (picked: PickedVersion) => void }) {
+  const { can } = useSession();
+  const canPick = can('agents:manage');
+  const agents = useQuery({
+    queryKey: ['agents'],
+    enabled: canPick,
+    queryFn: () => call((pylon) => pylon.agents.list({ limit: 100 }).firstPage()),
+  });
+  const versions = useQuery({
+    queryKey: ['agent-versions', value.agentId],
+    enabled: canPick && value.agentId !== '',
+    queryFn: () => call((pylon) => pylon.agents.listVersions(value.agentId, { limit: 100 }).firstPage()),
+  });
+  if (!canPick) {
+    return (
+      <>
+        <ScopeNote>Listing agents needs the agents:manage scope, which this key does not have: paste an agent version id instead.</ScopeNote>
+        <label htmlFor={`${idPrefix}-version-id`}>Agent version id</label>
+        <input
+          id={`${idPrefix}-version-id`}
+          required
+          value={value.versionId}
+          onChange={(event) => onChange({ agentId: '', versionId: event.target.value.trim() })}
+        />
+      </>
+    );
+  }
+  return (
+    <>
+      <label htmlFor={`${idPrefix}-agent`}>Agent</label>
+      <select id={`${idPrefix}-agent`} required value={value.agentId} onChange={(event) => onChange({ agentId: event.target.value, versionId: '' })}>
+        <option value="">Choose an agent</option>
+        {agents.data?.data.map((agent) => (
+          <option key={agent.agent_id} value={agent.agent_id}>
+            {agent.name}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${idPrefix}-version`}>Version</label>
+      <select
+        id={`${idPrefix}-version`}
+        required
+        value={value.versionId}
+        onChange={(event) => onChange({ agentId: value.agentId, versionId: event.target.value })}
+        disabled={!versions.data}
+      >
+        <option value="">Choose a version</option>
+        {versions.data?.data.map((version) => (
+          <option key={version.agent_version_id} value={version.agent_version_id}>
+            v{version.version} · {version.model} · tools: {describeTools(version.tools)}
+          </option>
+        ))}
+      </select>
+      <ErrorNotice error={agents.error ?? versions.error} />
+    </>
+  );
+}
