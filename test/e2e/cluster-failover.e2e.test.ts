@@ -275,6 +275,58 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
   it('the Temporal server restarted during a burst of runs: creates in between are retried, running work resumes; 0 lost, 0 doubled', () =>
     burstThroughRestart('Temporal restarted', () => cluster.temporal.restart()));
 
+  it('runs waiting on tool outputs through a Temporal restart: the outputs sent afterwards finish each once', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }],
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        createDurably('/api/v1/agent-runs', { org_id: tenant.orgId, agent_version_id: versionId, input: `lookup_order ${i}` }),
+      ),
+    );
+    const runIds = outcomes.map((outcome) => outcome.body.run_id as string);
+    const callIds: string[] = [];
+    for (const runId of runIds) {
+      let action = await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key });
+      await waitUntil(`run ${runId} waiting`, async () => {
+        action = await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key });
+        return action.status === 200;
+      });
+      callIds.push(action.body.tool_calls[0].id);
+    }
+    await cluster.temporal.restart();
+    // The same answer again is safe (it answers the same), so a client retries it after a 5xx as it retries a create.
+    const answers = await Promise.all(
+      runIds.map((runId, i) =>
+        createDurably(`/api/v1/agent-runs/${runId}/tool-outputs`, { tool_outputs: [{ tool_call_id: callIds[i], output: `order ${i} shipped` }] }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      runIds.map(() => 200),
+    );
+    await waitUntil('the answered runs finishing', async () => {
+      const [row] = await query<{ open: number }>(
+        `SELECT count(*)::int AS open FROM agent_runs WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed')`,
+        [runIds],
+      );
+      return row!.open === 0;
+    });
+    const rows = await query<{ id: string; status: string; output: string }>('SELECT id, status, output FROM agent_runs WHERE id = ANY($1)', [
+      runIds,
+    ]);
+    for (const [i, runId] of runIds.entries()) {
+      const row = rows.find((candidate) => candidate.id === runId)!;
+      assert.equal(row.status, 'succeeded', runId);
+      assert.match(row.output, new RegExp(`lookup_order returned: order ${i} shipped`));
+    }
+    const answered = await query<{ n: number }>(`SELECT count(*)::int AS n FROM run_actions WHERE run_id = ANY($1) AND status = 'answered'`, [
+      runIds,
+    ]);
+    assert.equal(answered[0]!.n, 10, 'one answered action per run');
+  });
+
   it("Pylon's PostgreSQL restarted during a burst of runs: requests in flight fail with documented 5xx, none hang, everything resumes; 0 lost, 0 doubled", () =>
     burstThroughRestart('PostgreSQL restarted', () => cluster.pylonPostgres.restart()));
 });

@@ -28,6 +28,8 @@ const DOCS_PAGES = new Set([
   'webhooks',
   'webhook-delivery',
   'keys',
+  'playground-waiting',
+  'playground',
 ]);
 const UI_TIMEOUT = 60_000;
 /** A function tool: the offline model calls it when the input names it, and the run waits for its output. */
