@@ -18,6 +18,7 @@ import { scaleOutBenchmark } from './scale-out.bench';
 import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { usageBenchmark } from './usage.bench';
+import { waitingRunsBenchmark } from './waiting-runs.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
 
 const BENCHMARKS: Benchmark[] = [
@@ -33,6 +34,7 @@ const BENCHMARKS: Benchmark[] = [
   pgliteServerBenchmark,
   scaleOutBenchmark,
   usageBenchmark,
+  waitingRunsBenchmark,
 ];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;
