@@ -31,6 +31,7 @@ import {
   type AgentRunWorkflowInput,
   type PlannedToolCall,
   type RequiredActionType,
+  type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
 import { announce } from './announce';
@@ -138,8 +139,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
         await announce(run.orgId, reply.eventId);
         return { status: 'succeeded' };
       }
-      const calls = reply.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
-      transcript.push({ role: 'assistant', toolCalls: calls, ...(reply.content ? { content: reply.content } : {}) });
+      transcript.push({ role: 'assistant', toolCalls: reply.calls.map(asModelCall), ...(reply.content ? { content: reply.content } : {}) });
       transcript.push(...(await runTools(reply.calls)));
     }
   } catch (failure) {
@@ -187,7 +187,7 @@ class RequiredActions {
   /** Records the action, announces it, and sleeps until its answer is signalled or its time runs out. */
   async waitFor(type: RequiredActionType, calls: PlannedToolCall[]): Promise<ActionAnswer> {
     const actionId = uuid4();
-    const request = { type, calls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) };
+    const request = { type, calls: calls.map(asModelCall) };
     await announce(this.run.orgId, await projection.requireAction({ ...this.run, actionId, request }));
     const timeoutMs = (this.run.actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS) * 1000;
     if (await condition(() => this.answers.has(actionId), timeoutMs)) return this.answers.get(actionId)!;
@@ -195,6 +195,11 @@ class RequiredActions {
     if (closed.kind === 'answered') return closed.answer;
     throw ApplicationFailure.nonRetryable(ACTION_EXPIRED_ERROR, ACTION_EXPIRED_FAILURE);
   }
+}
+
+/** The call as the model made it, without who runs it. */
+function asModelCall({ id, name, arguments: args }: PlannedToolCall): ToolCall {
+  return { id, name, arguments: args };
 }
 
 /** Tells the conversation's first unfinished turn that it may go (it checks for itself). */

@@ -206,10 +206,9 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.ok(gzipped <= 15 * 1024, `${gzipped} bytes gzipped`);
   });
 
-  it("runs the README's TypeScript walkthrough as it stands, type-checked", async () => {
-    await grantTokens(http, tenant.orgId, 1_000_000);
-    writeFileSync(join(project, 'walkthrough.mts'), readmeBlock(WALKTHROUGH, 'ts'));
-    const compiled = spawnSync(
+  /** Type-checks a user's file in the fresh project with `tsc --strict`, emitting its `.mjs`. */
+  const compileStrict = (file: string) =>
+    spawnSync(
       join(ROOT, 'node_modules', '.bin', 'tsc'),
       [
         '--strict',
@@ -225,10 +224,15 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         'node',
         '--typeRoots',
         join(ROOT, 'node_modules', '@types'),
-        'walkthrough.mts',
+        file,
       ],
       { cwd: project, encoding: 'utf8' },
     );
+
+  it("runs the README's TypeScript walkthrough as it stands, type-checked", async () => {
+    await grantTokens(http, tenant.orgId, 1_000_000);
+    writeFileSync(join(project, 'walkthrough.mts'), readmeBlock(WALKTHROUGH, 'ts'));
+    const compiled = compileStrict('walkthrough.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, ['walkthrough.mjs'], {
       cwd: project,
@@ -259,26 +263,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       ],
     });
     writeFileSync(join(project, 'conversation.mts'), readmeBlock('### A conversation with tools', 'ts'));
-    const compiled = spawnSync(
-      join(ROOT, 'node_modules', '.bin', 'tsc'),
-      [
-        '--strict',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        '--target',
-        'es2022',
-        '--lib',
-        'es2022,dom',
-        '--types',
-        'node',
-        '--typeRoots',
-        join(ROOT, 'node_modules', '@types'),
-        'conversation.mts',
-      ],
-      { cwd: project, encoding: 'utf8' },
-    );
+    const compiled = compileStrict('conversation.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, ['conversation.mjs'], {
       cwd: project,
