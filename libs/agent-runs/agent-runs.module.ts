@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
+import { LedgerModule } from '@pylon/ledger';
 import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
 import { AgentRunsService } from './agent-runs.service';
 import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
 import { ConversationsService } from './conversations.service';
+import { RunMeteringService } from './run-metering.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
-  imports: [LlmModule, KnowledgeModule, LimitsModule],
-  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
-  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
+  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule],
+  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService],
+  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService],
 })
 export class AgentRunsModule {}

@@ -9,7 +9,9 @@ import {
   WORKFLOW_TYPES,
   agentRunWorkflowId,
   toolName,
+  outputMismatchError,
   type KnowledgeToolHit,
+  type LlmTurn,
   type AgentTurn,
   type PlannedToolCall,
   type RunStatus,
@@ -32,9 +34,11 @@ import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LimitsService } from '@pylon/limits';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
-import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+import { OutputMismatchError, RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+import { RunMeteringService } from './run-metering.service';
+import { checkAnswer } from './structured-output';
 import { RunEventsService, outputDelta } from './run-events.service';
-import { runEvent } from './run-view';
+import { runEvent, structuredRunEvent } from './run-view';
 import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
 
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
@@ -89,6 +93,7 @@ export class AgentRunsService {
     private readonly limits: LimitsService,
     private readonly conversations: ConversationRepository,
     private readonly transactions: Transactions,
+    private readonly metering: RunMeteringService,
   ) {}
 
   /**
@@ -104,6 +109,7 @@ export class AgentRunsService {
       admit: async () => {
         version = await this.version(orgId, request.agent_version_id);
         if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+        await this.metering.admit(orgId, version.model);
         await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
       },
       insert: async () => {
@@ -173,9 +179,11 @@ export class AgentRunsService {
   }
 
   /**
-   * One model turn: marks the run running (a no-op after the first turn), asks the model, and records
-   * an answer at once: the run succeeded, with its event and deliveries, in one statement. A retried
-   * turn whose answer was already recorded hands back the event if it was never announced.
+   * One model turn: marks the run running (a no-op after the first turn), asks the model, records the
+   * turn's tokens with its debit (RunMeteringService), and records an answer at once: the run succeeded,
+   * with its event and deliveries, in one statement. A version with a response format has its answer
+   * checked against the schema first, with one repair turn when it does not match. A retried turn whose
+   * answer was already recorded hands back the event if it was never announced.
    */
   async takeTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<AgentTurn> {
     const run = await this.runs.markRunning(orgId, runId);
@@ -185,8 +193,10 @@ export class AgentRunsService {
     const version = await this.version(orgId, run.agentVersionId);
     if (!version) throw new RunNotFoundError(runId);
     const history = await this.history(run, version, transcript.length === 0);
-    const output = this.runEvents.outputRecorder(orgId, runId);
-    try {
+    // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
+    const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
+    const ask = async (repair?: { answer: string; fault: string }) => {
+      await this.metering.requireCanPay(orgId, runId, version.model);
       const reply = await this.llm.generate(version.model, {
         orgId,
         instructions: version.instructions,
@@ -194,13 +204,20 @@ export class AgentRunsService {
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
         tools: toolSpecs(version.tools),
+        responseFormat: version.responseFormat,
         history: history.entries,
         transcript,
         signal,
-        onDelta: (text) => output.add(text),
+        ...(repair ? { repair } : {}),
+        ...(output ? { onDelta: (text: string) => output.add(text) } : {}),
       });
+      await this.metering.recordTurn(orgId, runId, version.model, reply.usage);
+      return reply;
+    };
+    try {
+      const reply = await ask();
       // The last deltas go out with what the turn ends in: one write fewer per turn.
-      const unwritten = await output.takeUnwritten();
+      const unwritten = (await output?.takeUnwritten()) ?? [];
       if (reply.kind === 'tool_calls') {
         await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten);
         await this.conversations.appendItems(
@@ -210,10 +227,31 @@ export class AgentRunsService {
         );
         return { kind: 'tool_calls', calls: reply.calls.map((call) => planned(call, version)), ...(reply.content ? { content: reply.content } : {}) };
       }
-      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta)) };
+      if (!version.responseFormat) {
+        return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta)) };
+      }
+      const answer = await this.structuredAnswer(orgId, runId, version, reply.text, ask);
+      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, answer.text, structuredRunEvent(answer.value)) };
     } finally {
-      output.discard();
+      output?.discard();
     }
+  }
+
+  /** The answer as the schema wants it: as given, or after one repair turn; else the run fails naming the fault. */
+  private async structuredAnswer(
+    orgId: string,
+    runId: string,
+    version: AgentVersion,
+    text: string,
+    ask: (repair: { answer: string; fault: string }) => Promise<LlmTurn>,
+  ): Promise<{ text: string; value: unknown }> {
+    const first = checkAnswer(version, text);
+    if (first.ok) return { text, value: first.value };
+    await this.runEvents.recordOutputRepair(orgId, runId, first.fault);
+    const repaired = await ask({ answer: text, fault: first.fault });
+    const second = repaired.kind === 'answer' ? checkAnswer(version, repaired.text) : { ok: false as const, fault: '/ the repair turn called tools instead of answering' };
+    if (!second.ok) throw new OutputMismatchError(outputMismatchError(second.fault));
+    return { text: (repaired as { text: string }).text, value: second.value };
   }
 
   /**

@@ -1,7 +1,8 @@
 export { toAgentRunView, toAgentRunCreated, runEvent, type AgentRunView, type AgentRunCreatedView } from './run-view';
 export { AgentRunsService, IF_BUSY, type IfBusy, type NewRunRequest, type QueuedRun } from './agent-runs.service';
 export { AgentRunsModule } from './agent-runs.module';
-export { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+export { OutputMismatchError, RunAlreadyFinishedError, RunCannotPayError, RunNotFoundError } from './run-errors';
 export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStream } from './run-events.service';
 export { RequiredActionsService, type RequiredActionView } from './required-actions.service';
 export { ConversationsService } from './conversations.service';
+export { RunMeteringService, type RunUsage } from './run-metering.service';

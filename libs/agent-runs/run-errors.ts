@@ -13,3 +13,19 @@ export class RunAlreadyFinishedError extends Error {
     this.name = 'RunAlreadyFinishedError';
   }
 }
+
+/** The organisation's balance cannot pay the run's next model turn: the run fails with insufficient_tokens. */
+export class RunCannotPayError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId}: the balance cannot pay its next model turn`);
+    this.name = 'RunCannotPayError';
+  }
+}
+
+/** The answer, repaired once, still does not match the version's JSON Schema; the message is the run's error. */
+export class OutputMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputMismatchError';
+  }
+}

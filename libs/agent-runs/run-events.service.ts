@@ -145,6 +145,11 @@ export class RunEventsService {
   }
 
   /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */
+  /** The answer did not match the version's schema: the run asks the model once more. */
+  recordOutputRepair(orgId: string, runId: string, fault: string): Promise<void> {
+    return this.events.append(orgId, runId, [{ type: 'output_repair', data: { fault } }]);
+  }
+
   recordHistory(orgId: string, runId: string, included: number, omitted: number): Promise<void> {
     return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted } }]);
   }

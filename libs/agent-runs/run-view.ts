@@ -50,3 +50,15 @@ export const runEvent: AgentRunEventFactory = (run) => {
     log: { type: run.status, data: view },
   };
 };
+
+/** A structured answer's final events: as runEvent's, the `succeeded` ones also carrying the answer parsed (`output_parsed`). */
+export function structuredRunEvent(parsed: unknown): AgentRunEventFactory {
+  return (run) => {
+    const events = runEvent(run);
+    if (run.status !== 'succeeded') return events;
+    return {
+      webhook: { ...events.webhook, data: { ...events.webhook.data, output_parsed: parsed } },
+      log: { ...events.log, data: { ...events.log.data, output_parsed: parsed } },
+    };
+  };
+}

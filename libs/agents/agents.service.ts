@@ -5,6 +5,7 @@ import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } fro
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
 import { versionTools, type AgentToolRequest } from './version-tools';
+import { versionResponseFormat, type ResponseFormatRequest } from './response-format';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
   model: string;
@@ -14,6 +15,7 @@ export interface AgentVersionRequest {
   run_timeout_seconds?: number;
   action_timeout_seconds?: number;
   tools?: AgentToolRequest[] | null;
+  response_format?: ResponseFormatRequest | null;
 }
 
 /** Agents and their immutable versions, for the API (runs read versions through AgentRunsService). */
@@ -61,6 +63,7 @@ export class AgentsService {
       runTimeoutSeconds,
       actionTimeoutSeconds: request.action_timeout_seconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS,
       tools: versionTools(request.tools ?? []),
+      responseFormat: versionResponseFormat(request.response_format, (schema) => this.llm.responseSchemaFault(request.model, schema)),
     };
     const requestHash = fingerprint({ agentId, version: JSON.stringify(fields) });
     return createOnce<AgentVersion>(idempotencyKey, requestHash, {

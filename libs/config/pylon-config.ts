@@ -1,7 +1,19 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
-import { readBoolean, readEnum, readHostPort, readInt, readList, readOptionalString, readPrivateTargets, readString, readUrl } from './readers';
+import {
+  readBoolean,
+  readEnum,
+  readHostPort,
+  readInt,
+  readList,
+  readModelPrices,
+  readOptionalString,
+  readPrivateTargets,
+  readString,
+  readUrl,
+  type ConfiguredModelPrice,
+} from './readers';
 
 /** How many tasks of one kind a worker process runs at once. */
 export interface WorkerSlots {
@@ -53,6 +65,8 @@ export class PylonConfig {
   readonly openaiBaseUrl: string | undefined;
   readonly llmTimeoutMs: number;
   readonly llmHeartbeatTimeoutSeconds: number;
+  /** What model turns cost in service tokens (MODEL_PRICES); a model with no price is free. */
+  readonly modelPrices: ConfiguredModelPrice[];
   readonly runEventsRetentionDays: number;
   readonly runEventsPollMs: number;
   readonly runEventsHeartbeatSeconds: number;
@@ -147,6 +161,7 @@ export class PylonConfig {
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
     // Short: a cancel reaches a model call only with the answer to one of its heartbeats.
     this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 5, 1, 600);
+    this.modelPrices = readModelPrices(env, 'MODEL_PRICES');
     this.runEventsRetentionDays = readInt(env, 'RUN_EVENTS_RETENTION_DAYS', 7, 1, 3_650);
     this.runEventsPollMs = readInt(env, 'RUN_EVENTS_POLL_MS', 500, 50, 60_000);
     this.runEventsHeartbeatSeconds = readInt(env, 'RUN_EVENTS_HEARTBEAT_SECONDS', 15, 1, 3_600);

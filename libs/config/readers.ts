@@ -96,3 +96,35 @@ export function readPrivateTargets(env: Env, name: string): string[] {
   if (malformed) throw new ConfigError(name, `must list IP addresses, CIDRs or "loopback", comma-separated; "${malformed}" is none of them`);
   return items;
 }
+
+/** A model's price as MODEL_PRICES states it: service tokens per 1 000 input and per 1 000 output tokens. */
+export interface ConfiguredModelPrice {
+  /** `provider/model`, or `provider/*` for every model of the provider. */
+  model: string;
+  inputPer1k: number;
+  outputPer1k: number;
+}
+
+const PRICED_MODEL = /^[a-z0-9_-]+\/(\*|[^\s*]+)$/i;
+
+/** MODEL_PRICES: `{"<provider/model | provider/*>": {"input": n, "output": n}}`, prices ≥ 0. */
+export function readModelPrices(env: Env, name: string): ConfiguredModelPrice[] {
+  const value = raw(env, name);
+  if (value === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(name, 'must be a JSON object such as {"openai/gpt-4o-mini": {"input": 0.15, "output": 0.6}}');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(name, 'must be a JSON object of model ids');
+  return Object.entries(parsed as Record<string, unknown>).map(([model, price]) => {
+    if (!PRICED_MODEL.test(model)) throw new ConfigError(name, `"${model}" is not a provider/model id or provider/*`);
+    const { input, output, ...rest } = (price ?? {}) as Record<string, unknown>;
+    const valid = (amount: unknown): amount is number => typeof amount === 'number' && Number.isFinite(amount) && amount >= 0;
+    if (!valid(input) || !valid(output) || Object.keys(rest).length > 0) {
+      throw new ConfigError(name, `"${model}" must be {"input": <tokens per 1000>, "output": <tokens per 1000>}, each ≥ 0`);
+    }
+    return { model, inputPer1k: input, outputPer1k: output };
+  });
+}

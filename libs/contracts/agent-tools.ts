@@ -1,3 +1,5 @@
+import type { TurnUsage } from './response-format';
+
 /** Tools an agent version can enable. */
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
 /** A tool the customer runs: the run waits for its output (a required action). */
@@ -45,7 +47,8 @@ export type TranscriptEntry = { role: 'assistant'; toolCalls: ToolCall[]; conten
 /** An earlier turn of the conversation as the model sees it: what was asked and answered, and the tools in between. */
 export type HistoryEntry = { role: 'user'; content: string } | { role: 'assistant'; content: string } | TranscriptEntry;
 
-export type LlmTurn = { kind: 'answer'; text: string } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string };
+/** One model call's result: its answer or the tools it calls, and the tokens it took (when the provider counted them). */
+export type LlmTurn = ({ kind: 'answer'; text: string } | { kind: 'tool_calls'; calls: ToolCall[]; content?: string }) & { usage?: TurnUsage };
 
 /** A knowledge match as a tool hands it to the model. */
 export interface KnowledgeToolHit {

@@ -8,6 +8,8 @@ import { AgentRunRepository } from './repositories/agent-run.repository';
 import { RunEventRepository } from './repositories/run-event.repository';
 import { ConversationRepository } from './repositories/conversation.repository';
 import { RunActionRepository } from './repositories/run-action.repository';
+import { RunUsageRepository } from './repositories/run-usage.repository';
+import { ModelPriceRepository } from './repositories/model-price.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { OrgLimitsRepository } from './repositories/org-limits.repository';
@@ -32,6 +34,8 @@ const REPOSITORIES = [
   RunEventRepository,
   ConversationRepository,
   RunActionRepository,
+  RunUsageRepository,
+  ModelPriceRepository,
   KnowledgeDocumentRepository,
   KnowledgeVectorIndexRepository,
   KnowledgeChunkRepository,

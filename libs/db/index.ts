@@ -30,6 +30,8 @@ export {
   type UnfinishedTurn,
 } from './repositories/conversation.repository';
 export { RunActionRepository, type NewRunAction, type RunAction, type RunActionStatus } from './repositories/run-action.repository';
+export { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './repositories/run-usage.repository';
+export { ModelPriceRepository, type ModelPrice } from './repositories/model-price.repository';
 export { RunEventNotifications } from './run-event-notifications';
 export { ApiKeyChanges } from './api-key-changes';
 export { isDatabaseUnavailable } from './connection-errors';
@@ -88,6 +90,7 @@ export {
   type KeyRequestCount,
   type KeyRequestRow,
   type RunCounts,
+  type ModelTurnCounts,
   type UsageWindows,
   type WindowRow,
 } from './repositories/usage.repository';

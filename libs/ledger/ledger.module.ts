@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LedgerService } from './ledger.service';
+import { ModelPricesService } from './model-prices.service';
 
-@Module({ providers: [LedgerService], exports: [LedgerService] })
+@Module({ providers: [LedgerService, ModelPricesService], exports: [LedgerService, ModelPricesService] })
 export class LedgerModule {}

@@ -1,4 +1,4 @@
-import type { HistoryEntry, LlmTurn, TranscriptEntry } from '@pylon/contracts';
+import type { HistoryEntry, JsonSchemaResponseFormat, LlmTurn, TranscriptEntry } from '@pylon/contracts';
 
 /** A tool the model may call, described as a JSON-schema function. */
 export interface ToolSpec {
@@ -20,6 +20,10 @@ export interface LlmRequest {
   history: HistoryEntry[];
   /** The model's earlier tool calls in this run and their results. */
   transcript: TranscriptEntry[];
+  /** The version's structured output: the answer must be JSON matching it. */
+  responseFormat: JsonSchemaResponseFormat | null;
+  /** The repair turn: the answer that did not match the schema, and why; the model is asked once to answer again. */
+  repair?: { answer: string; fault: string };
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
   /** Called with each piece of the answer's text as the model produces it, in order. */
@@ -38,6 +42,11 @@ export interface LlmProvider {
   supportsModel(model: string): boolean;
   /** How many tokens of context the model takes: a conversation's history is cut to fit. */
   contextTokens(model: string): number;
-  /** One turn: the answer, or the tool calls the model wants first. */
+  /**
+   * Why this provider cannot produce answers matching `schema` (a 400 at version creation), or null.
+   * Absent when it takes any JSON Schema.
+   */
+  responseSchemaFault?(model: string, schema: Record<string, unknown>): string | null;
+  /** One turn: the answer, or the tool calls the model wants first, with its own token counts when it has them. */
   generate(request: LlmRequest): Promise<LlmTurn>;
 }

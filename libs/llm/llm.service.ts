@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { LlmTurn } from '@pylon/contracts';
+import type { LlmTurn, TurnUsage } from '@pylon/contracts';
 import { LlmRequestRejectedError } from './llm-errors';
 import type { LlmProvider, LlmRequest } from './llm-provider';
 import { parseModelId } from './model-id';
+import { countTurn } from './token-counter';
 import { LocalLlmProvider } from './providers/local.provider';
 import { OpenAiLlmProvider } from './providers/openai.provider';
 
@@ -51,12 +52,22 @@ export class LlmService {
     return parsed && provider ? provider.contextTokens(parsed.model) : 0;
   }
 
-  generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn> {
+  /** Why the model cannot answer in this JSON Schema, or null (see LlmProvider.responseSchemaFault). */
+  responseSchemaFault(modelId: string, schema: Record<string, unknown>): string | null {
+    const parsed = parseModelId(modelId);
+    const provider = parsed && this.providers.get(parsed.provider);
+    return parsed && provider?.responseSchemaFault ? provider.responseSchemaFault(parsed.model, schema) : null;
+  }
+
+  /** One model turn, always with its usage: the provider's count, or the tokenizer's when the provider gives none. */
+  async generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn & { usage: TurnUsage }> {
     const parsed = parseModelId(modelId);
     const provider = parsed && this.providers.get(parsed.provider);
     if (!parsed || !provider || !provider.supportsModel(parsed.model)) {
       throw new LlmRequestRejectedError(`model ${modelId} is not available`);
     }
-    return provider.generate({ ...request, model: parsed.model });
+    const asked = { ...request, model: parsed.model };
+    const turn = await provider.generate(asked);
+    return { ...turn, usage: turn.usage ?? countTurn(asked, turn) };
   }
 }

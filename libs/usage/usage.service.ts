@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { grantsScope, type Scope } from '@pylon/contracts';
-import { UsageRepository, type FailureKind, type RunCounts, type UsageWindows, type WindowRow } from '@pylon/db';
+import { UsageRepository, type FailureKind, type ModelTurnCounts, type RunCounts, type UsageWindows, type WindowRow } from '@pylon/db';
 
 const DAY_MS = 86_400_000;
 export const USAGE_WINDOWS = ['24h', '30d'] as const;
@@ -27,6 +27,8 @@ export interface UsageWindowReport {
   videos?: { total: number; completed: number; failed: number; in_progress: number };
   deliveries?: { total: number; delivered: number; failed: number; pending: number };
   tokens?: { granted: number; debited: number; refunded: number };
+  /** Model turns of runs, their tokens, and the service tokens the runs were charged. */
+  models?: ModelTurnCounts;
 }
 
 export interface FailingEndpoint {
@@ -106,7 +108,7 @@ function runUsage(row: RunCounts): RunUsage {
 
 /**
  * What happened in an organisation over the last 24 hours and 30 days: its runs, documents, videos,
- * webhook deliveries and tokens, its failing webhook endpoints, its newest failures and its keys' requests,
+ * model tokens and run charges, webhook deliveries and tokens, its failing webhook endpoints, its newest failures and its keys' requests,
  * each section computed in SQL (UsageRepository) and present only for a caller whose scopes read it.
  */
 @Injectable()
@@ -118,8 +120,9 @@ export class UsageService {
     const windows: UsageWindows = { day: new Date(now.getTime() - DAY_MS), month: new Date(now.getTime() - 30 * DAY_MS) };
     const failureKinds = (Object.keys(FAILURE_KIND_SECTION) as FailureKind[]).filter((kind) => may(FAILURE_KIND_SECTION[kind]));
     const skip = Promise.resolve(undefined);
-    const [runs, documents, videos, deliveries, tokens, failingEndpoints, recentFailures, apiKeys] = await Promise.all([
+    const [runs, models, documents, videos, deliveries, tokens, failingEndpoints, recentFailures, apiKeys] = await Promise.all([
       may('runs') ? this.usage.runs(orgId, windows) : skip,
+      may('runs') ? this.usage.models(orgId, windows) : skip,
       may('documents') ? this.usage.documents(orgId, windows) : skip,
       may('videos') ? this.usage.videos(orgId, windows) : skip,
       may('deliveries') ? this.usage.deliveries(orgId, windows) : skip,
@@ -135,6 +138,7 @@ export class UsageService {
         window,
         since: (window === '24h' ? windows.day : windows.month).toISOString(),
         ...(runs && { runs: runUsage(inWindow(runs, window)) }),
+        ...(models && { models: inWindow(models, window) }),
         ...(documents && { documents: inWindow(documents, window) }),
         ...(videos && { videos: inWindow(videos, window) }),
         ...(deliveries && { deliveries: inWindow(deliveries, window) }),

@@ -16,6 +16,8 @@ export interface FakeReply {
   holdOpen?: boolean;
   /** Chat streams only: wait this long between pieces of content. */
   chunkDelayMs?: number;
+  /** Chat: the token counts to report (a stream reports them in its last chunk when the request asks with stream_options.include_usage). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
 /**
@@ -133,7 +135,7 @@ export class FakeOpenAi {
               }
             : { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? 'fake completion' } },
         ],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        usage: usageOf(reply),
       }),
     );
   }
@@ -167,6 +169,7 @@ export class FakeOpenAi {
       }
       send({}, 'stop');
     }
+    if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ ...base, choices: [], usage: usageOf(reply) })}\n\n`);
     response.end('data: [DONE]\n\n');
   }
 
@@ -174,4 +177,9 @@ export class FakeOpenAi {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+function usageOf(reply: FakeReply): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const { prompt_tokens, completion_tokens } = reply.usage ?? { prompt_tokens: 1, completion_tokens: 1 };
+  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }

@@ -3,6 +3,7 @@ import { AgentRunsModule } from '@pylon/agent-runs';
 import { AgentRunsController } from './agent-runs.controller';
 import { RequiredActionsController } from './required-actions.controller';
 import { RunEventsController } from './run-events.controller';
+import { RunUsageController } from './run-usage.controller';
 
-@Module({ imports: [AgentRunsModule], controllers: [AgentRunsController, RunEventsController, RequiredActionsController] })
+@Module({ imports: [AgentRunsModule], controllers: [AgentRunsController, RunEventsController, RequiredActionsController, RunUsageController] })
 export class AgentRunsApiModule {}

@@ -19,6 +19,7 @@ export function toAgentVersionView(version: AgentVersion): AgentVersionView {
     run_timeout_seconds: version.runTimeoutSeconds,
     action_timeout_seconds: version.actionTimeoutSeconds,
     tools: withDefaults(version.tools),
+    response_format: version.responseFormat,
     created_at: version.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationFailure } from '@temporalio/activity';
 import {
+  ErrorCode,
   NON_RETRYABLE_LLM_ERROR,
   RUN_ALREADY_FINISHED_ERROR,
   RUN_NOT_FOUND_ERROR,
@@ -13,7 +14,15 @@ import {
   type ToolCall,
   type TranscriptEntry,
 } from '@pylon/contracts';
-import { AgentRunsService, RequiredActionsService, RunAlreadyFinishedError, RunEventsService, RunNotFoundError } from '@pylon/agent-runs';
+import {
+  AgentRunsService,
+  OutputMismatchError,
+  RequiredActionsService,
+  RunAlreadyFinishedError,
+  RunCannotPayError,
+  RunEventsService,
+  RunNotFoundError,
+} from '@pylon/agent-runs';
 import { LlmRequestRejectedError } from '@pylon/llm';
 import { heartbeating } from './heartbeating';
 
@@ -22,6 +31,9 @@ function asActivityFailure(error: unknown): unknown {
   if (error instanceof RunNotFoundError) return ApplicationFailure.nonRetryable(error.message, RUN_NOT_FOUND_ERROR);
   if (error instanceof RunAlreadyFinishedError) return ApplicationFailure.nonRetryable(error.message, RUN_ALREADY_FINISHED_ERROR);
   if (error instanceof LlmRequestRejectedError) return ApplicationFailure.nonRetryable(error.message, NON_RETRYABLE_LLM_ERROR);
+  // The run's error is the message: `insufficient_tokens`, or `output did not match the schema: …`.
+  if (error instanceof RunCannotPayError) return ApplicationFailure.nonRetryable(ErrorCode.InsufficientTokens, error.name);
+  if (error instanceof OutputMismatchError) return ApplicationFailure.nonRetryable(error.message, error.name);
   return error;
 }
 

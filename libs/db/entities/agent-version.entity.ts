@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { AgentToolConfig } from '@pylon/contracts';
+import type { AgentToolConfig, JsonSchemaResponseFormat } from '@pylon/contracts';
 
 /** Immutable once created: a database trigger refuses every UPDATE. */
 @Entity({ name: 'agent_versions' })
@@ -38,6 +38,10 @@ export class AgentVersion {
   /** How long a run of this version waits for a required action (tool outputs, approvals) before it fails. */
   @Column('integer', { name: 'action_timeout_seconds' })
   actionTimeoutSeconds!: number;
+
+  /** The final answer's JSON Schema, or null for free text. */
+  @Column('jsonb', { name: 'response_format', nullable: true })
+  responseFormat!: JsonSchemaResponseFormat | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -74,6 +74,15 @@ export const USAGE_SQL = {
         coalesce(sum(amount) FILTER (WHERE kind = 'refund'), 0)::bigint AS refunded
       FROM token_entries WHERE org_id = $1 AND created_at >= w.since
     ) t`,
+  /** Model turns of runs, their tokens, and the service tokens runs were charged (agent_run_turns). */
+  models: `
+    SELECT w.name AS "window", m.turns, m.input_tokens, m.output_tokens, m.run_cost_tokens
+    FROM ${WINDOWS}
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS turns, coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+        coalesce(sum(output_tokens), 0)::bigint AS output_tokens, coalesce(sum(cost) FILTER (WHERE charged), 0)::bigint AS run_cost_tokens
+      FROM agent_run_turns WHERE org_id = $1 AND created_at >= w.since
+    ) m`,
   /**
    * Endpoints with failing attempts (no answer, or not 2xx) or deliveries that ended failed in the last 24 h,
    * worst first, at most 10; the error of the latest failure of each.
@@ -146,6 +155,13 @@ const ADD_KEY_REQUESTS = `
 
 type WindowName = '24h' | '30d';
 export type WindowRow<T> = { window: WindowName } & T;
+
+export interface ModelTurnCounts {
+  turns: number;
+  input_tokens: number;
+  output_tokens: number;
+  run_cost_tokens: number;
+}
 
 export interface RunCounts {
   total: number;
@@ -227,6 +243,17 @@ export class UsageRepository {
 
   deliveries(orgId: string, windows: UsageWindows): Promise<Array<WindowRow<{ total: number; delivered: number; failed: number; pending: number }>>> {
     return this.db.query(USAGE_SQL.deliveries, windowArgs(orgId, windows));
+  }
+
+  async models(orgId: string, windows: UsageWindows): Promise<Array<WindowRow<ModelTurnCounts>>> {
+    const rows = (await this.db.query(USAGE_SQL.models, windowArgs(orgId, windows))) as Array<Record<string, string | number>>;
+    return rows.map((row) => ({
+      window: row.window as WindowName,
+      turns: Number(row.turns),
+      input_tokens: Number(row.input_tokens),
+      output_tokens: Number(row.output_tokens),
+      run_cost_tokens: Number(row.run_cost_tokens),
+    }));
   }
 
   async tokens(orgId: string, windows: UsageWindows): Promise<Array<WindowRow<{ granted: number; debited: number; refunded: number }>>> {

@@ -25,7 +25,8 @@ export function argumentsFromInput(input: string, schema: Record<string, unknown
   return args;
 }
 
-function statedValue(input: string, name: string): string | null {
+/** The value the input states for `name` (`<name>: value` and the other forms above), or null. */
+export function statedValue(input: string, name: string): string | null {
   const variants = new Set([name, name.replace(/[_-]+/g, ' ')]);
   if (/_id$/i.test(name)) variants.add(name.slice(0, -3).replace(/[_-]+/g, ' '));
   const alternatives = [...variants].map(escape).join('|');

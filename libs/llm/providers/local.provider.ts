@@ -4,6 +4,7 @@ import { KNOWLEDGE_SEARCH_TOOL, type HistoryEntry, type KnowledgeToolHit, type L
 import type { LlmProvider, LlmRequest, ToolSpec } from '../llm-provider';
 import { composeExtractiveAnswer, recallFromConversation } from './extractive-answer';
 import { argumentsFromInput, inputNamesTool } from './function-arguments';
+import { fillSchema, unfillableSchemaFault } from './structured-answer';
 
 const LOCAL_MODELS = ['extractive', 'echo'] as const;
 const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a language model]';
@@ -34,20 +35,28 @@ export class LocalLlmProvider implements LlmProvider {
     return LOCAL_CONTEXT_TOKENS;
   }
 
-  async generate(request: LlmRequest): Promise<LlmTurn> {
-    const turn = this.answer(request);
-    if (turn.kind === 'answer') for (const sentence of sentences(turn.text)) request.onDelta?.(sentence);
-    return turn;
+  responseSchemaFault(_model: string, schema: Record<string, unknown>): string | null {
+    const fault = unfillableSchemaFault(schema);
+    return fault && `local/* models answer only object schemas of strings, numbers, booleans and enums: ${fault}`;
   }
 
-  private answer(request: LlmRequest): LlmTurn {
+  async generate(request: LlmRequest): Promise<LlmTurn> {
+    const { turn, grounded } = this.answer(request);
+    if (turn.kind !== 'answer') return turn;
+    const text = request.responseFormat ? JSON.stringify(fillSchema(request.responseFormat.schema, request.input, withoutLabel(turn.text), grounded)) : turn.text;
+    for (const sentence of request.responseFormat ? [text] : sentences(text)) request.onDelta?.(sentence);
+    return { kind: 'answer', text };
+  }
+
+  /** Its turn, and whether an answer drew on anything (tool outputs, the conversation, the knowledge base). */
+  private answer(request: LlmRequest): { turn: LlmTurn; grounded: boolean } {
     if (request.model === 'echo') {
-      return { kind: 'answer', text: `[local/echo: offline test provider, not a language model] ${request.input}` };
+      return { turn: { kind: 'answer', text: `[local/echo: offline test provider, not a language model] ${request.input}` }, grounded: false };
     }
     const calledAlready = request.transcript.some((entry) => entry.role === 'assistant');
     if (!calledAlready) {
       const calls = request.tools.filter((tool) => wanted(tool, request.input)).map((tool) => callOf(tool, request.input));
-      if (calls.length > 0) return { kind: 'tool_calls', calls };
+      if (calls.length > 0) return { turn: { kind: 'tool_calls', calls }, grounded: false };
     }
     const results = toolResults(request);
     const parts: string[] = [];
@@ -64,15 +73,18 @@ export class LocalLlmProvider implements LlmProvider {
       searches.flatMap(({ content }) => parseHits(content)),
     );
     if (knowledge) parts.push(knowledge);
-    if (parts.length > 0) return { kind: 'answer', text: [EXTRACTIVE_LABEL, ...parts].join('\n') };
+    if (parts.length > 0) return { turn: { kind: 'answer', text: [EXTRACTIVE_LABEL, ...parts].join('\n') }, grounded: true };
     const canSearch = request.tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL);
-    return {
-      kind: 'answer',
-      text: canSearch
-        ? `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input, 200)}".`
-        : `${EXTRACTIVE_LABEL}\nThis agent version has no knowledge_search tool enabled, so I have nothing to answer "${preview(request.input, 200)}" from.`,
-    };
+    const text = canSearch
+      ? `${EXTRACTIVE_LABEL}\nI found nothing in this organisation's knowledge base to answer from, so I cannot answer: "${preview(request.input, 200)}".`
+      : `${EXTRACTIVE_LABEL}\nThis agent version has no knowledge_search tool enabled, so I have nothing to answer "${preview(request.input, 200)}" from.`;
+    return { turn: { kind: 'answer', text }, grounded: false };
   }
+}
+
+/** The answer's text without the line that says what this model is (a structured answer is data, and its run names the model). */
+function withoutLabel(text: string): string {
+  return text.startsWith('[local/') ? text.slice(text.indexOf('\n') + 1) : text;
 }
 
 /** knowledge_search is always worth a call; a function tool when the input names it. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import OpenAI from 'openai';
 import { PylonConfig } from '@pylon/config';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
-import type { LlmTurn, TranscriptEntry } from '@pylon/contracts';
+import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -25,7 +25,20 @@ function toMessages(request: LlmRequest): ChatMessage[] {
   }
   messages.push({ role: 'user', content: request.input });
   messages.push(...toolMessages(request.transcript));
+  if (request.repair) {
+    messages.push({ role: 'assistant', content: request.repair.answer });
+    messages.push({
+      role: 'user',
+      content: `That answer does not match the JSON schema ${request.responseFormat?.name ?? ''}: ${request.repair.fault}. Answer again with only JSON that matches the schema.`,
+    });
+  }
   return messages;
+}
+
+/** Chat Completions' structured output for the version's schema. */
+function responseFormatOf(request: LlmRequest): OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'] | undefined {
+  const format = request.responseFormat;
+  return format ? { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } } : undefined;
 }
 
 function toolMessages(entries: readonly TranscriptEntry[]): ChatMessage[] {
@@ -78,7 +91,7 @@ export class OpenAiLlmProvider implements LlmProvider {
     return CONTEXT_TOKENS.find(([pattern]) => pattern.test(model))?.[1] ?? DEFAULT_CONTEXT_TOKENS;
   }
 
-  /** Streams the completion, handing each piece of content to `onDelta` as it arrives. */
+  /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.getClient();
     try {
@@ -87,6 +100,8 @@ export class OpenAiLlmProvider implements LlmProvider {
           model: request.model,
           messages: toMessages(request),
           stream: true,
+          stream_options: { include_usage: true },
+          ...(request.responseFormat ? { response_format: responseFormatOf(request) } : {}),
           ...(request.tools.length ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
           ...(request.temperature !== null ? { temperature: request.temperature } : {}),
           ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
@@ -94,8 +109,10 @@ export class OpenAiLlmProvider implements LlmProvider {
         { signal: request.signal },
       );
       let content: string | undefined;
+      let usage: TurnUsage | undefined;
       const calls: Array<{ id: string; name: string; arguments: string }> = [];
       for await (const chunk of stream) {
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens, countedBy: 'provider' };
         const delta = chunk.choices[0]?.delta;
         if (!delta) continue;
         if (typeof delta.content === 'string' && delta.content.length > 0) {
@@ -110,9 +127,10 @@ export class OpenAiLlmProvider implements LlmProvider {
         }
       }
       const toolCalls = calls.filter((call) => call && call.name);
-      if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(content ? { content } : {}) };
+      const counted = usage ? { usage } : {};
+      if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(content ? { content } : {}), ...counted };
       if (content === undefined) throw new LlmUnavailableError('OpenAI returned no message content');
-      return { kind: 'answer', text: content };
+      return { kind: 'answer', text: content, ...counted };
     } catch (error) {
       throw classify(error);
     }

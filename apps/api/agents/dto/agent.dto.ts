@@ -5,6 +5,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNumber,
@@ -27,6 +28,7 @@ import {
   KNOWLEDGE_SEARCH_TOOL,
   MAX_ACTION_TIMEOUT_SECONDS,
   MAX_AGENT_TOOLS,
+  RESPONSE_FORMAT_NAME_PATTERN,
   type ApprovalPolicy,
 } from '@pylon/contracts';
 import { OrgPageQuery } from '../../common/pagination.dto';
@@ -118,6 +120,39 @@ export class AgentToolView {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'function' }) parameters?: Record<string, unknown>;
 }
 
+export class ResponseFormatRequest {
+  @ApiProperty({ enum: ['json_schema'], description: 'The final answer is JSON matching `schema`.' })
+  @IsIn(['json_schema'])
+  type!: 'json_schema';
+
+  @ApiProperty({ pattern: RESPONSE_FORMAT_NAME_PATTERN, description: "The schema's name (OpenAI's `json_schema.name`).", example: 'ticket_summary' })
+  @IsString()
+  @Matches(new RegExp(RESPONSE_FORMAT_NAME_PATTERN), { message: `name must match ${RESPONSE_FORMAT_NAME_PATTERN}` })
+  name!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'A JSON Schema of the answer, compiled (Ajv, strict) when the version is created. local/* models fill only an object of strings, numbers, integers, booleans and enums.',
+    example: { type: 'object', properties: { summary: { type: 'string' }, priority: { enum: ['low', 'high'] } }, required: ['summary', 'priority'] },
+  })
+  @IsObject()
+  schema!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ default: true, description: "OpenAI's strict mode; Pylon checks every answer against the schema either way." })
+  @IsOmittable()
+  @IsBoolean()
+  strict?: boolean;
+}
+
+export class ResponseFormatView {
+  @ApiProperty({ enum: ['json_schema'] }) type!: 'json_schema';
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) schema!: Record<string, unknown>;
+  @ApiProperty() strict!: boolean;
+}
+
 export class CreateAgentVersionRequest {
   @ApiProperty({
     description: '`provider/model`: `openai/<model>` or `local/extractive`, `local/echo`',
@@ -181,6 +216,17 @@ export class CreateAgentVersionRequest {
   @ValidateNested({ each: true })
   @Type(() => AgentToolRequest)
   tools?: AgentToolRequest[] | null;
+
+  @ApiPropertyOptional({
+    type: ResponseFormatRequest,
+    nullable: true,
+    description:
+      'Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ResponseFormatRequest)
+  response_format?: ResponseFormatRequest | null;
 }
 
 export class AgentVersionView {
@@ -195,6 +241,7 @@ export class AgentVersionView {
   @ApiProperty({ type: 'integer' }) run_timeout_seconds!: number;
   @ApiProperty({ type: 'integer' }) action_timeout_seconds!: number;
   @ApiProperty({ type: [AgentToolView] }) tools!: AgentToolView[];
+  @ApiProperty({ type: ResponseFormatView, nullable: true }) response_format!: ResponseFormatView | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

@@ -53,8 +53,16 @@ export class DeliveryUsageView {
 
 export class TokenUsageView {
   @ApiProperty({ ...COUNT, description: 'Tokens granted in the window.' }) granted!: number;
-  @ApiProperty({ ...COUNT, description: 'Tokens debited (video generations and extensions).' }) debited!: number;
+  @ApiProperty({ ...COUNT, description: 'Tokens debited (video generations and extensions, model turns of agent runs).' }) debited!: number;
   @ApiProperty({ ...COUNT, description: 'Tokens refunded (failed or cancelled generations).' }) refunded!: number;
+}
+
+export class ModelUsageView {
+  @ApiProperty({ ...COUNT, description: 'Model calls of agent runs (a repair turn counts as one).' }) turns!: number;
+  @ApiProperty({ ...COUNT }) input_tokens!: number;
+  @ApiProperty({ ...COUNT }) output_tokens!: number;
+  @ApiProperty({ ...COUNT, description: 'Service tokens debited for model turns of runs (see GET /api/v1/agent-runs/{run_id}/usage).' })
+  run_cost_tokens!: number;
 }
 
 export class UsageWindowView {
@@ -62,6 +70,7 @@ export class UsageWindowView {
   @ApiProperty({ format: 'date-time', description: 'The window is [since, generated_at]; work counts in the window it was created in.' })
   since!: string;
   @ApiPropertyOptional({ type: RunUsageView, description: 'Present only for a key with `runs:read`.' }) runs?: RunUsageView;
+  @ApiPropertyOptional({ type: ModelUsageView, description: 'Present only for a key with `runs:read`.' }) models?: ModelUsageView;
   @ApiPropertyOptional({ type: DocumentUsageView, description: 'Knowledge documents; present only for a key with `kb:read`.' })
   documents?: DocumentUsageView;
   @ApiPropertyOptional({ type: VideoUsageView, description: 'Video generations; present only for a key with `video:read`.' })

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, ErrorCode, type TurnUsage } from '@pylon/contracts';
+import { AgentRunRepository, InsufficientTokensError, LedgerRepository, RunUsageRepository, Transactions, type RunTurnUsage } from '@pylon/db';
+import { ModelPricesService } from '@pylon/ledger';
+import { RunCannotPayError } from './run-errors';
+
+/** A run's model turns and their total, as `GET /api/v1/agent-runs/{id}/usage` shows them. */
+export interface RunUsage {
+  turns: RunTurnUsage[];
+  inputTokens: number;
+  outputTokens: number;
+  /** Service tokens the organisation paid for the run: the sum of its charged turns. */
+  chargedTokens: number;
+}
+
+/**
+ * What runs cost: every model turn is recorded with its tokens and debited from the organisation's
+ * ledger at its model's price in the same transaction, the debit naming the run. A debit is one
+ * conditional UPDATE, so no number of concurrent turns takes a balance below zero; a turn the balance
+ * cannot pay is recorded unpaid and fails its run with insufficient_tokens.
+ */
+@Injectable()
+export class RunMeteringService {
+  constructor(
+    private readonly prices: ModelPricesService,
+    private readonly ledger: LedgerRepository,
+    private readonly turns: RunUsageRepository,
+    private readonly transactions: Transactions,
+    private readonly runs: AgentRunRepository,
+  ) {}
+
+  /** A create of a run on a priced model with nothing on the balance: 402, as for videos. */
+  async admit(orgId: string, modelId: string): Promise<void> {
+    if (!(await this.canPayAnything(orgId, modelId))) {
+      throw new ApiError(ErrorCode.InsufficientTokens, `the organisation has no tokens to pay for ${modelId}; grant tokens first`);
+    }
+  }
+
+  /** Before a model turn: a run on a priced model whose balance is empty fails rather than calling the model. */
+  async requireCanPay(orgId: string, runId: string, modelId: string): Promise<void> {
+    if (!(await this.canPayAnything(orgId, modelId))) throw new RunCannotPayError(runId);
+  }
+
+  /** Records the turn and debits its cost in one transaction; throws RunCannotPayError when the balance could not pay it. */
+  async recordTurn(orgId: string, runId: string, modelId: string, usage: TurnUsage): Promise<RunTurnUsage> {
+    const price = await this.prices.priceFor(orgId, modelId);
+    const cost = this.prices.costOf(price, usage);
+    const turn = await this.transactions.run(async (manager) => {
+      let ledgerEntryId: string | null = null;
+      let charged = true;
+      if (cost > 0) {
+        try {
+          const reason = `model turn of agent run ${runId}: ${modelId}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
+          ledgerEntryId = (await this.ledger.debit(manager, orgId, cost, { type: 'agent_run', id: runId }, reason)).id;
+        } catch (error) {
+          if (!(error instanceof InsufficientTokensError)) throw error;
+          charged = false;
+        }
+      }
+      return this.turns.recordTurn(manager, orgId, runId, { model: modelId, ...usage, cost, charged, ledgerEntryId });
+    });
+    if (!turn.charged) throw new RunCannotPayError(runId);
+    return turn;
+  }
+
+  /** 404 for a run that is not the organisation's. */
+  async usageOf(orgId: string, runId: string): Promise<RunUsage> {
+    if (!(await this.runs.findById(orgId, runId))) throw ApiError.notFound('no such run');
+    const turns = await this.turns.turnsOfRun(orgId, runId);
+    return {
+      turns,
+      inputTokens: turns.reduce((sum, turn) => sum + turn.inputTokens, 0),
+      outputTokens: turns.reduce((sum, turn) => sum + turn.outputTokens, 0),
+      chargedTokens: turns.reduce((sum, turn) => sum + (turn.charged ? turn.cost : 0), 0),
+    };
+  }
+
+  private async canPayAnything(orgId: string, modelId: string): Promise<boolean> {
+    const price = await this.prices.priceFor(orgId, modelId);
+    return !this.prices.isPriced(price) || (await this.ledger.balance(orgId)) > 0;
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { PylonConfig, type ConfiguredModelPrice } from '@pylon/config';
+import { ModelPriceRepository, type ModelPrice } from '@pylon/db';
+import type { TurnUsage } from '@pylon/contracts';
+
+/** A model's price and where it comes from. */
+export interface PriceInEffect extends ModelPrice {
+  source: 'organisation' | 'configured' | 'default';
+}
+
+const FREE: Omit<ModelPrice, 'model'> = { inputPer1k: 0, outputPer1k: 0 };
+
+/** The price that applies to `modelId`: an exact id before its provider's `provider/*`. */
+function matching<T extends ModelPrice>(prices: readonly T[], modelId: string): T | undefined {
+  const wildcard = `${modelId.slice(0, modelId.indexOf('/'))}/*`;
+  return prices.find((price) => price.model === modelId) ?? prices.find((price) => price.model === wildcard);
+}
+
+/**
+ * What model turns cost in service tokens, per 1 000 input and per 1 000 output tokens: the
+ * organisation's own prices (set by the operator through the admin API), else MODEL_PRICES, else free.
+ * `local/*` is free unless priced. A turn costs ⌈(input × input price + output × output price) / 1000⌉.
+ */
+@Injectable()
+export class ModelPricesService {
+  private readonly configured: readonly ConfiguredModelPrice[];
+
+  constructor(
+    private readonly prices: ModelPriceRepository,
+    config: PylonConfig,
+  ) {
+    this.configured = config.modelPrices;
+  }
+
+  async priceFor(orgId: string, modelId: string): Promise<PriceInEffect> {
+    const own = matching(await this.prices.forOrg(orgId), modelId);
+    if (own) return { ...own, source: 'organisation' };
+    const configured = matching(this.configured, modelId);
+    if (configured) return { ...configured, source: 'configured' };
+    return { model: modelId, ...FREE, source: 'default' };
+  }
+
+  /** Whether a turn of this model can cost anything. */
+  isPriced(price: ModelPrice): boolean {
+    return price.inputPer1k > 0 || price.outputPer1k > 0;
+  }
+
+  costOf(price: ModelPrice, usage: Pick<TurnUsage, 'inputTokens' | 'outputTokens'>): number {
+    return Math.ceil((usage.inputTokens * price.inputPer1k + usage.outputTokens * price.outputPer1k) / 1000);
+  }
+
+  /** The organisation's own prices and the configured ones, for the operator. */
+  async list(orgId: string): Promise<{ organisation: ModelPrice[]; configured: ModelPrice[] }> {
+    return { organisation: await this.prices.forOrg(orgId), configured: [...this.configured] };
+  }
+
+  /** Replaces the organisation's own prices (an empty list: MODEL_PRICES applies again). */
+  replace(orgId: string, prices: readonly ModelPrice[]): Promise<void> {
+    return this.prices.replace(orgId, prices);
+  }
+}

@@ -1,0 +1,46 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import type { LlmTurn, TurnUsage } from '@pylon/contracts';
+import type { LlmRequest } from './llm-provider';
+
+let encoder: Tiktoken | undefined;
+
+/** OpenAI's o200k_base encoding (the GPT-4o family's), loaded on first use: 2 MB of ranks, once per process. */
+function o200k(): Tiktoken {
+  if (!encoder) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ranks = require('js-tiktoken/ranks/o200k_base') as { default: ConstructorParameters<typeof Tiktoken>[0] };
+    encoder = new Tiktoken(ranks.default);
+  }
+  return encoder;
+}
+
+export function countTokens(text: string): number {
+  return text.length === 0 ? 0 : o200k().encode(text).length;
+}
+
+/** Every text the model reads in a turn: instructions, history, input, this run's tool traffic, tool and schema definitions. */
+function promptTexts(request: LlmRequest): string[] {
+  const texts = [request.instructions, request.input];
+  for (const entry of [...request.history, ...request.transcript]) {
+    if (entry.role === 'tool') texts.push(entry.content);
+    else if ('toolCalls' in entry) texts.push(entry.content ?? '', ...entry.toolCalls.map((call) => `${call.name}${call.arguments}`));
+    else texts.push(entry.content);
+  }
+  if (request.tools.length > 0) texts.push(JSON.stringify(request.tools));
+  if (request.responseFormat) texts.push(JSON.stringify(request.responseFormat.schema));
+  if (request.repair) texts.push(request.repair.answer, request.repair.fault);
+  return texts;
+}
+
+function outputText(turn: LlmTurn): string {
+  return turn.kind === 'answer' ? turn.text : [turn.content ?? '', ...turn.calls.map((call) => `${call.name}${call.arguments}`)].join('');
+}
+
+/** A turn's tokens counted with the tokenizer, for a provider that does not count them itself. */
+export function countTurn(request: LlmRequest, turn: LlmTurn): TurnUsage {
+  return {
+    inputTokens: promptTexts(request).reduce((sum, text) => sum + countTokens(text), 0),
+    outputTokens: countTokens(outputText(turn)),
+    countedBy: 'tokenizer',
+  };
+}
