@@ -7,9 +7,10 @@ let encoder: Tiktoken | undefined;
 /** OpenAI's o200k_base encoding (the GPT-4o family's), loaded on first use: 2 MB of ranks, once per process. */
 function o200k(): Tiktoken {
   if (!encoder) {
+    type Ranks = ConstructorParameters<typeof Tiktoken>[0];
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ranks = require('js-tiktoken/ranks/o200k_base') as { default: ConstructorParameters<typeof Tiktoken>[0] };
-    encoder = new Tiktoken(ranks.default);
+    const ranks = require('js-tiktoken/ranks/o200k_base') as Ranks | { default: Ranks };
+    encoder = new Tiktoken('default' in ranks ? ranks.default : ranks);
   }
   return encoder;
 }

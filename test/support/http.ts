@@ -45,6 +45,10 @@ export class Http {
     return this.request<T>('POST', path, options);
   }
 
+  put<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('PUT', path, options);
+  }
+
   patch<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('PATCH', path, options);
   }
