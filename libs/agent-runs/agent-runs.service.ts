@@ -249,7 +249,10 @@ export class AgentRunsService {
     if (first.ok) return { text, value: first.value };
     await this.runEvents.recordOutputRepair(orgId, runId, first.fault);
     const repaired = await ask({ answer: text, fault: first.fault });
-    const second = repaired.kind === 'answer' ? checkAnswer(version, repaired.text) : { ok: false as const, fault: '/ the repair turn called tools instead of answering' };
+    const second =
+      repaired.kind === 'answer'
+        ? checkAnswer(version, repaired.text)
+        : { ok: false as const, fault: '/ the repair turn called tools instead of answering' };
     if (!second.ok) throw new OutputMismatchError(outputMismatchError(second.fault));
     return { text: (repaired as { text: string }).text, value: second.value };
   }

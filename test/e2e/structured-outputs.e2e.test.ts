@@ -83,12 +83,20 @@ describe('structured outputs', () => {
 
   it('refuses a schema that is no JSON Schema, a bad name, and one the offline model cannot fill, naming the fault', async () => {
     expectError(
-      await versionWith({ model: 'local/extractive', response_format: { ...TICKET, schema: { type: 'object', properties: { a: { type: 'strin' } } } } }),
+      await versionWith({
+        model: 'local/extractive',
+        response_format: { ...TICKET, schema: { type: 'object', properties: { a: { type: 'strin' } } } },
+      }),
       400,
       'invalid_request',
       /response_format\.schema: is not a valid JSON Schema/,
     );
-    expectError(await versionWith({ model: 'local/extractive', response_format: { ...TICKET, name: 'has spaces' } }), 400, 'invalid_request', /name must match/);
+    expectError(
+      await versionWith({ model: 'local/extractive', response_format: { ...TICKET, name: 'has spaces' } }),
+      400,
+      'invalid_request',
+      /name must match/,
+    );
     expectError(
       await versionWith({
         model: 'local/extractive',
@@ -148,7 +156,10 @@ describe('structured outputs', () => {
 
   it('an answer still wrong after the repair turn fails the run with the path and the message', async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', response_format: TICKET });
-    fake.enqueue({ content: 'Sure! The ticket is about a login.' }, { content: '{"summary": 42, "priority": "low", "customer_id": 1, "answered": true}' });
+    fake.enqueue(
+      { content: 'Sure! The ticket is about a login.' },
+      { content: '{"summary": 42, "priority": "low", "customer_id": 1, "answered": true}' },
+    );
     const { run: final } = await run(versionId, 'Customer 1 cannot log in.');
     assert.equal(final.status, 'failed');
     assert.equal(final.error, 'output did not match the schema: /summary must be string');

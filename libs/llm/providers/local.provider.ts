@@ -43,7 +43,9 @@ export class LocalLlmProvider implements LlmProvider {
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const { turn, grounded } = this.answer(request);
     if (turn.kind !== 'answer') return turn;
-    const text = request.responseFormat ? JSON.stringify(fillSchema(request.responseFormat.schema, request.input, withoutLabel(turn.text), grounded)) : turn.text;
+    const text = request.responseFormat
+      ? JSON.stringify(fillSchema(request.responseFormat.schema, request.input, withoutLabel(turn.text), grounded))
+      : turn.text;
     for (const sentence of request.responseFormat ? [text] : sentences(text)) request.onDelta?.(sentence);
     return { kind: 'answer', text };
   }

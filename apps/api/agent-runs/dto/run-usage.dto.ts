@@ -7,10 +7,12 @@ export class RunTurnUsageView {
   @ApiProperty({ type: 'integer' }) output_tokens!: number;
   @ApiProperty({
     enum: ['provider', 'tokenizer'],
-    description: "`provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).",
+    description:
+      "`provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).",
   })
   counted_by!: 'provider' | 'tokenizer';
-  @ApiProperty({ type: 'integer', description: "What the turn costs in service tokens at the model's price (0 for a free model)." }) cost_tokens!: number;
+  @ApiProperty({ type: 'integer', description: "What the turn costs in service tokens at the model's price (0 for a free model)." })
+  cost_tokens!: number;
   @ApiProperty({ description: 'Whether the cost was debited; false when the balance could not pay it (the run failed with insufficient_tokens).' })
   charged!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
