@@ -8,7 +8,6 @@ let encoder: Tiktoken | undefined;
 function o200k(): Tiktoken {
   if (!encoder) {
     type Ranks = ConstructorParameters<typeof Tiktoken>[0];
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const ranks = require('js-tiktoken/ranks/o200k_base') as Ranks | { default: Ranks };
     encoder = new Tiktoken('default' in ranks ? ranks.default : ranks);
   }
