@@ -140,8 +140,11 @@ describe('usage', () => {
       ],
     );
     for (const window of report.windows) {
-      const { runs, ...rest } = window;
+      const { runs, models, ...rest } = window;
       const { duration_ms: duration, ...counts } = runs;
+      // Each succeeded run took at least one model turn; the models it ran are free here.
+      assert.ok(models.turns >= 3 && models.input_tokens > 0 && models.output_tokens > 0, JSON.stringify(models));
+      assert.equal(models.run_cost_tokens, 0);
       assert.deepEqual(counts, { total: 5, succeeded: 3, failed: 1, cancelled: 1, in_progress: 0, success_rate: 0.6 });
       assert.ok(duration.p50 > 0 && duration.p50 <= duration.p95, JSON.stringify(duration));
       assert.ok(duration.p95 < 60_000, JSON.stringify(duration));
@@ -233,7 +236,7 @@ describe('usage', () => {
   it('a key sees only the sections its scopes read', async () => {
     const runsOnly = (await usage(await createKey(http, tenant.orgId, ['runs:read']))).body;
     assert.deepEqual(Object.keys(runsOnly).sort(), ['generated_at', 'org_id', 'recent_failures', 'windows']);
-    for (const window of runsOnly.windows) assert.deepEqual(Object.keys(window).sort(), ['runs', 'since', 'window']);
+    for (const window of runsOnly.windows) assert.deepEqual(Object.keys(window).sort(), ['models', 'runs', 'since', 'window']);
     assert.deepEqual(
       runsOnly.recent_failures.map((failure: { kind: string }) => failure.kind),
       ['agent_run'],

@@ -1,6 +1,6 @@
 import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -146,6 +146,25 @@ export class ResponseFormatRequest {
   strict?: boolean;
 }
 
+/**
+ * The response format inline and nullable (OpenAPI 3.0 cannot mark a `$ref` nullable), for the request
+ * (where `strict` may be left out) and the version (where it is always shown).
+ */
+function responseFormatSchema({ strictRequired }: { strictRequired: boolean }): ApiPropertyOptions {
+  return {
+    type: 'object' as const,
+    nullable: true,
+    additionalProperties: false,
+    required: ['type', 'name', 'schema', ...(strictRequired ? ['strict'] : [])],
+    properties: {
+      type: { type: 'string', enum: ['json_schema'] },
+      name: { type: 'string', pattern: RESPONSE_FORMAT_NAME_PATTERN },
+      schema: { type: 'object', additionalProperties: true },
+      strict: { type: 'boolean', default: true },
+    },
+  } as ApiPropertyOptions;
+}
+
 export class ResponseFormatView {
   @ApiProperty({ enum: ['json_schema'] }) type!: 'json_schema';
   @ApiProperty() name!: string;
@@ -218,8 +237,7 @@ export class CreateAgentVersionRequest {
   tools?: AgentToolRequest[] | null;
 
   @ApiPropertyOptional({
-    type: ResponseFormatRequest,
-    nullable: true,
+    ...responseFormatSchema({ strictRequired: false }),
     description:
       'Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.',
   })
@@ -241,7 +259,8 @@ export class AgentVersionView {
   @ApiProperty({ type: 'integer' }) run_timeout_seconds!: number;
   @ApiProperty({ type: 'integer' }) action_timeout_seconds!: number;
   @ApiProperty({ type: [AgentToolView] }) tools!: AgentToolView[];
-  @ApiProperty({ type: ResponseFormatView, nullable: true }) response_format!: ResponseFormatView | null;
+  @ApiProperty({ ...responseFormatSchema({ strictRequired: true }), description: 'The structured output; null: free text.' } as ApiPropertyOptions)
+  response_format!: ResponseFormatView | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
