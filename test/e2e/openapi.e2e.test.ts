@@ -89,10 +89,12 @@ describe('OpenAPI document', () => {
     assert.equal(create.operationId, 'createAgentRun');
     assert.equal(get.operationId, 'getAgentRun');
     // The spec's statuses, plus what any request can meet before its operation (408, 414, 431, 503; 413 and 415 with a body) and the rate limit (429).
+    // 402: a run on a priced model with an empty balance (the ledger pays for model turns).
     assert.deepEqual(Object.keys(create.responses).sort(), [
       '200',
       '400',
       '401',
+      '402',
       '403',
       '408',
       '409',

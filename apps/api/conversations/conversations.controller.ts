@@ -80,12 +80,12 @@ export class ConversationsController {
     operationId: 'createConversationRun',
     summary: "Take a turn: a run of the agent version that sees the conversation's earlier turns",
     description:
-      'Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished.',
+      'Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished; 402 insufficient_tokens for a priced model and an empty balance.',
   })
   @ApiUuidParam('conversationId')
   @ApiIdempotencyKey('Same key and body return the same run; same key with another body is 409.')
   @ApiOkResponse({ type: AgentRunCreated })
-  @ApiErrors(400, 401, 403, 404, 409)
+  @ApiErrors(400, 401, 402, 403, 404, 409)
   async createRun(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('conversationId') conversationId: string,
