@@ -24,7 +24,7 @@ export class AgentRunsController {
     operationId: 'createAgentRun',
     summary: 'Create a run of an agent version',
     description:
-      'The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs. 402 insufficient_tokens when the version\'s model is priced and the organisation\'s balance is empty (see GET /api/v1/agent-runs/{run_id}/usage).',
+      "The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs. 402 insufficient_tokens when the version's model is priced and the organisation's balance is empty (see GET /api/v1/agent-runs/{run_id}/usage).",
   })
   @ApiIdempotencyKey('Same key and body return the same run; same key with another body is 409.')
   @ApiOkResponse({ type: AgentRunCreated })

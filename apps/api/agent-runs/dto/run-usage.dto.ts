@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export class RunTurnUsageView {
+export class AgentRunTurnUsageView {
   @ApiProperty({ type: 'integer', description: '1 for the run’s first model call, then 2, 3… (a repair turn counts as one).' }) turn!: number;
   @ApiProperty({ example: 'openai/gpt-4o-mini' }) model!: string;
   @ApiProperty({ type: 'integer' }) input_tokens!: number;
@@ -18,15 +18,15 @@ export class RunTurnUsageView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
-export class RunUsageTotalView {
+export class AgentRunUsageTotalView {
   @ApiProperty({ type: 'integer' }) turns!: number;
   @ApiProperty({ type: 'integer' }) input_tokens!: number;
   @ApiProperty({ type: 'integer' }) output_tokens!: number;
   @ApiProperty({ type: 'integer', description: 'Service tokens debited for the run: the sum of its charged turns.' }) cost_tokens!: number;
 }
 
-export class RunUsageView {
+export class AgentRunUsageView {
   @ApiProperty({ format: 'uuid' }) run_id!: string;
-  @ApiProperty({ type: [RunTurnUsageView] }) turns!: RunTurnUsageView[];
-  @ApiProperty({ type: RunUsageTotalView }) total!: RunUsageTotalView;
+  @ApiProperty({ type: [AgentRunTurnUsageView] }) turns!: AgentRunTurnUsageView[];
+  @ApiProperty({ type: AgentRunUsageTotalView }) total!: AgentRunUsageTotalView;
 }
