@@ -195,8 +195,9 @@ export class AgentRunsService {
     const history = await this.history(run, version, transcript.length === 0);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
+    const price = await this.metering.priceFor(orgId, version.model);
     const ask = async (repair?: { answer: string; fault: string }) => {
-      await this.metering.requireCanPay(orgId, runId, version.model);
+      await this.metering.requireCanPay(orgId, runId, price);
       const reply = await this.llm.generate(version.model, {
         orgId,
         instructions: version.instructions,
@@ -211,7 +212,7 @@ export class AgentRunsService {
         ...(repair ? { repair } : {}),
         ...(output ? { onDelta: (text: string) => output.add(text) } : {}),
       });
-      await this.metering.recordTurn(orgId, runId, version.model, reply.usage);
+      await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
       return reply;
     };
     try {

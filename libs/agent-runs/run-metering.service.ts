@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type TurnUsage } from '@pylon/contracts';
 import { AgentRunRepository, InsufficientTokensError, LedgerRepository, RunUsageRepository, Transactions, type RunTurnUsage } from '@pylon/db';
-import { ModelPricesService } from '@pylon/ledger';
+import { ModelPricesService, type PriceInEffect } from '@pylon/ledger';
 import { RunCannotPayError } from './run-errors';
 
 /** A run's model turns and their total, as `GET /api/v1/agent-runs/{id}/usage` shows them. */
@@ -36,26 +36,32 @@ export class RunMeteringService {
     }
   }
 
-  /** Before a model turn: a run on a priced model whose balance is empty fails rather than calling the model. */
-  async requireCanPay(orgId: string, runId: string, modelId: string): Promise<void> {
-    if (!(await this.canPayAnything(orgId, modelId))) throw new RunCannotPayError(runId);
+  /** The price a run's turns are charged at, read once per model turn. */
+  priceFor(orgId: string, modelId: string): Promise<PriceInEffect> {
+    return this.prices.priceFor(orgId, modelId);
   }
 
-  /** Records the turn and debits its cost in one transaction; throws RunCannotPayError when the balance could not pay it. */
-  async recordTurn(orgId: string, runId: string, modelId: string, usage: TurnUsage): Promise<RunTurnUsage> {
-    const price = await this.prices.priceFor(orgId, modelId);
+  /** Before a model turn: a run on a priced model whose balance is empty fails rather than calling the model. */
+  async requireCanPay(orgId: string, runId: string, price: PriceInEffect): Promise<void> {
+    if (this.prices.isPriced(price) && (await this.ledger.balance(orgId)) <= 0) throw new RunCannotPayError(runId);
+  }
+
+  /**
+   * Records the turn and debits its cost in one transaction (a free turn: one INSERT); throws
+   * RunCannotPayError when the balance could not pay it.
+   */
+  async recordTurn(orgId: string, runId: string, modelId: string, price: PriceInEffect, usage: TurnUsage): Promise<RunTurnUsage> {
     const cost = this.prices.costOf(price, usage);
+    if (cost === 0) return this.turns.recordTurn(null, orgId, runId, { model: modelId, ...usage, cost, charged: true, ledgerEntryId: null });
     const turn = await this.transactions.run(async (manager) => {
       let ledgerEntryId: string | null = null;
       let charged = true;
-      if (cost > 0) {
-        try {
-          const reason = `model turn of agent run ${runId}: ${modelId}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
-          ledgerEntryId = (await this.ledger.debit(manager, orgId, cost, { type: 'agent_run', id: runId }, reason)).id;
-        } catch (error) {
-          if (!(error instanceof InsufficientTokensError)) throw error;
-          charged = false;
-        }
+      try {
+        const reason = `model turn of agent run ${runId}: ${modelId}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
+        ledgerEntryId = (await this.ledger.debit(manager, orgId, cost, { type: 'agent_run', id: runId }, reason)).id;
+      } catch (error) {
+        if (!(error instanceof InsufficientTokensError)) throw error;
+        charged = false;
       }
       return this.turns.recordTurn(manager, orgId, runId, { model: modelId, ...usage, cost, charged, ledgerEntryId });
     });

@@ -107,6 +107,7 @@ describe('what a run costs', () => {
     await grantTokens(http, tenant.orgId, 500);
     const run = await finishedRun(tenant);
     const [turn] = (await usageOf(tenant, run.run_id)).turns;
+    assert.equal(turn.model, 'local/extractive', 'priced by local/*, recorded under its own id');
     assert.equal(turn.cost_tokens, 2 * turn.input_tokens);
 
     for (const prices of [

@@ -27,10 +27,10 @@ const TURN_COLUMNS = `turn, model, input_tokens AS "inputTokens", output_tokens 
 export class RunUsageRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Inside the caller's transaction (with the turn's debit): the run's next turn, numbered after its last. */
-  async recordTurn(manager: EntityManager, orgId: string, runId: string, usage: NewRunTurnUsage): Promise<RunTurnUsage> {
+  /** The run's next turn, numbered after its last; inside the caller's transaction (with the turn's debit) when given one. */
+  async recordTurn(manager: EntityManager | null, orgId: string, runId: string, usage: NewRunTurnUsage): Promise<RunTurnUsage> {
     const [row] = returnedRows<RunTurnUsage>(
-      await manager.query(
+      await (manager ?? this.db.manager).query(
         `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
          SELECT $1, COALESCE(MAX(turn), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM agent_run_turns WHERE run_id = $1
          RETURNING ${TURN_COLUMNS}`,
