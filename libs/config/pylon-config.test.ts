@@ -14,6 +14,15 @@ describe('configuration', () => {
     assert.equal(config.readyMaxQueueBacklog, 0, 'a backlog is accepted work, not unreadiness');
     assert.deepEqual(config.webhookAllowedPrivateTargets, [], 'no private receiver unless listed');
     assert.equal(config.workerMetricsPort, 0, 'the worker serves no metrics unless asked');
+    assert.deepEqual(config.modelPrices, [], 'no model is priced unless the operator prices it');
+  });
+
+  it('reads MODEL_PRICES per model id or provider', () => {
+    const config = loadConfig({ MODEL_PRICES: '{"openai/*": {"input": 0.15, "output": 0.6}, "local/echo": {"input": 1, "output": 0}}' });
+    assert.deepEqual(config.modelPrices, [
+      { model: 'openai/*', inputPer1k: 0.15, outputPer1k: 0.6 },
+      { model: 'local/echo', inputPer1k: 1, outputPer1k: 0 },
+    ]);
   });
 
   for (const [name, value, pattern] of [
@@ -28,6 +37,10 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'maybe', /TRUST_PROXY must be true or false/],
     ['READY_MAX_QUEUE_BACKLOG', '-1', /READY_MAX_QUEUE_BACKLOG must be between 0 and/],
     ['WORKER_METRICS_PORT', '9464x', /WORKER_METRICS_PORT must be an integer/],
+    ['MODEL_PRICES', '{"openai/gpt-4o": 3}', /MODEL_PRICES "openai\/gpt-4o" must be \{"input"/],
+    ['MODEL_PRICES', '{"gpt-4o": {"input": 1, "output": 1}}', /MODEL_PRICES "gpt-4o" is not a provider\/model id/],
+    ['MODEL_PRICES', '{"openai/*": {"input": -1, "output": 1}}', /each ≥ 0/],
+    ['MODEL_PRICES', 'cheap', /MODEL_PRICES must be a JSON object/],
     ['RATE_LIMIT_PER_SECOND', '0', /RATE_LIMIT_PER_SECOND must be between 1 and/],
     ['RATE_LIMIT_BURST', '2.5', /RATE_LIMIT_BURST must be an integer/],
     ['WEBHOOK_MAX_ENDPOINTS', '-1', /WEBHOOK_MAX_ENDPOINTS must be between 1 and/],
