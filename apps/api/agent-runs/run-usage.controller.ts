@@ -5,7 +5,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { RunUsageView } from './dto/run-usage.dto';
+import { AgentRunUsageView } from './dto/run-usage.dto';
 
 /** What a run's model turns took and cost. */
 @ApiTags('agent runs')
@@ -23,14 +23,14 @@ export class RunUsageController {
       "Every model call of the run, with its input and output tokens and its cost in service tokens at the model's price (MODEL_PRICES, or the organisation's own prices); each turn was debited from the organisation's ledger when it was recorded, the ledger entry naming the run.",
   })
   @ApiUuidParam('runId')
-  @ApiOkResponse({ type: RunUsageView })
+  @ApiOkResponse({ type: AgentRunUsageView })
   @ApiErrors(400, 401, 403, 404)
-  async usage(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<RunUsageView> {
+  async usage(@CurrentPrincipal() principal: Principal, @UuidParam('runId') runId: string): Promise<AgentRunUsageView> {
     return toRunUsageView(runId, await this.metering.usageOf(principal.orgId, runId));
   }
 }
 
-function toRunUsageView(runId: string, usage: RunUsage): RunUsageView {
+function toRunUsageView(runId: string, usage: RunUsage): AgentRunUsageView {
   return {
     run_id: runId,
     turns: usage.turns.map((turn) => ({

@@ -25,7 +25,7 @@ export class RunUsageTotalView {
   @ApiProperty({ type: 'integer', description: 'Service tokens debited for the run: the sum of its charged turns.' }) cost_tokens!: number;
 }
 
-export class RunUsageView {
+export class AgentRunUsageView {
   @ApiProperty({ format: 'uuid' }) run_id!: string;
   @ApiProperty({ type: [RunTurnUsageView] }) turns!: RunTurnUsageView[];
   @ApiProperty({ type: RunUsageTotalView }) total!: RunUsageTotalView;
