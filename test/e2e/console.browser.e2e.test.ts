@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Http } from '../support/http';
+import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, type Tenant } from '../support/tenant';
@@ -25,6 +26,9 @@ const DOCS_PAGES = new Set([
   'document',
   'videos',
   'billing',
+  'agent-response-format',
+  'run-costs',
+  'billing-runs',
   'webhooks',
   'webhook-delivery',
   'keys',
@@ -755,6 +759,92 @@ describe('the console, in a browser', () => {
         .filter({ hasText: 'The knowledge search did not run: the call was not approved: not during the audit' })
         .waitFor({ timeout: UI_TIMEOUT });
       await turn.getByText('Denied knowledge_search').waitFor({ timeout: UI_TIMEOUT });
+    });
+
+    // After the overview and the playground, whose figures count the tokens so far: from here local/extractive is priced for this organisation.
+    it('Structured answers and costs: a version with a response format (a bad schema said inline), its run’s parsed answer, tokens and cost per turn, and the charge in Usage & billing linked to the run', async () => {
+      const priced = await http.request('PUT', `/admin/v1/orgs/${tenant.orgId}/model-prices`, {
+        token: testInfra().adminToken,
+        body: { prices: [{ model: 'local/extractive', input_per_1k_tokens: 1000, output_per_1k_tokens: 1000 }] },
+      });
+      assert.equal(priced.status, 200, priced.text);
+
+      await openSection('Agents');
+      await page.getByRole('link', { name: 'Test agent', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Agent “Test agent”' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByLabel('Instructions').fill('Summarise the ticket.');
+      await page.getByLabel('May search the organisation’s knowledge').uncheck();
+      await page.getByLabel(/Answers JSON that matches a schema/).check();
+      await page.getByLabel('Name', { exact: true }).fill('ticket');
+      const schema = page.getByLabel('JSON Schema of the answer');
+      await schema.fill('{"type": "object", "properties": {');
+      await page.getByText(/^Not valid JSON: /).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await schema.getAttribute('aria-invalid'), 'true');
+      assert.ok(await page.getByRole('button', { name: 'Create version' }).isDisabled(), 'no create with a schema that does not parse');
+      await schema.fill(
+        JSON.stringify({
+          type: 'object',
+          properties: { summary: { type: 'string' }, priority: { enum: ['low', 'high'] }, customer_id: { type: 'integer' } },
+          required: ['summary', 'priority', 'customer_id'],
+        }),
+      );
+      assert.equal(await page.getByText(/^Not valid JSON/).count(), 0, 'the error goes once the schema parses');
+      await page.getByRole('button', { name: 'Create version' }).click();
+      const done = page.getByRole('status').filter({ hasText: /Version \d+ created with local\/extractive/ });
+      await done.waitFor({ timeout: UI_TIMEOUT });
+      const versionNumber = Number(/Version (\d+) created/.exec(await done.innerText())?.[1]);
+      const row = page.getByRole('row').filter({ hasText: `v${versionNumber}` });
+      await row.getByText('JSON “ticket”, strict').click();
+      assert.match(await row.locator('pre').innerText(), /"customer_id": \{\s+"type": "integer"/);
+      await assertPage('agent-response-format');
+
+      const versions = await http.get(`/api/v1/agents/${tenant.agentId}/versions?limit=100`, { token: tenant.key });
+      const version = versions.body.data.find((one: { version: number }) => one.version === versionNumber);
+      assert.deepEqual(version.response_format.name, 'ticket');
+      const created = await http.post('/api/v1/agent-runs', {
+        token: tenant.key,
+        body: { org_id: tenant.orgId, agent_version_id: version.agent_version_id, input: 'Customer 4711 cannot log in. priority: high' },
+      });
+      assert.equal(created.status, 200, created.text);
+      const runId = created.body.run_id as string;
+      await page.goto(url(`/runs/${runId}`));
+      await page.getByRole('list', { name: 'What the run did, in order' }).getByText('Succeeded', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      const parsed = page.getByTestId('run-output-parsed');
+      await parsed.waitFor({ timeout: UI_TIMEOUT });
+      const shown = await parsed.innerText();
+      assert.match(shown, /^\{\n  "summary": /, 'pretty-printed');
+      assert.deepEqual([JSON.parse(shown).priority, JSON.parse(shown).customer_id], ['high', 4711]);
+      const usage = (await http.get(`/api/v1/agent-runs/${runId}/usage`, { token: tenant.key })).body;
+      assert.ok(usage.total.cost_tokens > 0, JSON.stringify(usage));
+      const turns = page.getByRole('region', { name: 'Model turns of this run' });
+      await page
+        .getByTestId('run-cost-total')
+        .filter({ hasText: usage.total.cost_tokens.toLocaleString('en-US') })
+        .waitFor({ timeout: UI_TIMEOUT });
+      const [, first, total] = await turns.getByRole('row').allInnerTexts();
+      const turn = usage.turns[0];
+      assert.match(
+        first!,
+        new RegExp(
+          `^1\\s+local/extractive\\s+${turn.input_tokens.toLocaleString('en-US')}\\s+${turn.output_tokens.toLocaleString('en-US')}\\s+tokenizer \\(o200k_base\\)\\s+${turn.cost_tokens.toLocaleString('en-US')}\\s+yes$`,
+        ),
+      );
+      assert.match(total!, /^Total \(1 turn\)/);
+      await assertPage('run-costs');
+
+      await openSection('Usage & billing');
+      const charges = page.getByRole('table', { name: 'Model turns of agent runs, per period' });
+      const day = charges.getByRole('row').filter({ hasText: 'Last 24 hours' });
+      await day.filter({ hasText: `${usage.total.cost_tokens.toLocaleString('en-US')} tokens` }).waitFor({ timeout: UI_TIMEOUT });
+      const charge = page
+        .getByRole('table', { name: 'Ledger entries, newest first' })
+        .getByRole('row')
+        .filter({ hasText: `run ${runId.slice(0, 8)}` });
+      await charge.waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await charge.innerText(), new RegExp(`Charge[\\s\\S]*−${usage.total.cost_tokens.toLocaleString('en-US')}`));
+      await assertPage('billing-runs');
+      await charge.getByRole('link', { name: `run ${runId.slice(0, 8)}` }).click();
+      await page.getByRole('heading', { level: 1, name: `Run ${runId.slice(0, 8)}` }).waitFor({ timeout: UI_TIMEOUT });
     });
 
     it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {

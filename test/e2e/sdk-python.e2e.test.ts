@@ -95,7 +95,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     );
   });
 
-  it('passes its live checks: create, stream and wait, conversations, run_tools and required actions, a stream cut mid-run resumed, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method', async () => {
+  it('passes its live checks: create, stream and wait, conversations, run_tools and required actions, a stream cut mid-run resumed, async, a 429 storm ridden out once each, pagination, webhook verification, errors, every method, structured output, run usage and model prices', async () => {
     const receivedFile = join(work, 'received.jsonl');
     writeFileSync(receivedFile, '');
     let written = 0;
@@ -170,6 +170,38 @@ describe('pylon_sdk (Python), installed with pip', () => {
     });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /lookup_order returned: \{"order_id": ?"42", ?"status": ?"shipped"\}/);
+  });
+
+  /** Runs a README block as a user's script with these variables; answers its stdout. */
+  const runReadmeBlock = (heading: string, file: string, env: Record<string, string>) => {
+    const script = join(work, `${file}.py`);
+    writeFileSync(script, readmeBlock(heading, 'python'));
+    const ran = spawnSync(python, [script], { encoding: 'utf8', env: { ...process.env, PYLON_URL: stack.url, ...env }, timeout: 120_000 });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    return ran.stdout;
+  };
+
+  it("runs the README's structured-output example in Python as it stands", async () => {
+    const owner = await createTenant(http);
+    const stdout = runReadmeBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    assert.match(stdout, /^high 4711$/m);
+  });
+
+  it("runs the README's run-cost example in Python as it stands", async () => {
+    const owner = await createTenant(http);
+    await grantTokens(http, owner.orgId, 100_000);
+    const stdout = runReadmeBlock('### What a run costs', 'costs', {
+      PYLON_API_KEY: owner.key,
+      PYLON_ADMIN_TOKEN: testInfra().adminToken,
+      ORG_ID: owner.orgId,
+      AGENT_VERSION_ID: owner.versionId,
+    });
+    const total = Number(/^total (\d+)$/m.exec(stdout)?.[1]);
+    assert.ok(total > 0, stdout);
+    assert.match(stdout, /^1 local\/extractive \d+ \d+ tokenizer \d+ True$/m);
+    assert.match(stdout, new RegExp(`'run_cost_tokens': ${total}\\b`));
+    const prices = await http.get(`/admin/v1/orgs/${owner.orgId}/model-prices`, { token: testInfra().adminToken });
+    assert.deepEqual(prices.body.organisation, [], 'the example puts the prices back');
   });
 
   it('the package and a user script type-check with mypy --strict; a wrong keyword or type in a create does not', () => {

@@ -173,6 +173,23 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
     assert.match(wrongType.stdout, /TS2322/);
   });
 
+  it('a version create types response_format: a json_schema one compiles, another type does not', () => {
+    const check = (format: string) =>
+      compile(
+        `export const version = pylon.agents.createVersion('a', { model: 'local/extractive', instructions: 'x', response_format: ${format} });`,
+      );
+    const right = check(`{ type: 'json_schema', name: 'ticket', schema: { type: 'object' }, strict: true }`);
+    assert.equal(right.status, 0, right.stdout);
+    assert.equal(check('null').status, 0, 'null is free text');
+    const wrong = check(`{ type: 'json_object', name: 'ticket', schema: {} }`);
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stdout, /json_object/);
+    const usage =
+      compile(`export const cost: Promise<number> = pylon.agentRuns.usage('r').then((usage) => usage.turns[0]!.cost_tokens + usage.total.cost_tokens);
+export const prices = pylon.admin.replaceModelPrices('o', { prices: [{ model: 'local/echo', input_per_1k_tokens: 1, output_per_1k_tokens: 2 }] });`);
+    assert.equal(usage.status, 0, usage.stdout);
+  });
+
   it("runTools' handlers, approve callback and conversation turn compile as a user writes them; a wrong approval does not", () => {
     const runTools = (approve: string) =>
       compile(`export const finished: Promise<{ output?: string | null }> = pylon.agentRuns.runTools(
@@ -274,6 +291,132 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /lookup_order returned: \{"order_id":"42","status":"shipped"\}/);
     assert.match(ran.stdout, /^tool_output \{"order_id":"42","status":"shipped"\}$/m);
+  });
+
+  /** Type-checks a README block as a user's `.mts` file and runs it with these variables; answers its stdout. */
+  const runReadmeBlock = (heading: string, file: string, env: Record<string, string>) => {
+    writeFileSync(join(project, `${file}.mts`), readmeBlock(heading, 'ts'));
+    const compiled = compileStrict(`${file}.mts`);
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const ran = spawnSync(process.execPath, [`${file}.mjs`], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, ...env },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    return ran.stdout;
+  };
+
+  it("runs the README's structured-output example in TypeScript as it stands, type-checked", async () => {
+    const owner = await createTenant(http);
+    const stdout = runReadmeBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    assert.match(stdout, /^high 4711$/m);
+  });
+
+  it("runs the README's run-cost example in TypeScript as it stands, type-checked", async () => {
+    const owner = await createTenant(http);
+    await grantTokens(http, owner.orgId, 100_000);
+    const stdout = runReadmeBlock('### What a run costs', 'costs', {
+      PYLON_API_KEY: owner.key,
+      PYLON_ADMIN_TOKEN: testInfra().adminToken,
+      ORG_ID: owner.orgId,
+      AGENT_VERSION_ID: owner.versionId,
+    });
+    const [turn] = (await client({ apiKey: owner.key }).agentRuns.list({ limit: 1 }).firstPage()).data;
+    const usage = await client({ apiKey: owner.key }).agentRuns.usage(turn!.run_id);
+    assert.ok(usage.total.cost_tokens > 0, JSON.stringify(usage));
+    assert.match(stdout, new RegExp(`^total ${usage.total.cost_tokens}$`, 'm'));
+    assert.match(stdout, /^1 local\/extractive \d+ \d+ tokenizer \d+ true$/m);
+    assert.deepEqual(
+      (await client({ apiKey: testInfra().adminToken }).admin.getModelPrices(owner.orgId)).organisation,
+      [],
+      'the example puts the prices back',
+    );
+  });
+
+  it('a version with response_format answers JSON: output parses, the succeeded event carries it parsed, the version shows the format', async () => {
+    const pylon = client();
+    const format: SdkModule.ResponseFormat = {
+      type: 'json_schema',
+      name: 'ticket',
+      schema: {
+        type: 'object',
+        properties: { summary: { type: 'string' }, priority: { enum: ['low', 'high'] }, customer_id: { type: 'integer' } },
+        required: ['summary', 'priority', 'customer_id'],
+      },
+    };
+    const version = await pylon.agents.createVersion(tenant.agentId, {
+      model: 'local/extractive',
+      instructions: 'Summarise.',
+      response_format: format,
+    });
+    assert.deepEqual(version.response_format, { ...format, strict: true });
+    assert.deepEqual((await pylon.agents.getVersion(version.agent_version_id)).response_format, version.response_format);
+    const events = [];
+    for await (const event of pylon.agentRuns.createAndStream(run('Customer 4711 cannot log in. priority: high', version.agent_version_id)))
+      events.push(event);
+    const succeeded = events.at(-1)!;
+    assert.equal(succeeded.type, 'succeeded', JSON.stringify(succeeded.data));
+    const finished = succeeded.data as SdkModule.AgentRun & { output_parsed: unknown };
+    const parsed = JSON.parse(finished.output!) as { summary: string; priority: string; customer_id: number };
+    assert.equal(parsed.priority, 'high');
+    assert.equal(parsed.customer_id, 4711);
+    assert.equal(typeof parsed.summary, 'string');
+    assert.deepEqual(finished.output_parsed, parsed);
+    assert.ok(!events.some((event) => event.type === 'output_delta'), 'a structured answer arrives whole');
+    const refused = await pylon.agents
+      .createVersion(tenant.agentId, {
+        model: 'local/extractive',
+        instructions: 'x',
+        response_format: { type: 'json_schema', name: 'nested', schema: { type: 'object', properties: { a: { type: 'object' } } } },
+      })
+      .catch((error: unknown) => error);
+    assert.ok(refused instanceof sdk.InvalidRequestError, 'local/extractive fills only flat objects');
+  });
+
+  it("agentRuns.usage: a run's turns and total; prices set as admin charge the next run, debited from the ledger naming the run", async () => {
+    const admin = client({ apiKey: testInfra().adminToken });
+    const owner = await createTenant(http);
+    const pylon = client({ apiKey: owner.key });
+    const body = { org_id: owner.orgId, agent_version_id: owner.versionId, input: 'What is Pylon?' };
+    const free = await pylon.agentRuns.createAndWait(body);
+    const freeUsage = await pylon.agentRuns.usage(free.run_id);
+    assert.equal(freeUsage.run_id, free.run_id);
+    assert.equal(freeUsage.total.turns, freeUsage.turns.length);
+    const [first] = freeUsage.turns;
+    assert.deepEqual(
+      [first!.turn, first!.model, first!.counted_by, first!.cost_tokens, first!.charged],
+      [1, 'local/extractive', 'tokenizer', 0, true],
+    );
+    assert.ok(first!.input_tokens > 0 && first!.output_tokens > 0, JSON.stringify(first));
+    assert.equal(freeUsage.total.input_tokens, first!.input_tokens);
+
+    const before = await admin.admin.getModelPrices(owner.orgId);
+    assert.equal(before.org_id, owner.orgId);
+    assert.deepEqual(before.organisation, []);
+    const price = { model: 'local/extractive', input_per_1k_tokens: 1000, output_per_1k_tokens: 2000 };
+    const replaced = await admin.admin.replaceModelPrices(owner.orgId, { prices: [price] });
+    assert.deepEqual(replaced.organisation, [price]);
+    assert.deepEqual(await admin.admin.getModelPrices(owner.orgId), replaced);
+    await assert.rejects(pylon.agentRuns.create(body), sdk.InsufficientTokensError, 'a priced model with an empty balance is 402');
+    await admin.admin.grantTokens(owner.orgId, { amount: 100_000, reason: 'sdk costs' });
+    const paid = await pylon.agentRuns.createAndWait(body);
+    assert.equal(paid.status, 'succeeded', paid.error ?? '');
+    const usage = await pylon.agentRuns.usage(paid.run_id);
+    const expected = usage.turns.reduce((sum, turn) => sum + turn.input_tokens + 2 * turn.output_tokens, 0);
+    assert.equal(usage.total.cost_tokens, expected);
+    assert.ok(expected > 0 && usage.turns.every((turn) => turn.charged && turn.cost_tokens > 0), JSON.stringify(usage));
+    const debits = (await pylon.tokens.entries().all()).filter((entry) => entry.reference_type === 'agent_run');
+    assert.deepEqual(
+      debits.map((entry) => [entry.kind, entry.reference_id, entry.delta]),
+      [['debit', paid.run_id, -expected]],
+    );
+    assert.equal((await pylon.tokens.balance()).balance, 100_000 - expected);
+    const models = (await pylon.usage.get()).windows[0]!.models!;
+    assert.equal(models.run_cost_tokens, expected);
+    assert.equal(models.turns, freeUsage.total.turns + usage.total.turns);
+    assert.deepEqual((await admin.admin.replaceModelPrices(owner.orgId, { prices: [] })).organisation, []);
   });
 
   it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
@@ -555,6 +698,8 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     await call('admin.getLimits', admin.admin.getLimits(org.org_id));
     await call('admin.updateLimits', admin.admin.updateLimits(org.org_id, { dispatch_weight: 2 }));
     await call('admin.grantTokens', admin.admin.grantTokens(org.org_id, { amount: 2_000_000, reason: 'sdk' }));
+    await call('admin.replaceModelPrices', admin.admin.replaceModelPrices(org.org_id, { prices: [] }));
+    await call('admin.getModelPrices', admin.admin.getModelPrices(org.org_id));
     await call('admin.knowledgeIndex', admin.admin.knowledgeIndex(org.org_id));
 
     const mine = client({ apiKey: orgKey.api_key });
@@ -587,6 +732,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     );
     for await (const event of mine.agentRuns.stream(created.run_id)) if (sdk.TERMINAL_EVENTS.has(event.type)) called.push('agentRuns.stream');
     await call('agentRuns.events', mine.agentRuns.events(created.run_id).all());
+    await call('agentRuns.usage', mine.agentRuns.usage(created.run_id));
     await call('agentRuns.createAndWait', mine.agentRuns.createAndWait(body));
     for await (const event of mine.agentRuns.createAndStream(body)) if (sdk.TERMINAL_EVENTS.has(event.type)) called.push('agentRuns.createAndStream');
     // runs that wait: answered directly, and by runTools
@@ -702,6 +848,8 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         'getLimits',
         'updateLimits',
         'grantTokens',
+        'getModelPrices',
+        'replaceModelPrices',
         'knowledgeIndex',
         'disableWebhookEndpoints',
       ].map((name) => `admin.${name}`),
@@ -714,6 +862,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         'cancel',
         'stream',
         'events',
+        'usage',
         'createAndWait',
         'createAndStream',
         'requiredAction',

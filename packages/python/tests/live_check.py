@@ -470,6 +470,61 @@ def check_every_method(admin: Pylon) -> None:
     print("every method: ok")
 
 
+#: A flat object schema, the kind the offline model fills (a value stated as `<name>: value` wins).
+TICKET_FORMAT: models.ResponseFormatRequest = {
+    "type": "json_schema",
+    "name": "ticket",
+    "schema": {
+        "type": "object",
+        "properties": {"summary": {"type": "string"}, "priority": {"enum": ["low", "high"]}, "customer_id": {"type": "integer"}},
+        "required": ["summary", "priority", "customer_id"],
+    },
+}
+
+
+def check_structured_output_and_costs(admin: Pylon) -> None:
+    """A version with response_format answers JSON (parsed in the succeeded event); a run's usage per turn; model prices as admin."""
+    org = admin.admin.create_org(name="Python costs org")
+    key = admin.admin.create_api_key(org["org_id"], name="all", scopes=["*"])
+    admin.admin.grant_tokens(org["org_id"], amount=1_000_000, reason="python costs")
+    mine = Pylon(api_key=key["api_key"])
+    agent = mine.agents.create(org_id=org["org_id"], name="Ticket agent")
+    version = mine.agents.create_version(agent["agent_id"], model="local/extractive", instructions="Summarise the ticket.", response_format=TICKET_FORMAT)
+    shown = mine.agents.get_version(version["agent_version_id"])["response_format"]
+    assert shown is not None and shown["name"] == "ticket" and shown["schema"] == TICKET_FORMAT["schema"], shown
+    run = mine.agent_runs.create_and_wait(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="Customer 4711 cannot log in. priority: high")
+    assert run["status"] == "succeeded", run
+    parsed = json.loads(run["output"] or "")
+    assert parsed["priority"] == "high" and parsed["customer_id"] == 4711 and isinstance(parsed["summary"], str), parsed
+    succeeded = [event for event in mine.agent_runs.events(run["run_id"]) if event["type"] == "succeeded"]
+    assert succeeded[0]["data"]["output_parsed"] == parsed, succeeded
+
+    free = mine.agent_runs.usage(run["run_id"])
+    assert free["run_id"] == run["run_id"] and len(free["turns"]) == free["total"]["turns"] >= 1, free
+    turn = free["turns"][0]
+    assert turn["model"] == "local/extractive" and turn["counted_by"] == "tokenizer" and turn["input_tokens"] > 0 and turn["output_tokens"] > 0, turn
+    assert free["total"]["cost_tokens"] == 0 and turn["charged"], free
+
+    assert admin.admin.get_model_prices(org["org_id"])["organisation"] == []
+    priced = admin.admin.replace_model_prices(org["org_id"], prices=[{"model": "local/extractive", "input_per_1k_tokens": 1000, "output_per_1k_tokens": 2000}])
+    assert priced["org_id"] == org["org_id"] and priced["organisation"] == [
+        {"model": "local/extractive", "input_per_1k_tokens": 1000, "output_per_1k_tokens": 2000}
+    ], priced
+    assert admin.admin.get_model_prices(org["org_id"]) == priced
+    paid = mine.agent_runs.create_and_wait(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="Customer 7 lost a parcel. priority: low")
+    assert paid["status"] == "succeeded", paid
+    usage = mine.agent_runs.usage(paid["run_id"])
+    expected = sum(one["input_tokens"] + 2 * one["output_tokens"] for one in usage["turns"])
+    assert usage["total"]["cost_tokens"] == expected > 0 and all(one["charged"] for one in usage["turns"]), usage
+    debits = [entry for entry in mine.tokens.entries() if entry["reference_type"] == "agent_run" and entry["reference_id"] == paid["run_id"]]
+    assert sum(-entry["delta"] for entry in debits) == expected, debits
+    models_24h = mine.usage.get()["windows"][0]["models"]
+    assert models_24h["run_cost_tokens"] == expected and models_24h["turns"] >= 2, models_24h
+    assert admin.admin.replace_model_prices(org["org_id"], prices=[])["organisation"] == []
+    admin.admin.revoke_api_key(key["key_id"])
+    print(f"structured output parsed, run usage per turn, model prices (a priced run cost {expected} tokens): ok")
+
+
 def check_create_retried_after_lost_answer(api_key: str) -> None:
     """An agent create whose answer is lost on the way back is retried with its Idempotency-Key: one agent."""
     proxy = CuttableProxy(os.environ["PYLON_URL"], swallow_answers=1)
@@ -496,6 +551,8 @@ def check_async_creates_and_updates(admin_token: str) -> None:
             await admin.admin.roll_api_key(spare["key_id"], grace_seconds=0)
             assert (await admin.admin.update_limits(org["org_id"], dispatch_weight=3))["dispatch_weight"] == 3
             await admin.admin.grant_tokens(org["org_id"], amount=2_000_000, reason="python async sdk", idempotency_key=str(uuid.uuid4()))
+            prices = await admin.admin.replace_model_prices(org["org_id"], prices=[{"model": "local/echo", "input_per_1k_tokens": 500, "output_per_1k_tokens": 500}])
+            assert (await admin.admin.get_model_prices(org["org_id"])) == prices and len(prices["organisation"]) == 1, prices
         async with AsyncPylon(api_key=key["api_key"]) as mine:
             own = await mine.api_keys.create(name="own", scopes=["runs:read"])
             await mine.api_keys.roll(own["key_id"], grace_seconds=0)
@@ -503,6 +560,8 @@ def check_async_creates_and_updates(admin_token: str) -> None:
             version = await mine.agents.create_version(agent["agent_id"], model="local/extractive", instructions="Answer.")
             run = await mine.agent_runs.create_and_wait(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="hello", idempotency_key=str(uuid.uuid4()))
             assert run["status"] == "succeeded", run
+            usage = await mine.agent_runs.usage(run["run_id"])
+            assert usage["run_id"] == run["run_id"] and usage["total"]["turns"] == len(usage["turns"]) >= 1, usage
             document = await mine.knowledge.documents.create(org_id=org["org_id"], title="Async", content="Keyword arguments everywhere.", metadata={"constructor": "kept"})
             assert document["metadata"] == {"constructor": "kept"}, document
             await mine.knowledge.search(org_id=org["org_id"], query="keyword", match_count=3)
@@ -539,6 +598,7 @@ def main() -> None:
     check_webhook(pylon)
     check_errors(pylon)
     check_every_method(admin)
+    check_structured_output_and_costs(admin)
     check_async_creates_and_updates(os.environ["PYLON_ADMIN_TOKEN"])
 
 

@@ -44,3 +44,20 @@ async def with_async_tools(pylon: AsyncPylon) -> list[str]:
 
     run = await pylon.agent_runs.run_tools(tools={"lookup_order": lookup, "sync": lookup_order}, org_id="o", agent_version_id="v", input="lookup_order 1")
     return [item["type"] async for item in pylon.conversations.items(run["run_id"])]
+
+
+def structured_cost(pylon: Pylon, admin: Pylon, agent_id: str) -> tuple[int, str | None]:
+    version = pylon.agents.create_version(
+        agent_id,
+        model="local/extractive",
+        instructions="Summarise the ticket.",
+        response_format={"type": "json_schema", "name": "ticket", "schema": {"type": "object", "properties": {"summary": {"type": "string"}}}, "strict": True},
+    )
+    admin.admin.replace_model_prices(os.environ["ORG_ID"], prices=[{"model": "local/extractive", "input_per_1k_tokens": 0.5, "output_per_1k_tokens": 1.5}])
+    run = pylon.agent_runs.create_and_wait(org_id=os.environ["ORG_ID"], agent_version_id=version["agent_version_id"], input="Login fails")
+    usage: models.AgentRunUsageView = pylon.agent_runs.usage(run["run_id"])
+    return usage["total"]["cost_tokens"], admin.admin.get_model_prices(os.environ["ORG_ID"])["organisation"][0]["model"]
+
+
+async def async_cost(pylon: AsyncPylon, run_id: str) -> int:
+    return sum(turn["cost_tokens"] for turn in (await pylon.agent_runs.usage(run_id))["turns"] if turn["charged"])

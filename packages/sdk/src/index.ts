@@ -51,15 +51,17 @@ export type {
   AgentRunCreated,
   RequiredAction,
   RequiredToolCall,
+  RunUsage,
+  RunUsageTurn,
   ToolOutputsSubmit,
   ToolApprovalsSubmit,
 } from './resources/agent-runs.js';
 export type { Conversation, ConversationCreate, ConversationItem, ConversationRunCreate, ConversationRunCreated } from './resources/conversations.js';
-export type { Agent, AgentVersion } from './resources/agents.js';
+export type { Agent, AgentVersion, AgentVersionCreate, ResponseFormat } from './resources/agents.js';
 export type { KnowledgeDocument } from './resources/knowledge.js';
 export type { VideoGeneration } from './resources/videos.js';
 export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';
 export type { ApiKey } from './resources/api-keys.js';
 export type { TokenEntry } from './resources/tokens.js';
 export type { UsageReport } from './resources/usage.js';
-export type { Organisation } from './resources/admin.js';
+export type { Organisation, ModelPrices, ModelPricesReplace } from './resources/admin.js';

@@ -77,6 +77,8 @@ function timeline(events: RunEvent[]): Step[] {
         ...(typeof data.query === 'string' ? { query: data.query } : {}),
         ...(typeof data.error === 'string' ? { error: data.error } : {}),
       });
+    } else if (event.type === 'output_repair') {
+      steps.push({ kind: 'status', seq: event.seq, status: event.type, detail: String(data.fault ?? '') });
     } else {
       const error = typeof data.error === 'string' ? data.error : undefined;
       steps.push({ kind: 'status', seq: event.seq, status: event.type, ...(error ? { detail: error } : {}) });
@@ -90,6 +92,7 @@ const STATUS_WORDS: Record<string, string> = {
   running: 'Started on a worker',
   succeeded: 'Succeeded',
   failed: 'Failed',
+  output_repair: 'The answer did not match the response format; the model was asked once more',
 };
 
 function plural(count: number, one: string, many: string): string {

@@ -135,6 +135,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
                   <th scope="col">Model</th>
                   <th scope="col">Instructions</th>
                   <th scope="col">Tools</th>
+                  <th scope="col">Answers</th>
                   <th scope="col">Version id</th>
                   <th scope="col">Created</th>
                 </tr>
@@ -152,6 +153,9 @@ export function AgentPage({ agentId }: { agentId: string }) {
                       </span>
                     </td>
                     <td>{describeTools(version.tools)}</td>
+                    <td>
+                      <ResponseFormatView format={version.response_format} version={version.version} />
+                    </td>
                     <td>
                       <Id value={version.agent_version_id} label={`the id of version ${version.version}`} />
                     </td>
@@ -184,6 +188,11 @@ function CreateVersion({ agentId }: { agentId: string }) {
   const [runTimeout, setRunTimeout] = useState('');
   const [searchKnowledge, setSearchKnowledge] = useState(true);
   const [matchCount, setMatchCount] = useState('6');
+  const [structured, setStructured] = useState(false);
+  const [formatName, setFormatName] = useState('answer');
+  const [schemaText, setSchemaText] = useState(EXAMPLE_SCHEMA);
+  const [strict, setStrict] = useState(true);
+  const schema = structured ? parseSchema(schemaText) : null;
   const list = providers.data?.data ?? [];
   // A provider that takes any model name is chosen as "provider/"; its model name is typed.
   const provider = list.find((candidate) => model === `${candidate.provider}/` || candidate.models?.includes(model));
@@ -197,6 +206,9 @@ function CreateVersion({ agentId }: { agentId: string }) {
           ...(temperature ? { temperature: Number(temperature) } : {}),
           ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
           tools: searchKnowledge ? [{ type: 'knowledge_search', match_count: Number(matchCount) }] : null,
+          ...(schema && 'value' in schema
+            ? { response_format: { type: 'json_schema' as const, name: formatName.trim(), schema: schema.value, strict } }
+            : {}),
         }),
       ),
     onSuccess: () => {
@@ -269,8 +281,55 @@ function CreateVersion({ agentId }: { agentId: string }) {
             <input id="version-matches" type="number" min={1} max={50} value={matchCount} onChange={(event) => setMatchCount(event.target.value)} />
           </>
         )}
+        <label className="check">
+          <input type="checkbox" checked={structured} onChange={(event) => setStructured(event.target.checked)} /> Answers JSON that matches a schema
+          (a response format)
+        </label>
+        {structured && (
+          <fieldset className="stack">
+            <legend>Response format</legend>
+            <label htmlFor="version-format-name">Name</label>
+            <input
+              id="version-format-name"
+              required
+              maxLength={64}
+              pattern="[A-Za-z0-9_\-]{1,64}"
+              value={formatName}
+              onChange={(event) => setFormatName(event.target.value)}
+              aria-describedby="version-format-name-hint"
+            />
+            <p id="version-format-name-hint" className="hint">
+              Letters, digits, _ and -.
+            </p>
+            <label htmlFor="version-format-schema">JSON Schema of the answer</label>
+            <textarea
+              id="version-format-schema"
+              className="code"
+              rows={8}
+              spellCheck={false}
+              value={schemaText}
+              onChange={(event) => setSchemaText(event.target.value)}
+              aria-invalid={schema !== null && 'error' in schema}
+              aria-describedby="version-format-schema-note"
+            />
+            {schema && 'error' in schema ? (
+              <p id="version-format-schema-note" className="notice error">
+                {schema.error}
+              </p>
+            ) : (
+              <p id="version-format-schema-note" className="hint">
+                Checked when the version is created. The offline local/extractive fills only a flat object of strings, numbers, integers, booleans and
+                enums.
+              </p>
+            )}
+            <label className="check">
+              <input type="checkbox" checked={strict} onChange={(event) => setStrict(event.target.checked)} /> Strict (OpenAI’s strict mode; every
+              answer is checked against the schema either way)
+            </label>
+          </fieldset>
+        )}
         <div>
-          <button type="submit" disabled={create.isPending || !provider}>
+          <button type="submit" disabled={create.isPending || !provider || (schema !== null && 'error' in schema)}>
             Create version
           </button>
         </div>
@@ -302,5 +361,41 @@ function ModelNote({ provider }: { provider: Provider | undefined }) {
         ? 'Offline models that run on this server with no key: local/extractive answers with sentences from your knowledge, local/echo repeats the input. Neither is a language model.'
         : `Configured on this server: runs call ${provider.provider}.`}
     </p>
+  );
+}
+
+const EXAMPLE_SCHEMA = JSON.stringify(
+  {
+    type: 'object',
+    properties: { summary: { type: 'string' }, priority: { enum: ['low', 'high'] } },
+    required: ['summary', 'priority'],
+  },
+  null,
+  2,
+);
+
+/** The schema textarea's text as a JSON object, or what is wrong with it (said next to it as it is typed). */
+function parseSchema(text: string): { value: Record<string, unknown> } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'A JSON Schema here is a JSON object ({…}).' };
+  return { value: value as Record<string, unknown> };
+}
+
+/** A version's response format: its name and strictness, and the schema behind a disclosure; "free text" without one. */
+function ResponseFormatView({ format, version }: { format: Schemas['AgentVersionView']['response_format']; version: number }) {
+  if (!format) return <span className="muted">free text</span>;
+  return (
+    <details className="response-format">
+      <summary>
+        JSON “{format.name}”{format.strict ? ', strict' : ''}
+        <span className="visually-hidden"> (the schema of version {version})</span>
+      </summary>
+      <pre className="text">{JSON.stringify(format.schema, null, 2)}</pre>
+    </details>
   );
 }

@@ -2,8 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { call } from '../api/client';
 import { useLedger, VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { useUsage } from '../api/usage';
 import { LedgerChart } from '../components/LedgerChart';
-import { DocsLink, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../components/ui';
+import { useSession } from '../session';
 
 /** Tokens: the balance, how it moved (a chart that follows grants, debits and refunds), and the ledger as a table. */
 export function BillingPage() {
@@ -18,18 +20,74 @@ export function BillingPage() {
         {balance.data && (
           <p className="figure">
             <strong data-testid="billing-balance">{balance.data.balance.toLocaleString()}</strong> tokens:{' '}
-            {Math.floor(balance.data.balance / VIDEO_COST)} video generations at {VIDEO_COST.toLocaleString()} each. Agent runs and knowledge search
-            cost no tokens.
+            {Math.floor(balance.data.balance / VIDEO_COST)} video generations at {VIDEO_COST.toLocaleString()} each. A run pays for its model turns at
+            the model’s price (the offline models are free unless the operator prices them); knowledge search costs no tokens.
           </p>
         )}
         {entries.data && <LedgerChart entries={entries.data.data} />}
       </section>
+      <RunCharges />
       <LedgerTable />
     </>
   );
 }
 
 const KIND_LABEL: Record<LedgerEntry['kind'], string> = { grant: 'Grant', debit: 'Charge', refund: 'Refund' };
+
+/** What agent runs' model turns took and were charged, over the last 24 hours and 30 days (the `models` section of GET /api/v1/usage). */
+function RunCharges() {
+  const { can } = useSession();
+  const usage = useUsage();
+  const windows = (usage.data?.windows ?? []).flatMap((window) => (window.models ? [{ name: window.window, models: window.models }] : []));
+  return (
+    <section aria-labelledby="run-charges-heading">
+      <h2 id="run-charges-heading">Agent runs’ model turns</h2>
+      {!can('runs:read') ? (
+        <ScopeNote>What runs were charged needs the runs:read scope, which this key does not have.</ScopeNote>
+      ) : (
+        <>
+          <p className="hint">Every model call of every run, its tokens, and what the runs were charged; each run’s page lists its own turns.</p>
+          <ErrorNotice error={usage.error} />
+          {windows.length > 0 && (
+            <TableScroll label="Model turns of agent runs, per period">
+              <table>
+                <caption className="visually-hidden">Model turns of agent runs, per period</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Period</th>
+                    <th scope="col" className="number">
+                      Turns
+                    </th>
+                    <th scope="col" className="number">
+                      Input tokens
+                    </th>
+                    <th scope="col" className="number">
+                      Output tokens
+                    </th>
+                    <th scope="col" className="number">
+                      Charged
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {windows.map(({ name, models }) => (
+                    <tr key={name}>
+                      <th scope="row">{name === '24h' ? 'Last 24 hours' : 'Last 30 days'}</th>
+                      <td className="number">{models.turns.toLocaleString()}</td>
+                      <td className="number">{models.input_tokens.toLocaleString()}</td>
+                      <td className="number">{models.output_tokens.toLocaleString()}</td>
+                      <td className="number">{models.run_cost_tokens.toLocaleString()} tokens</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
 
 function LedgerTable() {
   const pager = usePager();
@@ -101,6 +159,13 @@ function Reference({ entry }: { entry: LedgerEntry }) {
     return (
       <>
         <Link href="/videos">video generation</Link> <Id value={entry.reference_id} label="the video generation id" />
+      </>
+    );
+  }
+  if (entry.reference_type === 'agent_run' && entry.reference_id) {
+    return (
+      <>
+        model turn of <Link href={`/runs/${entry.reference_id}`}>run {entry.reference_id.slice(0, 8)}</Link>
       </>
     );
   }

@@ -4,7 +4,7 @@ import { call } from '../api/client';
 import { useRunEvents } from '../api/run-events';
 import { PendingAction, pendingAction } from '../components/PendingAction';
 import { RunTimeline } from '../components/RunTimeline';
-import { DocsLink, ErrorNotice, Id, ScopeNote, Status, When } from '../components/ui';
+import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../components/ui';
 import { useSession } from '../session';
 
 /** One run: its input, its output as it is produced (the live event stream), and cancel. */
@@ -15,7 +15,12 @@ export function RunPage({ runId }: { runId: string }) {
     queryKey: ['run', runId],
     queryFn: () => call((pylon) => pylon.agentRuns.get(runId)),
   });
-  const { events, streamError, live } = useRunEvents(runId, { onEnd: () => void queryClient.invalidateQueries({ queryKey: ['run', runId] }) });
+  const { events, streamError, live } = useRunEvents(runId, {
+    onEnd: () => {
+      void queryClient.invalidateQueries({ queryKey: ['run', runId] });
+      void queryClient.invalidateQueries({ queryKey: ['run-usage', runId] });
+    },
+  });
   const cancel = useMutation({
     mutationFn: () => call((pylon) => pylon.agentRuns.cancel(runId)),
     onSuccess: (cancelled) => queryClient.setQueryData(['run', runId], cancelled),
@@ -28,6 +33,9 @@ export function RunPage({ runId }: { runId: string }) {
   const data = run.data;
   const finished = data?.status === 'succeeded' || data?.status === 'failed';
   const output = data?.output ?? (streamed || null);
+  // A version with a response_format: its succeeded event carries the answer parsed.
+  const succeeded = events.find((event) => event.type === 'succeeded');
+  const outputParsed = succeeded && 'output_parsed' in succeeded.data ? succeeded.data.output_parsed : undefined;
 
   return (
     <>
@@ -89,6 +97,16 @@ export function RunPage({ runId }: { runId: string }) {
           <pre className="text" aria-live="polite" data-testid="run-output">
             {output ?? (finished ? '(none)' : 'Waiting for output…')}
           </pre>
+          {outputParsed !== undefined && (
+            <>
+              <h3>Structured answer</h3>
+              <p className="hint">The output parsed as JSON, checked against the version’s response format.</p>
+              <pre className="text" data-testid="run-output-parsed">
+                {JSON.stringify(outputParsed, null, 2)}
+              </pre>
+            </>
+          )}
+          <RunCost runId={runId} finished={finished} />
         </>
       )}
       <section aria-labelledby="events-heading">
@@ -117,5 +135,79 @@ function VersionName({ versionId }: { versionId: string }) {
       </Link>{' '}
       <Id value={versionId} label="the agent version id" />
     </>
+  );
+}
+
+/** What the run's model turns took and cost (GET /api/v1/agent-runs/{run_id}/usage): one row per turn, and the total. */
+function RunCost({ runId, finished }: { runId: string; finished: boolean }) {
+  const usage = useQuery({
+    queryKey: ['run-usage', runId],
+    queryFn: () => call((pylon) => pylon.agentRuns.usage(runId)),
+    refetchInterval: finished ? false : 5_000,
+  });
+  const data = usage.data;
+  return (
+    <section aria-labelledby="cost-heading">
+      <h2 id="cost-heading">Tokens and cost</h2>
+      <p className="hint">
+        Each model call is a turn, counted by the provider or by a tokenizer; its cost in service tokens is debited from the balance when it is
+        recorded.
+      </p>
+      <ErrorNotice error={usage.error} />
+      {data && data.turns.length === 0 && <p>No model turns yet.</p>}
+      {data && data.turns.length > 0 && (
+        <TableScroll label="Model turns of this run">
+          <table>
+            <caption className="visually-hidden">Model turns of this run</caption>
+            <thead>
+              <tr>
+                <th scope="col">Turn</th>
+                <th scope="col">Model</th>
+                <th scope="col" className="number">
+                  Input tokens
+                </th>
+                <th scope="col" className="number">
+                  Output tokens
+                </th>
+                <th scope="col">Counted by</th>
+                <th scope="col" className="number">
+                  Cost
+                </th>
+                <th scope="col">Charged</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.turns.map((turn) => (
+                <tr key={turn.turn}>
+                  <td>{turn.turn}</td>
+                  <td>
+                    <code>{turn.model}</code>
+                  </td>
+                  <td className="number">{turn.input_tokens.toLocaleString()}</td>
+                  <td className="number">{turn.output_tokens.toLocaleString()}</td>
+                  <td>{turn.counted_by === 'provider' ? 'the provider' : 'tokenizer (o200k_base)'}</td>
+                  <td className="number">{turn.cost_tokens.toLocaleString()}</td>
+                  <td>{turn.charged ? 'yes' : <strong>no: the balance could not pay it</strong>}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total ({data.total.turns === 1 ? '1 turn' : `${data.total.turns} turns`})
+                </th>
+                <td className="number">{data.total.input_tokens.toLocaleString()}</td>
+                <td className="number">{data.total.output_tokens.toLocaleString()}</td>
+                <td />
+                <td className="number" data-testid="run-cost-total">
+                  {data.total.cost_tokens.toLocaleString()}
+                </td>
+                <td />
+              </tr>
+            </tfoot>
+          </table>
+        </TableScroll>
+      )}
+    </section>
   );
 }

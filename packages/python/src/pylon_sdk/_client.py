@@ -37,6 +37,11 @@ class AgentRuns:
         result: models.AgentRunView = self._t.request(R.cancel_run(run_id))
         return result
 
+    def usage(self, run_id: str) -> models.AgentRunUsageView:
+        """The run's tokens and cost, per model turn and in total (each turn was debited from the ledger when it was recorded)."""
+        result: models.AgentRunUsageView = self._t.request(R.get_run_usage(run_id))
+        return result
+
     def list(self, *, status: str | None = None, limit: int | None = None) -> Iterator[models.AgentRunView]:
         """Every item, page after page."""
         return iterate(self._t, lambda cursor: R.list_runs({"status": status, "limit": limit}, cursor))
@@ -410,6 +415,16 @@ class Admin:
         result: models.OrgLimitsView = self._t.request(R.get_limits(org_id))
         return result
 
+    def get_model_prices(self, org_id: str) -> models.ModelPricesView:
+        """The organisation's own prices of model turns, and the configured ones (MODEL_PRICES) that apply where it has none."""
+        result: models.ModelPricesView = self._t.request(R.get_model_prices(org_id))
+        return result
+
+    def replace_model_prices(self, org_id: str, /, **body: Unpack[models.ReplaceModelPricesRequest]) -> models.ModelPricesView:
+        """Replaces the organisation's own prices (service tokens per 1 000 input and output tokens); [] puts MODEL_PRICES back."""
+        result: models.ModelPricesView = self._t.request(R.replace_model_prices(org_id, body))
+        return result
+
     def knowledge_index(self, org_id: str) -> models.KnowledgeIndexView:
         result: models.KnowledgeIndexView = self._t.request(R.knowledge_index(org_id))
         return result
@@ -433,6 +448,11 @@ class AsyncAgentRuns:
 
     async def cancel(self, run_id: str) -> models.AgentRunView:
         result: models.AgentRunView = await self._t.request(R.cancel_run(run_id))
+        return result
+
+    async def usage(self, run_id: str) -> models.AgentRunUsageView:
+        """The run's tokens and cost, per model turn and in total (each turn was debited from the ledger when it was recorded)."""
+        result: models.AgentRunUsageView = await self._t.request(R.get_run_usage(run_id))
         return result
 
     def list(self, *, status: str | None = None, limit: int | None = None) -> AsyncIterator[models.AgentRunView]:
@@ -806,6 +826,16 @@ class AsyncAdmin:
 
     async def get_limits(self, org_id: str) -> models.OrgLimitsView:
         result: models.OrgLimitsView = await self._t.request(R.get_limits(org_id))
+        return result
+
+    async def get_model_prices(self, org_id: str) -> models.ModelPricesView:
+        """The organisation's own prices of model turns, and the configured ones (MODEL_PRICES) that apply where it has none."""
+        result: models.ModelPricesView = await self._t.request(R.get_model_prices(org_id))
+        return result
+
+    async def replace_model_prices(self, org_id: str, /, **body: Unpack[models.ReplaceModelPricesRequest]) -> models.ModelPricesView:
+        """Replaces the organisation's own prices (service tokens per 1 000 input and output tokens); [] puts MODEL_PRICES back."""
+        result: models.ModelPricesView = await self._t.request(R.replace_model_prices(org_id, body))
         return result
 
     async def knowledge_index(self, org_id: str) -> models.KnowledgeIndexView:

@@ -40,6 +40,10 @@ def cancel_run(run_id: str) -> Request:
     return Request("POST", f"/api/v1/agent-runs/{_p(run_id)}/cancel", repeatable=True)
 
 
+def get_run_usage(run_id: str) -> Request:
+    return Request("GET", f"/api/v1/agent-runs/{_p(run_id)}/usage")
+
+
 def list_run_events(run_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
     return _list(f"/api/v1/agent-runs/{_p(run_id)}/events", params, cursor if cursor is not None else params.get("after"), "after")
 
@@ -276,6 +280,15 @@ def admin_roll_key(key_id: str, body: Mapping[str, Any]) -> Request:
 
 def get_limits(org_id: str) -> Request:
     return Request("GET", f"/admin/v1/orgs/{_p(org_id)}/limits")
+
+
+def get_model_prices(org_id: str) -> Request:
+    return Request("GET", f"/admin/v1/orgs/{_p(org_id)}/model-prices")
+
+
+def replace_model_prices(org_id: str, body: Mapping[str, Any]) -> Request:
+    """A replace: the same body again answers the same, so it is retried like a read."""
+    return Request("PUT", f"/admin/v1/orgs/{_p(org_id)}/model-prices", body=dict(body), repeatable=True)
 
 
 def knowledge_index(org_id: str) -> Request:

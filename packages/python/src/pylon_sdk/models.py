@@ -139,6 +139,22 @@ class KnowledgeIndexView(TypedDict):
     index: VectorIndexView
 
 
+class ModelPriceEntry(TypedDict):
+    model: str
+    input_per_1k_tokens: float
+    output_per_1k_tokens: float
+
+
+class ModelPricesView(TypedDict):
+    org_id: str
+    organisation: list[ModelPriceEntry]
+    configured: list[ModelPriceEntry]
+
+
+class ReplaceModelPricesRequest(TypedDict, closed=True):
+    prices: list[ModelPriceEntry]
+
+
 class CreateAgentRequest(TypedDict, closed=True):
     org_id: str
     name: str
@@ -175,6 +191,13 @@ class AgentToolRequest(TypedDict, closed=True):
     parameters: NotRequired[dict[str, Any]]
 
 
+class ResponseFormatRequest(TypedDict, closed=True):
+    type: Literal['json_schema']
+    name: str
+    schema: dict[str, Any]
+    strict: NotRequired[bool]
+
+
 class CreateAgentVersionRequest(TypedDict, closed=True):
     model: str
     instructions: str
@@ -183,6 +206,7 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
     run_timeout_seconds: NotRequired[int]
     action_timeout_seconds: NotRequired[int]
     tools: NotRequired[list[AgentToolRequest]]
+    response_format: NotRequired[ResponseFormatRequest]
 
 
 class AgentToolView(TypedDict):
@@ -192,6 +216,13 @@ class AgentToolView(TypedDict):
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
+
+
+class ResponseFormatView(TypedDict):
+    type: Literal['json_schema']
+    name: str
+    schema: dict[str, Any]
+    strict: bool
 
 
 class AgentVersionView(TypedDict):
@@ -206,6 +237,7 @@ class AgentVersionView(TypedDict):
     run_timeout_seconds: int
     action_timeout_seconds: int
     tools: list[AgentToolView]
+    response_format: ResponseFormatView
     created_at: str
 
 
@@ -254,6 +286,7 @@ class RunEventView(TypedDict):
         'requires_action',
         'tool_approval',
         'tool_result',
+        'output_repair',
         'succeeded',
         'failed',
     ]
@@ -295,6 +328,30 @@ class ToolApprovalRequest(TypedDict, closed=True):
 
 class ApproveToolCallsRequest(TypedDict, closed=True):
     approvals: list[ToolApprovalRequest]
+
+
+class RunTurnUsageView(TypedDict):
+    turn: int
+    model: str
+    input_tokens: int
+    output_tokens: int
+    counted_by: Literal['provider', 'tokenizer']
+    cost_tokens: int
+    charged: bool
+    created_at: str
+
+
+class RunUsageTotalView(TypedDict):
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    cost_tokens: int
+
+
+class AgentRunUsageView(TypedDict):
+    run_id: str
+    turns: list[RunTurnUsageView]
+    total: RunUsageTotalView
 
 
 class CreateConversationRequest(TypedDict, closed=True):
@@ -488,6 +545,13 @@ class RunUsageView(TypedDict):
     duration_ms: RunDurationView
 
 
+class ModelUsageView(TypedDict):
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    run_cost_tokens: int
+
+
 class DocumentUsageView(TypedDict):
     total: int
     ready: int
@@ -519,6 +583,7 @@ class UsageWindowView(TypedDict):
     window: Literal['24h', '30d']
     since: str
     runs: NotRequired[RunUsageView]
+    models: NotRequired[ModelUsageView]
     documents: NotRequired[DocumentUsageView]
     videos: NotRequired[VideoUsageView]
     deliveries: NotRequired[DeliveryUsageView]

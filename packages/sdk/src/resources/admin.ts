@@ -3,6 +3,9 @@ import { newIdempotencyKey, type RequestOptions, type Transport } from '../trans
 import type { Page, RequestBody, ResponseBody } from '../types.js';
 
 export type Organisation = ResponseBody<'/admin/v1/orgs', 'get'>['data'][number];
+/** An organisation's own model prices (`organisation`) and the server's `MODEL_PRICES` (`configured`), in service tokens per 1 000 tokens. */
+export type ModelPrices = ResponseBody<'/admin/v1/orgs/{org_id}/model-prices', 'get'>;
+export type ModelPricesReplace = RequestBody<'/admin/v1/orgs/{org_id}/model-prices', 'put'>;
 
 const orgPath = (orgId: string) => `/admin/v1/orgs/${encodeURIComponent(orgId)}`;
 const keyPath = (keyId: string) => `/admin/v1/api-keys/${encodeURIComponent(keyId)}`;
@@ -80,6 +83,20 @@ export class Admin {
       body,
       idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
     });
+  }
+
+  /** The organisation's own prices of model turns, and the configured ones (`MODEL_PRICES`) that apply where it has none. */
+  getModelPrices(orgId: string, options: RequestOptions = {}): Promise<ModelPrices> {
+    return this.transport.request('GET', `${orgPath(orgId)}/model-prices`, options);
+  }
+
+  /**
+   * Replaces the organisation's own model prices (service tokens per 1 000 input and output tokens); `[]` puts
+   * `MODEL_PRICES` back. The next model turn of each of its runs is charged at these. The same body again
+   * answers the same, so it is retried like a read.
+   */
+  replaceModelPrices(orgId: string, body: ModelPricesReplace, options: RequestOptions = {}): Promise<ModelPrices> {
+    return this.transport.request('PUT', `${orgPath(orgId)}/model-prices`, { ...options, body, repeatable: true });
   }
 
   knowledgeIndex(orgId: string, options: RequestOptions = {}): Promise<ResponseBody<'/admin/v1/orgs/{org_id}/knowledge-index', 'get'>> {

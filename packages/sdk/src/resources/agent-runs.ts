@@ -16,6 +16,10 @@ export type RequiredAction = ResponseBody<'/api/v1/agent-runs/{runId}/required-a
 export type RequiredToolCall = RequiredAction['tool_calls'][number];
 export type ToolOutputsSubmit = RequestBody<'/api/v1/agent-runs/{runId}/tool-outputs', 'post'>;
 export type ToolApprovalsSubmit = RequestBody<'/api/v1/agent-runs/{runId}/tool-approvals', 'post'>;
+/** What a run's model turns took and cost: each turn's tokens (`counted_by` the provider or a tokenizer) and service tokens, and the total. */
+export type RunUsage = ResponseBody<'/api/v1/agent-runs/{runId}/usage', 'get'>;
+/** One model call of a run: its input and output tokens, its cost in service tokens, and whether the ledger paid it. */
+export type RunUsageTurn = RunUsage['turns'][number];
 
 const path = (runId: string) => `/api/v1/agent-runs/${encodeURIComponent(runId)}`;
 
@@ -46,6 +50,11 @@ export class AgentRuns {
   /** Stops a queued or running run; it ends failed with error "cancelled". Cancelling twice answers the same run. */
   cancel(runId: string, options: RequestOptions = {}): Promise<AgentRun> {
     return this.transport.request('POST', `${path(runId)}/cancel`, { ...options, repeatable: true });
+  }
+
+  /** The run's tokens and cost, per model turn and in total (each turn was debited from the ledger when it was recorded). */
+  usage(runId: string, options: RequestOptions = {}): Promise<RunUsage> {
+    return this.transport.request('GET', `${path(runId)}/usage`, options);
   }
 
   /** The stored events after `after`, page after page. */

@@ -4,6 +4,9 @@ import type { Page, RequestBody, ResponseBody } from '../types.js';
 
 export type Agent = ResponseBody<'/api/v1/agents/{agent_id}', 'get'>;
 export type AgentVersion = ResponseBody<'/api/v1/agent-versions/{agent_version_id}', 'get'>;
+export type AgentVersionCreate = RequestBody<'/api/v1/agents/{agent_id}/versions', 'post'>;
+/** A version's structured output: `{type: "json_schema", name, schema, strict?}`; its runs answer JSON that matches `schema`. */
+export type ResponseFormat = NonNullable<AgentVersionCreate['response_format']>;
 
 /** Agents and their immutable versions. */
 export class Agents {
@@ -30,7 +33,7 @@ export class Agents {
   /** Creates a version, retried with one Idempotency-Key like `create`. */
   createVersion(
     agentId: string,
-    body: RequestBody<'/api/v1/agents/{agent_id}/versions', 'post'>,
+    body: AgentVersionCreate,
     options: RequestOptions = {},
   ): Promise<ResponseBody<'/api/v1/agents/{agent_id}/versions', 'post'>> {
     return this.transport.request('POST', `/api/v1/agents/${encodeURIComponent(agentId)}/versions`, {
