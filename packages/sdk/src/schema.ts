@@ -230,7 +230,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run of an agent version
-         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.
+         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs. 402 insufficient_tokens when the version's model is priced and the organisation's balance is empty (see GET /api/v1/agent-runs/{run_id}/usage).
          */
         post: operations["createAgentRun"];
         delete?: never;
@@ -420,7 +420,7 @@ export interface paths {
         put?: never;
         /**
          * Take a turn: a run of the agent version that sees the conversation's earlier turns
-         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished.
+         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished; 402 insufficient_tokens for a priced model and an empty balance.
          */
         post: operations["createConversationRun"];
         delete?: never;
@@ -1173,47 +1173,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        ResponseFormatRequest: {
-            /**
-             * @description The final answer is JSON matching `schema`.
-             * @enum {string}
-             */
-            type: "json_schema";
-            /**
-             * @description The schema's name (OpenAI's `json_schema.name`).
-             * @example ticket_summary
-             */
-            name: string;
-            /**
-             * @description A JSON Schema of the answer, compiled (Ajv, strict) when the version is created. local/* models fill only an object of strings, numbers, integers, booleans and enums.
-             * @example {
-             *       "type": "object",
-             *       "properties": {
-             *         "summary": {
-             *           "type": "string"
-             *         },
-             *         "priority": {
-             *           "enum": [
-             *             "low",
-             *             "high"
-             *           ]
-             *         }
-             *       },
-             *       "required": [
-             *         "summary",
-             *         "priority"
-             *       ]
-             *     }
-             */
-            schema: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description OpenAI's strict mode; Pylon checks every answer against the schema either way.
-             * @default true
-             */
-            strict?: boolean;
-        };
         CreateAgentVersionRequest: {
             /**
              * @description `provider/model`: `openai/<model>` or `local/extractive`, `local/echo`
@@ -1233,7 +1192,16 @@ export interface components {
             /** @description Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}, {"type": "function", "name": "lookup_order", "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}]; null or absent: none. knowledge_search at most once; function names unique. */
             tools?: components["schemas"]["AgentToolRequest"][] | null;
             /** @description Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text. */
-            response_format?: components["schemas"]["ResponseFormatRequest"] | null;
+            response_format?: {
+                /** @enum {string} */
+                type?: "json_schema";
+                name?: string;
+                schema?: {
+                    [key: string]: unknown;
+                };
+                /** @default true */
+                strict?: boolean;
+            } | null;
         };
         AgentToolView: {
             /** @enum {string} */
@@ -1254,15 +1222,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        ResponseFormatView: {
-            /** @enum {string} */
-            type: "json_schema";
-            name: string;
-            schema: {
-                [key: string]: unknown;
-            };
-            strict: boolean;
-        };
         AgentVersionView: {
             /** Format: uuid */
             agent_version_id: string;
@@ -1279,7 +1238,17 @@ export interface components {
             run_timeout_seconds: number;
             action_timeout_seconds: number;
             tools: components["schemas"]["AgentToolView"][];
-            response_format: components["schemas"]["ResponseFormatView"] | null;
+            /** @description The structured output; null: free text. */
+            response_format?: {
+                /** @enum {string} */
+                type: "json_schema";
+                name: string;
+                schema: {
+                    [key: string]: unknown;
+                };
+                /** @default true */
+                strict: boolean;
+            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1389,7 +1358,7 @@ export interface components {
             /** @description A decision for every call of the pending action. */
             approvals: components["schemas"]["ToolApprovalRequest"][];
         };
-        RunTurnUsageView: {
+        AgentRunTurnUsageView: {
             /** @description 1 for the run’s first model call, then 2, 3… (a repair turn counts as one). */
             turn: number;
             /** @example openai/gpt-4o-mini */
@@ -1408,7 +1377,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        RunUsageTotalView: {
+        AgentRunUsageTotalView: {
             turns: number;
             input_tokens: number;
             output_tokens: number;
@@ -1418,8 +1387,8 @@ export interface components {
         AgentRunUsageView: {
             /** Format: uuid */
             run_id: string;
-            turns: components["schemas"]["RunTurnUsageView"][];
-            total: components["schemas"]["RunUsageTotalView"];
+            turns: components["schemas"]["AgentRunTurnUsageView"][];
+            total: components["schemas"]["AgentRunUsageTotalView"];
         };
         CreateConversationRequest: {
             /** Format: uuid */
@@ -4364,6 +4333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description error */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
             403: {
                 headers: {
@@ -5993,6 +5971,15 @@ export interface operations {
             };
             /** @description missing_api_key or invalid_api_key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description error */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

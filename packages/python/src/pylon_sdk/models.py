@@ -191,10 +191,14 @@ class AgentToolRequest(TypedDict, closed=True):
     parameters: NotRequired[dict[str, Any]]
 
 
-class ResponseFormatRequest(TypedDict, closed=True):
-    type: Literal['json_schema']
-    name: str
-    schema: dict[str, Any]
+class ResponseFormat(TypedDict, closed=True):
+    """
+    Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.
+    """
+
+    type: NotRequired[Literal['json_schema']]
+    name: NotRequired[str]
+    schema: NotRequired[dict[str, Any]]
     strict: NotRequired[bool]
 
 
@@ -206,7 +210,7 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
     run_timeout_seconds: NotRequired[int]
     action_timeout_seconds: NotRequired[int]
     tools: NotRequired[list[AgentToolRequest]]
-    response_format: NotRequired[ResponseFormatRequest]
+    response_format: NotRequired[ResponseFormat]
 
 
 class AgentToolView(TypedDict):
@@ -218,7 +222,11 @@ class AgentToolView(TypedDict):
     parameters: NotRequired[dict[str, Any]]
 
 
-class ResponseFormatView(TypedDict):
+class ResponseFormat1(TypedDict, closed=True):
+    """
+    The structured output; null: free text.
+    """
+
     type: Literal['json_schema']
     name: str
     schema: dict[str, Any]
@@ -237,7 +245,7 @@ class AgentVersionView(TypedDict):
     run_timeout_seconds: int
     action_timeout_seconds: int
     tools: list[AgentToolView]
-    response_format: ResponseFormatView
+    response_format: NotRequired[ResponseFormat1]
     created_at: str
 
 
@@ -330,7 +338,7 @@ class ApproveToolCallsRequest(TypedDict, closed=True):
     approvals: list[ToolApprovalRequest]
 
 
-class RunTurnUsageView(TypedDict):
+class AgentRunTurnUsageView(TypedDict):
     turn: int
     model: str
     input_tokens: int
@@ -341,7 +349,7 @@ class RunTurnUsageView(TypedDict):
     created_at: str
 
 
-class RunUsageTotalView(TypedDict):
+class AgentRunUsageTotalView(TypedDict):
     turns: int
     input_tokens: int
     output_tokens: int
@@ -350,8 +358,8 @@ class RunUsageTotalView(TypedDict):
 
 class AgentRunUsageView(TypedDict):
     run_id: str
-    turns: list[RunTurnUsageView]
-    total: RunUsageTotalView
+    turns: list[AgentRunTurnUsageView]
+    total: AgentRunUsageTotalView
 
 
 class CreateConversationRequest(TypedDict, closed=True):
