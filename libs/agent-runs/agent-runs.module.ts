@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
+import { SecretsModule } from '@pylon/secrets';
+import { McpToolsService } from './mcp-tools.service';
 import { AgentRunsService } from './agent-runs.service';
 import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
@@ -9,8 +11,8 @@ import { ConversationsService } from './conversations.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
-  imports: [LlmModule, KnowledgeModule, LimitsModule],
-  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
-  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService],
+  imports: [LlmModule, KnowledgeModule, LimitsModule, SecretsModule],
+  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, McpToolsService],
+  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, McpToolsService],
 })
 export class AgentRunsModule {}

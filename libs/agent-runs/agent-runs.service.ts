@@ -5,12 +5,14 @@ import {
   ErrorCode,
   FUNCTION_TOOL,
   KNOWLEDGE_SEARCH_TOOL,
+  MCP_TOOL,
   RUN_CANCELLED_ERROR,
   WORKFLOW_TYPES,
   agentRunWorkflowId,
   toolName,
   type KnowledgeToolHit,
   type AgentTurn,
+  type McpServerTools,
   type PlannedToolCall,
   type RunStatus,
   type ToolCall,
@@ -36,6 +38,7 @@ import { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 import { RunEventsService, outputDelta } from './run-events.service';
 import { runEvent } from './run-view';
 import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
+import { plannedMcpCall } from './mcp-planning';
 
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
@@ -177,7 +180,13 @@ export class AgentRunsService {
    * an answer at once: the run succeeded, with its event and deliveries, in one statement. A retried
    * turn whose answer was already recorded hands back the event if it was never announced.
    */
-  async takeTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<AgentTurn> {
+  async takeTurn(
+    orgId: string,
+    runId: string,
+    transcript: TranscriptEntry[],
+    signal: AbortSignal,
+    mcpTools: McpServerTools[] = [],
+  ): Promise<AgentTurn> {
     const run = await this.runs.markRunning(orgId, runId);
     if (!run) throw new RunNotFoundError(runId);
     if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };
@@ -193,7 +202,7 @@ export class AgentRunsService {
         input: run.input,
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
-        tools: toolSpecs(version.tools),
+        tools: toolSpecs(version.tools, mcpTools),
         history: history.entries,
         transcript,
         signal,
@@ -297,6 +306,7 @@ export class AgentRunsService {
           heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
           modelAnswersInProcess: this.llm.answersInProcess(version.model),
           actionTimeoutSeconds: version.actionTimeoutSeconds,
+          ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcp: true } : {}),
           ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
         },
       ],
@@ -322,6 +332,8 @@ export class AgentRunsService {
 
 /** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
 function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
+  const mcp = plannedMcpCall(call, version.tools);
+  if (mcp) return mcp;
   const tool = version.tools.find((candidate) => toolName(candidate) === call.name);
   if (tool?.type === FUNCTION_TOOL) return { ...call, runner: 'customer', approval: false };
   return { ...call, runner: 'pylon', approval: tool?.type === KNOWLEDGE_SEARCH_TOOL && tool.require_approval === 'always' };

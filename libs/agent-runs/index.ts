@@ -5,3 +5,4 @@ export { RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStream } from './run-events.service';
 export { RequiredActionsService, type RequiredActionView } from './required-actions.service';
 export { ConversationsService } from './conversations.service';
+export { McpToolsService, MCP_LIST_TOOLS_EVENT } from './mcp-tools.service';

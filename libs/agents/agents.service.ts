@@ -4,6 +4,8 @@ import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
+import { SecretBox } from '@pylon/secrets';
+import { fingerprintableTools, sealHeaders } from './mcp-tool';
 import { versionTools, type AgentToolRequest } from './version-tools';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
@@ -23,6 +25,7 @@ export class AgentsService {
     private readonly agents: AgentRepository,
     private readonly llm: LlmService,
     private readonly config: PylonConfig,
+    private readonly secrets: SecretBox,
   ) {}
 
   /** The model providers a version can name, and which of them this server can run. */
@@ -62,7 +65,8 @@ export class AgentsService {
       actionTimeoutSeconds: request.action_timeout_seconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS,
       tools: versionTools(request.tools ?? []),
     };
-    const requestHash = fingerprint({ agentId, version: JSON.stringify(fields) });
+    const requestHash = fingerprint({ agentId, version: JSON.stringify({ ...fields, tools: fingerprintableTools(fields.tools, this.secrets) }) });
+    fields.tools = sealHeaders(fields.tools, this.secrets);
     return createOnce<AgentVersion>(idempotencyKey, requestHash, {
       findByKey: (key) => this.agents.findVersionByIdempotencyKey(orgId, key),
       admit: async () => {

@@ -9,6 +9,7 @@ import {
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
+  type McpServerTools,
   type RequiredActionRequest,
   type ToolCall,
   type TranscriptEntry,
@@ -40,9 +41,10 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     runId,
     transcript,
     heartbeatTimeoutSeconds,
-  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
+    mcpTools,
+  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[]; mcpTools?: McpServerTools[] }): Promise<AgentTurn> {
     try {
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal));
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal, mcpTools));
     } catch (error) {
       throw asActivityFailure(error);
     }
