@@ -293,6 +293,29 @@ describe('MCP tools', () => {
     assert.deepEqual([count('tool_call'), count('tool_result'), count('succeeded')], [1, 1, 1]);
   });
 
+  it('key rotation: the new key with the old one as previous, `secrets reseal`, and runs go on under the new key alone', async () => {
+    const newKey = randomBytes(32).toString('base64');
+    const replica = await stack.startApiReplica({ SECRETS_KEY: newKey, SECRETS_PREVIOUS_KEYS: stack.env.SECRETS_KEY! });
+    try {
+      const admin = new Http(replica.url);
+      const resealed = await admin.post(`/admin/v1/orgs/${tenant.orgId}/secrets/reseal`, { token: stack.env.ADMIN_TOKEN! });
+      assert.equal(resealed.status, 200, resealed.text);
+      assert.ok(resealed.body.resealed_versions >= 2, resealed.text);
+      const again = await admin.post(`/admin/v1/orgs/${tenant.orgId}/secrets/reseal`, { token: stack.env.ADMIN_TOKEN! });
+      assert.deepEqual(again.body, { resealed_versions: 0, current_versions: resealed.body.resealed_versions });
+    } finally {
+      await replica.api.stop();
+    }
+    // The workers now know the new key only: what was resealed opens, and the server gets the same header.
+    stack.env.SECRETS_KEY = newKey;
+    await stack.startWorker();
+    const runId = await startRun('Please use shop.lookup_order for order 99.');
+    const run = await finished(runId);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.match(run.output, /shop\.lookup_order returned: order 99: shipped by DHL/);
+    assert.equal(mcp.callsOf('lookup_order').at(-1)!.headers.authorization, SECRET);
+  });
+
   it('the headers are in no response and no log line', async () => {
     const secretValue = SECRET.slice('Bearer '.length);
     for (const body of bodies) assert.ok(!body.includes(secretValue), `a response carries the secret: ${body.slice(0, 200)}`);
