@@ -30,6 +30,8 @@ export const MCP_LIST_TOOLS_EVENT = 'mcp_list_tools';
 @Injectable()
 export class McpToolsService {
   private readonly privateTargets: PrivateTargets;
+  private readonly versionOfRun = new Map<string, string>();
+  private readonly serversOfVersion = new Map<string, McpToolConfig[]>();
 
   constructor(
     private readonly runs: AgentRunRepository,
@@ -114,12 +116,24 @@ export class McpToolsService {
     return output;
   }
 
-  /** The MCP servers of the run's version. */
+  /** The MCP servers of the run's version (versions never change: each is read once per process, as is a run's version id). */
   private async servers(orgId: string, runId: string): Promise<McpToolConfig[]> {
-    const run = await this.runs.findById(orgId, runId);
-    const version = run && (await this.agents.findVersion(orgId, run.agentVersionId));
-    if (!version) throw new RunNotFoundError(runId);
-    return version.tools.filter((tool: AgentToolConfig): tool is McpToolConfig => tool.type === MCP_TOOL);
+    let versionId = this.versionOfRun.get(runId);
+    if (!versionId) {
+      const run = await this.runs.findById(orgId, runId);
+      if (!run) throw new RunNotFoundError(runId);
+      versionId = run.agentVersionId;
+      remember(this.versionOfRun, runId, versionId);
+    }
+    const key = `${orgId}/${versionId}`;
+    let servers = this.serversOfVersion.get(key);
+    if (!servers) {
+      const version = await this.agents.findVersion(orgId, versionId);
+      if (!version) throw new RunNotFoundError(runId);
+      servers = version.tools.filter((tool: AgentToolConfig): tool is McpToolConfig => tool.type === MCP_TOOL);
+      remember(this.serversOfVersion, key, servers);
+    }
+    return servers;
   }
 
   private endpoint(server: McpToolConfig, timeoutMs: number, signal: AbortSignal | undefined): McpEndpoint {
@@ -129,6 +143,14 @@ export class McpToolsService {
     }
     return { url: server.server_url, headers, privateTargets: this.privateTargets, timeoutMs, ...(signal ? { signal } : {}) };
   }
+}
+
+const CACHE_SIZE = 1_000;
+
+/** Keeps at most CACHE_SIZE entries, dropping the oldest. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 function parseArguments(text: string): Record<string, unknown> | null {

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../../apps/embedded/dev-server';
+import { sql } from '../support/db';
 import { Http, type HttpResponse } from '../support/http';
 import { TestMcpServer } from '../support/mcp-server';
 import { Stack } from '../support/stack';
@@ -137,6 +138,21 @@ describe('MCP tools', () => {
     await bad([shop({ headers: { Host: 'evil' } })], /tools\.0\.headers: Host is set by Pylon's MCP client/);
     await bad([shop({ require_approval: 'sometimes' })], /require_approval/);
     await bad([shop({ unknown_field: 1 })], /unknown_field/);
+  });
+
+  it('at rest the headers are sealed, and the version stays immutable but for resealing them', async () => {
+    const [row] = await sql<{ tools: Array<{ headers: Record<string, string> }> }>(`SELECT tools FROM agent_versions WHERE id = $1`, [shopVersion]);
+    assert.match(row!.tools[0]!.headers.Authorization!, /^pylon-secret:v1:[0-9a-f]{8}:/);
+    assert.ok(!JSON.stringify(row).includes(SECRET.slice('Bearer '.length)));
+    await assert.rejects(sql(`UPDATE agent_versions SET instructions = 'changed' WHERE id = $1`, [shopVersion]), /immutable/);
+    await assert.rejects(
+      sql(`UPDATE agent_versions SET tools = jsonb_set(tools, '{0,server_url}', '"http://example.com/"') WHERE id = $1`, [shopVersion]),
+      /immutable/,
+    );
+    await assert.rejects(
+      sql(`UPDATE agent_versions SET tools = jsonb_set(tools, '{0,headers}', '{"X-Other":"v"}') WHERE id = $1`, [shopVersion]),
+      /immutable/,
+    );
   });
 
   it('a server without SECRETS_KEY refuses a version with headers, and takes one without', async () => {
