@@ -110,6 +110,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/orgs/{org_id}/secrets/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seal an organisation's stored secrets again under SECRETS_KEY (after a key rotation; the old key must be in SECRETS_PREVIOUS_KEYS) */
+        post: operations["resealOrgSecrets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -1025,6 +1042,12 @@ export interface components {
             /** @description Its own vector index; null if it never needed one. */
             index: components["schemas"]["VectorIndexView"] | null;
         };
+        ResealSecretsView: {
+            /** @description Agent versions whose MCP headers were sealed again under SECRETS_KEY. */
+            resealed_versions: number;
+            /** @description Agent versions with MCP headers already under SECRETS_KEY. */
+            current_versions: number;
+        };
         CreateAgentRequest: {
             /** Format: uuid */
             org_id: string;
@@ -1066,17 +1089,17 @@ export interface components {
         };
         AgentToolRequest: {
             /**
-             * @description `knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`).
+             * @description `knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).
              * @enum {string}
              */
-            type: "knowledge_search" | "function";
+            type: "knowledge_search" | "function" | "mcp";
             /**
              * @description knowledge_search only. null or absent: the default.
              * @default 6
              */
             match_count?: number | null;
             /**
-             * @description knowledge_search only. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).
+             * @description knowledge_search and mcp. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).
              * @default never
              * @enum {string}
              */
@@ -1102,6 +1125,28 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description mcp only, required: unique within the version; the model sees the server's tools as `<server_label>.<tool>`.
+             * @example docs
+             */
+            server_label?: string;
+            /**
+             * Format: uri
+             * @description mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS).
+             * @example https://mcp.example.com/mcp
+             */
+            server_url?: string;
+            /** @description mcp only: offer only these of the server's tools; null or absent: all it lists. */
+            allowed_tools?: string[] | null;
+            /**
+             * @description mcp only: headers sent to the server, e.g. {"Authorization": "Bearer …"}. Secrets: encrypted at rest (SECRETS_KEY), never returned (every response shows each value as "********"), never logged.
+             * @example {
+             *       "Authorization": "Bearer <token>"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
         };
         CreateAgentVersionRequest: {
             /**
@@ -1124,14 +1169,24 @@ export interface components {
         };
         AgentToolView: {
             /** @enum {string} */
-            type: "knowledge_search" | "function";
+            type: "knowledge_search" | "function" | "mcp";
             /** @description knowledge_search */
             match_count?: number;
             /**
-             * @description knowledge_search
+             * @description knowledge_search, mcp
              * @enum {string}
              */
             require_approval?: "always" | "never";
+            /** @description mcp */
+            server_label?: string;
+            /** @description mcp */
+            server_url?: string;
+            /** @description mcp: null for all the server lists */
+            allowed_tools?: string[] | null;
+            /** @description mcp: the header names; every value is shown as "********" */
+            headers?: {
+                [key: string]: "********";
+            };
             /** @description function */
             name?: string;
             /** @description function */
@@ -1210,7 +1265,7 @@ export interface components {
              * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.
              * @enum {string}
              */
-            type: "queued" | "running" | "history" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "succeeded" | "failed";
+            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "succeeded" | "failed";
             data: {
                 [key: string]: unknown;
             };
@@ -2829,6 +2884,99 @@ export interface operations {
                 };
             };
             /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resealOrgSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResealSecretsView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed (its request line, headers or query) or fails validation */
             400: {
                 headers: {
                     [name: string]: unknown;

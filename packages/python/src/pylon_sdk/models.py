@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -139,6 +139,11 @@ class KnowledgeIndexView(TypedDict):
     index: VectorIndexView
 
 
+class ResealSecretsView(TypedDict):
+    resealed_versions: int
+    current_versions: int
+
+
 class CreateAgentRequest(TypedDict, closed=True):
     org_id: str
     name: str
@@ -166,13 +171,20 @@ class AgentList(TypedDict):
     next_cursor: str
 
 
+AllowedTool: TypeAlias = str
+
+
 class AgentToolRequest(TypedDict, closed=True):
-    type: Literal['knowledge_search', 'function']
+    type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
+    server_label: NotRequired[str]
+    server_url: NotRequired[str]
+    allowed_tools: NotRequired[list[AllowedTool]]
+    headers: NotRequired[dict[str, str]]
 
 
 class CreateAgentVersionRequest(TypedDict, closed=True):
@@ -186,9 +198,13 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
 
 
 class AgentToolView(TypedDict):
-    type: Literal['knowledge_search', 'function']
+    type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
+    server_label: NotRequired[str]
+    server_url: NotRequired[str]
+    allowed_tools: NotRequired[list[str]]
+    headers: NotRequired[dict[str, Literal['********']]]
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
@@ -249,6 +265,7 @@ class RunEventView(TypedDict):
         'queued',
         'running',
         'history',
+        'mcp_list_tools',
         'output_delta',
         'tool_call',
         'requires_action',
