@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
 import { DocsLink, Done, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
 import { describeTools } from '../components/VersionPicker';
+import { McpToolFields, mcpTool, type McpServerDraft } from '../components/McpToolFields';
 import { useSession } from '../session';
 
 /** The organisation's agents: list and create; each agent's versions on its own page. */
@@ -184,6 +185,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
   const [runTimeout, setRunTimeout] = useState('');
   const [searchKnowledge, setSearchKnowledge] = useState(true);
   const [matchCount, setMatchCount] = useState('6');
+  const [mcpServers, setMcpServers] = useState<McpServerDraft[]>([]);
   const list = providers.data?.data ?? [];
   // A provider that takes any model name is chosen as "provider/"; its model name is typed.
   const provider = list.find((candidate) => model === `${candidate.provider}/` || candidate.models?.includes(model));
@@ -196,11 +198,12 @@ function CreateVersion({ agentId }: { agentId: string }) {
           instructions,
           ...(temperature ? { temperature: Number(temperature) } : {}),
           ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
-          tools: searchKnowledge ? [{ type: 'knowledge_search', match_count: Number(matchCount) }] : null,
+          tools: [...(searchKnowledge ? [{ type: 'knowledge_search' as const, match_count: Number(matchCount) }] : []), ...mcpServers.map(mcpTool)],
         }),
       ),
     onSuccess: () => {
       setInstructions('');
+      setMcpServers([]);
       void queryClient.invalidateQueries({ queryKey: ['agent-versions', agentId] });
     },
   });
@@ -269,6 +272,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
             <input id="version-matches" type="number" min={1} max={50} value={matchCount} onChange={(event) => setMatchCount(event.target.value)} />
           </>
         )}
+        <McpToolFields servers={mcpServers} onChange={setMcpServers} />
         <div>
           <button type="submit" disabled={create.isPending || !provider}>
             Create version
