@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../../apps/embedded/dev-server';
 import { sql } from '../support/db';
+import { FakeOpenAi } from '../support/fake-openai';
 import { Http, type HttpResponse } from '../support/http';
 import { TestMcpServer } from '../support/mcp-server';
 import { Stack } from '../support/stack';
@@ -30,6 +31,7 @@ describe('MCP tools', () => {
   let stack: Stack;
   let http: Http;
   let mcp: TestMcpServer;
+  let openai: FakeOpenAi;
   let tenant: Tenant;
   let shopVersion: string;
   /** Every response body of the file, to prove none carries the secret. */
@@ -83,8 +85,16 @@ describe('MCP tools', () => {
 
   before(async () => {
     mcp = await TestMcpServer.start();
+    openai = await FakeOpenAi.start();
     // The operator setting the tests use: this one loopback address is allowed, every other private one is not.
-    stack = await Stack.start({ env: { WEBHOOK_ALLOWED_PRIVATE_TARGETS: '127.0.0.1', SECRETS_KEY: randomBytes(32).toString('base64') } });
+    stack = await Stack.start({
+      env: {
+        WEBHOOK_ALLOWED_PRIVATE_TARGETS: '127.0.0.1',
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: openai.baseUrl,
+      },
+    });
     http = new Http(stack.url);
     tenant = await createTenant(http);
     shopVersion = await newVersion([shop()]);
@@ -92,6 +102,7 @@ describe('MCP tools', () => {
   after(async () => {
     await stack?.stop();
     await mcp?.stop();
+    await openai?.stop();
   });
 
   it('a version takes an mcp tool, shows its headers masked, and refuses bad ones naming the field', async () => {
@@ -193,6 +204,33 @@ describe('MCP tools', () => {
     // The server got the header the version keeps sealed: opened for the request only.
     const seen = mcp.callsOf('lookup_order').at(-1)!;
     assert.equal(seen.headers.authorization, SECRET);
+  });
+
+  it('OpenAI sees <server_label>__<tool> (no dot in its function names); the run and its log keep shop.lookup_order', async () => {
+    const created = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+      token: tenant.key,
+      body: { model: 'openai/gpt-4o-mini', instructions: 'Answer briefly.', tools: [shop()] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const before = openai.requests.length;
+    openai.enqueue(
+      { toolCalls: [{ id: 'call_openai_1', name: 'shop__lookup_order', arguments: '{"order_id":"8"}' }] },
+      { content: 'Order 8 is shipped.' },
+    );
+    const runId = await startRun('Where is order 8?', created.body.agent_version_id);
+    const run = await finished(runId);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.equal(run.output, 'Order 8 is shipped.');
+    const [first, second] = openai.requests.slice(before).map((request) => request.body);
+    assert.deepEqual(
+      first.tools.map((tool: { function: { name: string } }) => tool.function.name),
+      SHOP_TOOLS.map((tool) => `shop__${tool}`),
+    );
+    const assistant = second.messages.find((message: { role: string }) => message.role === 'assistant');
+    assert.equal(assistant.tool_calls[0].function.name, 'shop__lookup_order');
+    assert.deepEqual(second.messages.at(-1), { role: 'tool', tool_call_id: 'call_openai_1', content: 'order 8: shipped by DHL' });
+    const call = (await eventsOf(runId)).find((event) => event.type === 'tool_call');
+    assert.equal(call?.data.name, 'shop.lookup_order');
   });
 
   it('a tool that errors: its error is handed to the model as text and the run still answers', async () => {
