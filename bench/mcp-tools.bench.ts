@@ -28,12 +28,22 @@ import {
   type BenchContext,
   type Benchmark,
   type BenchReport,
+  workflowTimeline,
 } from './support';
+import { agentRunWorkflowId } from '@pylon/contracts';
 
 interface Outcome {
   ok: boolean;
   latencyMs: number;
+  workflowId?: string;
   error?: string;
+}
+
+/** The run at the median latency: where its time went, as offsets of its workflow's history events. */
+async function medianTimeline(client: Client, outcomes: Outcome[]) {
+  const ok = outcomes.filter((outcome) => outcome.ok && outcome.workflowId).sort((a, b) => a.latencyMs - b.latencyMs);
+  const median = ok[Math.floor(ok.length / 2)];
+  return median ? { latencyMs: round(median.latencyMs, 1), ...(await workflowTimeline(client, median.workflowId!)) } : undefined;
 }
 
 function figures(outcomes: Outcome[], wallMs: number) {
@@ -103,12 +113,13 @@ export const mcpToolsBenchmark: Benchmark = {
           body: { org_id: tenant.orgId, agent_version_id: versionId, input: `Please use shop.lookup_order for order ${index}.` },
         });
         if (created.status !== 200) return { ok: false, latencyMs: performance.now() - started, error: `POST ${created.status}` };
-        const finished = await followEvents(http.baseUrl, tenant.key, created.body.run_id as string);
+        const runId = created.body.run_id as string;
+        const finished = await followEvents(http.baseUrl, tenant.key, runId);
         const latencyMs = performance.now() - started;
         if ('error' in finished) return { ok: false, latencyMs, error: finished.error };
         const run = finished.run as unknown as { status: string; error: string | null; output?: string };
         const ok = run.status === 'succeeded' && (run.output ?? '').includes(`order ${index}: shipped by DHL`);
-        return { ok, latencyMs, error: ok ? undefined : `${run.status}: ${run.error ?? run.output}` };
+        return { ok, latencyMs, workflowId: agentRunWorkflowId(runId), error: ok ? undefined : `${run.status}: ${run.error ?? run.output}` };
       };
       log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients`);
       await runConcurrently(warmup, concurrency, (index) => pylonRun(100_000 + index));
@@ -134,7 +145,7 @@ export const mcpToolsBenchmark: Benchmark = {
             workflowExecutionTimeout: 30_000,
           });
           const ok = output === `order ${index}: shipped by DHL`;
-          return { ok, latencyMs: performance.now() - started, error: ok ? undefined : output };
+          return { ok, latencyMs: performance.now() - started, workflowId: `${taskQueue}-${prefix}${index}`, error: ok ? undefined : output };
         } catch (error) {
           return { ok: false, latencyMs: performance.now() - started, error: String(error) };
         }
@@ -162,8 +173,13 @@ export const mcpToolsBenchmark: Benchmark = {
           { metric: 'latency mean (ms)', pylon: p.latencyMs.mean, baseline: b.latencyMs.mean, digits: 1 },
           { metric: 'failed runs', pylon: p.failed, baseline: b.failed, digits: 0 },
         ],
-        pylon: { ...p, mcpServerCalls: mcp.callsOf('lookup_order').length },
-        baseline: { ...b, taskQueue, workflow: 'baselineMcpWorkflow (two activities: list the tools, call lookup_order; one SDK connection each)' },
+        pylon: { ...p, mcpServerCalls: mcp.callsOf('lookup_order').length, medianRun: await medianTimeline(client, pylon.results) },
+        baseline: {
+          ...b,
+          medianRun: await medianTimeline(client, baseline.results),
+          taskQueue,
+          workflow: 'baselineMcpWorkflow (two activities: list the tools, call lookup_order; one SDK connection each)',
+        },
         notes: [
           "pylon latency = POST + the run's event stream until its terminal event; baseline latency = client.workflow.execute (start + long-poll of the result).",
           'pylon run: listMcpTools (activity) → takeTurn (local activity, the model calls shop.lookup_order) → callMcpTool (activity) → takeTurn (answers, quoting the result); each MCP activity opens its own SDK connection (initialize, request, session end) through the guarded fetch, opening the sealed Authorization header; events and conversation items recorded in the database.',

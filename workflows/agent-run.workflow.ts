@@ -134,7 +134,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       }
     }
     const transcript: TranscriptEntry[] = [];
-    const mcpTools = run.mcp ? await clock.counting(() => mcp.listMcpTools(run)) : undefined;
+    const mcpTools = run.mcpVersionId ? await clock.counting(() => mcp.listMcpTools(run)) : undefined;
     for (let turn = 0; ; turn++) {
       if (turn === MAX_AGENT_TURNS) throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
       const reply = await clock.counting(() => llm.takeTurn({ ...run, transcript, ...(mcpTools ? { mcpTools } : {}) }));

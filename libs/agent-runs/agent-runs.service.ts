@@ -306,7 +306,7 @@ export class AgentRunsService {
           heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
           modelAnswersInProcess: this.llm.answersInProcess(version.model),
           actionTimeoutSeconds: version.actionTimeoutSeconds,
-          ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcp: true } : {}),
+          ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
           ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
         },
       ],

@@ -17,6 +17,12 @@ import { SecretBox } from '@pylon/secrets';
 import { PrivateTargets } from '@pylon/webhooks';
 import { RunNotFoundError } from './run-errors';
 
+/** What the workflow already knows of the run, saving reads: its version, and whether it is a conversation's turn (its items are kept). */
+export interface RunHints {
+  versionId?: string;
+  inConversation?: boolean;
+}
+
 /** The run's log records a listing as this event: `{server_label, tools: [names]}` or `{server_label, error}`. */
 export const MCP_LIST_TOOLS_EVENT = 'mcp_list_tools';
 
@@ -45,8 +51,8 @@ export class McpToolsService {
   }
 
   /** Every MCP server's tools (after allowed_tools), in the version's order; a server that fails has none and its error. */
-  async listTools(orgId: string, runId: string, signal?: AbortSignal): Promise<McpServerTools[]> {
-    const servers = await this.servers(orgId, runId);
+  async listTools(orgId: string, runId: string, signal?: AbortSignal, versionId?: string): Promise<McpServerTools[]> {
+    const servers = await this.servers(orgId, runId, versionId);
     const listings = await Promise.all(
       servers.map(async (server): Promise<McpServerTools> => {
         try {
@@ -76,9 +82,9 @@ export class McpToolsService {
   }
 
   /** One call's result as text for the model, cut to MCP_RESULT_MAX_CHARS; an error as {"error": "…"}. Recorded as the call's tool_result. */
-  async callTool(orgId: string, runId: string, call: ToolCall, signal?: AbortSignal): Promise<string> {
+  async callTool(orgId: string, runId: string, call: ToolCall, signal?: AbortSignal, run: RunHints = {}): Promise<string> {
     const named = splitMcpToolName(call.name);
-    const server = named && (await this.servers(orgId, runId)).find((candidate) => candidate.server_label === named.serverLabel);
+    const server = named && (await this.servers(orgId, runId, run.versionId)).find((candidate) => candidate.server_label === named.serverLabel);
     let output: string;
     let failed = false;
     if (!named || !server) {
@@ -112,13 +118,14 @@ export class McpToolsService {
         data: { call_id: call.id, name: call.name, ...(failed ? { error: errorOf(output) } : { output }) },
       },
     ]);
-    await this.conversations.appendItems(orgId, runId, [{ type: 'tool_output', data: { call_id: call.id, output } }]);
+    if (run.inConversation !== false)
+      await this.conversations.appendItems(orgId, runId, [{ type: 'tool_output', data: { call_id: call.id, output } }]);
     return output;
   }
 
   /** The MCP servers of the run's version (versions never change: each is read once per process, as is a run's version id). */
-  private async servers(orgId: string, runId: string): Promise<McpToolConfig[]> {
-    let versionId = this.versionOfRun.get(runId);
+  private async servers(orgId: string, runId: string, knownVersionId?: string): Promise<McpToolConfig[]> {
+    let versionId = knownVersionId ?? this.versionOfRun.get(runId);
     if (!versionId) {
       const run = await this.runs.findById(orgId, runId);
       if (!run) throw new RunNotFoundError(runId);

@@ -25,8 +25,8 @@ export interface AgentRunWorkflowInput {
   actionTimeoutSeconds?: number;
   /** A conversation's turn: it waits until the turns accepted before it are final. */
   conversation?: { id: string; seq: number };
-  /** The version has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
-  mcp?: boolean;
+  /** The version (its id) has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
+  mcpVersionId?: string;
 }
 
 export interface AgentRunOutcome {

@@ -64,10 +64,19 @@ export function mcpHeaderContext(serverLabel: string, headerName: string): strin
   return `mcp-header:${serverLabel}:${headerName.toLowerCase()}`;
 }
 
+/** What the MCP activities take of the run (its workflow input): who, which version, whether it is a conversation's turn. */
+export interface McpActivityInput {
+  orgId: string;
+  runId: string;
+  heartbeatTimeoutSeconds: number;
+  mcpVersionId?: string;
+  conversation?: { id: string; seq: number };
+}
+
 /** Activities of MCP tools. Workflows import this interface as a type only. */
 export interface McpToolActivities {
   /** Lists the tools of every MCP server of the run's version (each listing, or its error, an event of the run). */
-  listMcpTools(input: { orgId: string; runId: string; heartbeatTimeoutSeconds: number }): Promise<McpServerTools[]>;
+  listMcpTools(input: McpActivityInput): Promise<McpServerTools[]>;
   /** Calls one MCP tool; its result (or its error) as text for the model, cut to MCP_RESULT_MAX_CHARS. */
-  callMcpTool(input: { orgId: string; runId: string; heartbeatTimeoutSeconds: number; call: ToolCall }): Promise<string>;
+  callMcpTool(input: McpActivityInput & { call: ToolCall }): Promise<string>;
 }
