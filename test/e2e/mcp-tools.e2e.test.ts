@@ -233,6 +233,16 @@ describe('MCP tools', () => {
     assert.equal(call?.data.name, 'shop.lookup_order');
   });
 
+  it('a server with the older HTTP+SSE transport only: the client falls back to it', async () => {
+    const version = await newVersion([{ type: 'mcp', server_label: 'legacy', server_url: mcp.sseUrl, allowed_tools: ['lookup_order'] }]);
+    const runId = await startRun('Please use legacy.lookup_order for order 31.', version);
+    const run = await finished(runId);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.match(run.output, /legacy\.lookup_order returned: order 31: shipped by DHL/);
+    const listing = (await eventsOf(runId)).find((event) => event.type === 'mcp_list_tools');
+    assert.deepEqual(listing?.data, { server_label: 'legacy', tools: ['lookup_order'] });
+  });
+
   it('a tool that errors: its error is handed to the model as text and the run still answers', async () => {
     const runId = await startRun('Try shop.fail_always now.');
     const run = await finished(runId);

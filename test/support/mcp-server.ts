@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
@@ -18,20 +19,43 @@ export interface McpToolCallSeen {
  * - `slow_lookup {order_id}`: waits `slowMs` before answering like lookup_order (for a worker killed mid-call);
  * - `big_report {}`: 50 000 characters;
  * - `secret_tool {}`: not in a version's allowed_tools in the tests.
- * Every request's headers and every tool call are recorded.
+ * Every request's headers and every tool call are recorded. `sseUrl` serves the same tools over the older
+ * HTTP+SSE transport only (GET it for the stream, POST to /messages; a POST to it is 405), as servers of
+ * the 2024-11-05 protocol do.
  */
 export class TestMcpServer {
   readonly calls: McpToolCallSeen[] = [];
   readonly requestHeaders: IncomingHttpHeaders[] = [];
   slowMs = 4_000;
   private server!: Server;
+  private readonly sseSessions = new Map<string, SSEServerTransport>();
   url!: string;
+  sseUrl!: string;
 
   static async start(): Promise<TestMcpServer> {
     const mcp = new TestMcpServer();
     mcp.server = createServer(async (request, response) => {
       mcp.requestHeaders.push(request.headers);
-      if (request.method !== 'POST') {
+      const path = new URL(request.url ?? '/', 'http://localhost');
+      if (path.pathname === '/sse' && request.method === 'GET') {
+        const transport = new SSEServerTransport('/messages', response);
+        mcp.sseSessions.set(transport.sessionId, transport);
+        response.on('close', () => mcp.sseSessions.delete(transport.sessionId));
+        await mcp.mcpServer(request.headers).connect(transport);
+        return;
+      }
+      if (path.pathname === '/messages' && request.method === 'POST') {
+        const transport = mcp.sseSessions.get(path.searchParams.get('sessionId') ?? '');
+        if (!transport) {
+          response.writeHead(404).end();
+          return;
+        }
+        let message = '';
+        for await (const chunk of request) message += chunk;
+        await transport.handlePostMessage(request, response, JSON.parse(message));
+        return;
+      }
+      if (request.method !== 'POST' || path.pathname === '/sse') {
         response.writeHead(405, { allow: 'POST' }).end();
         return;
       }
@@ -48,6 +72,7 @@ export class TestMcpServer {
     });
     await new Promise<void>((resolve) => mcp.server.listen(0, '127.0.0.1', resolve));
     mcp.url = `http://127.0.0.1:${(mcp.server.address() as AddressInfo).port}/mcp`;
+    mcp.sseUrl = `http://127.0.0.1:${(mcp.server.address() as AddressInfo).port}/sse`;
     return mcp;
   }
 

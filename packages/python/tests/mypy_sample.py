@@ -44,3 +44,17 @@ async def with_async_tools(pylon: AsyncPylon) -> list[str]:
 
     run = await pylon.agent_runs.run_tools(tools={"lookup_order": lookup, "sync": lookup_order}, org_id="o", agent_version_id="v", input="lookup_order 1")
     return [item["type"] async for item in pylon.conversations.items(run["run_id"])]
+
+
+def mcp_version(pylon: Pylon, agent_id: str) -> list[str]:
+    """A version with an MCP server: its tool typed as the API takes it; its headers come back masked."""
+    shop: models.AgentToolRequest = {
+        "type": "mcp",
+        "server_label": "shop",
+        "server_url": "https://mcp.example.com/mcp",
+        "allowed_tools": ["lookup_order"],
+        "headers": {"Authorization": "Bearer token"},
+        "require_approval": "always",
+    }
+    version = pylon.agents.create_version(agent_id, model="local/extractive", instructions="Help.", tools=[shop])
+    return [f"{tool.get('server_label')}: {tool.get('headers')}" for tool in version["tools"] if tool["type"] == "mcp"]
