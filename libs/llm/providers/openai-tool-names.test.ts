@@ -11,6 +11,7 @@ describe('OpenAI tool names', () => {
     assert.equal(names.own('shop__lookup_order'), 'shop.lookup_order');
     assert.equal(names.own('shop__a_b'), 'shop.a.b');
     assert.equal(names.own('lookup_order'), 'lookup_order');
+    assert.equal(names.wire('old.tool'), 'old__tool', 'a tool of an earlier turn, not offered now');
   });
 
   it('two names that would collide are numbered; long ones cut to 64', () => {

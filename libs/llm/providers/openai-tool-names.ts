@@ -1,3 +1,6 @@
+/** What OpenAI takes as a function name. */
+const FITS = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /**
  * OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$, so an MCP tool's `<server_label>.<tool>` goes out
  * as `<server_label>__<tool>` (any other character as `_`, cut to 64, numbered when two would collide) and
@@ -9,23 +12,20 @@ export class OpenAiToolNames {
 
   constructor(names: readonly string[]) {
     for (const name of names) {
-      if (/^[a-zA-Z0-9_-]{1,64}$/.test(name)) this.add(name, name);
+      if (FITS.test(name)) this.add(name, name);
     }
     for (const name of names) {
       if (this.wireNames.has(name)) continue;
-      const base = name
-        .replace('.', '__')
-        .replace(/[^a-zA-Z0-9_-]/g, '_')
-        .slice(0, 64);
+      const base = wireForm(name);
       let wire = base;
       for (let n = 2; this.ownNames.has(wire); n++) wire = `${base.slice(0, 64 - String(n).length - 1)}_${n}`;
       this.add(name, wire);
     }
   }
 
-  /** The name OpenAI sees. */
+  /** The name OpenAI sees (a name this request does not offer, e.g. an earlier turn's tool, in the same form). */
   wire(name: string): string {
-    return this.wireNames.get(name) ?? name;
+    return this.wireNames.get(name) ?? (FITS.test(name) ? name : wireForm(name));
   }
 
   /** The tool's own name for a name OpenAI answered with. */
@@ -37,4 +37,14 @@ export class OpenAiToolNames {
     this.wireNames.set(name, wire);
     this.ownNames.set(wire, name);
   }
+}
+
+/** `<label>.<tool>` as `<label>__<tool>`, any other character OpenAI refuses as `_`, cut to 64. */
+function wireForm(name: string): string {
+  return (
+    name
+      .replace('.', '__')
+      .replace(/[^a-zA-Z0-9_-]/g, '_')
+      .slice(0, 64) || '_'
+  );
 }
