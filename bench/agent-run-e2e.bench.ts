@@ -93,7 +93,7 @@ async function poll(
 }
 
 /** Follows the run's server-sent events with `eventsource` until the terminal one, whose data is the run as GET returns it. */
-function followEvents(baseUrl: string, key: string, runId: string): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
+export function followEvents(baseUrl: string, key: string, runId: string): Promise<{ run: FinishedRun; polls: number } | { error: string }> {
   const source = new EventSource(`${baseUrl}/api/v1/agent-runs/${runId}/events`, {
     fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } }),
   });

@@ -36,6 +36,7 @@ import {
 } from '@pylon/contracts';
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
+import { mcpActivities } from './mcp-tools';
 
 /** The API records an action's answer, then signals it here; the run goes on with it. */
 export const actionAnswered = defineSignal<[ActionAnsweredSignal]>(SIGNALS.actionAnswered);
@@ -100,6 +101,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
   const llm = modelTurns(run);
   const clock = new ActiveTime(run.runTimeoutSeconds * 1000);
   const actions = new RequiredActions(run);
+  const mcp = mcpActivities(run);
   let turnFreed = false;
   setHandler(conversationTurnFreed, () => void (turnFreed = true));
 
@@ -113,7 +115,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       if (decision && !decision.approve) {
         results.set(call.id, refusedCallOutput(decision.reason));
       } else {
-        results.set(call.id, await clock.counting(() => tools.runTool({ ...run, call })));
+        results.set(call.id, await clock.counting(() => (call.mcp ? mcp.callMcpTool({ ...run, call }) : tools.runTool({ ...run, call }))));
       }
     }
     const customers = calls.filter((call) => call.runner === 'customer');
@@ -132,9 +134,10 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
       }
     }
     const transcript: TranscriptEntry[] = [];
+    const mcpTools = run.mcpVersionId ? await clock.counting(() => mcp.listMcpTools(run)) : undefined;
     for (let turn = 0; ; turn++) {
       if (turn === MAX_AGENT_TURNS) throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
-      const reply = await clock.counting(() => llm.takeTurn({ ...run, transcript }));
+      const reply = await clock.counting(() => llm.takeTurn({ ...run, transcript, ...(mcpTools ? { mcpTools } : {}) }));
       if (reply.kind === 'answered') {
         await announce(run.orgId, reply.eventId);
         return { status: 'succeeded' };

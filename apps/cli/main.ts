@@ -18,6 +18,7 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
                                              [--inflight-deliveries-per-endpoint <n|default>] [--dispatch-weight <x|default>]
                                              [--queued-runs <n|default>] [--queued-documents <n|default>]
   npm run pylon -- kb index --org <org_id>
+  npm run pylon -- secrets reseal [--org <org_id>]   after rotating SECRETS_KEY: seal stored secrets (MCP headers) under the new key
 
 "default" puts a limit back to the configured default.
 
@@ -192,6 +193,19 @@ async function main(argv: string[]): Promise<void> {
       const changes = limitChanges(values, { 'per-second': 'rate_limit_per_second', burst: 'rate_limit_burst' });
       const key = await call('PATCH', `/admin/v1/api-keys/${required(id, '<key_id>')}`, changes);
       return console.log(`Key ${key.key_id}: ${describeRate(key)}`);
+    }
+    case 'secrets reseal': {
+      const orgs: string[] = values.org ? [values.org] : [];
+      for (let cursor: string | null = null, first = true; !values.org && (first || cursor); first = false) {
+        const page = await call('GET', `/admin/v1/orgs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        orgs.push(...page.data.map((org: { org_id: string }) => org.org_id));
+        cursor = page.next_cursor;
+      }
+      let resealed = 0;
+      for (const org of orgs) resealed += (await call('POST', `/admin/v1/orgs/${org}/secrets/reseal`)).resealed_versions;
+      return console.log(
+        `Resealed the secrets of ${resealed} agent version${resealed === 1 ? '' : 's'} in ${orgs.length} organisation${orgs.length === 1 ? '' : 's'} under SECRETS_KEY; once every API and worker runs with it, the previous key can leave SECRETS_PREVIOUS_KEYS.`,
+      );
     }
     case 'kb index':
       return printKnowledgeIndex(await call('GET', `/admin/v1/orgs/${required(values.org, 'org')}/knowledge-index`));

@@ -5,6 +5,7 @@ import { WORK_KINDS } from '@pylon/contracts';
 import { loadConfig, requireSupportedNode } from '@pylon/config';
 import { runMigrations } from '@pylon/db';
 import { resolveAdminToken } from '../embedded/admin-token';
+import { resolveSecretsKey } from '../embedded/secrets-key';
 import { ensureDemoTenant } from '../embedded/demo-tenant';
 import { runningMessage, stopOnSignals, waitUntilReady, webhookTargetsOnOneMachine } from '../embedded/launch';
 import { exitIfPortsTaken, type WantedPort } from '../embedded/ports';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       ADMIN_TOKEN: admin.token,
+      SECRETS_KEY: resolveSecretsKey(process.env.SECRETS_KEY, config.dataDir),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '10',
       WEBHOOK_ALLOWED_PRIVATE_TARGETS: webhookTargets,

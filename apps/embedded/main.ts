@@ -4,6 +4,7 @@ import { POSTGRES_DIR, TEMPORAL_DB_FILE, loadConfig, requireSupportedNode } from
 import { runMigrations } from '@pylon/db';
 import { startTemporalDevServer, type DevServer } from './dev-server';
 import { resolveAdminToken } from './admin-token';
+import { resolveSecretsKey } from './secrets-key';
 import { ensureDemoTenant } from './demo-tenant';
 import { runningMessage, stopOnSignals, waitUntilReady, webhookTargetsOnOneMachine } from './launch';
 import { exitIfPortsTaken, type WantedPort } from './ports';
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       ADMIN_TOKEN: admin.token,
+      SECRETS_KEY: resolveSecretsKey(process.env.SECRETS_KEY, config.dataDir),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       // PGlite is one session shared by every client: keep each process's pool small.
       DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? (config.databaseUrl ? '10' : '4'),

@@ -13,6 +13,7 @@ import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
+import { McpToolActivitiesImpl } from './activities/mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './activities/knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
 import { WebhookActivitiesImpl } from './activities/webhook.activities';
@@ -41,6 +42,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     AgentRunActivitiesImpl,
     KnowledgeIngestionActivitiesImpl,
     KnowledgeVectorIndexActivitiesImpl,
+    McpToolActivitiesImpl,
     VideoActivitiesImpl,
     WebhookActivitiesImpl,
   ],

@@ -3,6 +3,8 @@ import { KnowledgeModule } from '@pylon/knowledge';
 import { LedgerModule } from '@pylon/ledger';
 import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
+import { SecretsModule } from '@pylon/secrets';
+import { McpToolsService } from './mcp-tools.service';
 import { AgentRunsService } from './agent-runs.service';
 import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
@@ -11,8 +13,8 @@ import { RunMeteringService } from './run-metering.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
-  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule],
-  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService],
-  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService],
+  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule],
+  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService, McpToolsService],
+  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService, McpToolsService],
 })
 export class AgentRunsModule {}

@@ -5,6 +5,7 @@ import {
   ErrorCode,
   FUNCTION_TOOL,
   KNOWLEDGE_SEARCH_TOOL,
+  MCP_TOOL,
   RUN_CANCELLED_ERROR,
   WORKFLOW_TYPES,
   agentRunWorkflowId,
@@ -13,6 +14,7 @@ import {
   type KnowledgeToolHit,
   type LlmTurn,
   type AgentTurn,
+  type McpServerTools,
   type PlannedToolCall,
   type RunStatus,
   type ToolCall,
@@ -40,6 +42,7 @@ import { checkAnswer } from './structured-output';
 import { RunEventsService, outputDelta } from './run-events.service';
 import { runEvent, structuredRunEvent } from './run-view';
 import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
+import { plannedMcpCall } from './mcp-planning';
 
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
@@ -185,7 +188,13 @@ export class AgentRunsService {
    * checked against the schema first, with one repair turn when it does not match. A retried turn whose
    * answer was already recorded hands back the event if it was never announced.
    */
-  async takeTurn(orgId: string, runId: string, transcript: TranscriptEntry[], signal: AbortSignal): Promise<AgentTurn> {
+  async takeTurn(
+    orgId: string,
+    runId: string,
+    transcript: TranscriptEntry[],
+    signal: AbortSignal,
+    mcpTools: McpServerTools[] = [],
+  ): Promise<AgentTurn> {
     const run = await this.runs.markRunning(orgId, runId);
     if (!run) throw new RunNotFoundError(runId);
     if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };
@@ -204,7 +213,7 @@ export class AgentRunsService {
         input: run.input,
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
-        tools: toolSpecs(version.tools),
+        tools: toolSpecs(version.tools, mcpTools),
         responseFormat: version.responseFormat,
         history: history.entries,
         transcript,
@@ -339,6 +348,7 @@ export class AgentRunsService {
           heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
           modelAnswersInProcess: this.llm.answersInProcess(version.model),
           actionTimeoutSeconds: version.actionTimeoutSeconds,
+          ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
           ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
         },
       ],
@@ -364,6 +374,8 @@ export class AgentRunsService {
 
 /** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
 function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
+  const mcp = plannedMcpCall(call, version.tools);
+  if (mcp) return mcp;
   const tool = version.tools.find((candidate) => toolName(candidate) === call.name);
   if (tool?.type === FUNCTION_TOOL) return { ...call, runner: 'customer', approval: false };
   return { ...call, runner: 'pylon', approval: tool?.type === KNOWLEDGE_SEARCH_TOOL && tool.require_approval === 'always' };

@@ -6,3 +6,4 @@ export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStr
 export { RequiredActionsService, type RequiredActionView } from './required-actions.service';
 export { ConversationsService } from './conversations.service';
 export { RunMeteringService, type RunUsage } from './run-metering.service';
+export { McpToolsService, MCP_LIST_TOOLS_EVENT } from './mcp-tools.service';

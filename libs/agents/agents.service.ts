@@ -4,6 +4,8 @@ import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
+import { SecretBox } from '@pylon/secrets';
+import { fingerprintableTools, sealHeaders } from './mcp-tool';
 import { versionTools, type AgentToolRequest } from './version-tools';
 import { versionResponseFormat, type ResponseFormatRequest } from './response-format';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
@@ -25,6 +27,7 @@ export class AgentsService {
     private readonly agents: AgentRepository,
     private readonly llm: LlmService,
     private readonly config: PylonConfig,
+    private readonly secrets: SecretBox,
   ) {}
 
   /** The model providers a version can name, and which of them this server can run. */
@@ -65,7 +68,8 @@ export class AgentsService {
       tools: versionTools(request.tools ?? []),
       responseFormat: versionResponseFormat(request.response_format, (schema) => this.llm.responseSchemaFault(request.model, schema)),
     };
-    const requestHash = fingerprint({ agentId, version: JSON.stringify(fields) });
+    const requestHash = fingerprint({ agentId, version: JSON.stringify({ ...fields, tools: fingerprintableTools(fields.tools, this.secrets) }) });
+    fields.tools = sealHeaders(fields.tools, this.secrets);
     return createOnce<AgentVersion>(idempotencyKey, requestHash, {
       findByKey: (key) => this.agents.findVersionByIdempotencyKey(orgId, key),
       admit: async () => {

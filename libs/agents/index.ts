@@ -1,3 +1,4 @@
 export { AgentsService, type AgentVersionRequest } from './agents.service';
 export { AgentsModule } from './agents.module';
 export { versionTools, withDefaults, type AgentToolRequest } from './version-tools';
+export { McpHeaderSecretsService, type ResealOutcome } from './mcp-header-secrets.service';

@@ -6,14 +6,16 @@ import {
   FUNCTION_TOOL_NAME_PATTERN,
   KNOWLEDGE_SEARCH_TOOL,
   MAX_AGENT_TOOLS,
+  MCP_TOOL,
   toolName,
   type AgentToolConfig,
   type ApprovalPolicy,
 } from '@pylon/contracts';
+import { MCP_TOOL_FIELDS, maskedHeaders, mcpTool, type McpToolRequest } from './mcp-tool';
 
 /** A tool as a version asks for it: the fields of each type (the API's DTO checks their shapes). */
-export interface AgentToolRequest {
-  type: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
+export interface AgentToolRequest extends McpToolRequest {
+  type: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL | typeof MCP_TOOL;
   match_count?: number | null;
   require_approval?: ApprovalPolicy;
   name?: string;
@@ -24,6 +26,7 @@ export interface AgentToolRequest {
 const FIELDS_OF: Record<AgentToolRequest['type'], ReadonlySet<string>> = {
   [KNOWLEDGE_SEARCH_TOOL]: new Set(['type', 'match_count', 'require_approval']),
   [FUNCTION_TOOL]: new Set(['type', 'name', 'description', 'parameters']),
+  [MCP_TOOL]: new Set(MCP_TOOL_FIELDS),
 };
 const NAME = new RegExp(FUNCTION_TOOL_NAME_PATTERN);
 
@@ -44,7 +47,7 @@ export function versionTools(requested: readonly AgentToolRequest[]): AgentToolC
       if ((tool as unknown as Record<string, unknown>)[field] === undefined) continue;
       if (!FIELDS_OF[tool.type].has(field)) throw ApiError.invalidRequest(`${at}.${field}: a ${tool.type} tool takes no ${field}`);
     }
-    const config = tool.type === FUNCTION_TOOL ? functionTool(tool, at) : knowledgeSearchTool(tool);
+    const config = tool.type === FUNCTION_TOOL ? functionTool(tool, at) : tool.type === MCP_TOOL ? mcpTool(tool, at) : knowledgeSearchTool(tool);
     const name = toolName(config);
     if (names.has(name)) throw ApiError.invalidRequest(`${at}: a tool named ${name} is already in this version`);
     names.add(name);
@@ -80,7 +83,13 @@ function faultOfSchema(schema: Record<string, unknown>): string | null {
   }
 }
 
-/** A version's tools as read back: versions stored before approvals existed never need one. */
+/** A version's tools as read back: versions stored before approvals existed never need one; MCP headers masked. */
 export function withDefaults(tools: readonly AgentToolConfig[]): AgentToolConfig[] {
-  return tools.map((tool) => (tool.type === KNOWLEDGE_SEARCH_TOOL ? { ...tool, require_approval: tool.require_approval ?? 'never' } : tool));
+  return tools.map((tool) =>
+    tool.type === KNOWLEDGE_SEARCH_TOOL
+      ? { ...tool, require_approval: tool.require_approval ?? 'never' }
+      : tool.type === MCP_TOOL
+        ? maskedHeaders(tool)
+        : tool,
+  );
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
+import { readSecretsKeys } from './secrets-key';
 import {
   readBoolean,
   readEnum,
@@ -126,6 +127,10 @@ export class PylonConfig {
   readonly workerMetricsPort: number;
   /** The Temporal SDK's own worker metrics (slots, task latencies, sticky cache), served by its core; 0 = off. */
   readonly workerTemporalMetricsPort: number;
+  /** The key secrets at rest are sealed under (SECRETS_KEY, 32 bytes); absent: no secrets can be stored. */
+  readonly secretsKey: Buffer | undefined;
+  /** Keys being rotated out (SECRETS_PREVIOUS_KEYS): they still open what they sealed. */
+  readonly secretsPreviousKeys: readonly Buffer[];
 
   constructor(env: Record<string, string | undefined>) {
     this.port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -222,6 +227,9 @@ export class PylonConfig {
     this.maxQueuedRuns = readInt(env, 'MAX_QUEUED_RUNS', 10_000, 1, MAX_ORG_LIMIT);
     this.maxQueuedDocuments = readInt(env, 'MAX_QUEUED_DOCUMENTS', 1_000, 1, MAX_ORG_LIMIT);
     this.eventStreamsPerKey = readInt(env, 'EVENT_STREAMS_PER_KEY', 20, 1, 100_000);
+    const secrets = readSecretsKeys(env);
+    this.secretsKey = secrets.current;
+    this.secretsPreviousKeys = secrets.previous;
   }
 
   /** The task queue of one kind of work. */
@@ -243,13 +251,15 @@ export class PylonConfig {
   }
 
   toJSON(): Record<string, unknown> {
-    const { adminToken, openaiApiKey, lumaApiKey, databaseUrl, ...rest } = this;
+    const { adminToken, openaiApiKey, lumaApiKey, databaseUrl, secretsKey, secretsPreviousKeys, ...rest } = this;
     return {
       ...rest,
       adminToken: adminToken ? '[set]' : undefined,
       openaiApiKey: openaiApiKey ? '[set]' : undefined,
       lumaApiKey: lumaApiKey ? '[set]' : undefined,
       databaseUrl: databaseUrl?.replace(/\/\/[^@/]*@/, '//***@'),
+      secretsKey: secretsKey ? '[set]' : undefined,
+      secretsPreviousKeys: secretsPreviousKeys.length,
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolCall, TranscriptEntry } from './agent-tools';
+import type { McpServerTools } from './mcp-tools';
 import type { ActionClosed, RequiredActionRequest } from './required-actions';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
@@ -24,6 +25,8 @@ export interface AgentRunWorkflowInput {
   actionTimeoutSeconds?: number;
   /** A conversation's turn: it waits until the turns accepted before it are final. */
   conversation?: { id: string; seq: number };
+  /** The version (its id) has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
+  mcpVersionId?: string;
 }
 
 export interface AgentRunOutcome {
@@ -44,6 +47,8 @@ export type AgentTurn = { kind: 'answered'; eventId: string | null } | { kind: '
 export interface PlannedToolCall extends ToolCall {
   runner: 'pylon' | 'customer';
   approval: boolean;
+  /** A tool of an MCP server: Pylon calls it with callMcpTool (a heartbeating activity) rather than runTool. */
+  mcp?: boolean;
 }
 
 /** Activities of the agent-run workflow. Workflows import this interface as a type only. */
@@ -53,7 +58,7 @@ export interface AgentRunActivities {
    * answer is recorded at once (the run succeeds with its event), tool calls are handed back to run. A run
    * that already failed fails it with RUN_ALREADY_FINISHED_ERROR.
    */
-  takeTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn>;
+  takeTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[]; mcpTools?: McpServerTools[] }): Promise<AgentTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   /**

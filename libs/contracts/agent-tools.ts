@@ -1,4 +1,5 @@
 import type { TurnUsage } from './response-format';
+import { MCP_TOOL, type McpToolConfig } from './mcp-tools';
 
 /** Tools an agent version can enable. */
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
@@ -27,11 +28,11 @@ export interface FunctionToolConfig {
   parameters: Record<string, unknown>;
 }
 
-export type AgentToolConfig = KnowledgeSearchToolConfig | FunctionToolConfig;
+export type AgentToolConfig = KnowledgeSearchToolConfig | FunctionToolConfig | McpToolConfig;
 
-/** The name the model calls a tool by. */
+/** The name the model calls a tool by (an MCP server's label: its tools are `<server_label>.<tool>`). */
 export function toolName(tool: AgentToolConfig): string {
-  return tool.type === FUNCTION_TOOL ? tool.name : tool.type;
+  return tool.type === FUNCTION_TOOL ? tool.name : tool.type === MCP_TOOL ? tool.server_label : tool.type;
 }
 
 /** A tool call the model asked for; `arguments` is the model's JSON text. */

@@ -14,3 +14,4 @@ export * from './limits';
 export * from './api-error';
 export * from './required-actions';
 export * from './response-format';
+export * from './mcp-tools';

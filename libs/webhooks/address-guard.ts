@@ -1,4 +1,6 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -60,6 +62,17 @@ export class RefusedUrlError extends Error {
 /** Link-local and cloud metadata addresses: allowed only by an entry of their own, never by a wider one. */
 const LINK_LOCAL = [ipaddr.parseCIDR('169.254.0.0/16'), ipaddr.parseCIDR('fe80::/10'), ipaddr.parseCIDR('fd00:ec2::254/128')] as const;
 
+/**
+ * Cloud metadata services (AWS/GCP/Azure 169.254.169.254, ECS 169.254.170.2, AWS IPv6 fd00:ec2::254,
+ * Alibaba 100.100.100.200): never reachable, whatever the setting lists.
+ */
+const METADATA = ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200'].map((address) => ipaddr.parse(address).toString());
+
+function isMetadata(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  const addresses = address.kind() === 'ipv6' ? [address, ...embeddedIPv4(address as IPv6)] : [address];
+  return addresses.some((candidate) => METADATA.includes(candidate.toString()));
+}
+
 function inLinkLocal(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return LINK_LOCAL.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 }
@@ -69,7 +82,9 @@ function inLinkLocal(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
  * (WEBHOOK_ALLOWED_PRIVATE_TARGETS): `127.0.0.1`, `10.1.2.0/24`, `::1`, or `loopback` for 127.0.0.0/8 and
  * ::1. Everything else that is not public unicast is refused. A link-local or metadata address (169.254.x.x,
  * fe80::, fd00:ec2::254, or an IPv6 form that carries a 169.254.x.x) is allowed only by an entry inside
- * that range itself, so `0.0.0.0/0` or `::/0` never opens the cloud metadata service.
+ * that range itself, so `0.0.0.0/0` or `::/0` never opens the cloud metadata service, and the metadata
+ * addresses themselves are never allowed. The same setting and guard govern every outbound call Pylon
+ * makes to an address a customer chose: webhook receivers and MCP servers.
  */
 export class PrivateTargets {
   private constructor(private readonly ranges: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>) {}
@@ -95,6 +110,7 @@ export class PrivateTargets {
     if (!isNonPublicAddress(address)) return true;
     if (!ipaddr.isValid(address)) return false;
     const parsed = ipaddr.process(address);
+    if (isMetadata(parsed)) return false;
     const linkLocal = inLinkLocal(parsed) || (parsed.kind() === 'ipv6' && embeddedIPv4(parsed as IPv6).some(inLinkLocal));
     return this.ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits) && (!linkLocal || inLinkLocal(range)));
   }
@@ -149,4 +165,21 @@ export function assertNoPrivateTargetInUrl(field: string, value: string, allowed
   if (address !== null && !allowed.allows(address)) {
     throw new RefusedUrlError(`${field} points at a non-public address (${address}) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list`);
   }
+}
+
+/**
+ * A DNS lookup for a connection that refuses a name resolving to an address the policy refuses, so a
+ * name that turns private after it was checked (DNS rebinding) is refused on every connection.
+ */
+export function guardedLookup(allowed: PrivateTargets): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      const list = (addresses ?? []) as LookupAddress[];
+      if (error) return callback(error, '', 4);
+      const refused = list.find((entry) => !allowed.allows(entry.address));
+      if (refused) return callback(new RefusedUrlError(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
 }

@@ -1,6 +1,13 @@
 export { generateWebhookSecret } from './webhook-secret';
 export { signatureHeaders } from './signing';
-export { assertDeliverableUrl, assertNoPrivateTargetInUrl, isNonPublicAddress, PrivateTargets, RefusedUrlError } from './address-guard';
+export {
+  assertDeliverableUrl,
+  assertNoPrivateTargetInUrl,
+  guardedLookup,
+  isNonPublicAddress,
+  PrivateTargets,
+  RefusedUrlError,
+} from './address-guard';
 export { boundedHeaders, postWebhook, type WebhookPost, type WebhookResponse } from './sender';
 export { attemptHeaders, eventEnvelope, webhookRequest, WEBHOOK_USER_AGENT, type WebhookRequest } from './envelope';
 export { WebhookDeliveryService } from './webhook-delivery.service';

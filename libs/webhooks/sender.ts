@@ -1,7 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { RefusedUrlError, type PrivateTargets } from './address-guard';
+import { RefusedUrlError, guardedLookup, type PrivateTargets } from './address-guard';
 
 export interface WebhookPost {
   url: URL;
@@ -50,16 +49,6 @@ export function boundedHeaders(headers: IncomingHttpHeaders): Record<string, str
  */
 export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
   const started = Date.now();
-  const guardedLookup: RequestOptions['lookup'] = (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      const list = (addresses ?? []) as LookupAddress[];
-      if (error) return callback(error, '', 4);
-      const refused = list.find((entry) => !post.privateTargets.allows(entry.address));
-      if (refused) return callback(new RefusedUrlError(`refused: ${hostname} resolves to a non-public address (${refused.address})`), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
   const send = post.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     const finish = (response: Omit<WebhookResponse, 'durationMs' | 'refused'>, refused = false) =>
@@ -70,7 +59,7 @@ export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
         method: 'POST',
         headers: post.headers,
         timeout: post.timeoutMs,
-        lookup: guardedLookup,
+        lookup: guardedLookup(post.privateTargets),
       },
       (response) => {
         const chunks: Buffer[] = [];

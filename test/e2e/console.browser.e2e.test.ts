@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -95,6 +96,8 @@ describe('the console, in a browser', () => {
       Stack.start({
         env: {
           WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
+          // An MCP tool's headers are sealed under it (the version form takes them).
+          SECRETS_KEY: randomBytes(32).toString('base64'),
           VIDEO_PROVIDER: 'local',
           // Long enough for the console's Cancel button to catch a render.
           LOCAL_RENDER_SECONDS: '3',
@@ -433,6 +436,29 @@ describe('the console, in a browser', () => {
       await version.getByText('Copied').waitFor();
       assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^[0-9a-f-]{36}$/);
       await assertPage('agent');
+    });
+
+    it('Agents: a version with an MCP server, its header typed into a masked input and shown masked', async () => {
+      const secret = `Bearer console-${randomBytes(8).toString('hex')}`;
+      await page.getByRole('button', { name: 'Add an MCP server' }).click();
+      const server = page.getByRole('group', { name: 'MCP server 1' });
+      await server.getByLabel('Server label').fill('docs');
+      await server.getByLabel('Server URL').fill('https://mcp.example.com/mcp');
+      await server.getByLabel(/Allowed tools/).fill('search, fetch');
+      await server.getByRole('button', { name: 'Add a header to docs' }).click();
+      await server.getByLabel('Header name').fill('Authorization');
+      const value = server.getByLabel('Header value');
+      assert.equal(await value.getAttribute('type'), 'password');
+      await value.fill(secret);
+      await server.getByLabel('Each call of docs waits for a person to approve it').check();
+      await assertPage('agent-mcp-form', { screenshot: false });
+      await page.getByRole('button', { name: 'Create version' }).click();
+      await page.getByRole('status').filter({ hasText: 'Version 2 created with local/extractive' }).waitFor({ timeout: UI_TIMEOUT });
+      const version = page.getByRole('row').filter({ hasText: 'v2' });
+      await version.waitFor();
+      assert.match(await version.innerText(), /docs \(mcp: search, fetch; Authorization: \*{8}; needs approval\)/);
+      assert.ok(!(await page.content()).includes(secret.slice('Bearer '.length)), 'the header value is nowhere on the page');
+      assert.equal(await page.getByRole('group', { name: 'MCP server 1' }).count(), 0, 'the form is cleared');
     });
 
     it('Knowledge: uploads a Markdown file and pastes a text, follows both until ready, and searches them with scores', async () => {

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '@pylon/agents';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LedgerModule } from '@pylon/ledger';
 import { AdminController } from './admin.controller';
 import { KnowledgeIndexController } from './knowledge-index.controller';
 import { OrgLimitsController } from './org-limits.controller';
 import { ModelPricesController } from './model-prices.controller';
+import { SecretsController } from './secrets.controller';
 
 @Module({
-  imports: [KnowledgeModule, LedgerModule],
-  controllers: [AdminController, OrgLimitsController, KnowledgeIndexController, ModelPricesController],
+  imports: [KnowledgeModule, LedgerModule, AgentsModule],
+  controllers: [AdminController, OrgLimitsController, KnowledgeIndexController, ModelPricesController, SecretsController],
 })
 export class AdminModule {}

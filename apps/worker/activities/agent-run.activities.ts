@@ -10,6 +10,7 @@ import {
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
+  type McpServerTools,
   type RequiredActionRequest,
   type ToolCall,
   type TranscriptEntry,
@@ -52,9 +53,10 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     runId,
     transcript,
     heartbeatTimeoutSeconds,
-  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[] }): Promise<AgentTurn> {
+    mcpTools,
+  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[]; mcpTools?: McpServerTools[] }): Promise<AgentTurn> {
     try {
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal));
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal, mcpTools));
     } catch (error) {
       throw asActivityFailure(error);
     }

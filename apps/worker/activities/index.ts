@@ -3,12 +3,14 @@ import type {
   AgentRunActivities,
   KnowledgeIngestionActivities,
   KnowledgeVectorIndexActivities,
+  McpToolActivities,
   VideoActivities,
   WebhookActivities,
   WorkKind,
 } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
+import { McpToolActivitiesImpl } from './mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './video.activities';
 import { WebhookActivitiesImpl } from './webhook.activities';
@@ -24,16 +26,19 @@ function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): 
 export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Activities {
   switch (kind) {
     case 'agent-runs':
-      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
-        'takeTurn',
-        'runTool',
-        'requireAction',
-        'closeAction',
-        'isTurnFree',
-        'firstUnfinishedTurn',
-        'markRunFailed',
-        'purgeExpiredRunEvents',
-      ]);
+      return {
+        ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
+          'takeTurn',
+          'runTool',
+          'requireAction',
+          'closeAction',
+          'isTurnFree',
+          'firstUnfinishedTurn',
+          'markRunFailed',
+          'purgeExpiredRunEvents',
+        ]),
+        ...bindAll<McpToolActivities>(app.get(McpToolActivitiesImpl), ['listMcpTools', 'callMcpTool']),
+      };
     case 'knowledge':
       return {
         ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [

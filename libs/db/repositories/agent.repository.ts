@@ -103,4 +103,28 @@ export class AgentRepository {
       page,
     );
   }
+
+  /** The organisation's versions with an MCP tool that has headers (to seal them again under a new key): ids and tools. */
+  async versionsWithMcpHeaders(orgId: string): Promise<Array<Pick<AgentVersion, 'id' | 'tools'>>> {
+    return (await this.db.query(
+      `SELECT id, tools FROM agent_versions
+        WHERE org_id = $1 AND EXISTS (SELECT 1 FROM jsonb_array_elements(tools) AS tool WHERE tool->>'type' = 'mcp' AND tool ? 'headers')
+        ORDER BY created_at, id`,
+      [orgId],
+    )) as Array<Pick<AgentVersion, 'id' | 'tools'>>;
+  }
+
+  /**
+   * Replaces a version's tools with the same tools whose sealed headers were sealed again (key rotation):
+   * only when they are still `before`, so two concurrent reseals cannot undo each other. Whether it changed.
+   */
+  async resealVersionTools(orgId: string, versionId: string, before: AgentVersion['tools'], after: AgentVersion['tools']): Promise<boolean> {
+    const [, count] = (await this.db.query(`UPDATE agent_versions SET tools = $4::jsonb WHERE org_id = $1 AND id = $2 AND tools = $3::jsonb`, [
+      orgId,
+      versionId,
+      JSON.stringify(before),
+      JSON.stringify(after),
+    ])) as [unknown, number];
+    return count > 0;
+  }
 }

@@ -4,6 +4,7 @@ import { PylonConfig } from '@pylon/config';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
+import { OpenAiToolNames } from './openai-tool-names';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -16,15 +17,15 @@ const CONTEXT_TOKENS: ReadonlyArray<[RegExp, number]> = [
 const DEFAULT_CONTEXT_TOKENS = 16_000;
 
 /** The instructions, the conversation's earlier turns, the input, then this run's tool calls and results. */
-function toMessages(request: LlmRequest): ChatMessage[] {
+function toMessages(request: LlmRequest, names: OpenAiToolNames): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }];
   for (const entry of request.history) {
     if (entry.role === 'user') messages.push({ role: 'user', content: entry.content });
     else if (entry.role === 'assistant' && !('toolCalls' in entry)) messages.push({ role: 'assistant', content: entry.content });
-    else messages.push(...toolMessages([entry]));
+    else messages.push(...toolMessages([entry], names));
   }
   messages.push({ role: 'user', content: request.input });
-  messages.push(...toolMessages(request.transcript));
+  messages.push(...toolMessages(request.transcript, names));
   if (request.repair) {
     messages.push({ role: 'assistant', content: request.repair.answer });
     messages.push({
@@ -41,7 +42,7 @@ function responseFormatOf(request: LlmRequest): OpenAI.Chat.Completions.ChatComp
   return format ? { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } } : undefined;
 }
 
-function toolMessages(entries: readonly TranscriptEntry[]): ChatMessage[] {
+function toolMessages(entries: readonly TranscriptEntry[], names: OpenAiToolNames): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const entry of entries) {
     if (entry.role === 'assistant') {
@@ -51,7 +52,7 @@ function toolMessages(entries: readonly TranscriptEntry[]): ChatMessage[] {
         tool_calls: entry.toolCalls.map((call) => ({
           id: call.id,
           type: 'function' as const,
-          function: { name: call.name, arguments: call.arguments },
+          function: { name: names.wire(call.name), arguments: call.arguments },
         })),
       });
     } else {
@@ -94,15 +95,18 @@ export class OpenAiLlmProvider implements LlmProvider {
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.getClient();
+    const names = new OpenAiToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.chat.completions.create(
         {
           model: request.model,
-          messages: toMessages(request),
+          messages: toMessages(request, names),
           stream: true,
           stream_options: { include_usage: true },
           ...(request.responseFormat ? { response_format: responseFormatOf(request) } : {}),
-          ...(request.tools.length ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
+          ...(request.tools.length
+            ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: { ...tool, name: names.wire(tool.name) } })) }
+            : {}),
           ...(request.temperature !== null ? { temperature: request.temperature } : {}),
           ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
         },
@@ -126,7 +130,7 @@ export class OpenAiLlmProvider implements LlmProvider {
           if (call.function?.arguments) gathered.arguments += call.function.arguments;
         }
       }
-      const toolCalls = calls.filter((call) => call && call.name);
+      const toolCalls = calls.filter((call) => call && call.name).map((call) => ({ ...call, name: names.own(call.name) }));
       const counted = usage ? { usage } : {};
       if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(content ? { content } : {}), ...counted };
       if (content === undefined) throw new LlmUnavailableError('OpenAI returned no message content');

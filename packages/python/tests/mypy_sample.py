@@ -61,3 +61,17 @@ def structured_cost(pylon: Pylon, admin: Pylon, agent_id: str) -> tuple[int, str
 
 async def async_cost(pylon: AsyncPylon, run_id: str) -> int:
     return sum(turn["cost_tokens"] for turn in (await pylon.agent_runs.usage(run_id))["turns"] if turn["charged"])
+
+
+def mcp_version(pylon: Pylon, agent_id: str) -> list[str]:
+    """A version with an MCP server: its tool typed as the API takes it; its headers come back masked."""
+    shop: models.AgentToolRequest = {
+        "type": "mcp",
+        "server_label": "shop",
+        "server_url": "https://mcp.example.com/mcp",
+        "allowed_tools": ["lookup_order"],
+        "headers": {"Authorization": "Bearer token"},
+        "require_approval": "always",
+    }
+    version = pylon.agents.create_version(agent_id, model="local/extractive", instructions="Help.", tools=[shop])
+    return [f"{tool.get('server_label')}: {tool.get('headers')}" for tool in version["tools"] if tool["type"] == "mcp"]

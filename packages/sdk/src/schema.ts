@@ -110,21 +110,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/orgs/{org_id}/model-prices": {
+    "/admin/v1/orgs/{org_id}/secrets/reseal": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** An organisation's own model prices, and the configured ones */
-        get: operations["getOrgModelPrices"];
-        /**
-         * Replace an organisation's own model prices (service tokens per 1 000 input and output tokens)
-         * @description The next model turn of every run of the organisation is charged at these prices. A model listed twice is 400.
-         */
-        put: operations["replaceOrgModelPrices"];
-        post?: never;
+        get?: never;
+        put?: never;
+        /** Seal an organisation's stored secrets again under SECRETS_KEY (after a key rotation; the old key must be in SECRETS_PREVIOUS_KEYS) */
+        post: operations["resealOrgSecrets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -230,7 +226,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run of an agent version
-         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs. 402 insufficient_tokens when the version's model is priced and the organisation's balance is empty (see GET /api/v1/agent-runs/{run_id}/usage).
+         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.
          */
         post: operations["createAgentRun"];
         delete?: never;
@@ -353,26 +349,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/agent-runs/{runId}/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A run's tokens and cost, per model turn and in total
-         * @description Every model call of the run, with its input and output tokens and its cost in service tokens at the model's price (MODEL_PRICES, or the organisation's own prices); each turn was debited from the organisation's ledger when it was recorded, the ledger entry naming the run.
-         */
-        get: operations["getRunUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -420,7 +396,7 @@ export interface paths {
         put?: never;
         /**
          * Take a turn: a run of the agent version that sees the conversation's earlier turns
-         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished; 402 insufficient_tokens for a priced model and an empty balance.
+         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished.
          */
         post: operations["createConversationRun"];
         delete?: never;
@@ -1066,34 +1042,11 @@ export interface components {
             /** @description Its own vector index; null if it never needed one. */
             index: components["schemas"]["VectorIndexView"] | null;
         };
-        ModelPriceEntry: {
-            /**
-             * @description `provider/model`, or `provider/*` for every model of the provider.
-             * @example openai/gpt-4o-mini
-             */
-            model: string;
-            /**
-             * @description Service tokens per 1 000 input tokens.
-             * @example 0.15
-             */
-            input_per_1k_tokens: number;
-            /**
-             * @description Service tokens per 1 000 output tokens.
-             * @example 0.6
-             */
-            output_per_1k_tokens: number;
-        };
-        ModelPricesView: {
-            /** Format: uuid */
-            org_id: string;
-            /** @description The organisation's own prices (they win over the configured ones). */
-            organisation: components["schemas"]["ModelPriceEntry"][];
-            /** @description MODEL_PRICES of this deployment. A model priced nowhere is free. */
-            configured: components["schemas"]["ModelPriceEntry"][];
-        };
-        ReplaceModelPricesRequest: {
-            /** @description The organisation's own prices; [] puts MODEL_PRICES back in effect. */
-            prices: components["schemas"]["ModelPriceEntry"][];
+        ResealSecretsView: {
+            /** @description Agent versions whose MCP headers were sealed again under SECRETS_KEY. */
+            resealed_versions: number;
+            /** @description Agent versions with MCP headers already under SECRETS_KEY. */
+            current_versions: number;
         };
         CreateAgentRequest: {
             /** Format: uuid */
@@ -1136,17 +1089,17 @@ export interface components {
         };
         AgentToolRequest: {
             /**
-             * @description `knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`).
+             * @description `knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).
              * @enum {string}
              */
-            type: "knowledge_search" | "function";
+            type: "knowledge_search" | "function" | "mcp";
             /**
              * @description knowledge_search only. null or absent: the default.
              * @default 6
              */
             match_count?: number | null;
             /**
-             * @description knowledge_search only. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).
+             * @description knowledge_search and mcp. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).
              * @default never
              * @enum {string}
              */
@@ -1172,6 +1125,28 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description mcp only, required: unique within the version; the model sees the server's tools as `<server_label>.<tool>`.
+             * @example docs
+             */
+            server_label?: string;
+            /**
+             * Format: uri
+             * @description mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS).
+             * @example https://mcp.example.com/mcp
+             */
+            server_url?: string;
+            /** @description mcp only: offer only these of the server's tools; null or absent: all it lists. */
+            allowed_tools?: string[] | null;
+            /**
+             * @description mcp only: headers sent to the server, e.g. {"Authorization": "Bearer …"}. Secrets: encrypted at rest (SECRETS_KEY), never returned (every response shows each value as "********"), never logged.
+             * @example {
+             *       "Authorization": "Bearer <token>"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
         };
         CreateAgentVersionRequest: {
             /**
@@ -1191,28 +1166,27 @@ export interface components {
             action_timeout_seconds?: number;
             /** @description Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}, {"type": "function", "name": "lookup_order", "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}]; null or absent: none. knowledge_search at most once; function names unique. */
             tools?: components["schemas"]["AgentToolRequest"][] | null;
-            /** @description Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text. */
-            response_format?: {
-                /** @enum {string} */
-                type?: "json_schema";
-                name?: string;
-                schema?: {
-                    [key: string]: unknown;
-                };
-                /** @default true */
-                strict?: boolean;
-            } | null;
         };
         AgentToolView: {
             /** @enum {string} */
-            type: "knowledge_search" | "function";
+            type: "knowledge_search" | "function" | "mcp";
             /** @description knowledge_search */
             match_count?: number;
             /**
-             * @description knowledge_search
+             * @description knowledge_search, mcp
              * @enum {string}
              */
             require_approval?: "always" | "never";
+            /** @description mcp */
+            server_label?: string;
+            /** @description mcp */
+            server_url?: string;
+            /** @description mcp: null for all the server lists */
+            allowed_tools?: string[] | null;
+            /** @description mcp: the header names; every value is shown as "********" */
+            headers?: {
+                [key: string]: "********";
+            };
             /** @description function */
             name?: string;
             /** @description function */
@@ -1238,17 +1212,6 @@ export interface components {
             run_timeout_seconds: number;
             action_timeout_seconds: number;
             tools: components["schemas"]["AgentToolView"][];
-            /** @description The structured output; null: free text. */
-            response_format?: {
-                /** @enum {string} */
-                type: "json_schema";
-                name: string;
-                schema: {
-                    [key: string]: unknown;
-                };
-                /** @default true */
-                strict: boolean;
-            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1299,10 +1262,10 @@ export interface components {
             /** @description The event's place in the run's log, from 1; the SSE `id`. */
             seq: number;
             /**
-             * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `output_repair`: the answer did not match the version's JSON Schema and the model is asked once more ({fault}); `succeeded`, `failed`: the terminal event, the run as GET returns it (`succeeded` with `output_parsed` too for a version with a response_format).
+             * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.
              * @enum {string}
              */
-            type: "queued" | "running" | "history" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "output_repair" | "succeeded" | "failed";
+            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "succeeded" | "failed";
             data: {
                 [key: string]: unknown;
             };
@@ -1357,38 +1320,6 @@ export interface components {
         ApproveToolCallsRequest: {
             /** @description A decision for every call of the pending action. */
             approvals: components["schemas"]["ToolApprovalRequest"][];
-        };
-        AgentRunTurnUsageView: {
-            /** @description 1 for the run’s first model call, then 2, 3… (a repair turn counts as one). */
-            turn: number;
-            /** @example openai/gpt-4o-mini */
-            model: string;
-            input_tokens: number;
-            output_tokens: number;
-            /**
-             * @description `provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).
-             * @enum {string}
-             */
-            counted_by: "provider" | "tokenizer";
-            /** @description What the turn costs in service tokens at the model's price (0 for a free model). */
-            cost_tokens: number;
-            /** @description Whether the cost was debited; false when the balance could not pay it (the run failed with insufficient_tokens). */
-            charged: boolean;
-            /** Format: date-time */
-            created_at: string;
-        };
-        AgentRunUsageTotalView: {
-            turns: number;
-            input_tokens: number;
-            output_tokens: number;
-            /** @description Service tokens debited for the run: the sum of its charged turns. */
-            cost_tokens: number;
-        };
-        AgentRunUsageView: {
-            /** Format: uuid */
-            run_id: string;
-            turns: components["schemas"]["AgentRunTurnUsageView"][];
-            total: components["schemas"]["AgentRunUsageTotalView"];
         };
         CreateConversationRequest: {
             /** Format: uuid */
@@ -1689,14 +1620,6 @@ export interface components {
             success_rate: number | null;
             duration_ms: components["schemas"]["RunDurationView"];
         };
-        ModelUsageView: {
-            /** @description Model calls of agent runs (a repair turn counts as one). */
-            turns: number;
-            input_tokens: number;
-            output_tokens: number;
-            /** @description Service tokens debited for model turns of runs (see GET /api/v1/agent-runs/{run_id}/usage). */
-            run_cost_tokens: number;
-        };
         DocumentUsageView: {
             total: number;
             ready: number;
@@ -1721,7 +1644,7 @@ export interface components {
         TokenUsageView: {
             /** @description Tokens granted in the window. */
             granted: number;
-            /** @description Tokens debited (video generations and extensions, model turns of agent runs). */
+            /** @description Tokens debited (video generations and extensions). */
             debited: number;
             /** @description Tokens refunded (failed or cancelled generations). */
             refunded: number;
@@ -1736,8 +1659,6 @@ export interface components {
             since: string;
             /** @description Present only for a key with `runs:read`. */
             runs?: components["schemas"]["RunUsageView"];
-            /** @description Present only for a key with `runs:read`. */
-            models?: components["schemas"]["ModelUsageView"];
             /** @description Knowledge documents; present only for a key with `kb:read`. */
             documents?: components["schemas"]["DocumentUsageView"];
             /** @description Video generations; present only for a key with `video:read`. */
@@ -3036,7 +2957,7 @@ export interface operations {
             };
         };
     };
-    getOrgModelPrices: {
+    resealOrgSecrets: {
         parameters: {
             query?: never;
             header?: never;
@@ -3052,10 +2973,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelPricesView"];
+                    "application/json": components["schemas"]["ResealSecretsView"];
                 };
             };
-            /** @description invalid_request: the request is malformed or fails validation */
+            /** @description invalid_request: the request is malformed (its request line, headers or query) or fails validation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3093,121 +3014,6 @@ export interface operations {
             };
             /** @description uri_too_long: the URL is longer than 8 192 characters */
             414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal_error, or a more specific server-side code */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description service_unavailable: this process is shutting down; retry */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    replaceOrgModelPrices: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                org_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReplaceModelPricesRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ModelPricesView"];
-                };
-            };
-            /** @description invalid_request: the request is malformed or fails validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description missing_api_key or invalid_api_key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description request_timeout: the request was not received in time */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description uri_too_long: the URL is longer than 8 192 characters */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4333,15 +4139,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description error */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
             403: {
                 headers: {
@@ -5287,131 +5084,6 @@ export interface operations {
             };
         };
     };
-    getRunUsage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                runId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket now. */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again. */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentRunUsageView"];
-                };
-            };
-            /** @description invalid_request: the request is malformed or fails validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description missing_api_key or invalid_api_key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description request_timeout: the request was not received in time */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description uri_too_long: the URL is longer than 8 192 characters */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before the next request can pass. */
-                    "Retry-After"?: number;
-                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the bucket now. */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the bucket is full again. */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal_error, or a more specific server-side code */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description service_unavailable: this process is shutting down; retry */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     listConversations: {
         parameters: {
             query?: {
@@ -5971,15 +5643,6 @@ export interface operations {
             };
             /** @description missing_api_key or invalid_api_key */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description error */
-            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ export const RUN_EVENT_TYPES = [
   'queued',
   'running',
   'history',
+  'mcp_list_tools',
   'output_delta',
   'tool_call',
   'requires_action',

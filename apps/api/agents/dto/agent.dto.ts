@@ -4,6 +4,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nest
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -28,6 +29,12 @@ import {
   KNOWLEDGE_SEARCH_TOOL,
   MAX_ACTION_TIMEOUT_SECONDS,
   MAX_AGENT_TOOLS,
+  MASKED_HEADER_VALUE,
+  MAX_MCP_ALLOWED_TOOLS,
+  MAX_MCP_HEADERS,
+  MAX_MCP_SERVER_URL_CHARS,
+  MCP_SERVER_LABEL_PATTERN,
+  MCP_TOOL,
   RESPONSE_FORMAT_NAME_PATTERN,
   type ApprovalPolicy,
 } from '@pylon/contracts';
@@ -56,14 +63,17 @@ export class AgentList {
   @ApiProperty({ type: String, nullable: true }) next_cursor!: string | null;
 }
 
+const TOOL_TYPES = [KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL, MCP_TOOL] as const;
+type ToolType = (typeof TOOL_TYPES)[number];
+
 export class AgentToolRequest {
   @ApiProperty({
-    enum: [KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL],
+    enum: TOOL_TYPES,
     description:
-      '`knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`).',
+      '`knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).',
   })
-  @IsIn([KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL])
-  type!: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
+  @IsIn(TOOL_TYPES)
+  type!: ToolType;
 
   @ApiPropertyOptional({
     type: 'integer',
@@ -82,7 +92,7 @@ export class AgentToolRequest {
   @ApiPropertyOptional({
     enum: APPROVAL_POLICIES,
     default: 'never',
-    description: 'knowledge_search only. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).',
+    description: 'knowledge_search and mcp. `always`: each call waits for a person to approve it (POST /api/v1/agent-runs/{run_id}/tool-approvals).',
   })
   @IsOmittable()
   @IsIn(APPROVAL_POLICIES)
@@ -109,12 +119,72 @@ export class AgentToolRequest {
   @IsOmittable()
   @IsObject()
   parameters?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    pattern: MCP_SERVER_LABEL_PATTERN,
+    description: "mcp only, required: unique within the version; the model sees the server's tools as `<server_label>.<tool>`.",
+    example: 'docs',
+  })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(32)
+  server_label?: string;
+
+  @ApiPropertyOptional({
+    format: 'uri',
+    maxLength: MAX_MCP_SERVER_URL_CHARS,
+    description:
+      "mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS).",
+    example: 'https://mcp.example.com/mcp',
+  })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(MAX_MCP_SERVER_URL_CHARS)
+  server_url?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    minItems: 1,
+    maxItems: MAX_MCP_ALLOWED_TOOLS,
+    description: "mcp only: offer only these of the server's tools; null or absent: all it lists.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_MCP_ALLOWED_TOOLS)
+  @IsString({ each: true })
+  allowed_tools?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    maxProperties: MAX_MCP_HEADERS,
+    description:
+      'mcp only: headers sent to the server, e.g. {"Authorization": "Bearer …"}. Secrets: encrypted at rest (SECRETS_KEY), never returned (every response shows each value as "' +
+      MASKED_HEADER_VALUE +
+      '"), never logged.',
+    example: { Authorization: 'Bearer <token>' },
+  })
+  @IsOptional()
+  @IsObject()
+  headers?: Record<string, string> | null;
 }
 
 export class AgentToolView {
-  @ApiProperty({ enum: [KNOWLEDGE_SEARCH_TOOL, FUNCTION_TOOL] }) type!: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL;
+  @ApiProperty({ enum: TOOL_TYPES }) type!: ToolType;
   @ApiPropertyOptional({ type: 'integer', description: 'knowledge_search' }) match_count?: number;
-  @ApiPropertyOptional({ enum: APPROVAL_POLICIES, description: 'knowledge_search' }) require_approval?: ApprovalPolicy;
+  @ApiPropertyOptional({ enum: APPROVAL_POLICIES, description: 'knowledge_search, mcp' }) require_approval?: ApprovalPolicy;
+  @ApiPropertyOptional({ description: 'mcp' }) server_label?: string;
+  @ApiPropertyOptional({ description: 'mcp' }) server_url?: string;
+  @ApiPropertyOptional({ type: [String], nullable: true, description: 'mcp: null for all the server lists' }) allowed_tools?: string[] | null;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: [MASKED_HEADER_VALUE] },
+    description: `mcp: the header names; every value is shown as "${MASKED_HEADER_VALUE}"`,
+  })
+  headers?: Record<string, string>;
   @ApiPropertyOptional({ description: 'function' }) name?: string;
   @ApiPropertyOptional({ description: 'function' }) description?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'function' }) parameters?: Record<string, unknown>;

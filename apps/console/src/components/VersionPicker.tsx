@@ -9,6 +9,9 @@ interface ToolView {
   match_count?: number;
   require_approval?: string;
   name?: string;
+  server_label?: string;
+  allowed_tools?: string[] | null;
+  headers?: Record<string, string>;
 }
 
 /** "knowledge_search (6), lookup_order (function)", or "none". */
@@ -18,9 +21,20 @@ export function describeTools(tools: readonly ToolView[] | null | undefined): st
     .map((tool) =>
       tool.type === 'function'
         ? `${tool.name} (function)`
-        : `${tool.type} (${tool.match_count}${tool.require_approval === 'always' ? ', needs approval' : ''})`,
+        : tool.type === 'mcp'
+          ? describeMcpTool(tool)
+          : `${tool.type} (${tool.match_count}${tool.require_approval === 'always' ? ', needs approval' : ''})`,
     )
     .join(', ');
+}
+
+/** "docs (mcp: search, fetch; Authorization: ********, needs approval)": the headers only as the API shows them, masked. */
+function describeMcpTool(tool: ToolView): string {
+  const parts = [tool.allowed_tools?.length ? tool.allowed_tools.join(', ') : 'all tools'];
+  const headers = Object.entries(tool.headers ?? {}).map(([name, masked]) => `${name}: ${masked}`);
+  if (headers.length > 0) parts.push(headers.join(', '));
+  if (tool.require_approval === 'always') parts.push('needs approval');
+  return `${tool.server_label} (mcp: ${parts.join('; ')})`;
 }
 
 export interface PickedVersion {

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
 import { DocsLink, Done, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
 import { describeTools } from '../components/VersionPicker';
+import { McpToolFields, mcpTool, type McpServerDraft } from '../components/McpToolFields';
 import { useSession } from '../session';
 
 /** The organisation's agents: list and create; each agent's versions on its own page. */
@@ -193,6 +194,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
   const [schemaText, setSchemaText] = useState(EXAMPLE_SCHEMA);
   const [strict, setStrict] = useState(true);
   const schema = structured ? parseSchema(schemaText) : null;
+  const [mcpServers, setMcpServers] = useState<McpServerDraft[]>([]);
   const list = providers.data?.data ?? [];
   // A provider that takes any model name is chosen as "provider/"; its model name is typed.
   const provider = list.find((candidate) => model === `${candidate.provider}/` || candidate.models?.includes(model));
@@ -205,7 +207,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
           instructions,
           ...(temperature ? { temperature: Number(temperature) } : {}),
           ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
-          tools: searchKnowledge ? [{ type: 'knowledge_search', match_count: Number(matchCount) }] : null,
+          tools: [...(searchKnowledge ? [{ type: 'knowledge_search' as const, match_count: Number(matchCount) }] : []), ...mcpServers.map(mcpTool)],
           ...(schema && 'value' in schema
             ? { response_format: { type: 'json_schema' as const, name: formatName.trim(), schema: schema.value, strict } }
             : {}),
@@ -213,6 +215,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
       ),
     onSuccess: () => {
       setInstructions('');
+      setMcpServers([]);
       void queryClient.invalidateQueries({ queryKey: ['agent-versions', agentId] });
     },
   });
@@ -281,6 +284,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
             <input id="version-matches" type="number" min={1} max={50} value={matchCount} onChange={(event) => setMatchCount(event.target.value)} />
           </>
         )}
+        <McpToolFields servers={mcpServers} onChange={setMcpServers} />
         <label className="check">
           <input type="checkbox" checked={structured} onChange={(event) => setStructured(event.target.checked)} /> Answers JSON that matches a schema
           (a response format)

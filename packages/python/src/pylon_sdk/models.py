@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -139,20 +139,9 @@ class KnowledgeIndexView(TypedDict):
     index: VectorIndexView
 
 
-class ModelPriceEntry(TypedDict):
-    model: str
-    input_per_1k_tokens: float
-    output_per_1k_tokens: float
-
-
-class ModelPricesView(TypedDict):
-    org_id: str
-    organisation: list[ModelPriceEntry]
-    configured: list[ModelPriceEntry]
-
-
-class ReplaceModelPricesRequest(TypedDict, closed=True):
-    prices: list[ModelPriceEntry]
+class ResealSecretsView(TypedDict):
+    resealed_versions: int
+    current_versions: int
 
 
 class CreateAgentRequest(TypedDict, closed=True):
@@ -182,24 +171,20 @@ class AgentList(TypedDict):
     next_cursor: str
 
 
+AllowedTool: TypeAlias = str
+
+
 class AgentToolRequest(TypedDict, closed=True):
-    type: Literal['knowledge_search', 'function']
+    type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
-
-
-class ResponseFormat(TypedDict, closed=True):
-    """
-    Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.
-    """
-
-    type: NotRequired[Literal['json_schema']]
-    name: NotRequired[str]
-    schema: NotRequired[dict[str, Any]]
-    strict: NotRequired[bool]
+    server_label: NotRequired[str]
+    server_url: NotRequired[str]
+    allowed_tools: NotRequired[list[AllowedTool]]
+    headers: NotRequired[dict[str, str]]
 
 
 class CreateAgentVersionRequest(TypedDict, closed=True):
@@ -210,27 +195,19 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
     run_timeout_seconds: NotRequired[int]
     action_timeout_seconds: NotRequired[int]
     tools: NotRequired[list[AgentToolRequest]]
-    response_format: NotRequired[ResponseFormat]
 
 
 class AgentToolView(TypedDict):
-    type: Literal['knowledge_search', 'function']
+    type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
+    server_label: NotRequired[str]
+    server_url: NotRequired[str]
+    allowed_tools: NotRequired[list[str]]
+    headers: NotRequired[dict[str, Literal['********']]]
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
-
-
-class ResponseFormat1(TypedDict, closed=True):
-    """
-    The structured output; null: free text.
-    """
-
-    type: Literal['json_schema']
-    name: str
-    schema: dict[str, Any]
-    strict: bool
 
 
 class AgentVersionView(TypedDict):
@@ -245,7 +222,6 @@ class AgentVersionView(TypedDict):
     run_timeout_seconds: int
     action_timeout_seconds: int
     tools: list[AgentToolView]
-    response_format: NotRequired[ResponseFormat1]
     created_at: str
 
 
@@ -289,12 +265,12 @@ class RunEventView(TypedDict):
         'queued',
         'running',
         'history',
+        'mcp_list_tools',
         'output_delta',
         'tool_call',
         'requires_action',
         'tool_approval',
         'tool_result',
-        'output_repair',
         'succeeded',
         'failed',
     ]
@@ -336,30 +312,6 @@ class ToolApprovalRequest(TypedDict, closed=True):
 
 class ApproveToolCallsRequest(TypedDict, closed=True):
     approvals: list[ToolApprovalRequest]
-
-
-class AgentRunTurnUsageView(TypedDict):
-    turn: int
-    model: str
-    input_tokens: int
-    output_tokens: int
-    counted_by: Literal['provider', 'tokenizer']
-    cost_tokens: int
-    charged: bool
-    created_at: str
-
-
-class AgentRunUsageTotalView(TypedDict):
-    turns: int
-    input_tokens: int
-    output_tokens: int
-    cost_tokens: int
-
-
-class AgentRunUsageView(TypedDict):
-    run_id: str
-    turns: list[AgentRunTurnUsageView]
-    total: AgentRunUsageTotalView
 
 
 class CreateConversationRequest(TypedDict, closed=True):
@@ -553,13 +505,6 @@ class RunUsageView(TypedDict):
     duration_ms: RunDurationView
 
 
-class ModelUsageView(TypedDict):
-    turns: int
-    input_tokens: int
-    output_tokens: int
-    run_cost_tokens: int
-
-
 class DocumentUsageView(TypedDict):
     total: int
     ready: int
@@ -591,7 +536,6 @@ class UsageWindowView(TypedDict):
     window: Literal['24h', '30d']
     since: str
     runs: NotRequired[RunUsageView]
-    models: NotRequired[ModelUsageView]
     documents: NotRequired[DocumentUsageView]
     videos: NotRequired[VideoUsageView]
     deliveries: NotRequired[DeliveryUsageView]

@@ -1,0 +1,35 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { McpHeaderSecretsService } from '@pylon/agents';
+import { OrganizationsService } from '@pylon/organizations';
+import { ApiUuidParam, UuidParam } from '../common/uuid-param';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { AdminOnly } from '../auth/access.decorators';
+import { ResealSecretsView } from './dto/secrets.dto';
+
+/** Key rotation of the secrets an organisation keeps (MCP servers' headers), with the admin token. */
+@ApiTags('management')
+@ApiBearerAuth('admin')
+@AdminOnly()
+@Controller('admin/v1/orgs/:org_id/secrets')
+export class SecretsController {
+  constructor(
+    private readonly orgs: OrganizationsService,
+    private readonly secrets: McpHeaderSecretsService,
+  ) {}
+
+  @Post('reseal')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'resealOrgSecrets',
+    summary: "Seal an organisation's stored secrets again under SECRETS_KEY (after a key rotation; the old key must be in SECRETS_PREVIOUS_KEYS)",
+  })
+  @ApiUuidParam('org_id')
+  @ApiOkResponse({ type: ResealSecretsView })
+  @ApiErrors(401, 404)
+  async reseal(@UuidParam('org_id') orgId: string): Promise<ResealSecretsView> {
+    await this.orgs.require(orgId);
+    const outcome = await this.secrets.reseal(orgId);
+    return { resealed_versions: outcome.resealed, current_versions: outcome.current };
+  }
+}
