@@ -12,6 +12,7 @@ import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
+import { AgentScheduleActivitiesImpl } from './activities/agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './activities/knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
@@ -39,6 +40,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
   ],
   providers: [
     AgentRunActivitiesImpl,
+    AgentScheduleActivitiesImpl,
     KnowledgeIngestionActivitiesImpl,
     KnowledgeVectorIndexActivitiesImpl,
     VideoActivitiesImpl,

@@ -24,6 +24,8 @@ export interface AgentRunWorkflowInput {
   actionTimeoutSeconds?: number;
   /** A conversation's turn: it waits until the turns accepted before it are final. */
   conversation?: { id: string; seq: number };
+  /** A scheduled run: the firing workflow that created it, told when the run ends. */
+  scheduleFiringWorkflowId?: string;
 }
 
 export interface AgentRunOutcome {

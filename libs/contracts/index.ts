@@ -13,3 +13,4 @@ export * from './workflow-outcomes';
 export * from './limits';
 export * from './api-error';
 export * from './required-actions';
+export * from './agent-schedule';

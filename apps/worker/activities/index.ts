@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type {
   AgentRunActivities,
+  AgentScheduleActivities,
   KnowledgeIngestionActivities,
   KnowledgeVectorIndexActivities,
   VideoActivities,
@@ -8,6 +9,7 @@ import type {
   WorkKind,
 } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
+import { AgentScheduleActivitiesImpl } from './agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './video.activities';
@@ -24,16 +26,19 @@ function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): 
 export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Activities {
   switch (kind) {
     case 'agent-runs':
-      return bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
-        'takeTurn',
-        'runTool',
-        'requireAction',
-        'closeAction',
-        'isTurnFree',
-        'firstUnfinishedTurn',
-        'markRunFailed',
-        'purgeExpiredRunEvents',
-      ]);
+      return {
+        ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
+          'takeTurn',
+          'runTool',
+          'requireAction',
+          'closeAction',
+          'isTurnFree',
+          'firstUnfinishedTurn',
+          'markRunFailed',
+          'purgeExpiredRunEvents',
+        ]),
+        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), ['fireSchedule', 'isScheduledRunFinal']),
+      };
     case 'knowledge':
       return {
         ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [

@@ -17,6 +17,7 @@ import { WebhookAttemptHeaders1765400000000 } from './1765400000000-webhook-atte
 import { IdempotentManagementCreates1765500000000 } from './1765500000000-idempotent-management-creates';
 import { ConversationsAndActions1765600000000 } from './1765600000000-conversations-and-actions';
 import { ConversationItemTurns1765700000000 } from './1765700000000-conversation-item-turns';
+import { AgentSchedules1765810000000 } from './1765810000000-agent-schedules';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   IdempotentManagementCreates1765500000000,
   ConversationsAndActions1765600000000,
   ConversationItemTurns1765700000000,
+  AgentSchedules1765810000000,
 ];

@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Client,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleOptions,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
+import {
+  WORKFLOW_KINDS,
+  WORKFLOW_TYPES,
+  agentScheduleFiringWorkflowId,
+  agentScheduleTemporalId,
+  pylonSearchAttributes,
+  type ScheduleFiringInput,
+  type ScheduleOverlap,
+} from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+
+/** Everything the Temporal Schedule of an agent schedule is made of (the row it mirrors). */
+export interface AgentScheduleDefinition {
+  id: string;
+  orgId: string;
+  agentVersionId: string;
+  input: string;
+  cron: string | null;
+  everySeconds: number | null;
+  timezone: string;
+  overlap: ScheduleOverlap;
+  paused: boolean;
+}
+
+const OVERLAP_POLICIES: Record<ScheduleOverlap, ScheduleOverlapPolicy> = {
+  skip: ScheduleOverlapPolicy.SKIP,
+  buffer_one: ScheduleOverlapPolicy.BUFFER_ONE,
+  allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
+};
+
+/**
+ * Firings missed while Temporal was down are taken when it is back, up to this late (each by the
+ * overlap policy), so an outage loses none of them; a longer outage skips the older ones.
+ */
+const CATCHUP_WINDOW = '1 day';
+
+/**
+ * The Temporal Schedules of agent schedules, `agent-schedule:<id>`: each starts a firing workflow on the
+ * agent-runs task queue, with the firing's arguments fixed in its action.
+ */
+@Injectable()
+export class AgentScheduleEngine {
+  constructor(
+    @Inject(Client) private readonly temporal: Client,
+    private readonly config: PylonConfig,
+  ) {}
+
+  /** Creating one that exists is success (a retried create). */
+  async create(schedule: AgentScheduleDefinition): Promise<void> {
+    try {
+      await this.temporal.schedule.create({ scheduleId: agentScheduleTemporalId(schedule.id), ...this.options(schedule) });
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    }
+  }
+
+  /** Replaces the whole definition (spec, action, overlap, paused) with the row's. */
+  async update(schedule: AgentScheduleDefinition): Promise<void> {
+    const options = this.options(schedule);
+    await this.handle(schedule.id).update(() => ({
+      spec: options.spec,
+      action: options.action,
+      policies: options.policies,
+      state: { paused: schedule.paused },
+    }));
+  }
+
+  /** One firing now, whatever runs already (its nominal time is now). */
+  async trigger(scheduleId: string): Promise<void> {
+    await this.handle(scheduleId).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  }
+
+  /** Deleting one that does not exist is success (a retried delete). */
+  async delete(scheduleId: string): Promise<void> {
+    try {
+      await this.handle(scheduleId).delete();
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    }
+  }
+
+  /** The next firing times Temporal has computed (none while paused), or null when the Schedule does not exist. */
+  async nextTimes(scheduleId: string): Promise<Date[] | null> {
+    try {
+      const description = await this.handle(scheduleId).describe();
+      return description.state.paused ? [] : description.info.nextActionTimes;
+    } catch (error) {
+      if (error instanceof ScheduleNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  private handle(scheduleId: string) {
+    return this.temporal.schedule.getHandle(agentScheduleTemporalId(scheduleId));
+  }
+
+  private options(schedule: AgentScheduleDefinition): Omit<ScheduleOptions<ScheduleOptionsStartWorkflowAction<never>>, 'scheduleId'> {
+    const firing: ScheduleFiringInput = {
+      scheduleId: schedule.id,
+      orgId: schedule.orgId,
+      agentVersionId: schedule.agentVersionId,
+      input: schedule.input,
+    };
+    const spec: ScheduleSpec = schedule.cron
+      ? { cronExpressions: [schedule.cron], timezone: schedule.timezone }
+      : { intervals: [{ every: schedule.everySeconds! * 1000 }], timezone: schedule.timezone };
+    return {
+      spec,
+      action: {
+        type: 'startWorkflow',
+        workflowType: WORKFLOW_TYPES.agentScheduleFiring,
+        workflowId: agentScheduleFiringWorkflowId(schedule.id),
+        taskQueue: this.config.taskQueue(WORKFLOW_KINDS[WORKFLOW_TYPES.agentScheduleFiring]),
+        args: [firing] as never,
+        typedSearchAttributes: pylonSearchAttributes(schedule.orgId, schedule.id),
+        staticSummary: `Firing of agent schedule ${schedule.id}`,
+      },
+      policies: { overlap: OVERLAP_POLICIES[schedule.overlap], catchupWindow: CATCHUP_WINDOW },
+      state: { paused: schedule.paused },
+      typedSearchAttributes: pylonSearchAttributes(schedule.orgId, schedule.id),
+    };
+  }
+}
