@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Http, type HttpResponse } from '../support/http';
 import { Stack } from '../support/stack';
-import { createTenant, waitForRun, type Tenant } from '../support/tenant';
+import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,6 +143,33 @@ describe('agent schedules', () => {
     expectError(await http.get(`/api/v1/agent-schedules/${id}`, { token: tenant.key }), 404, 'not_found');
     expectError(await http.get(`/api/v1/agent-schedules/${id}/runs`, { token: tenant.key }), 404, 'not_found');
     expectError(await http.delete(`/api/v1/agent-schedules/${id}`, { token: tenant.key }), 404, 'not_found');
+  });
+
+  it('overlap "skip": while a run waits (for a tool output), its firings are skipped; once it ends, the schedule fires again', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }],
+    });
+    const created = await create({ every_seconds: 1, overlap: 'skip', agent_version_id: versionId, input: 'lookup_order for order 7' });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.schedule_id;
+    const [first] = await waitForRuns(id, 1, 15_000);
+    const deadline = Date.now() + 15_000;
+    let action: HttpResponse;
+    while ((action = await http.get(`/api/v1/agent-runs/${first.run_id}/required-action`, { token: tenant.key })).status !== 200) {
+      assert.ok(Date.now() < deadline, 'the run never waited');
+      await sleep(100);
+    }
+    await sleep(3_000);
+    assert.equal((await runsOf(id)).length, 1, 'no firing while the run waits');
+    const answered = await http.post(`/api/v1/agent-runs/${first.run_id}/tool-outputs`, {
+      token: tenant.key,
+      body: { tool_outputs: [{ tool_call_id: action.body.tool_calls[0].id, output: '{"order":"7"}' }] },
+    });
+    assert.equal(answered.status, 200, answered.text);
+    assert.equal((await waitForRun(http, tenant.key, first.run_id)).run.status, 'succeeded');
+    await waitForRuns(id, 2, 15_000);
+    await http.delete(`/api/v1/agent-schedules/${id}`, { token: tenant.key });
   });
 
   it('a bad cron, an interval under 1 s, an unknown time zone: 400 naming it; unknown properties: 400', async () => {
