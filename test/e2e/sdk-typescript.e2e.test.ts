@@ -276,6 +276,21 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.match(ran.stdout, /^tool_output \{"order_id":"42","status":"shipped"\}$/m);
   });
 
+  it("runs the README's Schedules example in TypeScript as it stands, type-checked", async () => {
+    writeFileSync(join(project, 'schedules.mts'), readmeBlock('### Schedules', 'ts'));
+    const compiled = compileStrict('schedules.mts');
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const ran = spawnSync(process.execPath, ['schedules.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /^next runs \[/m);
+    assert.match(ran.stdout, /^\d{4}-\d{2}-\d{2}T\S+ [0-9a-f-]{36}$/m);
+  });
+
   it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
     const pylon = client();
     const events = [];
