@@ -379,7 +379,7 @@ describe('the console, in a browser', () => {
       assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
       await signIn(narrow);
       const sections = await page.locator('nav[aria-label="Sections"] a').allTextContents();
-      assert.deepEqual(sections, ['Overview', 'Runs', 'API keys']);
+      assert.deepEqual(sections, ['Overview', 'Runs', 'Schedules', 'API keys']);
       await page.getByRole('heading', { name: 'Agent runs' }).waitFor({ timeout: UI_TIMEOUT });
       assert.equal(await page.getByRole('heading', { name: 'Videos' }).count(), 0, 'no video figures without video:read');
       await openSection('API keys');
@@ -755,6 +755,60 @@ describe('the console, in a browser', () => {
         .filter({ hasText: 'The knowledge search did not run: the call was not approved: not during the audit' })
         .waitFor({ timeout: UI_TIMEOUT });
       await turn.getByText('Denied knowledge_search').waitFor({ timeout: UI_TIMEOUT });
+    });
+
+    // After the overview too: a schedule's firings are runs.
+    it('Schedules: a bad time zone refused in words; a paused schedule run now, resumed (next runs, its runs appear), paused, and deleted', async () => {
+      await openSection('Schedules');
+      await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
+      await page.getByLabel('Version').selectOption({ index: 1 });
+      await page.getByLabel('Input').fill('What does a schedule do?');
+      await page.getByRole('radio', { name: 'Cron expression' }).check();
+      await page.getByLabel('Cron (minute hour day-of-month month day-of-week)').fill('0 9 * * MON-FRI');
+      await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
+      await page.getByRole('button', { name: 'Create schedule' }).click();
+      await page.getByRole('alert').filter({ hasText: 'timezone "Mars/Olympus_Mons" is not an IANA time zone' }).waitFor({ timeout: UI_TIMEOUT });
+
+      await page.getByRole('radio', { name: 'Every N seconds' }).check();
+      await page.getByLabel('Every (seconds, at least 1)').fill('2');
+      await page.getByRole('checkbox', { name: 'Create it paused' }).check();
+      await page.getByRole('button', { name: 'Create schedule' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Schedule' }).waitFor({ timeout: UI_TIMEOUT });
+      const scheduleId = /\/console\/schedules\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      assert.ok(scheduleId, page.url());
+      const name = `schedule ${scheduleId.slice(0, 8)}`;
+      await page.getByText('None while paused.').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByText('No runs yet.').waitFor({ timeout: UI_TIMEOUT });
+
+      await page.getByRole('button', { name: `Run ${name} now` }).click();
+      await page.getByRole('status').filter({ hasText: 'Fired' }).waitFor({ timeout: UI_TIMEOUT });
+      const runsTable = page.getByRole('table', { name: 'The schedule’s runs, newest first' });
+      await runsTable.getByRole('link').first().waitFor({ timeout: UI_TIMEOUT });
+      await runsTable.getByText('succeeded').first().waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('schedule');
+
+      await page.getByRole('button', { name: `Resume ${name}` }).click();
+      const nextRuns = page.getByRole('region', { name: 'Next runs' }).getByRole('listitem');
+      await nextRuns.nth(1).waitFor({ timeout: UI_TIMEOUT });
+      const deadline = Date.now() + UI_TIMEOUT;
+      while ((await runsTable.getByRole('link').count()) < 3) {
+        assert.ok(Date.now() < deadline, 'the resumed schedule fired');
+        await page.waitForTimeout(250);
+      }
+      await page.getByRole('button', { name: `Pause ${name}` }).click();
+      await page.getByRole('button', { name: `Resume ${name}` }).waitFor({ timeout: UI_TIMEOUT });
+      const paused = await http.get(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key });
+      assert.equal(paused.body.paused, true);
+
+      await openSection('Schedules');
+      const row = page.getByRole('row').filter({ hasText: scheduleId.slice(0, 8) });
+      await row.getByText('every 2 s').waitFor({ timeout: UI_TIMEOUT });
+      await row.getByText('paused', { exact: true }).waitFor();
+      await assertPage('schedules');
+      await row.getByRole('button', { name: `Delete ${name}` }).click();
+      await row.getByRole('button', { name: 'Yes, delete' }).click();
+      await page.getByText('No schedules yet.').waitFor({ timeout: UI_TIMEOUT });
+      assert.equal((await http.get(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key })).status, 404);
     });
 
     it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {
