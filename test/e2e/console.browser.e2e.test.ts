@@ -152,9 +152,14 @@ describe('the console, in a browser', () => {
   for (const viewport of VIEWPORTS) describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => flows(viewport));
 
   it('the pages broke no Content-Security-Policy rule and threw nothing', () => {
-    // The refused key and the narrow key's refused page answer 401/403 on purpose; nothing else may fail.
+    // The refused key and the narrow key's refused page answer 401/403 on purpose, and the schedule with an
+    // unknown time zone 400, once at each size; nothing else may fail.
     const unexpected = consoleErrors.filter((text) => !/status of 40[13]/.test(text));
-    assert.deepEqual(unexpected, []);
+    assert.ok(unexpected.filter((text) => /status of 400/.test(text)).length <= VIEWPORTS.length, unexpected.join('\n'));
+    assert.deepEqual(
+      unexpected.filter((text) => !/status of 400/.test(text)),
+      [],
+    );
   });
 
   /** Every flow a customer does, end to end, in a fresh organisation, at one size. */
@@ -758,10 +763,11 @@ describe('the console, in a browser', () => {
     });
 
     // After the overview too: a schedule's firings are runs.
-    it('Schedules: a bad time zone refused in words; a paused schedule run now, resumed (next runs, its runs appear), paused, and deleted', async () => {
+    it('Schedules: a bad time zone refused in words; a paused schedule run now, resumed (next runs, its runs appear) and paused; another deleted', async () => {
       await openSection('Schedules');
       await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
-      await page.getByLabel('Version').selectOption({ index: 1 });
+      // The tenant's first version (later ones wait for tool outputs or approvals).
+      await page.getByLabel('Version', { exact: true }).selectOption({ label: 'v1 · local/extractive · tools: knowledge_search (6)' });
       await page.getByLabel('Input').fill('What does a schedule do?');
       await page.getByRole('radio', { name: 'Cron expression' }).check();
       await page.getByLabel('Cron (minute hour day-of-month month day-of-week)').fill('0 9 * * MON-FRI');
@@ -773,14 +779,14 @@ describe('the console, in a browser', () => {
       await page.getByLabel('Every (seconds, at least 1)').fill('2');
       await page.getByRole('checkbox', { name: 'Create it paused' }).check();
       await page.getByRole('button', { name: 'Create schedule' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Schedule' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('heading', { level: 1, name: 'Schedule', exact: true }).waitFor({ timeout: UI_TIMEOUT });
       const scheduleId = /\/console\/schedules\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
       assert.ok(scheduleId, page.url());
       const name = `schedule ${scheduleId.slice(0, 8)}`;
       await page.getByText('None while paused.').waitFor({ timeout: UI_TIMEOUT });
       await page.getByText('No runs yet.').waitFor({ timeout: UI_TIMEOUT });
 
-      await page.getByRole('button', { name: `Run ${name} now` }).click();
+      await page.getByRole('button', { name: `Run now: ${name}` }).click();
       await page.getByRole('status').filter({ hasText: 'Fired' }).waitFor({ timeout: UI_TIMEOUT });
       const runsTable = page.getByRole('table', { name: 'The schedule’s runs, newest first' });
       await runsTable.getByRole('link').first().waitFor({ timeout: UI_TIMEOUT });
@@ -805,10 +811,21 @@ describe('the console, in a browser', () => {
       await row.getByText('every 2 s').waitFor({ timeout: UI_TIMEOUT });
       await row.getByText('paused', { exact: true }).waitFor();
       await assertPage('schedules');
-      await row.getByRole('button', { name: `Delete ${name}` }).click();
-      await row.getByRole('button', { name: 'Yes, delete' }).click();
-      await page.getByText('No schedules yet.').waitFor({ timeout: UI_TIMEOUT });
-      assert.equal((await http.get(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key })).status, 404);
+
+      // Deleting another one (the one above stays, paused, for the 320 px sweep of its page).
+      const other = await http.post('/api/v1/agent-schedules', {
+        token: tenant.key,
+        body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'To be deleted', every_seconds: 3600, paused: true },
+      });
+      assert.equal(other.status, 201, other.text);
+      const otherName = `schedule ${other.body.schedule_id.slice(0, 8)}`;
+      await page.reload();
+      const otherRow = page.getByRole('row').filter({ hasText: 'To be deleted' });
+      await otherRow.getByRole('button', { name: `Delete ${otherName}` }).click();
+      await otherRow.getByRole('button', { name: 'Yes, delete' }).click();
+      await otherRow.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      assert.equal((await http.get(`/api/v1/agent-schedules/${other.body.schedule_id}`, { token: tenant.key })).status, 404);
+      await row.waitFor();
     });
 
     it('a page that does not exist says so in its heading and its title; a list that fits on one page shows no pager', async () => {

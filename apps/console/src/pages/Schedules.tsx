@@ -112,7 +112,7 @@ function ScheduleActions({ schedule, onDeleted }: { schedule: Schedule; onDelete
       <button type="button" disabled={busy} onClick={() => pause.mutate()} aria-label={`${schedule.paused ? 'Resume' : 'Pause'} ${name}`}>
         {schedule.paused ? 'Resume' : 'Pause'}
       </button>{' '}
-      <button type="button" disabled={busy} onClick={() => trigger.mutate()} aria-label={`Run ${name} now`}>
+      <button type="button" disabled={busy} onClick={() => trigger.mutate()} aria-label={`Run now: ${name}`}>
         Run now
       </button>{' '}
       {confirming ? (
