@@ -1,10 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MIN_SCHEDULE_INTERVAL_SECONDS, RUN_STATUSES, SCHEDULE_OVERLAPS, type RunStatus, type ScheduleOverlap } from '@pylon/contracts';
 import { IsOmittable } from '../../common/omittable';
 import { IsUuid } from '../../common/uuid';
 import { OrgPageQuery, PageQuery } from '../../common/pagination.dto';
 import { MAX_RUN_INPUT_CHARS } from '../../agent-runs/dto/agent-run.dto';
+
+/** A year: the longest interval. */
+const MAX_INTERVAL_SECONDS = 31_536_000;
 
 const CRON_DESCRIPTION =
   'Five fields, `minute hour day-of-month month day-of-week` (names such as `MON` and `JAN` allowed), or a macro such as `@daily`, in `timezone`. Exactly one of `cron` and `every_seconds`.';
@@ -36,13 +39,14 @@ export class CreateAgentScheduleRequest {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: MIN_SCHEDULE_INTERVAL_SECONDS,
-    maximum: 31_536_000,
+    maximum: MAX_INTERVAL_SECONDS,
     example: 3600,
     description: EVERY_DESCRIPTION,
   })
   @IsOmittable()
   @IsInt()
   @Min(MIN_SCHEDULE_INTERVAL_SECONDS)
+  @Max(MAX_INTERVAL_SECONDS)
   every_seconds?: number;
 
   @ApiPropertyOptional({ maxLength: 64, default: 'UTC', example: 'Europe/Paris', description: 'An IANA time zone, for `cron`.' })
@@ -79,12 +83,13 @@ export class UpdateAgentScheduleRequest {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: MIN_SCHEDULE_INTERVAL_SECONDS,
-    maximum: 31_536_000,
+    maximum: MAX_INTERVAL_SECONDS,
     description: `${EVERY_DESCRIPTION} Replaces \`cron\`.`,
   })
   @IsOmittable()
   @IsInt()
   @Min(MIN_SCHEDULE_INTERVAL_SECONDS)
+  @Max(MAX_INTERVAL_SECONDS)
   every_seconds?: number;
 
   @ApiPropertyOptional({ maxLength: 64, description: 'An IANA time zone, for `cron`.' })
