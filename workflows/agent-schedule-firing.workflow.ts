@@ -9,7 +9,8 @@ import {
 import { scheduledRunFinished } from './scheduled-run-finished';
 
 const schedules = proxyActivities<AgentScheduleActivities>({
-  startToCloseTimeout: '1 minute',
+  // A create is a few statements and a workflow start: an attempt on a worker that died is retried after this.
+  startToCloseTimeout: '15 seconds',
   // Retried until the database and the workflow engine answer, and while the organisation's backlog is full.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [SCHEDULE_FIRING_REFUSED] },
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { agentScheduleTemporalId } from '@pylon/contracts';
 import { Http, type HttpResponse } from '../support/http';
+import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
 
@@ -254,7 +257,25 @@ describe('agent schedules', () => {
     const paused = await http.patch(`/api/v1/agent-schedules/${id}`, { token: tenant.key, body: { paused: true } });
     assert.equal(paused.status, 200, paused.text);
     const lastNominal = Date.now();
-    await sleep(3_000);
+    // Every firing the Schedule took has its run once its activity is done: one the killed worker was running is
+    // retried on the new worker when that attempt times out.
+    const temporal = new Client({ connection: await Connection.connect({ address: testInfra().temporalAddress }) });
+    let taken: number[];
+    try {
+      const description = await temporal.schedule.getHandle(agentScheduleTemporalId(id)).describe();
+      taken = description.info.recentActions.map((action) => action.scheduledAt.getTime());
+    } finally {
+      await temporal.connection.close();
+    }
+    assert.ok(taken.length > 0);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const have = new Set((await runsOf(id)).map((run) => Date.parse(run.scheduled_at)));
+      const missing = taken.filter((time) => !have.has(time));
+      if (missing.length === 0) break;
+      assert.ok(Date.now() < deadline, `firings without a run: ${missing.map((time) => new Date(time).toISOString()).join(', ')}`);
+      await sleep(500);
+    }
 
     const runs = await runsOf(id);
     const times = runs.map((run) => Date.parse(run.scheduled_at));
