@@ -11,7 +11,7 @@ import {
 } from '@pylon/contracts';
 import { AgentRepository, AgentRun, AgentRunRepository, AgentSchedule, AgentScheduleRepository, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
-import { AgentScheduleEngine } from '@pylon/temporal';
+import { AgentScheduleEngine, InvalidScheduleSpecError } from '@pylon/temporal';
 import { AgentRunsService } from './agent-runs.service';
 import { canonicalTimeZone, cronError } from './schedule-spec';
 
@@ -110,8 +110,7 @@ export class AgentSchedulesService {
         },
         undo: async (row, error) => {
           await this.schedules.delete(orgId, row.id);
-          // The client turns the server's "invalid schedule spec" into a TypeError carrying its reason.
-          if (error instanceof TypeError) return ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
+          if (error instanceof InvalidScheduleSpecError) return ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
           this.logger.error({ err: error }, `could not create the Temporal Schedule of schedule ${row.id}; removing it`);
           return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
         },
@@ -151,7 +150,7 @@ export class AgentSchedulesService {
     try {
       await this.registered(next, () => this.engine.update(next));
     } catch (error) {
-      if (error instanceof TypeError) throw ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
+      if (error instanceof InvalidScheduleSpecError) throw ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
       throw error;
     }
     const updated = await this.schedules.update(orgId, scheduleId, {

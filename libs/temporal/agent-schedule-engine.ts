@@ -32,6 +32,24 @@ export interface AgentScheduleDefinition {
   paused: boolean;
 }
 
+/** Temporal refused the schedule's spec (the server's reason as the message). */
+export class InvalidScheduleSpecError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InvalidScheduleSpecError';
+  }
+}
+
+/** The client turns the server's INVALID_ARGUMENT "Invalid schedule spec" into a TypeError carrying the reason. */
+async function refusingBadSpec(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof TypeError) throw new InvalidScheduleSpecError(error.message);
+    throw error;
+  }
+}
+
 const OVERLAP_POLICIES: Record<ScheduleOverlap, ScheduleOverlapPolicy> = {
   skip: ScheduleOverlapPolicy.SKIP,
   buffer_one: ScheduleOverlapPolicy.BUFFER_ONE,
@@ -57,8 +75,9 @@ export class AgentScheduleEngine {
 
   /** Creating one that exists is success (a retried create). */
   async create(schedule: AgentScheduleDefinition): Promise<void> {
+    const options = { scheduleId: agentScheduleTemporalId(schedule.id), ...this.options(schedule) };
     try {
-      await this.temporal.schedule.create({ scheduleId: agentScheduleTemporalId(schedule.id), ...this.options(schedule) });
+      await refusingBadSpec(async () => void (await this.temporal.schedule.create(options)));
     } catch (error) {
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
@@ -67,12 +86,14 @@ export class AgentScheduleEngine {
   /** Replaces the whole definition (spec, action, overlap, paused) with the row's. */
   async update(schedule: AgentScheduleDefinition): Promise<void> {
     const options = this.options(schedule);
-    await this.handle(schedule.id).update(() => ({
-      spec: options.spec,
-      action: options.action,
-      policies: options.policies,
-      state: { paused: schedule.paused },
-    }));
+    await refusingBadSpec(() =>
+      this.handle(schedule.id).update(() => ({
+        spec: options.spec,
+        action: options.action,
+        policies: options.policies,
+        state: { paused: schedule.paused },
+      })),
+    );
   }
 
   /** One firing now, whatever runs already (its nominal time is now). */
