@@ -35,6 +35,7 @@ import {
   type TranscriptEntry,
 } from '@pylon/contracts';
 import { announce } from './announce';
+import { tellFiringRunFinished } from './scheduled-run-finished';
 import { describeFailure } from './failure-reason';
 import { mcpActivities } from './mcp-tools';
 
@@ -158,6 +159,7 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
     return { status: 'failed', error };
   } finally {
     if (run.conversation) await CancellationScope.nonCancellable(() => freeNextTurn(run));
+    if (run.scheduleFiringWorkflowId) await CancellationScope.nonCancellable(() => tellFiringRunFinished(run.scheduleFiringWorkflowId!));
   }
 }
 

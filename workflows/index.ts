@@ -7,3 +7,4 @@ export { webhookEventWorkflow } from './webhook-event.workflow';
 export { webhookRetryWorkflow } from './webhook-retry.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 export { runEventsRetentionWorkflow } from './run-events-retention.workflow';
+export { agentScheduleFiringWorkflow } from './agent-schedule-firing.workflow';

@@ -11,6 +11,7 @@ import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
 import { ConversationsApiModule } from './conversations/conversations.module';
+import { AgentSchedulesApiModule } from './agent-schedules/agent-schedules.module';
 import { ApiKeysApiModule } from './api-keys/api-keys.module';
 import { AgentsApiModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
@@ -53,6 +54,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     AgentsApiModule,
     AgentRunsApiModule,
     ConversationsApiModule,
+    AgentSchedulesApiModule,
     ApiKeysApiModule,
     KnowledgeApiModule,
     TokensModule,

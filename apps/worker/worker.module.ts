@@ -12,6 +12,7 @@ import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
+import { AgentScheduleActivitiesImpl } from './activities/agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
 import { McpToolActivitiesImpl } from './activities/mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './activities/knowledge-vector-index.activities';
@@ -40,6 +41,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
   ],
   providers: [
     AgentRunActivitiesImpl,
+    AgentScheduleActivitiesImpl,
     KnowledgeIngestionActivitiesImpl,
     KnowledgeVectorIndexActivitiesImpl,
     McpToolActivitiesImpl,

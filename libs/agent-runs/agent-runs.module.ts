@@ -10,11 +10,28 @@ import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
 import { ConversationsService } from './conversations.service';
 import { RunMeteringService } from './run-metering.service';
+import { AgentSchedulesService } from './agent-schedules.service';
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule],
-  providers: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService, McpToolsService],
-  exports: [AgentRunsService, RunEventsService, RequiredActionsService, ConversationsService, RunMeteringService, McpToolsService],
+  providers: [
+    AgentRunsService,
+    RunEventsService,
+    RequiredActionsService,
+    ConversationsService,
+    RunMeteringService,
+    McpToolsService,
+    AgentSchedulesService,
+  ],
+  exports: [
+    AgentRunsService,
+    RunEventsService,
+    RequiredActionsService,
+    ConversationsService,
+    RunMeteringService,
+    McpToolsService,
+    AgentSchedulesService,
+  ],
 })
 export class AgentRunsModule {}

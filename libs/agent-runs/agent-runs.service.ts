@@ -57,6 +57,13 @@ export interface TurnRequest {
   ifBusy: IfBusy;
 }
 
+/** A run a schedule's firing creates: the schedule, the firing's nominal time, and the firing workflow told when the run ends. */
+export interface ScheduledRun {
+  scheduleId: string;
+  scheduledAt: Date;
+  firingWorkflowId: string;
+}
+
 const VERSION_CACHE_SIZE = 1_000;
 
 export interface NewRunRequest {
@@ -104,8 +111,18 @@ export class AgentRunsService {
    * order turns are accepted, and refused with 409 conversation_busy when `reject` finds an earlier
    * turn not final.
    */
-  async create(orgId: string, request: NewRunRequest, idempotencyKey: string | null, turn?: TurnRequest): Promise<QueuedRun> {
-    const requestHash = fingerprint({ ...request, ...(turn ? { conversation_id: turn.conversationId, if_busy: turn.ifBusy } : {}) });
+  async create(
+    orgId: string,
+    request: NewRunRequest,
+    idempotencyKey: string | null,
+    turn?: TurnRequest,
+    scheduled?: ScheduledRun,
+  ): Promise<QueuedRun> {
+    const requestHash = fingerprint({
+      ...request,
+      ...(turn ? { conversation_id: turn.conversationId, if_busy: turn.ifBusy } : {}),
+      ...(scheduled ? { schedule_id: scheduled.scheduleId } : {}),
+    });
     let version: AgentVersion | null = null;
     const run = await createOnce<QueuedRun>(idempotencyKey, requestHash, {
       findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
@@ -126,7 +143,8 @@ export class AgentRunsService {
           conversationId: null,
           conversationSeq: null,
         };
-        if (!turn) return (await this.runs.insertQueued({ ...queued, input: request.input, idempotencyKey })) ? queued : null;
+        const origin = scheduled ? { scheduleId: scheduled.scheduleId, scheduledAt: scheduled.scheduledAt } : {};
+        if (!turn) return (await this.runs.insertQueued({ ...queued, ...origin, input: request.input, idempotencyKey })) ? queued : null;
         return this.transactions.run(async (manager) => {
           if (!(await this.conversations.lockForTurn(manager, orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
           if (turn.ifBusy === 'reject' && (await this.conversations.unfinishedTurns(orgId, turn.conversationId, manager)).length > 0) {
@@ -144,7 +162,7 @@ export class AgentRunsService {
         awaitsStart: (earlier) => earlier.status === 'queued',
         start: async (queued) => {
           const ofRun = version ?? (await this.version(orgId, queued.agentVersionId));
-          if (ofRun) await this.startWorkflow(orgId, queued, ofRun);
+          if (ofRun) await this.startWorkflow(orgId, queued, ofRun, scheduled?.firingWorkflowId);
         },
         undo: async (queued, error) => {
           this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
@@ -335,7 +353,7 @@ export class AgentRunsService {
     return run && this.runs.markFailed(orgId, run, error, runEvent);
   }
 
-  private async startWorkflow(orgId: string, run: QueuedRun, version: AgentVersion): Promise<void> {
+  private async startWorkflow(orgId: string, run: QueuedRun, version: AgentVersion, scheduleFiringWorkflowId?: string): Promise<void> {
     const runId = run.id;
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,
@@ -350,6 +368,7 @@ export class AgentRunsService {
           actionTimeoutSeconds: version.actionTimeoutSeconds,
           ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
           ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
+          ...(scheduleFiringWorkflowId ? { scheduleFiringWorkflowId } : {}),
         },
       ],
       orgId,

@@ -27,6 +27,8 @@ export interface AgentRunWorkflowInput {
   conversation?: { id: string; seq: number };
   /** The version (its id) has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
   mcpVersionId?: string;
+  /** A scheduled run: the firing workflow that created it, told when the run ends. */
+  scheduleFiringWorkflowId?: string;
 }
 
 export interface AgentRunOutcome {

@@ -15,3 +15,4 @@ export * from './api-error';
 export * from './required-actions';
 export * from './response-format';
 export * from './mcp-tools';
+export * from './agent-schedule';

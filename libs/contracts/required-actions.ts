@@ -47,6 +47,8 @@ export type ActionClosed = { kind: 'answered'; answer: ActionAnswer } | { kind: 
 export const SIGNALS = {
   actionAnswered: 'actionAnswered',
   conversationTurnFreed: 'conversationTurnFreed',
+  /** A scheduled run's workflow ended: the firing that created it ends too (so the overlap policy sees it). */
+  scheduledRunFinished: 'scheduledRunFinished',
 } as const;
 
 /** What the model is told of a call a person refused: the same text in the workflow and in the conversation. */

@@ -29,6 +29,7 @@ export const WORKFLOW_TYPES = {
   webhookRetry: 'webhookRetryWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
   runEventsRetention: 'runEventsRetentionWorkflow',
+  agentScheduleFiring: 'agentScheduleFiringWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -42,6 +43,7 @@ export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   webhookRetryWorkflow: 'webhooks',
   webhookDeliveryWorkflow: 'webhooks',
   runEventsRetentionWorkflow: 'agent-runs',
+  agentScheduleFiringWorkflow: 'agent-runs',
 };
 
 /** The Temporal schedule that runs the run-event retention workflow every hour, one per deployment (queue prefix). */

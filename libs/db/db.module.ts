@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source';
 import { SafeTypeOrmLogger } from './typeorm-logger';
 import { AgentRepository } from './repositories/agent.repository';
 import { AgentRunRepository } from './repositories/agent-run.repository';
+import { AgentScheduleRepository } from './repositories/agent-schedule.repository';
 import { RunEventRepository } from './repositories/run-event.repository';
 import { ConversationRepository } from './repositories/conversation.repository';
 import { RunActionRepository } from './repositories/run-action.repository';
@@ -31,6 +32,7 @@ const REPOSITORIES = [
   ApiKeyRepository,
   AgentRepository,
   AgentRunRepository,
+  AgentScheduleRepository,
   RunEventRepository,
   ConversationRepository,
   RunActionRepository,

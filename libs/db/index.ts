@@ -1,6 +1,7 @@
 export {
   Agent,
   AgentRun,
+  AgentSchedule,
   AgentVersion,
   ApiKey,
   Conversation,
@@ -20,6 +21,7 @@ export { createDataSource, runMigrations } from './data-source';
 export { DbModule } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
+export { AgentScheduleRepository, type AgentScheduleChanges } from './repositories/agent-schedule.repository';
 export { RunEventRepository, type NewRunEvent, type StoredRunEvent } from './repositories/run-event.repository';
 export {
   ConversationRepository,

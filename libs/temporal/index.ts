@@ -4,3 +4,4 @@ export { WorkflowStarter, type StartRequest } from './workflow-starter';
 export { EventAnnouncer } from './event-announcer';
 export { TaskQueueBacklogReader, type QueueBacklog } from './task-queue-backlog';
 export { ensureRunEventsRetentionSchedule } from './retention-schedule';
+export { AgentScheduleEngine, InvalidScheduleSpecError, type AgentScheduleDefinition } from './agent-schedule-engine';

@@ -4,6 +4,7 @@ import { PylonConfig } from '@pylon/config';
 import { EventAnnouncer } from './event-announcer';
 import { TaskQueueBacklogReader } from './task-queue-backlog';
 import { WorkflowStarter } from './workflow-starter';
+import { AgentScheduleEngine } from './agent-schedule-engine';
 
 /** The API's Temporal client. The connection is lazy so the API starts (and reports not-ready) while Temporal is down. */
 @Injectable()
@@ -31,7 +32,8 @@ export class TemporalClientLifecycle implements OnApplicationShutdown {
     WorkflowStarter,
     EventAnnouncer,
     TaskQueueBacklogReader,
+    AgentScheduleEngine,
   ],
-  exports: [Client, WorkflowStarter, EventAnnouncer, TaskQueueBacklogReader],
+  exports: [Client, WorkflowStarter, EventAnnouncer, TaskQueueBacklogReader, AgentScheduleEngine],
 })
 export class TemporalClientModule {}

@@ -327,6 +327,55 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
     assert.equal(answered[0]!.n, 10, 'one answered action per run');
   });
 
+  it('a schedule firing every 2 s through a Temporal restart: the firings it missed are taken when it is back; every nominal time one run, none doubled', async () => {
+    const created = await createDurably('/api/v1/agent-schedules', {
+      org_id: tenant.orgId,
+      agent_version_id: tenant.versionId,
+      input: 'on schedule',
+      every_seconds: 2,
+      overlap: 'allow_all',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const scheduleId = created.body.schedule_id as string;
+    const runsOf = () =>
+      query<{ id: string; scheduled_at: Date; status: string }>(
+        'SELECT id, scheduled_at, status FROM agent_runs WHERE schedule_id = $1 ORDER BY scheduled_at',
+        [scheduleId],
+      );
+    await waitUntil('two firings', async () => (await runsOf()).length >= 2);
+    const down = Date.now();
+    await cluster.temporal.restart();
+    const back = Date.now();
+    await waitUntil('firings after the restart', async () => (await runsOf()).some((run) => run.scheduled_at.getTime() > back + 4_000));
+    let paused = await http.patch(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key, body: { paused: true } });
+    for (let attempt = 0; paused.status >= 500 && attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      paused = await http.patch(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key, body: { paused: true } });
+    }
+    assert.equal(paused.status, 200, paused.text);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await waitUntil('the scheduled runs finishing', async () =>
+      (await runsOf()).every((run) => run.status === 'succeeded' || run.status === 'failed'),
+    );
+    const runs = await runsOf();
+    const times = runs.map((run) => run.scheduled_at.getTime());
+    assert.equal(new Set(times).size, times.length, 'doubled: a nominal time with two runs');
+    for (let i = 1; i < times.length; i++) {
+      assert.equal(
+        times[i]! - times[i - 1]!,
+        2_000,
+        `lost: no run between ${runs[i - 1]!.scheduled_at.toISOString()} and ${runs[i]!.scheduled_at.toISOString()}`,
+      );
+    }
+    assert.ok(times[0]! < down && times[times.length - 1]! > back, 'the runs span the restart');
+    assert.deepEqual(
+      runs.filter((run) => run.status !== 'succeeded'),
+      [],
+    );
+    console.log(`# Temporal restarted (${back - down} ms): ${runs.length} firings, each nominal time with exactly one run`);
+    await http.delete(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key });
+  });
+
   it("Pylon's PostgreSQL restarted during a burst of runs: requests in flight fail with documented 5xx, none hang, everything resumes; 0 lost, 0 doubled", () =>
     burstThroughRestart('PostgreSQL restarted', () => cluster.pylonPostgres.restart()));
 });

@@ -204,6 +204,19 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.deepEqual(prices.body.organisation, [], 'the example puts the prices back');
   });
 
+  it("runs the README's Schedules example in Python as it stands", () => {
+    const script = join(work, 'schedules.py');
+    writeFileSync(script, readmeBlock('### Schedules', 'python'));
+    const ran = spawnSync(python, [script], {
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /^next runs \[/m);
+    assert.match(ran.stdout, /^\d{4}-\d{2}-\d{2}T\S+ [0-9a-f-]{36}$/m);
+  });
+
   it('the package and a user script type-check with mypy --strict; a wrong keyword or type in a create does not', () => {
     execFileSync(join(tools, 'bin', 'mypy'), ['--strict', '--no-incremental', '-p', 'pylon_sdk'], {
       env: { ...process.env, MYPYPATH: join(PACKAGE, 'src') },

@@ -419,6 +419,21 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.deepEqual((await admin.admin.replaceModelPrices(owner.orgId, { prices: [] })).organisation, []);
   });
 
+  it("runs the README's Schedules example in TypeScript as it stands, type-checked", async () => {
+    writeFileSync(join(project, 'schedules.mts'), readmeBlock('### Schedules', 'ts'));
+    const compiled = compileStrict('schedules.mts');
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const ran = spawnSync(process.execPath, ['schedules.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /^next runs \[/m);
+    assert.match(ran.stdout, /^\d{4}-\d{2}-\d{2}T\S+ [0-9a-f-]{36}$/m);
+  });
+
   it('creates a run and streams it to its end; createAndWait answers the finished run', async () => {
     const pylon = client();
     const events = [];
@@ -766,6 +781,26 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         { tools: { lookup_order: () => 'found' } },
       ),
     );
+    // schedules
+    const schedule = await call(
+      'agentSchedules.create',
+      mine.agentSchedules.create({ ...body, every_seconds: 3600, paused: true }, { idempotencyKey: `sdk-${randomUUID()}` }),
+    );
+    assert.equal(schedule.next_run_at, null);
+    await call('agentSchedules.get', mine.agentSchedules.get(schedule.schedule_id));
+    await call('agentSchedules.list', mine.agentSchedules.list({ limit: 5 }).firstPage());
+    const resumed = await call('agentSchedules.update', mine.agentSchedules.update(schedule.schedule_id, { paused: false, cron: '0 9 * * MON-FRI' }));
+    assert.ok(resumed.next_run_at && resumed.next_run_times.length > 0, JSON.stringify(resumed));
+    await call('agentSchedules.trigger', mine.agentSchedules.trigger(schedule.schedule_id));
+    let scheduledRuns = await mine.agentSchedules.runs(schedule.schedule_id).all();
+    while (scheduledRuns.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      scheduledRuns = await mine.agentSchedules.runs(schedule.schedule_id).all();
+    }
+    called.push('agentSchedules.runs');
+    await finish(mine, scheduledRuns[0]!.run_id);
+    await call('agentSchedules.delete', mine.agentSchedules.delete(schedule.schedule_id));
+    await assert.rejects(mine.agentSchedules.get(schedule.schedule_id), sdk.NotFoundError);
     // conversations
     const conversation = await call('conversations.create', mine.conversations.create({ org_id: org.org_id, metadata: { from: 'sdk' } }));
     await call('conversations.get', mine.conversations.get(conversation.conversation_id));
@@ -870,6 +905,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         'approveToolCalls',
         'runTools',
       ].map((name) => `agentRuns.${name}`),
+      ...['create', 'get', 'list', 'update', 'trigger', 'delete', 'runs'].map((name) => `agentSchedules.${name}`),
       ...['create', 'get', 'list', 'runs.create', 'items', 'delete'].map((name) => `conversations.${name}`),
       ...['documents.create', 'documents.get', 'documents.list', 'search', 'query', 'documents.delete'].map((name) => `knowledge.${name}`),
       ...['create', 'get', 'extend', 'cancel'].map((name) => `videos.${name}`),

@@ -8,6 +8,12 @@ import { operationsOf } from './enforced-rules';
  */
 const LINKS: Array<{ from: string; field: string; parameter: string; to: string[] }> = [
   { from: 'createAgentRun', field: 'run_id', parameter: 'runId', to: ['getAgentRun', 'cancelAgentRun', 'listAgentRunEvents'] },
+  {
+    from: 'createAgentSchedule',
+    field: 'schedule_id',
+    parameter: 'scheduleId',
+    to: ['getAgentSchedule', 'updateAgentSchedule', 'triggerAgentSchedule', 'deleteAgentSchedule', 'listAgentScheduleRuns'],
+  },
   { from: 'createAgent', field: 'agent_id', parameter: 'agent_id', to: ['getAgent', 'createAgentVersion', 'listAgentVersions'] },
   { from: 'createAgentVersion', field: 'agent_version_id', parameter: 'agent_version_id', to: ['getAgentVersion'] },
   { from: 'createKnowledgeDocument', field: 'doc_id', parameter: 'doc_id', to: ['getKnowledgeDocument', 'deleteKnowledgeDocument'] },

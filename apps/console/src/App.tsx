@@ -9,6 +9,7 @@ import { DocumentPage, KnowledgePage } from './pages/Knowledge';
 import { PlaygroundPage } from './pages/Playground';
 import { RunPage } from './pages/Run';
 import { RunsPage } from './pages/Runs';
+import { SchedulePage, SchedulesPage } from './pages/Schedules';
 import { SignInPage } from './pages/SignIn';
 import { VideosPage } from './pages/Videos';
 import { WebhookEndpointPage } from './pages/WebhookEndpoint';
@@ -20,6 +21,7 @@ import { SessionProvider, useSession, useSignIn } from './session';
 const SECTIONS: Array<{ path: string; label: string; scope: Scope }> = [
   { path: '/runs', label: 'Runs', scope: 'runs:read' },
   { path: '/playground', label: 'Playground', scope: 'runs:create' },
+  { path: '/schedules', label: 'Schedules', scope: 'runs:read' },
   { path: '/agents', label: 'Agents', scope: 'agents:manage' },
   { path: '/knowledge', label: 'Knowledge', scope: 'kb:read' },
   { path: '/videos', label: 'Videos', scope: 'video:read' },
@@ -54,6 +56,20 @@ export function App() {
             {(params) => (
               <Guarded scope="runs:read">
                 <RunPage runId={params.runId} />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/schedules">
+            {() => (
+              <Guarded scope="runs:read">
+                <SchedulesPage />
+              </Guarded>
+            )}
+          </Route>
+          <Route path="/schedules/:scheduleId">
+            {(params) => (
+              <Guarded scope="runs:read">
+                <SchedulePage scheduleId={params.scheduleId} />
               </Guarded>
             )}
           </Route>

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type {
   AgentRunActivities,
+  AgentScheduleActivities,
   KnowledgeIngestionActivities,
   KnowledgeVectorIndexActivities,
   McpToolActivities,
@@ -9,6 +10,7 @@ import type {
   WorkKind,
 } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
+import { AgentScheduleActivitiesImpl } from './agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 import { McpToolActivitiesImpl } from './mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
@@ -38,6 +40,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
           'purgeExpiredRunEvents',
         ]),
         ...bindAll<McpToolActivities>(app.get(McpToolActivitiesImpl), ['listMcpTools', 'callMcpTool']),
+        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), ['fireSchedule', 'isScheduledRunFinal']),
       };
     case 'knowledge':
       return {

@@ -39,6 +39,13 @@ export class AgentRun {
   @Column('integer', { name: 'conversation_seq', nullable: true })
   conversationSeq!: number | null;
 
+  /** The schedule whose firing created the run, and the firing's nominal time. */
+  @Column('uuid', { name: 'schedule_id', nullable: true })
+  scheduleId!: string | null;
+
+  @Column('timestamptz', { name: 'scheduled_at', nullable: true })
+  scheduledAt!: Date | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 

@@ -1,5 +1,6 @@
 import { Agent } from './agent.entity';
 import { AgentRun } from './agent-run.entity';
+import { AgentSchedule } from './agent-schedule.entity';
 import { AgentVersion } from './agent-version.entity';
 import { Conversation } from './conversation.entity';
 import { ApiKey } from './api-key.entity';
@@ -14,6 +15,7 @@ import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.enti
 export {
   Agent,
   AgentRun,
+  AgentSchedule,
   AgentVersion,
   ApiKey,
   Conversation,
@@ -35,6 +37,7 @@ export const ENTITIES = [
   Agent,
   AgentVersion,
   AgentRun,
+  AgentSchedule,
   Conversation,
   KnowledgeDocument,
   PylonEvent,

@@ -18,6 +18,7 @@ import { IdempotentManagementCreates1765500000000 } from './1765500000000-idempo
 import { ConversationsAndActions1765600000000 } from './1765600000000-conversations-and-actions';
 import { ConversationItemTurns1765700000000 } from './1765700000000-conversation-item-turns';
 import { RunUsageAndStructuredOutputs1765800000000 } from './1765800000000-run-usage-and-structured-outputs';
+import { AgentSchedules1765810000000 } from './1765810000000-agent-schedules';
 import { McpHeaderReseal1765900000000 } from './1765900000000-mcp-header-reseal';
 
 /** In order. A new migration is added here and nowhere else. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   ConversationsAndActions1765600000000,
   ConversationItemTurns1765700000000,
   RunUsageAndStructuredOutputs1765800000000,
+  AgentSchedules1765810000000,
   McpHeaderReseal1765900000000,
 ];

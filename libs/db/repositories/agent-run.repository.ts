@@ -13,19 +13,20 @@ import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
 
 export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'> &
-  Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq'>>;
+  Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq' | 'scheduleId' | 'scheduledAt'>>;
 
 /** The run's columns under its entity's property names, so raw rows need no query builder to map. */
 export const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
   idempotency_key AS "idempotencyKey", request_hash AS "requestHash", conversation_id AS "conversationId",
-  conversation_seq AS "conversationSeq", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  conversation_seq AS "conversationSeq", schedule_id AS "scheduleId", scheduled_at AS "scheduledAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
 const INSERT_QUEUED = prepared(
   `WITH inserted AS (
      INSERT INTO agent_runs
-       (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at, conversation_id, conversation_seq)
-     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7, $8::uuid, $9::integer)
+       (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at, conversation_id, conversation_seq,
+        schedule_id, scheduled_at)
+     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7, $8::uuid, $9::integer, $10::uuid, $11::timestamptz)
      ON CONFLICT DO NOTHING
      RETURNING id, org_id, conversation_id, input
    ), logged AS (
@@ -106,6 +107,8 @@ export class AgentRunRepository {
       run.createdAt,
       run.conversationId ?? null,
       run.conversationSeq ?? null,
+      run.scheduleId ?? null,
+      run.scheduledAt ?? null,
     ];
     const inserted = (await manager.query(INSERT_QUEUED, parameters)) as unknown[];
     return inserted.length > 0;
@@ -124,6 +127,12 @@ export class AgentRunRepository {
   list(orgId: string, status: RunStatus | undefined, page: PageRequest): Promise<Page<AgentRun>> {
     const query = this.runs.createQueryBuilder('run').where('run.org_id = :orgId', { orgId });
     if (status) query.andWhere('run.status = :status', { status });
+    return paginate(query, page);
+  }
+
+  /** The runs a schedule's firings created, newest first. */
+  listBySchedule(orgId: string, scheduleId: string, page: PageRequest): Promise<Page<AgentRun>> {
+    const query = this.runs.createQueryBuilder('run').where('run.org_id = :orgId AND run.schedule_id = :scheduleId', { orgId, scheduleId });
     return paginate(query, page);
   }
 

@@ -428,6 +428,22 @@ def check_every_method(admin: Pylon) -> None:
         assert getattr(error, "status", None) == 409, error
     assert [event.seq for event in mine.agent_runs.stream(created["run_id"])][0] == 1
     assert [event["seq"] for event in mine.agent_runs.events(created["run_id"])][0] == 1
+    schedule = mine.agent_schedules.create(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="hello", every_seconds=3600, paused=True)
+    assert schedule["next_run_at"] is None, schedule
+    assert mine.agent_schedules.get(schedule["schedule_id"])["every_seconds"] == 3600
+    assert any(one["schedule_id"] == schedule["schedule_id"] for one in mine.agent_schedules.list(limit=100))
+    resumed = mine.agent_schedules.update(schedule["schedule_id"], paused=False, cron="0 9 * * MON-FRI", timezone="Europe/Paris")
+    assert resumed["next_run_at"] is not None and resumed["timezone"] == "Europe/Paris", resumed
+    mine.agent_schedules.trigger(schedule["schedule_id"])
+    while not list(mine.agent_schedules.runs(schedule["schedule_id"])):
+        time.sleep(0.1)
+    finish(mine, list(mine.agent_schedules.runs(schedule["schedule_id"]))[0]["run_id"])
+    mine.agent_schedules.delete(schedule["schedule_id"])
+    try:
+        mine.agent_schedules.get(schedule["schedule_id"])
+        raise AssertionError("a deleted schedule is gone")
+    except NotFoundError:
+        pass
     document = mine.knowledge.documents.create(org_id=org["org_id"], title="SDK", content="The SDK retries creates safely.")
     while mine.knowledge.documents.get(document["doc_id"])["status"] == "processing":
         time.sleep(0.1)
@@ -562,6 +578,14 @@ def check_async_creates_and_updates(admin_token: str) -> None:
             assert run["status"] == "succeeded", run
             usage = await mine.agent_runs.usage(run["run_id"])
             assert usage["run_id"] == run["run_id"] and usage["total"]["turns"] == len(usage["turns"]) >= 1, usage
+            schedule = await mine.agent_schedules.create(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="hello", every_seconds=3600, overlap="skip")
+            assert (await mine.agent_schedules.update(schedule["schedule_id"], paused=True, input="later"))["input"] == "later"
+            assert (await mine.agent_schedules.get(schedule["schedule_id"]))["paused"] is True
+            assert schedule["schedule_id"] in [one["schedule_id"] async for one in mine.agent_schedules.list(limit=100)]
+            await mine.agent_schedules.trigger(schedule["schedule_id"])
+            while not [one async for one in mine.agent_schedules.runs(schedule["schedule_id"])]:
+                await asyncio.sleep(0.1)
+            await mine.agent_schedules.delete(schedule["schedule_id"])
             document = await mine.knowledge.documents.create(org_id=org["org_id"], title="Async", content="Keyword arguments everywhere.", metadata={"constructor": "kept"})
             assert document["metadata"] == {"constructor": "kept"}, document
             await mine.knowledge.search(org_id=org["org_id"], query="keyword", match_count=3)

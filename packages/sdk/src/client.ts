@@ -1,5 +1,6 @@
 import { Admin } from './resources/admin.js';
 import { AgentRuns } from './resources/agent-runs.js';
+import { AgentSchedules } from './resources/agent-schedules.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Conversations } from './resources/conversations.js';
@@ -17,6 +18,7 @@ import { Transport, type ClientOptions } from './transport.js';
  */
 export class Pylon {
   readonly agentRuns: AgentRuns;
+  readonly agentSchedules: AgentSchedules;
   readonly agents: Agents;
   readonly conversations: Conversations;
   readonly knowledge: Knowledge;
@@ -33,6 +35,7 @@ export class Pylon {
     const transport = new Transport(options);
     this.baseUrl = transport.baseUrl;
     this.agentRuns = new AgentRuns(transport);
+    this.agentSchedules = new AgentSchedules(transport);
     this.agents = new Agents(transport);
     this.conversations = new Conversations(transport);
     this.knowledge = new Knowledge(transport);

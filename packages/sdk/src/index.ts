@@ -58,6 +58,7 @@ export type {
 } from './resources/agent-runs.js';
 export type { Conversation, ConversationCreate, ConversationItem, ConversationRunCreate, ConversationRunCreated } from './resources/conversations.js';
 export type { Agent, AgentVersion, AgentVersionCreate, ResponseFormat } from './resources/agents.js';
+export type { AgentSchedule, AgentScheduleCreate, AgentScheduleUpdate, AgentScheduleListParams, ScheduledRun } from './resources/agent-schedules.js';
 export type { KnowledgeDocument } from './resources/knowledge.js';
 export type { VideoGeneration } from './resources/videos.js';
 export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';

@@ -134,6 +134,42 @@ class AgentRuns:
             raise ValueError(f"run_tools cannot answer a required action of type {action['type']}")
 
 
+class AgentSchedules:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentScheduleRequest]) -> models.AgentScheduleView:
+        """An agent version run on `cron` (with `timezone`) or `every_seconds`; each firing is an ordinary run."""
+        result: models.AgentScheduleView = self._t.request(R.create_schedule(body, idempotency_key))
+        return result
+
+    def get(self, schedule_id: str) -> models.AgentScheduleView:
+        result: models.AgentScheduleView = self._t.request(R.get_schedule(schedule_id))
+        return result
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> Iterator[models.AgentScheduleView]:
+        """Every item, page after page, newest first."""
+        return iterate(self._t, lambda cursor: R.list_schedules({"org_id": org_id, "limit": limit}, cursor))
+
+    def update(self, schedule_id: str, /, **body: Unpack[models.UpdateAgentScheduleRequest]) -> models.AgentScheduleView:
+        """Changes the input, timing or overlap; `paused=True` pauses, `paused=False` resumes."""
+        result: models.AgentScheduleView = self._t.request(R.update_schedule(schedule_id, body))
+        return result
+
+    def trigger(self, schedule_id: str) -> models.AgentScheduleView:
+        """Fires the schedule once, now (even while paused)."""
+        result: models.AgentScheduleView = self._t.request(R.trigger_schedule(schedule_id))
+        return result
+
+    def delete(self, schedule_id: str) -> None:
+        """No more firings; its runs stay readable."""
+        self._t.request(R.delete_schedule(schedule_id))
+
+    def runs(self, schedule_id: str, *, limit: int | None = None) -> Iterator[models.ScheduledRunView]:
+        """The schedule's runs, newest first, each with its `scheduled_at`, page after page."""
+        return iterate(self._t, lambda cursor: R.list_schedule_runs(schedule_id, {"limit": limit}, cursor))
+
+
 class Conversations:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
@@ -547,6 +583,42 @@ class AsyncAgentRuns:
             raise ValueError(f"run_tools cannot answer a required action of type {action['type']}")
 
 
+class AsyncAgentSchedules:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateAgentScheduleRequest]) -> models.AgentScheduleView:
+        """An agent version run on `cron` (with `timezone`) or `every_seconds`; each firing is an ordinary run."""
+        result: models.AgentScheduleView = await self._t.request(R.create_schedule(body, idempotency_key))
+        return result
+
+    async def get(self, schedule_id: str) -> models.AgentScheduleView:
+        result: models.AgentScheduleView = await self._t.request(R.get_schedule(schedule_id))
+        return result
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> AsyncIterator[models.AgentScheduleView]:
+        """Every item, page after page, newest first."""
+        return aiterate(self._t, lambda cursor: R.list_schedules({"org_id": org_id, "limit": limit}, cursor))
+
+    async def update(self, schedule_id: str, /, **body: Unpack[models.UpdateAgentScheduleRequest]) -> models.AgentScheduleView:
+        """Changes the input, timing or overlap; `paused=True` pauses, `paused=False` resumes."""
+        result: models.AgentScheduleView = await self._t.request(R.update_schedule(schedule_id, body))
+        return result
+
+    async def trigger(self, schedule_id: str) -> models.AgentScheduleView:
+        """Fires the schedule once, now (even while paused)."""
+        result: models.AgentScheduleView = await self._t.request(R.trigger_schedule(schedule_id))
+        return result
+
+    async def delete(self, schedule_id: str) -> None:
+        """No more firings; its runs stay readable."""
+        await self._t.request(R.delete_schedule(schedule_id))
+
+    def runs(self, schedule_id: str, *, limit: int | None = None) -> AsyncIterator[models.ScheduledRunView]:
+        """The schedule's runs, newest first, each with its `scheduled_at`, page after page."""
+        return aiterate(self._t, lambda cursor: R.list_schedule_runs(schedule_id, {"limit": limit}, cursor))
+
+
 class AsyncConversations:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
@@ -853,6 +925,7 @@ class Pylon:
     def __init__(self, *, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2, timeout: float = 60.0, http_client: httpx.Client | None = None) -> None:
         transport = SyncTransport(api_key, base_url, max_retries, timeout, http_client)
         self.agent_runs = AgentRuns(transport)
+        self.agent_schedules = AgentSchedules(transport)
         self.agents = Agents(transport)
         self.conversations = Conversations(transport)
         self.knowledge = Knowledge(transport)
@@ -880,6 +953,7 @@ class AsyncPylon:
     def __init__(self, *, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2, timeout: float = 60.0, http_client: httpx.AsyncClient | None = None) -> None:
         transport = AsyncTransport(api_key, base_url, max_retries, timeout, http_client)
         self.agent_runs = AsyncAgentRuns(transport)
+        self.agent_schedules = AsyncAgentSchedules(transport)
         self.agents = AsyncAgents(transport)
         self.conversations = AsyncConversations(transport)
         self.knowledge = AsyncKnowledge(transport)

@@ -62,6 +62,37 @@ def approve_tool_calls(run_id: str, body: Mapping[str, Any]) -> Request:
     return Request("POST", f"/api/v1/agent-runs/{_p(run_id)}/tool-approvals", body=dict(body), repeatable=True)
 
 
+# agent schedules
+def create_schedule(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/agent-schedules", body, idempotency_key)
+
+
+def get_schedule(schedule_id: str) -> Request:
+    return Request("GET", f"/api/v1/agent-schedules/{_p(schedule_id)}")
+
+
+def list_schedules(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/agent-schedules", params, cursor)
+
+
+def update_schedule(schedule_id: str, body: Mapping[str, Any]) -> Request:
+    """Sets what it names to the values given: the same request again changes nothing more."""
+    return Request("PATCH", f"/api/v1/agent-schedules/{_p(schedule_id)}", body=dict(body), repeatable=True)
+
+
+def trigger_schedule(schedule_id: str) -> Request:
+    """Not retried: each trigger that arrives is a firing."""
+    return Request("POST", f"/api/v1/agent-schedules/{_p(schedule_id)}/trigger")
+
+
+def delete_schedule(schedule_id: str) -> Request:
+    return Request("DELETE", f"/api/v1/agent-schedules/{_p(schedule_id)}")
+
+
+def list_schedule_runs(schedule_id: str, params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list(f"/api/v1/agent-schedules/{_p(schedule_id)}/runs", params, cursor)
+
+
 # conversations
 def create_conversation(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
     return _create("/api/v1/conversations", body, idempotency_key)

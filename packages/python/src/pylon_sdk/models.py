@@ -355,6 +355,65 @@ class ConversationItemList(TypedDict):
     next_cursor: str
 
 
+class CreateAgentScheduleRequest(TypedDict, closed=True):
+    org_id: str
+    agent_version_id: str
+    input: str
+    cron: NotRequired[str]
+    every_seconds: NotRequired[int]
+    timezone: NotRequired[str]
+    overlap: NotRequired[Literal['skip', 'buffer_one', 'allow_all']]
+    paused: NotRequired[bool]
+
+
+class AgentScheduleView(TypedDict):
+    schedule_id: str
+    org_id: str
+    agent_version_id: str
+    input: str
+    cron: str
+    every_seconds: int
+    timezone: str
+    overlap: Literal['skip', 'buffer_one', 'allow_all']
+    paused: bool
+    next_run_at: str
+    next_run_times: list[str]
+    created_at: str
+    updated_at: str
+
+
+class AgentScheduleList(TypedDict):
+    data: list[AgentScheduleView]
+    next_cursor: str
+
+
+class UpdateAgentScheduleRequest(TypedDict, closed=True):
+    input: NotRequired[str]
+    cron: NotRequired[str]
+    every_seconds: NotRequired[int]
+    timezone: NotRequired[str]
+    overlap: NotRequired[Literal['skip', 'buffer_one', 'allow_all']]
+    paused: NotRequired[bool]
+
+
+class ScheduledRunView(TypedDict):
+    run_id: str
+    org_id: str
+    agent_version_id: str
+    input: str
+    output: NotRequired[str]
+    status: Literal['queued', 'running', 'succeeded', 'failed']
+    error: NotRequired[str]
+    scheduled_at: str
+    created_at: str
+    updated_at: str
+
+
+class ScheduledRunList(TypedDict):
+    data: list[ScheduledRunView]
+    next_cursor: str
+
+
 class KnowledgeSearchRequest(TypedDict, closed=True):
     org_id: str
     query: str

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ApplicationFailure } from '@temporalio/activity';
+import {
+  ApiError,
+  ErrorCode,
+  SCHEDULE_FIRING_REFUSED,
+  type AgentScheduleActivities,
+  type ScheduleFired,
+  type ScheduleFiringInput,
+} from '@pylon/contracts';
+import { AgentSchedulesService } from '@pylon/agent-runs';
+
+/** Refusals a retry cannot change (the version is not the organisation's); a full backlog or an engine outage is retried. */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set([ErrorCode.InvalidRequest, ErrorCode.NotFound, ErrorCode.IdempotencyKeyReused]);
+
+/** Thin adapters between the firing workflow and the agent-schedules service. */
+@Injectable()
+export class AgentScheduleActivitiesImpl implements AgentScheduleActivities {
+  constructor(private readonly schedules: AgentSchedulesService) {}
+
+  async fireSchedule({
+    scheduledAt,
+    firingWorkflowId,
+    ...firing
+  }: ScheduleFiringInput & { scheduledAt: string; firingWorkflowId: string }): Promise<ScheduleFired> {
+    try {
+      return await this.schedules.fire(firing.orgId, firing, scheduledAt, firingWorkflowId);
+    } catch (error) {
+      if (error instanceof ApiError && REFUSALS.has(error.code))
+        throw ApplicationFailure.nonRetryable(error.detail ?? error.code, SCHEDULE_FIRING_REFUSED);
+      throw error;
+    }
+  }
+
+  isScheduledRunFinal({ orgId, runId }: { orgId: string; runId: string }): Promise<boolean> {
+    return this.schedules.isRunFinal(orgId, runId);
+  }
+}

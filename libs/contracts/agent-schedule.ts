@@ -1,0 +1,56 @@
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+
+/** What a firing does while the schedule's previous run is not final yet (Temporal's overlap policy). */
+export const SCHEDULE_OVERLAPS = ['skip', 'buffer_one', 'allow_all'] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
+
+/** The shortest interval between two firings of an `every_seconds` schedule. */
+export const MIN_SCHEDULE_INTERVAL_SECONDS = 1;
+
+/** The Temporal Schedule of an agent schedule (visible in the Temporal UI's Schedules). */
+export function agentScheduleTemporalId(scheduleId: string): string {
+  return `agent-schedule:${scheduleId}`;
+}
+
+/** The workflow id of a schedule's firings; Temporal appends `-<nominal time>` to it for each firing. */
+export function agentScheduleFiringWorkflowId(scheduleId: string): string {
+  return `agent-schedule-firing:${scheduleId}`;
+}
+
+/** The Idempotency-Key of the run a firing creates: one run per schedule and nominal time, however often it is retried. */
+export function scheduledRunIdempotencyKey(scheduleId: string, scheduledAt: string): string {
+  return `schedule:${scheduleId}:${scheduledAt}`;
+}
+
+/** The time Temporal meant to start a scheduled workflow, set by the Schedule on every workflow it starts. */
+export const TEMPORAL_SCHEDULED_START_TIME = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
+/** The firing workflow's arguments, fixed in the Schedule's action (a PATCH of the input updates the action). */
+export interface ScheduleFiringInput {
+  scheduleId: string;
+  orgId: string;
+  agentVersionId: string;
+  input: string;
+}
+
+/** The run a firing created (or found, when it is retried), and whether it is final already; no run when the schedule is gone. */
+export interface ScheduleFired {
+  runId: string | null;
+  final: boolean;
+}
+
+export interface ScheduleFiringOutcome {
+  scheduledAt: string;
+  runId: string | null;
+}
+
+/** A firing that cannot create its run however often it is retried (e.g. its agent version is not the organisation's). */
+export const SCHEDULE_FIRING_REFUSED = 'ScheduleFiringRefused';
+
+/** Activities of the firing workflow. Workflows import this interface as a type only. */
+export interface AgentScheduleActivities {
+  /** Creates the firing's run through the idempotent create (key: schedule id + nominal time), recording the schedule on it. */
+  fireSchedule(input: ScheduleFiringInput & { scheduledAt: string; firingWorkflowId: string }): Promise<ScheduleFired>;
+  /** Whether the run is final (a safety check when its end was not signalled for a long time). */
+  isScheduledRunFinal(input: { orgId: string; runId: string }): Promise<boolean>;
+}
