@@ -110,6 +110,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/orgs/{org_id}/model-prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organisation's own model prices, and the configured ones */
+        get: operations["getOrgModelPrices"];
+        /**
+         * Replace an organisation's own model prices (service tokens per 1 000 input and output tokens)
+         * @description The next model turn of every run of the organisation is charged at these prices. A model listed twice is 400.
+         */
+        put: operations["replaceOrgModelPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/orgs/{org_id}/secrets/reseal": {
         parameters: {
             query?: never;
@@ -226,7 +247,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run of an agent version
-         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs.
+         * @description The run is queued and starts as soon as a worker is free, dispatched fairly between organisations. 429 rate_limited with Retry-After when the key is over its rate or the organisation already has its cap of queued runs. 402 insufficient_tokens when the version's model is priced and the organisation's balance is empty (see GET /api/v1/agent-runs/{run_id}/usage).
          */
         post: operations["createAgentRun"];
         delete?: never;
@@ -349,6 +370,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent-runs/{runId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's tokens and cost, per model turn and in total
+         * @description Every model call of the run, with its input and output tokens and its cost in service tokens at the model's price (MODEL_PRICES, or the organisation's own prices); each turn was debited from the organisation's ledger when it was recorded, the ledger entry naming the run.
+         */
+        get: operations["getRunUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -396,7 +437,7 @@ export interface paths {
         put?: never;
         /**
          * Take a turn: a run of the agent version that sees the conversation's earlier turns
-         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished.
+         * @description Answers like POST /api/v1/agent-runs and is admitted the same way (429 rate_limited with Retry-After when the key is over its rate or the backlog is full). 409 conversation_busy with if_busy "reject" while an earlier turn is not finished; 402 insufficient_tokens for a priced model and an empty balance.
          */
         post: operations["createConversationRun"];
         delete?: never;
@@ -1122,6 +1163,35 @@ export interface components {
             /** @description Its own vector index; null if it never needed one. */
             index: components["schemas"]["VectorIndexView"] | null;
         };
+        ModelPriceEntry: {
+            /**
+             * @description `provider/model`, or `provider/*` for every model of the provider.
+             * @example openai/gpt-4o-mini
+             */
+            model: string;
+            /**
+             * @description Service tokens per 1 000 input tokens.
+             * @example 0.15
+             */
+            input_per_1k_tokens: number;
+            /**
+             * @description Service tokens per 1 000 output tokens.
+             * @example 0.6
+             */
+            output_per_1k_tokens: number;
+        };
+        ModelPricesView: {
+            /** Format: uuid */
+            org_id: string;
+            /** @description The organisation's own prices (they win over the configured ones). */
+            organisation: components["schemas"]["ModelPriceEntry"][];
+            /** @description MODEL_PRICES of this deployment. A model priced nowhere is free. */
+            configured: components["schemas"]["ModelPriceEntry"][];
+        };
+        ReplaceModelPricesRequest: {
+            /** @description The organisation's own prices; [] puts MODEL_PRICES back in effect. */
+            prices: components["schemas"]["ModelPriceEntry"][];
+        };
         ResealSecretsView: {
             /** @description Agent versions whose MCP headers were sealed again under SECRETS_KEY. */
             resealed_versions: number;
@@ -1246,6 +1316,17 @@ export interface components {
             action_timeout_seconds?: number;
             /** @description Tools the model may call, e.g. [{"type": "knowledge_search", "match_count": 6}, {"type": "function", "name": "lookup_order", "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}]; null or absent: none. knowledge_search at most once; function names unique. */
             tools?: components["schemas"]["AgentToolRequest"][] | null;
+            /** @description Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text. */
+            response_format?: {
+                /** @enum {string} */
+                type?: "json_schema";
+                name?: string;
+                schema?: {
+                    [key: string]: unknown;
+                };
+                /** @default true */
+                strict?: boolean;
+            } | null;
         };
         AgentToolView: {
             /** @enum {string} */
@@ -1292,6 +1373,17 @@ export interface components {
             run_timeout_seconds: number;
             action_timeout_seconds: number;
             tools: components["schemas"]["AgentToolView"][];
+            /** @description The structured output; null: free text. */
+            response_format?: {
+                /** @enum {string} */
+                type: "json_schema";
+                name: string;
+                schema: {
+                    [key: string]: unknown;
+                };
+                /** @default true */
+                strict: boolean;
+            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1342,10 +1434,10 @@ export interface components {
             /** @description The event's place in the run's log, from 1; the SSE `id`. */
             seq: number;
             /**
-             * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `succeeded`, `failed`: the terminal event, the run as GET returns it.
+             * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `output_repair`: the answer did not match the version's JSON Schema and the model is asked once more ({fault}); `succeeded`, `failed`: the terminal event, the run as GET returns it (`succeeded` with `output_parsed` too for a version with a response_format).
              * @enum {string}
              */
-            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "succeeded" | "failed";
+            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "output_repair" | "succeeded" | "failed";
             data: {
                 [key: string]: unknown;
             };
@@ -1400,6 +1492,38 @@ export interface components {
         ApproveToolCallsRequest: {
             /** @description A decision for every call of the pending action. */
             approvals: components["schemas"]["ToolApprovalRequest"][];
+        };
+        AgentRunTurnUsageView: {
+            /** @description 1 for the run’s first model call, then 2, 3… (a repair turn counts as one). */
+            turn: number;
+            /** @example openai/gpt-4o-mini */
+            model: string;
+            input_tokens: number;
+            output_tokens: number;
+            /**
+             * @description `provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).
+             * @enum {string}
+             */
+            counted_by: "provider" | "tokenizer";
+            /** @description What the turn costs in service tokens at the model's price (0 for a free model). */
+            cost_tokens: number;
+            /** @description Whether the cost was debited; false when the balance could not pay it (the run failed with insufficient_tokens). */
+            charged: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AgentRunUsageTotalView: {
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description Service tokens debited for the run: the sum of its charged turns. */
+            cost_tokens: number;
+        };
+        AgentRunUsageView: {
+            /** Format: uuid */
+            run_id: string;
+            turns: components["schemas"]["AgentRunTurnUsageView"][];
+            total: components["schemas"]["AgentRunUsageTotalView"];
         };
         CreateConversationRequest: {
             /** Format: uuid */
@@ -1814,6 +1938,14 @@ export interface components {
             success_rate: number | null;
             duration_ms: components["schemas"]["RunDurationView"];
         };
+        ModelUsageView: {
+            /** @description Model calls of agent runs (a repair turn counts as one). */
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description Service tokens debited for model turns of runs (see GET /api/v1/agent-runs/{run_id}/usage). */
+            run_cost_tokens: number;
+        };
         DocumentUsageView: {
             total: number;
             ready: number;
@@ -1838,7 +1970,7 @@ export interface components {
         TokenUsageView: {
             /** @description Tokens granted in the window. */
             granted: number;
-            /** @description Tokens debited (video generations and extensions). */
+            /** @description Tokens debited (video generations and extensions, model turns of agent runs). */
             debited: number;
             /** @description Tokens refunded (failed or cancelled generations). */
             refunded: number;
@@ -1853,6 +1985,8 @@ export interface components {
             since: string;
             /** @description Present only for a key with `runs:read`. */
             runs?: components["schemas"]["RunUsageView"];
+            /** @description Present only for a key with `runs:read`. */
+            models?: components["schemas"]["ModelUsageView"];
             /** @description Knowledge documents; present only for a key with `kb:read`. */
             documents?: components["schemas"]["DocumentUsageView"];
             /** @description Video generations; present only for a key with `video:read`. */
@@ -3151,6 +3285,214 @@ export interface operations {
             };
         };
     };
+    getOrgModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelPricesView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replaceOrgModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceModelPricesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelPricesView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     resealOrgSecrets: {
         parameters: {
             query?: never;
@@ -4333,6 +4675,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description error */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
             403: {
                 headers: {
@@ -5278,6 +5629,131 @@ export interface operations {
             };
         };
     };
+    getRunUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunUsageView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listConversations: {
         parameters: {
             query?: {
@@ -5837,6 +6313,15 @@ export interface operations {
             };
             /** @description missing_api_key or invalid_api_key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description error */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -139,6 +139,22 @@ class KnowledgeIndexView(TypedDict):
     index: VectorIndexView
 
 
+class ModelPriceEntry(TypedDict):
+    model: str
+    input_per_1k_tokens: float
+    output_per_1k_tokens: float
+
+
+class ModelPricesView(TypedDict):
+    org_id: str
+    organisation: list[ModelPriceEntry]
+    configured: list[ModelPriceEntry]
+
+
+class ReplaceModelPricesRequest(TypedDict, closed=True):
+    prices: list[ModelPriceEntry]
+
+
 class ResealSecretsView(TypedDict):
     resealed_versions: int
     current_versions: int
@@ -187,6 +203,17 @@ class AgentToolRequest(TypedDict, closed=True):
     headers: NotRequired[dict[str, str]]
 
 
+class ResponseFormat(TypedDict, closed=True):
+    """
+    Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.
+    """
+
+    type: NotRequired[Literal['json_schema']]
+    name: NotRequired[str]
+    schema: NotRequired[dict[str, Any]]
+    strict: NotRequired[bool]
+
+
 class CreateAgentVersionRequest(TypedDict, closed=True):
     model: str
     instructions: str
@@ -195,6 +222,7 @@ class CreateAgentVersionRequest(TypedDict, closed=True):
     run_timeout_seconds: NotRequired[int]
     action_timeout_seconds: NotRequired[int]
     tools: NotRequired[list[AgentToolRequest]]
+    response_format: NotRequired[ResponseFormat]
 
 
 class AgentToolView(TypedDict):
@@ -210,6 +238,17 @@ class AgentToolView(TypedDict):
     parameters: NotRequired[dict[str, Any]]
 
 
+class ResponseFormat1(TypedDict, closed=True):
+    """
+    The structured output; null: free text.
+    """
+
+    type: Literal['json_schema']
+    name: str
+    schema: dict[str, Any]
+    strict: bool
+
+
 class AgentVersionView(TypedDict):
     agent_version_id: str
     agent_id: str
@@ -222,6 +261,7 @@ class AgentVersionView(TypedDict):
     run_timeout_seconds: int
     action_timeout_seconds: int
     tools: list[AgentToolView]
+    response_format: NotRequired[ResponseFormat1]
     created_at: str
 
 
@@ -271,6 +311,7 @@ class RunEventView(TypedDict):
         'requires_action',
         'tool_approval',
         'tool_result',
+        'output_repair',
         'succeeded',
         'failed',
     ]
@@ -312,6 +353,30 @@ class ToolApprovalRequest(TypedDict, closed=True):
 
 class ApproveToolCallsRequest(TypedDict, closed=True):
     approvals: list[ToolApprovalRequest]
+
+
+class AgentRunTurnUsageView(TypedDict):
+    turn: int
+    model: str
+    input_tokens: int
+    output_tokens: int
+    counted_by: Literal['provider', 'tokenizer']
+    cost_tokens: int
+    charged: bool
+    created_at: str
+
+
+class AgentRunUsageTotalView(TypedDict):
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    cost_tokens: int
+
+
+class AgentRunUsageView(TypedDict):
+    run_id: str
+    turns: list[AgentRunTurnUsageView]
+    total: AgentRunUsageTotalView
 
 
 class CreateConversationRequest(TypedDict, closed=True):
@@ -564,6 +629,13 @@ class RunUsageView(TypedDict):
     duration_ms: RunDurationView
 
 
+class ModelUsageView(TypedDict):
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    run_cost_tokens: int
+
+
 class DocumentUsageView(TypedDict):
     total: int
     ready: int
@@ -595,6 +667,7 @@ class UsageWindowView(TypedDict):
     window: Literal['24h', '30d']
     since: str
     runs: NotRequired[RunUsageView]
+    models: NotRequired[ModelUsageView]
     documents: NotRequired[DocumentUsageView]
     videos: NotRequired[VideoUsageView]
     deliveries: NotRequired[DeliveryUsageView]
