@@ -10,8 +10,17 @@ import {
 } from '@pylon/contracts';
 import { AgentSchedulesService } from '@pylon/agent-runs';
 
-/** Refusals a retry cannot change (the version is not the organisation's); a full backlog or an engine outage is retried. */
-const REFUSALS: ReadonlySet<ErrorCode> = new Set([ErrorCode.InvalidRequest, ErrorCode.NotFound, ErrorCode.IdempotencyKeyReused]);
+/**
+ * Refusals a retry cannot change (the version is not the organisation's), and a priced model with an empty
+ * balance (the firing fails, saying so in the Temporal UI; the next one tries again). A full backlog or an
+ * engine outage is retried.
+ */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  ErrorCode.InvalidRequest,
+  ErrorCode.NotFound,
+  ErrorCode.IdempotencyKeyReused,
+  ErrorCode.InsufficientTokens,
+]);
 
 /** Thin adapters between the firing workflow and the agent-schedules service. */
 @Injectable()
