@@ -31,7 +31,7 @@ export class RunMeteringService {
 
   /** A create of a run on a priced model with nothing on the balance: 402, as for videos. */
   async admit(orgId: string, modelId: string): Promise<void> {
-    if (!(await this.canPayAnything(orgId, modelId))) {
+    if (await this.cannotPay(orgId, await this.priceFor(orgId, modelId))) {
       throw new ApiError(ErrorCode.InsufficientTokens, `the organisation has no tokens to pay for ${modelId}; grant tokens first`);
     }
   }
@@ -43,7 +43,7 @@ export class RunMeteringService {
 
   /** Before a model turn: a run on a priced model whose balance is empty fails rather than calling the model. */
   async requireCanPay(orgId: string, runId: string, price: PriceInEffect): Promise<void> {
-    if (this.prices.isPriced(price) && (await this.ledger.balance(orgId)) <= 0) throw new RunCannotPayError(runId);
+    if (await this.cannotPay(orgId, price)) throw new RunCannotPayError(runId);
   }
 
   /**
@@ -81,8 +81,8 @@ export class RunMeteringService {
     };
   }
 
-  private async canPayAnything(orgId: string, modelId: string): Promise<boolean> {
-    const price = await this.prices.priceFor(orgId, modelId);
-    return !this.prices.isPriced(price) || (await this.ledger.balance(orgId)) > 0;
+  /** A priced model and an empty balance: not even the smallest turn can be paid. */
+  private async cannotPay(orgId: string, price: PriceInEffect): Promise<boolean> {
+    return this.prices.isPriced(price) && (await this.ledger.balance(orgId)) <= 0;
   }
 }
