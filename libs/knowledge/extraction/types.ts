@@ -1,0 +1,43 @@
+/** The kinds of file Pylon turns into knowledge, each recognised from its bytes. */
+export type DocumentFileType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+
+export const DOCUMENT_FILE_MEDIA_TYPES: Record<DocumentFileType, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html',
+  markdown: 'text/markdown',
+  text: 'text/plain',
+};
+
+/** What a file's bytes say it is: one of ours, or what it was detected as (a media type or a description) for the 415. */
+export type FileDetection = { supported: true; type: DocumentFileType } | { supported: false; detected: string };
+
+/** A file's text, Markdown headings marking its sections, and where each page begins in it (PDF only). */
+export interface ExtractedDocument {
+  text: string;
+  /** pageStarts[i] is the offset in `text` where page i + 1 begins; null when the format has no pages. */
+  pageStarts: number[] | null;
+}
+
+/** Bounds on what one extraction may produce or unpack, whatever the file claims. */
+export interface ExtractionLimits {
+  /** The most characters of text a file may yield. */
+  maxTextChars: number;
+  /** The most bytes a compressed container (DOCX) may unpack to, in all. */
+  maxUnpackedBytes: number;
+}
+
+export interface ExtractionOptions {
+  limits: ExtractionLimits;
+  /** Called as the work advances (pages or parts done, of all), e.g. to heartbeat. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * A file that cannot become knowledge, with a reason a person understands ("the PDF is protected by a
+ * password", "no text found: …"). Never worth a retry.
+ */
+export class ExtractionFailure extends Error {
+  override readonly name = 'ExtractionFailure';
+}
