@@ -1,6 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import {
   EMBEDDING_BATCH_PARALLELISM,
+  EXTRACTION_FAILURE,
   NON_RETRYABLE_EMBEDDING_ERRORS,
   type IngestDocumentInput,
   type IngestionOutcome,
@@ -36,11 +37,21 @@ const embedder = proxyActivities<KnowledgeIngestionActivities>({
   },
 });
 
+/**
+ * Reading a file is CPU work on the worker, bounded by the file limits: a damaged or hostile file fails
+ * at once (its reason is the document's), anything else is retried a few times.
+ */
+const extractor = proxyActivities<KnowledgeIngestionActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [EXTRACTION_FAILURE] },
+});
+
 /** Histories from before ingestion in one step replay the batched path. */
 const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
 
 /**
- * Knowledge ingestion. A document that fits the embedding batches that run at once — most do — is
+ * Knowledge ingestion. An uploaded file's text is extracted first. A document that fits the embedding batches that run at once — most do — is
  * chunked, embedded and published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
  * own), then published. Publishing makes every chunk searchable and the document ready in one
  * transaction; any failure marks it failed with the reason. Drafts are never searchable, so nothing
@@ -48,6 +59,11 @@ const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
  */
 export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Promise<IngestionOutcome> {
   try {
+    if (document.fromFile) {
+      const extraction = await extractor.extractDocumentText(document);
+      if (!extraction.exists) return { status: 'deleted' };
+    }
+
     if (patched(INGEST_IN_ONE_STEP)) {
       const oneStep = await embedder.ingestInOneStep(document);
       if (oneStep.kind === 'deleted') return { status: 'deleted' };

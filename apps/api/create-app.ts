@@ -10,6 +10,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from '@pylon/logging';
 import { PylonMetrics } from '@pylon/metrics';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/body-parsing';
+import { registerMultipart } from './common/multipart';
 import { echoRequestId } from './common/request-id';
 import { BodyShapePipe } from './common/body-shape.pipe';
 import { ErrorFilter } from './common/error.filter';
@@ -59,6 +60,7 @@ export async function createApp(): Promise<NestFastifyApplication> {
   registerRequestLogging(fastify);
   echoRequestId(fastify);
   registerBodyParsers(fastify, app.get(PylonConfig).bodyLimitBytes);
+  await registerMultipart(app);
   registerHttpMetrics(fastify, app.get(PylonMetrics));
   refuseRequestsWhileClosing(fastify);
   registerRoutingErrors(fastify);

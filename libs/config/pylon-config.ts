@@ -94,6 +94,12 @@ export class PylonConfig {
   readonly kbChunkSize: number;
   readonly kbChunkOverlap: number;
   readonly kbMaxDocumentChars: number;
+  /** The largest file an upload may carry (KB_MAX_FILE_BYTES). */
+  readonly kbMaxFileBytes: number;
+  /** The most text one file may yield once extracted (KB_MAX_EXTRACTED_CHARS). */
+  readonly kbMaxExtractedChars: number;
+  /** The most a compressed file (DOCX) may unpack to (KB_MAX_UNPACKED_BYTES): more is a decompression bomb. */
+  readonly kbMaxUnpackedBytes: number;
   readonly kbExactSearchMaxChunks: number;
   readonly publicUrl: string;
   readonly videoProvider: 'local' | 'luma';
@@ -197,6 +203,9 @@ export class PylonConfig {
       throw new ConfigError('KB_CHUNK_OVERLAP', `must be less than half of KB_CHUNK_SIZE (${this.kbChunkSize})`);
     }
     this.kbMaxDocumentChars = readInt(env, 'KB_MAX_DOCUMENT_CHARS', 500_000, 1, 10_000_000);
+    this.kbMaxFileBytes = readInt(env, 'KB_MAX_FILE_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024);
+    this.kbMaxExtractedChars = readInt(env, 'KB_MAX_EXTRACTED_CHARS', 5_000_000, 1, 100_000_000);
+    this.kbMaxUnpackedBytes = readInt(env, 'KB_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, 1, 4 * 1024 * 1024 * 1024);
     this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 60_000, 0, 10_000_000);
     this.publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
     this.videoProvider = readEnum(env, 'VIDEO_PROVIDER', ['local', 'luma'] as const, 'local');

@@ -1,10 +1,24 @@
 export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
+/** The kinds of file Pylon turns into knowledge, each recognised from its bytes. */
+export const DOCUMENT_FILE_TYPES = ['pdf', 'docx', 'html', 'markdown', 'text'] as const;
+export type DocumentFileType = (typeof DOCUMENT_FILE_TYPES)[number];
+
+export const DOCUMENT_FILE_MEDIA_TYPES: Record<DocumentFileType, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html',
+  markdown: 'text/markdown',
+  text: 'text/plain',
+};
+
 /** What the API hands the ingestion workflow; activities reload the document by id. */
 export interface IngestDocumentInput {
   docId: string;
   orgId: string;
+  /** The document is an uploaded file whose text must be extracted first. */
+  fromFile?: boolean;
 }
 
 export interface IngestionPlan {
@@ -29,8 +43,16 @@ export interface PublishOutcome {
  */
 export type OneStepIngestion = ({ kind: 'published' } & PublishOutcome) | { kind: 'deleted' } | { kind: 'batched' };
 
+/** What the extraction step found: the document gone (or final already), or its text there to be chunked. */
+export type ExtractionStep = { exists: false } | { exists: true; extracted: boolean };
+
+/** The error type of an extraction that can never succeed (a scanned PDF, a password, a bomb): not retried. */
+export const EXTRACTION_FAILURE = 'ExtractionFailure';
+
 /** Activities of the ingestion workflow. Workflows import this interface as a type only. */
 export interface KnowledgeIngestionActivities {
+  /** Extracts an uploaded file's text into the document, heartbeating with the pages or parts done. */
+  extractDocumentText(input: IngestDocumentInput): Promise<ExtractionStep>;
   /** Chunks, embeds and publishes a document that fits the embedding batches run at once, without drafts. */
   ingestInOneStep(input: IngestDocumentInput): Promise<OneStepIngestion>;
   /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type DocumentStatus } from '@pylon/contracts';
+import { DOCUMENT_FILE_MEDIA_TYPES, EVENT_TYPES, type DocumentFileType, type DocumentStatus } from '@pylon/contracts';
 import type { DocumentEventFactory, EmbeddingProgress, KnowledgeDocument } from '@pylon/db';
 
 /** A knowledge document as the API returns it (and as its events carry it). */
@@ -12,8 +12,17 @@ export interface KnowledgeDocumentView {
   /** While a document too large for one round of embedding batches is processing: its chunks embedded so far, of all. */
   progress: { chunks_embedded: number; chunks_total: number } | null;
   metadata: Record<string, unknown>;
+  /** The uploaded original (downloadable at …/documents/{doc_id}/file), or null for a document made from text. */
+  file: DocumentFileView | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface DocumentFileView {
+  name: string | null;
+  type: DocumentFileType;
+  media_type: string;
+  size_bytes: number;
 }
 
 export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, progress: EmbeddingProgress | null = null): KnowledgeDocumentView {
@@ -26,6 +35,12 @@ export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, pro
     chunk_count: document.chunkCount,
     progress: progress && { chunks_embedded: progress.embedded, chunks_total: progress.total },
     metadata: document.metadata,
+    file: document.fileType && {
+      name: document.fileName,
+      type: document.fileType,
+      media_type: DOCUMENT_FILE_MEDIA_TYPES[document.fileType],
+      size_bytes: document.fileSize ?? 0,
+    },
     created_at: document.createdAt.toISOString(),
     updated_at: document.updatedAt.toISOString(),
   };

@@ -7,3 +7,7 @@ export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';
 export { KnowledgeDocumentsService, type NewDocumentRequest } from './knowledge-documents.service';
 export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';
+export { KnowledgeExtractionService } from './knowledge-extraction.service';
+export { KnowledgeFilesService, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';
+export { DocumentFileStore } from './document-file-store';
+export { ExtractionFailure, DOCUMENT_FILE_MEDIA_TYPES } from './extraction';

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EMBEDDING_BATCH_PARALLELISM, type IngestionPlan, type OneStepIngestion, type PublishOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeChunkRepository, KnowledgeDocumentRepository } from '@pylon/db';
+import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type DraftChunk, type KnowledgeDocument } from '@pylon/db';
 import { EmbeddingProvider } from '@pylon/embeddings';
 import { chunkText } from './chunking';
+import { pageRange } from './extraction';
 import { documentEvent } from './document-view';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
@@ -30,7 +31,7 @@ export class KnowledgeIngestionService {
   async ingestInOneStep(orgId: string, docId: string, signal?: AbortSignal): Promise<OneStepIngestion> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { kind: 'deleted' };
-    const chunks = this.chunk(document.content);
+    const chunks = this.chunk(document);
     const size = this.config.embeddingBatchSize;
     if (chunks.length > size * EMBEDDING_BATCH_PARALLELISM) return { kind: 'batched' };
     const batches = Array.from({ length: Math.ceil(chunks.length / size) }, (_, i) => chunks.slice(i * size, (i + 1) * size));
@@ -49,6 +50,8 @@ export class KnowledgeIngestionService {
       content: chunk.content,
       start: chunk.start,
       end: chunk.end,
+      pageStart: chunk.pageStart,
+      pageEnd: chunk.pageEnd,
       embedding: vectors[i]!,
     }));
     const outcome = await this.documents.publishChunks(orgId, docId, embedded, documentEvent);
@@ -60,7 +63,7 @@ export class KnowledgeIngestionService {
   async prepareChunks(orgId: string, docId: string): Promise<IngestionPlan> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { exists: false, chunkCount: 0, batchCount: 0 };
-    const chunks = this.chunk(document.content);
+    const chunks = this.chunk(document);
     await this.chunks.replaceDrafts(orgId, docId, chunks);
     return { exists: true, chunkCount: chunks.length, batchCount: Math.ceil(chunks.length / this.config.embeddingBatchSize) };
   }
@@ -104,7 +107,11 @@ export class KnowledgeIngestionService {
     return this.documents.markFailed(orgId, docId, reason, documentEvent);
   }
 
-  private chunk(content: string) {
-    return chunkText(content, { targetSize: this.config.kbChunkSize, overlap: this.config.kbChunkOverlap });
+  /** The document's chunks, each with the pages it spans when the document has pages. */
+  private chunk({ content, pageStarts }: Pick<KnowledgeDocument, 'content' | 'pageStarts'>): DraftChunk[] {
+    return chunkText(content, { targetSize: this.config.kbChunkSize, overlap: this.config.kbChunkOverlap }).map((chunk) => {
+      const pages = pageStarts ? pageRange(chunk.start, chunk.end, pageStarts) : null;
+      return { ...chunk, pageStart: pages?.pageStart ?? null, pageEnd: pages?.pageEnd ?? null };
+    });
   }
 }

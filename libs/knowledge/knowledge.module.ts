@@ -4,12 +4,31 @@ import { LimitsModule } from '@pylon/limits';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
 import { KnowledgeIngestionService } from './knowledge-ingestion.service';
 import { KnowledgeSearchService } from './knowledge-search.service';
+import { DocumentFileStore } from './document-file-store';
+import { KnowledgeExtractionService } from './knowledge-extraction.service';
+import { KnowledgeFilesService } from './knowledge-files.service';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
 /** Knowledge's rules: documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [EmbeddingsModule, LimitsModule],
-  providers: [KnowledgeDocumentsService, KnowledgeSearchService, KnowledgeIngestionService, KnowledgeVectorIndexService],
-  exports: [KnowledgeDocumentsService, KnowledgeSearchService, KnowledgeIngestionService, KnowledgeVectorIndexService, EmbeddingsModule],
+  providers: [
+    KnowledgeDocumentsService,
+    KnowledgeFilesService,
+    DocumentFileStore,
+    KnowledgeSearchService,
+    KnowledgeIngestionService,
+    KnowledgeExtractionService,
+    KnowledgeVectorIndexService,
+  ],
+  exports: [
+    KnowledgeDocumentsService,
+    KnowledgeFilesService,
+    KnowledgeSearchService,
+    KnowledgeIngestionService,
+    KnowledgeExtractionService,
+    KnowledgeVectorIndexService,
+    EmbeddingsModule,
+  ],
 })
 export class KnowledgeModule {}

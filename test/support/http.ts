@@ -10,6 +10,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as is, for malformed bodies. */
   rawBody?: string | Buffer;
+  /** Sent as multipart/form-data (fetch writes the boundary). */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -20,8 +22,9 @@ export class Http {
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | FormData | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.form !== undefined) body = options.form;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { KnowledgeController } from './knowledge.controller';
+import { KnowledgeFilesController } from './knowledge-files.controller';
 
-@Module({ imports: [KnowledgeModule], controllers: [KnowledgeController] })
+@Module({ imports: [KnowledgeModule], controllers: [KnowledgeController, KnowledgeFilesController] })
 export class KnowledgeApiModule {}

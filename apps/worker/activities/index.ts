@@ -45,6 +45,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
     case 'knowledge':
       return {
         ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
+          'extractDocumentText',
           'ingestInOneStep',
           'prepareChunks',
           'embedChunkBatch',

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure } from '@temporalio/activity';
-import type { IngestDocumentInput, IngestionPlan, KnowledgeIngestionActivities, OneStepIngestion, PublishOutcome } from '@pylon/contracts';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import {
+  EXTRACTION_FAILURE,
+  type ExtractionStep,
+  type IngestDocumentInput,
+  type IngestionPlan,
+  type KnowledgeIngestionActivities,
+  type OneStepIngestion,
+  type PublishOutcome,
+} from '@pylon/contracts';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '@pylon/embeddings';
-import { KnowledgeIngestionService } from '@pylon/knowledge';
+import { ExtractionFailure, KnowledgeExtractionService, KnowledgeIngestionService } from '@pylon/knowledge';
 import { heartbeating } from './heartbeating';
 
 /** Each step heartbeats this often, so a worker that dies mid-way is noticed within the workflow's heartbeat timeout. */
@@ -11,7 +19,22 @@ const HEARTBEAT_MS = 2_000;
 /** The ingestion workflow's activities: one call each into KnowledgeIngestionService, heartbeating. */
 @Injectable()
 export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActivities {
-  constructor(private readonly ingestion: KnowledgeIngestionService) {}
+  constructor(
+    private readonly ingestion: KnowledgeIngestionService,
+    private readonly extraction: KnowledgeExtractionService,
+  ) {}
+
+  extractDocumentText({ orgId, docId }: IngestDocumentInput): Promise<ExtractionStep> {
+    const reportProgress = (done: number, total: number) => Context.current().heartbeat({ done, total });
+    return heartbeating(HEARTBEAT_MS, async (signal) => {
+      try {
+        return await this.extraction.extractText(orgId, docId, reportProgress, signal);
+      } catch (error) {
+        if (error instanceof ExtractionFailure) throw ApplicationFailure.nonRetryable(error.message, EXTRACTION_FAILURE);
+        throw error;
+      }
+    });
+  }
 
   ingestInOneStep({ orgId, docId }: IngestDocumentInput): Promise<OneStepIngestion> {
     return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, signal)));

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { DocumentStatus } from '@pylon/contracts';
+import type { DocumentFileType, DocumentStatus } from '@pylon/contracts';
 
 @Entity({ name: 'knowledge_documents' })
 export class KnowledgeDocument {
@@ -32,6 +32,32 @@ export class KnowledgeDocument {
 
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash!: string | null;
+
+  /** The uploaded original, for a document made from a file; all null for one made from text. */
+  @Column('text', { name: 'file_name', nullable: true })
+  fileName!: string | null;
+
+  @Column('text', { name: 'file_type', nullable: true })
+  fileType!: DocumentFileType | null;
+
+  @Column('bigint', {
+    name: 'file_size',
+    nullable: true,
+    transformer: { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) },
+  })
+  fileSize!: number | null;
+
+  /** Where the original is in the media store. */
+  @Column('text', { name: 'file_key', nullable: true })
+  fileKey!: string | null;
+
+  /** False while a file's text is still to be extracted into `content`. */
+  @Column('boolean', { name: 'text_extracted' })
+  textExtracted!: boolean;
+
+  /** Where each page begins in `content` (PDF): pageStarts[i] is the offset of page i + 1. */
+  @Column('integer', { name: 'page_starts', array: true, nullable: true })
+  pageStarts!: number[] | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;

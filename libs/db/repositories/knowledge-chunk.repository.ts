@@ -10,6 +10,9 @@ export interface DraftChunk {
   content: string;
   start: number;
   end: number;
+  /** The pages (1-based) the chunk spans, for a document with pages. */
+  pageStart: number | null;
+  pageEnd: number | null;
 }
 
 export interface ChunkMatch {
@@ -20,6 +23,8 @@ export interface ChunkMatch {
   score: number;
   title: string;
   metadata: Record<string, unknown>;
+  pageStart: number | null;
+  pageEnd: number | null;
 }
 
 /**
@@ -73,12 +78,13 @@ export class KnowledgeChunkRepository {
         const slice = chunks.slice(offset, offset + rowsPerInsert);
         const values: unknown[] = [docId, orgId];
         const tuples = slice.map((chunk) => {
-          values.push(chunk.index, chunk.content, chunk.start, chunk.end);
+          values.push(chunk.index, chunk.content, chunk.start, chunk.end, chunk.pageStart, chunk.pageEnd);
           const n = values.length;
-          return `($1, $2, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+          return `($1, $2, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
         });
         await manager.query(
-          `INSERT INTO knowledge_chunk_drafts (doc_id, org_id, chunk_index, content, start_offset, end_offset) VALUES ${tuples.join(', ')}`,
+          `INSERT INTO knowledge_chunk_drafts (doc_id, org_id, chunk_index, content, start_offset, end_offset, page_start, page_end)
+           VALUES ${tuples.join(', ')}`,
           values,
         );
       }
@@ -136,7 +142,7 @@ export class KnowledgeChunkRepository {
          )
          SELECT id, distance FROM candidates ORDER BY distance`;
     const rows = await this.runSearch<ChunkMatchRow>(
-      `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata
+      `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata, c.page_start, c.page_end
          FROM (${nearest}) AS n
          JOIN knowledge_chunks c ON c.id = n.id
          JOIN knowledge_documents d ON d.id = c.doc_id
@@ -230,7 +236,7 @@ export class KnowledgeChunkRepository {
        fused AS (${fused}),
        matches AS (
          SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
-                f.keyword_rank, f.keyword_score, d.title, d.metadata
+                f.keyword_rank, f.keyword_score, d.title, d.metadata, c.page_start, c.page_end
            FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
            ${threshold}
           ORDER BY f.score DESC, c.id LIMIT ${limit}
@@ -255,6 +261,8 @@ interface ChunkMatchRow {
   score: number;
   title: string;
   metadata: Record<string, unknown>;
+  page_start: number | null;
+  page_end: number | null;
 }
 
 function toChunkMatch(row: ChunkMatchRow): ChunkMatch {
@@ -266,6 +274,8 @@ function toChunkMatch(row: ChunkMatchRow): ChunkMatch {
     score: Number(row.score),
     title: row.title,
     metadata: row.metadata,
+    pageStart: row.page_start,
+    pageEnd: row.page_end,
   };
 }
 

@@ -10,13 +10,16 @@ import { TOUCH_UPDATED_AT, countInStatus, returnedRows } from './sql';
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
   'id' | 'orgId' | 'title' | 'content' | 'metadata' | 'idempotencyKey' | 'requestHash' | 'createdAt'
->;
+> &
+  Partial<Pick<KnowledgeDocument, 'fileName' | 'fileType' | 'fileSize' | 'fileKey'>>;
 
 export interface EmbeddedChunk {
   index: number;
   content: string;
   start: number;
   end: number;
+  pageStart: number | null;
+  pageEnd: number | null;
   embedding: number[];
 }
 
@@ -41,8 +44,9 @@ export class KnowledgeDocumentRepository {
   async insertProcessing(document: NewKnowledgeDocument): Promise<boolean> {
     const inserted = (await this.db.query(
       `INSERT INTO knowledge_documents
-         (id, org_id, title, content, metadata, status, chunk_count, idempotency_key, request_hash, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'processing', 0, $6, $7, $8, $8)
+         (id, org_id, title, content, metadata, status, chunk_count, idempotency_key, request_hash, created_at, updated_at,
+          file_name, file_type, file_size, file_key, text_extracted)
+       VALUES ($1, $2, $3, $4, $5, 'processing', 0, $6, $7, $8, $8, $9, $10, $11, $12, $12::text IS NULL)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -54,6 +58,10 @@ export class KnowledgeDocumentRepository {
         document.idempotencyKey,
         document.requestHash,
         document.createdAt,
+        document.fileName ?? null,
+        document.fileType ?? null,
+        document.fileSize ?? null,
+        document.fileKey ?? null,
       ],
     )) as unknown[];
     return inserted.length > 0;
@@ -78,6 +86,9 @@ export class KnowledgeDocumentRepository {
         'doc.status',
         'doc.failureReason',
         'doc.chunkCount',
+        'doc.fileName',
+        'doc.fileType',
+        'doc.fileSize',
         'doc.createdAt',
         'doc.updatedAt',
       ])
@@ -102,15 +113,30 @@ export class KnowledgeDocumentRepository {
     return new Map(rows.map((row) => [row.doc_id, { embedded: row.embedded, total: row.total }]));
   }
 
-  /** Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE). */
   /** The organisation's documents still processing, counted up to `upTo`. */
   countProcessing(orgId: string, upTo: number): Promise<number> {
     return countInStatus(this.db, 'knowledge_documents', orgId, 'processing', upTo);
   }
 
-  async delete(orgId: string, docId: string): Promise<boolean> {
-    const deleted = (await this.db.query(`DELETE FROM knowledge_documents WHERE id = $1 AND org_id = $2 RETURNING id`, [docId, orgId])) as unknown[];
-    return returnedRows(deleted).length > 0;
+  /**
+   * Deletes the document; its chunks and drafts go with it in the same statement (ON DELETE CASCADE).
+   * Null when there was no such document; else the key of its original file, if it had one.
+   */
+  async delete(orgId: string, docId: string): Promise<{ fileKey: string | null } | null> {
+    const deleted = returnedRows(
+      (await this.db.query(`DELETE FROM knowledge_documents WHERE id = $1 AND org_id = $2 RETURNING file_key`, [docId, orgId])) as unknown[],
+    ) as Array<{ file_key: string | null }>;
+    return deleted[0] ? { fileKey: deleted[0].file_key } : null;
+  }
+
+  /** Stores a file's extracted text as the processing document's content; false when it is no longer waiting for it. */
+  async saveExtractedText(orgId: string, docId: string, text: string, pageStarts: number[] | null): Promise<boolean> {
+    const updated = (await this.db.query(
+      `UPDATE knowledge_documents SET content = $3, page_starts = $4, text_extracted = true, ${TOUCH_UPDATED_AT}
+        WHERE id = $1 AND org_id = $2 AND status = 'processing' AND NOT text_extracted RETURNING id`,
+      [docId, orgId, text, pageStarts],
+    )) as unknown[];
+    return returnedRows(updated).length > 0;
   }
 
   /** Chunks in the organisation's ready documents, which decides the search strategy. */
@@ -134,8 +160,8 @@ export class KnowledgeDocumentRepository {
       )) as Array<{ n: number }>;
       if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
       const inserted = (await manager.query(
-        `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
-         SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, embedding
+        `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
+         SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding
            FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2
          RETURNING chunk_index`,
         [docId, orgId],
@@ -150,9 +176,10 @@ export class KnowledgeDocumentRepository {
     return this.publishWith(orgId, docId, describe, async (manager) => {
       if (chunks.length > 0) {
         await manager.query(
-          `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, embedding)
-           SELECT gen_random_uuid(), $2, $1, c.chunk_index, c.content, c.start_offset, c.end_offset, c.embedding::vector
-             FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[]) AS c(chunk_index, content, start_offset, end_offset, embedding)`,
+          `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
+           SELECT gen_random_uuid(), $2, $1, c.chunk_index, c.content, c.start_offset, c.end_offset, c.page_start, c.page_end, c.embedding::vector
+             FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::text[])
+                  AS c(chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)`,
           [
             docId,
             orgId,
@@ -160,6 +187,8 @@ export class KnowledgeDocumentRepository {
             chunks.map((chunk) => chunk.content),
             chunks.map((chunk) => chunk.start),
             chunks.map((chunk) => chunk.end),
+            chunks.map((chunk) => chunk.pageStart),
+            chunks.map((chunk) => chunk.pageEnd),
             chunks.map((chunk) => toSql(chunk.embedding)),
           ],
         );

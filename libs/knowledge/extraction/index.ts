@@ -13,3 +13,11 @@ export async function extractDocument(path: string, type: DocumentFileType, opti
   void options;
   throw new Error('not implemented yet');
 }
+
+/** The pages (1-based) that the text between `start` and `end` spans, given where each page starts. */
+export function pageRange(start: number, end: number, pageStarts: readonly number[]): { pageStart: number; pageEnd: number } | null {
+  void start;
+  void end;
+  void pageStarts;
+  throw new Error('not implemented yet');
+}

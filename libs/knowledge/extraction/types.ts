@@ -1,13 +1,6 @@
-/** The kinds of file Pylon turns into knowledge, each recognised from its bytes. */
-export type DocumentFileType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+import type { DocumentFileType } from '@pylon/contracts';
 
-export const DOCUMENT_FILE_MEDIA_TYPES: Record<DocumentFileType, string> = {
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  html: 'text/html',
-  markdown: 'text/markdown',
-  text: 'text/plain',
-};
+export { DOCUMENT_FILE_MEDIA_TYPES, type DocumentFileType } from '@pylon/contracts';
 
 /** What a file's bytes say it is: one of ours, or what it was detected as (a media type or a description) for the 415. */
 export type FileDetection = { supported: true; type: DocumentFileType } | { supported: false; detected: string };

@@ -4,11 +4,13 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, PickType, g
 import { IsIn, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import {
   COMPOUND_OPERATORS,
+  DOCUMENT_FILE_TYPES,
   DOCUMENT_STATUSES,
   EQUALITY_OPERATORS,
   RANGE_OPERATORS,
   SEARCH_MODES,
   SET_OPERATORS,
+  type DocumentFileType,
   type DocumentStatus,
   type SearchLeg,
   type SearchMode,
@@ -68,8 +70,21 @@ export class DocumentView {
   })
   progress!: DocumentProgress | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
+  @ApiProperty({
+    type: () => DocumentFile,
+    nullable: true,
+    description: 'The uploaded original (GET …/documents/{doc_id}/file), or null for a document made from text.',
+  })
+  file!: DocumentFile | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class DocumentFile {
+  @ApiProperty({ type: String, nullable: true, description: 'The name the upload gave it.' }) name!: string | null;
+  @ApiProperty({ enum: DOCUMENT_FILE_TYPES, description: 'What its bytes were recognised as.' }) type!: DocumentFileType;
+  @ApiProperty({ example: 'application/pdf' }) media_type!: string;
+  @ApiProperty() size_bytes!: number;
 }
 
 export class DocumentList {

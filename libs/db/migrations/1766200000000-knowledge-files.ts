@@ -1,0 +1,32 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Documents uploaded as files: the original's name, type, size and key in the media store, whether its
+ * text is extracted yet, and where each page begins in that text (PDF). Chunks and their drafts carry
+ * the pages they span.
+ */
+export class KnowledgeFiles1766200000000 implements MigrationInterface {
+  name = 'KnowledgeFiles1766200000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      ALTER TABLE knowledge_documents
+        ADD COLUMN file_name text,
+        ADD COLUMN file_type text CHECK (file_type IN ('pdf', 'docx', 'html', 'markdown', 'text')),
+        ADD COLUMN file_size bigint,
+        ADD COLUMN file_key text,
+        ADD COLUMN text_extracted boolean NOT NULL DEFAULT true,
+        ADD COLUMN page_starts integer[]`);
+    await db.query(`ALTER TABLE knowledge_chunks ADD COLUMN page_start integer, ADD COLUMN page_end integer`);
+    await db.query(`ALTER TABLE knowledge_chunk_drafts ADD COLUMN page_start integer, ADD COLUMN page_end integer`);
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query(`ALTER TABLE knowledge_chunk_drafts DROP COLUMN page_start, DROP COLUMN page_end`);
+    await db.query(`ALTER TABLE knowledge_chunks DROP COLUMN page_start, DROP COLUMN page_end`);
+    await db.query(`
+      ALTER TABLE knowledge_documents
+        DROP COLUMN file_name, DROP COLUMN file_type, DROP COLUMN file_size, DROP COLUMN file_key,
+        DROP COLUMN text_extracted, DROP COLUMN page_starts`);
+  }
+}

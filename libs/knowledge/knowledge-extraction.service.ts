@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { ExtractionStep } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { KnowledgeDocumentRepository } from '@pylon/db';
+import { DocumentFileStore } from './document-file-store';
+import { ExtractionFailure, extractDocument } from './extraction';
+
+/**
+ * The first step of ingesting an uploaded file: its text (Markdown headings for sections, page offsets for
+ * a PDF), extracted from the original in the media store into the document's content. A document made from
+ * text, or one whose text an earlier attempt already stored, has nothing to extract.
+ */
+@Injectable()
+export class KnowledgeExtractionService {
+  constructor(
+    private readonly documents: KnowledgeDocumentRepository,
+    private readonly files: DocumentFileStore,
+    private readonly config: PylonConfig,
+  ) {}
+
+  async extractText(orgId: string, docId: string, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<ExtractionStep> {
+    const document = await this.documents.findById(orgId, docId);
+    if (!document || document.status !== 'processing') return { exists: false };
+    if (document.textExtracted) return { exists: true, extracted: false };
+    if (!document.fileKey || !document.fileType) throw new ExtractionFailure('the document has no file to read');
+    const { text, pageStarts } = await extractDocument(this.files.path(document.fileKey), document.fileType, {
+      limits: { maxTextChars: this.config.kbMaxExtractedChars, maxUnpackedBytes: this.config.kbMaxUnpackedBytes },
+      onProgress,
+      signal,
+    });
+    const saved = await this.documents.saveExtractedText(orgId, docId, text, pageStarts);
+    return { exists: true, extracted: saved };
+  }
+}

@@ -1,0 +1,112 @@
+import type { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { ApiError, ErrorCode, DOCUMENT_FILE_MEDIA_TYPES, type DocumentFileType } from '@pylon/contracts';
+import { PylonConfig } from '@pylon/config';
+import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
+import { fingerprint } from '@pylon/idempotency';
+import { DocumentFileStore, FileTooLargeError, type StoredFile } from './document-file-store';
+import { detectDocumentType } from './extraction';
+import { KnowledgeDocumentsService, checkMetadata } from './knowledge-documents.service';
+
+/** An uploaded file as received: stored, with the name the client gave it. */
+export interface ReceivedFile extends StoredFile {
+  fileName: string | null;
+}
+
+/** What an upload may say about its document besides the file. */
+export interface FileDocumentFields {
+  title?: string;
+  metadata?: Record<string, unknown>;
+}
+
+const MAX_TITLE_CHARS = 500;
+
+/**
+ * Documents from uploaded files: the original is stored (at most KB_MAX_FILE_BYTES), recognised from its
+ * bytes (PDF, DOCX, HTML, Markdown, UTF-8 text; anything else is a 415 naming what it is), and accepted
+ * as a processing document whose ingestion begins by extracting its text. The original stays downloadable.
+ */
+@Injectable()
+export class KnowledgeFilesService {
+  constructor(
+    private readonly store: DocumentFileStore,
+    private readonly documents: KnowledgeDocumentsService,
+    private readonly repository: KnowledgeDocumentRepository,
+    private readonly config: PylonConfig,
+  ) {}
+
+  /** Stores an upload's bytes as they arrive; a 413 past the limit (nothing is kept). */
+  async receive(stream: Readable, fileName: string | null, isTruncated?: () => boolean): Promise<ReceivedFile> {
+    try {
+      return { ...(await this.store.save(stream, this.config.kbMaxFileBytes, isTruncated)), fileName };
+    } catch (error) {
+      if (error instanceof FileTooLargeError) {
+        throw new ApiError(ErrorCode.PayloadTooLarge, `the file is larger than ${this.config.kbMaxFileBytes} bytes (KB_MAX_FILE_BYTES)`);
+      }
+      throw error;
+    }
+  }
+
+  /** A received file that will not become a document (a refused or repeated upload). */
+  discard(file: ReceivedFile): Promise<void> {
+    return this.store.remove(file.key);
+  }
+
+  /**
+   * A processing document for a received file. The same Idempotency-Key with the same bytes and fields
+   * answers the first upload's document (this copy is dropped); with others, 409.
+   */
+  async create(orgId: string, file: ReceivedFile, fields: FileDocumentFields, idempotencyKey: string | null): Promise<KnowledgeDocument> {
+    try {
+      const type = await this.recognise(file);
+      const metadata = checkMetadata(fields.metadata);
+      const title = fields.title ?? titleFromFileName(file.fileName);
+      const requestHash = fingerprint({ org_id: orgId, title, file_sha256: file.sha256, metadata: JSON.stringify(metadata) });
+      const document = await this.documents.accept(
+        orgId,
+        { title, content: '', metadata, fileName: file.fileName, fileType: type, fileSize: file.size, fileKey: file.key },
+        requestHash,
+        idempotencyKey,
+      );
+      if (document.fileKey !== file.key) await this.discard(file);
+      return document;
+    } catch (error) {
+      await this.discard(file);
+      throw error;
+    }
+  }
+
+  /** The original of one of the organisation's documents, to download. */
+  async download(orgId: string, docId: string): Promise<{ stream: Readable; size: number; fileName: string; mediaType: string }> {
+    const document = await this.repository.findById(orgId, docId);
+    if (!document) throw ApiError.notFound('no such document');
+    if (!document.fileKey || !document.fileType) throw ApiError.notFound('the document was created from text; it has no file');
+    const original = await this.store.open(document.fileKey);
+    if (!original) throw ApiError.notFound("the document's file is no longer in the media store");
+    return {
+      ...original,
+      fileName: document.fileName ?? `${document.id}.${EXTENSIONS[document.fileType]}`,
+      mediaType: DOCUMENT_FILE_MEDIA_TYPES[document.fileType],
+    };
+  }
+
+  private async recognise(file: ReceivedFile): Promise<DocumentFileType> {
+    if (file.size === 0) throw ApiError.invalidRequest('the file is empty');
+    const detection = await detectDocumentType(this.store.path(file.key));
+    if (!detection.supported) {
+      throw new ApiError(
+        ErrorCode.UnsupportedMediaType,
+        `the file is ${detection.detected}; Pylon reads PDF, DOCX, HTML, Markdown and plain text (UTF-8)`,
+      );
+    }
+    return detection.type;
+  }
+}
+
+const EXTENSIONS: Record<DocumentFileType, string> = { pdf: 'pdf', docx: 'docx', html: 'html', markdown: 'md', text: 'txt' };
+
+/** The upload's name as the document's title when none is given ("Untitled file" when the client sent none). */
+function titleFromFileName(fileName: string | null): string {
+  const name = fileName?.trim();
+  return name ? name.slice(0, MAX_TITLE_CHARS) : 'Untitled file';
+}

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from '../support/db';
+import { PNG, pdfWithPages, uploadForm, wordDocument } from '../support/document-files';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createKey, createTenant, waitForDocument, type Tenant } from '../support/tenant';
+
+const PAGES = [
+  ['Pylon handbook', 'Runs move from queued to running to succeeded.'],
+  ['Billing', 'Every video generation costs five hundred thousand service tokens.'],
+  ['Keys', 'A revoked key stops working immediately.', 'Region | Price | Tokens', 'Europe | 12 | 400'],
+];
+
+describe('knowledge from files', () => {
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+
+  const upload = (form: FormData, options: { key?: string; headers?: Record<string, string> } = {}) =>
+    http.post('/api/v1/knowledge/files', { token: options.key ?? tenant.key, form, headers: options.headers });
+  const query = (text: string) =>
+    http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, query: text, match_count: 3, mode: 'keyword' } });
+  const expectError = (response: { status: number; body: unknown; text: string }, status: number, code: string) => {
+    assert.equal(response.status, status, response.text);
+    assert.deepEqual(response.body, { error: code });
+  };
+
+  before(async () => {
+    stack = await Stack.start({ env: { KB_CHUNK_SIZE: '200', KB_CHUNK_OVERLAP: '20', KB_MAX_FILE_BYTES: String(50 * 1024 * 1024) } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+  });
+  after(async () => stack?.stop());
+
+  it('a PDF becomes a ready document whose matches carry their pages, and its original downloads as sent', async () => {
+    const pdf = await pdfWithPages(PAGES);
+    const created = await upload(uploadForm(pdf, 'handbook.pdf', { metadata: JSON.stringify({ team: 'docs' }) }));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.status, 'processing');
+    assert.equal(created.body.title, 'handbook.pdf');
+    assert.deepEqual(created.body.file, { name: 'handbook.pdf', type: 'pdf', media_type: 'application/pdf', size_bytes: pdf.length });
+    const ready = await waitForDocument(http, tenant.key, created.body.doc_id);
+    assert.equal(ready.status, 'ready', ready.failure_reason);
+    assert.deepEqual(ready.metadata, { team: 'docs' });
+
+    const billing = await query('video generation service tokens');
+    assert.equal(billing.status, 200, billing.text);
+    const top = billing.body.matches[0];
+    assert.equal(top.doc_id, created.body.doc_id);
+    assert.match(top.content, /five hundred thousand/);
+    assert.equal(top.page_start, 2);
+    assert.equal(top.page_end, 2);
+    const keys = (await query('revoked key')).body.matches[0];
+    assert.equal(keys.page_start, 3);
+    assert.match(keys.content, /Europe\s*\|?\s*12/);
+
+    const download = await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: tenant.key });
+    assert.equal(download.status, 200);
+    assert.equal(download.headers.get('content-type'), 'application/pdf');
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="handbook.pdf"; filename*=UTF-8''handbook.pdf`);
+    const bytes = Buffer.from(
+      await (
+        await fetch(`${stack.url}/api/v1/knowledge/documents/${created.body.doc_id}/file`, { headers: { authorization: `Bearer ${tenant.key}` } })
+      ).arrayBuffer(),
+    );
+    assert.ok(bytes.equals(pdf), 'the download is the upload, byte for byte');
+  });
+
+  it('a Word file keeps its headings as sections and its table as rows', async () => {
+    const docx = await wordDocument(
+      [
+        { heading: 'Onboarding', text: 'New engineers get a laptop on their first day.' },
+        { heading: 'Expenses', text: 'Receipts are filed within thirty days.' },
+      ],
+      [
+        ['Item', 'Limit'],
+        ['Train ticket', '200 euros'],
+      ],
+    );
+    const created = await upload(uploadForm(docx, 'Handbook.docx', { title: 'Handbook (Word)' }));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.file.type, 'docx');
+    const ready = await waitForDocument(http, tenant.key, created.body.doc_id);
+    assert.equal(ready.status, 'ready', ready.failure_reason);
+    const [content] = await sql<{ content: string }>(`SELECT content FROM knowledge_documents WHERE id = $1`, [created.body.doc_id]);
+    assert.match(content!.content, /^# Onboarding$/m);
+    assert.match(content!.content, /^# Expenses$/m);
+    assert.match(content!.content, /^Train ticket \| 200 euros$/m);
+    const match = (await query('receipts filed')).body.matches[0];
+    assert.equal(match.doc_id, created.body.doc_id);
+    assert.equal(match.page_start, null);
+  });
+
+  it('HTML is read without its scripts, styles and navigation; Markdown and text as they are', async () => {
+    const html = Buffer.from(`<!doctype html><html><head><title>Leave</title><style>.x{color:stylesecret}</style>
+      <script>var scriptsecret = 1;</script></head><body><nav>navsecret menu</nav>
+      <h1>Leave policy</h1><p>Holidays are booked two weeks ahead.</p><footer>footersecret</footer></body></html>`);
+    const page = await upload(uploadForm(html, 'leave.html'));
+    assert.equal(page.status, 201, page.text);
+    assert.equal(page.body.file.type, 'html');
+    const markdown = await upload(uploadForm(Buffer.from('# Travel\n\nTrains beat planes under four hours.\n\n- one\n- two\n'), 'travel.bin'));
+    assert.equal(markdown.body.file.type, 'markdown', 'recognised from its bytes, not its name');
+    const text = await upload(uploadForm(Buffer.from('Parking is free for bicycles.\n'), 'parking.pdf'));
+    assert.equal(text.body.file.type, 'text');
+    for (const created of [page, markdown, text]) {
+      assert.equal((await waitForDocument(http, tenant.key, created.body.doc_id)).status, 'ready');
+    }
+    const [indexed] = await sql<{ content: string }>(`SELECT string_agg(content, ' ') AS content FROM knowledge_chunks WHERE doc_id = $1`, [
+      page.body.doc_id,
+    ]);
+    assert.match(indexed!.content, /Holidays are booked/);
+    for (const secret of ['scriptsecret', 'stylesecret', 'navsecret', 'footersecret']) assert.doesNotMatch(indexed!.content, new RegExp(secret));
+    assert.equal((await query('bicycles parking')).body.matches[0].doc_id, text.body.doc_id);
+  });
+
+  it('a file that yields no text ends failed with a reason a person understands', async () => {
+    const scanned = await upload(uploadForm(await imageOnlyPdf(), 'scan.pdf'));
+    assert.equal(scanned.status, 201, scanned.text);
+    const failed = await waitForDocument(http, tenant.key, scanned.body.doc_id);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.failure_reason, /no text/i);
+
+    const pdf = await pdfWithPages(PAGES);
+    const truncated = await upload(uploadForm(pdf.subarray(0, Math.floor(pdf.length / 2)), 'truncated.pdf'));
+    assert.equal(truncated.status, 201, truncated.text);
+    const broken = await waitForDocument(http, tenant.key, truncated.body.doc_id);
+    assert.equal(broken.status, 'failed');
+    assert.ok(broken.failure_reason, 'a reason is given');
+  });
+
+  it('refuses what is not a document, too large, or malformed, and keeps nothing of it', async () => {
+    const before = await storedFiles();
+    const png = await upload(uploadForm(PNG, 'handbook.pdf'));
+    expectError(png, 415, 'unsupported_media_type');
+    assert.match(png.headers.get('error-detail') ?? '', /image\/png/);
+
+    const huge = await upload(uploadForm(Buffer.alloc(60 * 1024 * 1024, 0x61), 'huge.txt'));
+    expectError(huge, 413, 'payload_too_large');
+
+    expectError(await upload(new FormData()), 400, 'invalid_request');
+    const noFile = new FormData();
+    noFile.append('title', 'No file');
+    expectError(await upload(noFile), 400, 'invalid_request');
+    expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt', { colour: 'blue' })), 400, 'invalid_request');
+    expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt', { metadata: 'not json' })), 400, 'invalid_request');
+    expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt', { metadata: '[1]' })), 400, 'invalid_request');
+    expectError(await upload(uploadForm(Buffer.from(''), 'empty.txt')), 400, 'invalid_request');
+    const twoFiles = uploadForm(Buffer.from('one'), 'one.txt');
+    twoFiles.append('file', new Blob([Buffer.from('two')]), 'two.txt');
+    expectError(await upload(twoFiles), 413, 'payload_too_large');
+    const otherOrg = await createTenant(http);
+    expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt', { org_id: otherOrg.orgId })), 403, 'insufficient_scope');
+    expectError(
+      await http.post('/api/v1/knowledge/files', { token: tenant.key, body: { org_id: tenant.orgId, title: 'x' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await http.post('/api/v1/knowledge/files', {
+        token: tenant.key,
+        rawBody: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunterminated',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      }),
+      400,
+      'invalid_request',
+    );
+    // A JSON operation refuses a form as it refuses any body that is not JSON.
+    expectError(
+      await http.post('/api/v1/knowledge/search', { token: tenant.key, form: uploadForm(Buffer.from('x'), 'x.txt') }),
+      415,
+      'unsupported_media_type',
+    );
+    const readOnly = await createKey(http, tenant.orgId, ['kb:read']);
+    expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt'), { key: readOnly }), 403, 'insufficient_scope');
+    assert.deepEqual(await storedFiles(), before, 'no refused upload left a file in the media store');
+  });
+
+  it('an Idempotency-Key returns the first upload for the same bytes and 409 for others', async () => {
+    const headers = { 'idempotency-key': `upload-${Date.now()}` };
+    const first = await upload(uploadForm(Buffer.from('Lunch is served at noon.'), 'lunch.txt'), { headers });
+    assert.equal(first.status, 201, first.text);
+    const again = await upload(uploadForm(Buffer.from('Lunch is served at noon.'), 'lunch.txt'), { headers });
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.body.doc_id, first.body.doc_id);
+    expectError(await upload(uploadForm(Buffer.from('Lunch is served at one.'), 'lunch.txt'), { headers }), 409, 'idempotency_key_reused');
+    const [count] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_documents WHERE org_id = $1 AND title = 'lunch.txt'`, [
+      tenant.orgId,
+    ]);
+    assert.equal(count!.n, 1);
+  });
+
+  it("a document's file is its organisation's alone, and a text document has none", async () => {
+    const created = await upload(uploadForm(Buffer.from('Private notes.'), 'notes.txt'));
+    const other = await createTenant(http);
+    expectError(await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: other.key }), 404, 'not_found');
+    const text = await http.post('/api/v1/knowledge/documents', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, title: 'Text', content: 'Made from text.' },
+    });
+    assert.equal(text.body.file, null);
+    expectError(await http.get(`/api/v1/knowledge/documents/${text.body.doc_id}/file`, { token: tenant.key }), 404, 'not_found');
+    const deleted = await http.request('DELETE', `/api/v1/knowledge/documents/${created.body.doc_id}`, { token: tenant.key });
+    assert.equal(deleted.status, 204);
+    expectError(await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: tenant.key }), 404, 'not_found');
+  });
+
+  /** The files in the media store's knowledge folder (the originals of every upload kept). */
+  async function storedFiles(): Promise<number> {
+    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_documents WHERE file_key IS NOT NULL`);
+    const { readdir } = await import('node:fs/promises');
+    const names = await readdir(`${stack.env.MEDIA_DIR}/knowledge`).catch(() => []);
+    assert.equal(names.filter((name) => !name.startsWith('.')).length, row!.n, 'one stored file per document with a file');
+    return names.length;
+  }
+});
+
+/** A PDF whose only page is an image: what a scanner makes. */
+async function imageOnlyPdf(): Promise<Buffer> {
+  const { PDFDocument } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedPng(PNG);
+  pdf.addPage([200, 200]).drawImage(image, { x: 0, y: 0, width: 200, height: 200 });
+  return Buffer.from(await pdf.save());
+}
