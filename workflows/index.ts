@@ -1,6 +1,7 @@
 /** Every workflow the worker hosts. Workflow code imports only @temporalio/workflow and @pylon/contracts. */
 export { agentRunWorkflow } from './agent-run.workflow';
 export { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
+export { knowledgeBatchWorkflow } from './knowledge-batch.workflow';
 export { knowledgeVectorIndexWorkflow } from './knowledge-vector-index.workflow';
 export { videoGenerationWorkflow } from './video-generation.workflow';
 export { webhookEventWorkflow } from './webhook-event.workflow';

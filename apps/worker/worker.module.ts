@@ -14,6 +14,7 @@ import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { AgentScheduleActivitiesImpl } from './activities/agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
+import { KnowledgeBatchActivitiesImpl } from './activities/knowledge-batch.activities';
 import { McpToolActivitiesImpl } from './activities/mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './activities/knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './activities/video.activities';
@@ -43,6 +44,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
     AgentRunActivitiesImpl,
     AgentScheduleActivitiesImpl,
     KnowledgeIngestionActivitiesImpl,
+    KnowledgeBatchActivitiesImpl,
     KnowledgeVectorIndexActivitiesImpl,
     McpToolActivitiesImpl,
     VideoActivitiesImpl,

@@ -313,6 +313,7 @@ export class AgentRunsService {
       title: match.title,
       score: match.score,
       content: match.content,
+      ...(match.pageStart !== null && match.pageEnd !== null && { page_start: match.pageStart, page_end: match.pageEnd }),
     }));
     await this.runEvents.recordToolResult(orgId, runId, call, { query, doc_ids: [...new Set(hits.map((hit) => hit.doc_id))] });
     const result = JSON.stringify({ matches: hits });

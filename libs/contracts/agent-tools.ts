@@ -58,6 +58,9 @@ export interface KnowledgeToolHit {
   title: string;
   score: number;
   content: string;
+  /** The pages the passage is on, for a document with pages (PDF); absent otherwise. */
+  page_start?: number;
+  page_end?: number;
 }
 
 /** How many model turns a run may take before it must answer. */

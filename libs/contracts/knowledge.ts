@@ -13,6 +13,26 @@ export const DOCUMENT_FILE_MEDIA_TYPES: Record<DocumentFileType, string> = {
   text: 'text/plain',
 };
 
+export const KNOWLEDGE_BATCH_STATUSES = ['processing', 'completed', 'cancelled'] as const;
+export type KnowledgeBatchStatus = (typeof KNOWLEDGE_BATCH_STATUSES)[number];
+
+/** The most documents one batch may carry. */
+export const MAX_BATCH_DOCUMENTS = 500;
+
+/** What the API hands a batch's workflow; it reads the documents to ingest from the batch. */
+export interface IngestBatchInput {
+  batchId: string;
+  orgId: string;
+}
+
+/** Activities of the batch workflow. */
+export interface KnowledgeBatchActivities {
+  /** The batch's documents, each as its ingestion workflow's input. */
+  batchDocuments(input: IngestBatchInput): Promise<IngestDocumentInput[]>;
+  /** Marks the batch completed, or (when cancelled) fails the documents not yet begun; the events to announce. */
+  finishBatch(input: IngestBatchInput & { cancelled: boolean; notStarted: string[] }): Promise<string[]>;
+}
+
 /** What the API hands the ingestion workflow; activities reload the document by id. */
 export interface IngestDocumentInput {
   docId: string;

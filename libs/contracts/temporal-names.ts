@@ -23,6 +23,7 @@ export function siblingTaskQueue(ownTaskQueue: string, kind: WorkKind): string {
 export const WORKFLOW_TYPES = {
   agentRun: 'agentRunWorkflow',
   knowledgeIngest: 'knowledgeIngestWorkflow',
+  knowledgeBatch: 'knowledgeBatchWorkflow',
   knowledgeVectorIndex: 'knowledgeVectorIndexWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
   webhookEvent: 'webhookEventWorkflow',
@@ -37,6 +38,7 @@ export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   agentRunWorkflow: 'agent-runs',
   knowledgeIngestWorkflow: 'knowledge',
+  knowledgeBatchWorkflow: 'knowledge',
   knowledgeVectorIndexWorkflow: 'knowledge',
   videoGenerationWorkflow: 'video',
   webhookEventWorkflow: 'webhooks',
@@ -57,6 +59,10 @@ export function agentRunWorkflowId(runId: string): string {
 
 export function knowledgeIngestWorkflowId(docId: string): string {
   return `kb-ingest:${docId}`;
+}
+
+export function knowledgeBatchWorkflowId(batchId: string): string {
+  return `kb-batch:${batchId}`;
 }
 
 /** One per organisation: its vector index is built by one workflow at a time. */

@@ -18,6 +18,7 @@ import { RateLimitStore } from './rate-limit-store';
 import { KeyRateBucketRepository } from './repositories/key-rate-bucket.repository';
 import { RunEventNotifications } from './run-event-notifications';
 import { ApiKeyChanges } from './api-key-changes';
+import { KnowledgeBatchRepository } from './repositories/knowledge-batch.repository';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-index.repository';
@@ -40,6 +41,7 @@ const REPOSITORIES = [
   ModelPriceRepository,
   KnowledgeDocumentRepository,
   KnowledgeVectorIndexRepository,
+  KnowledgeBatchRepository,
   KnowledgeChunkRepository,
   LedgerRepository,
   VideoGenerationRepository,

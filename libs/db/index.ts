@@ -5,6 +5,7 @@ export {
   AgentVersion,
   ApiKey,
   Conversation,
+  KnowledgeBatch,
   KnowledgeDocument,
   Organization,
   OrgLimits,
@@ -58,6 +59,7 @@ export {
   type EmbeddedChunk,
   type EmbeddingProgress,
 } from './repositories/knowledge-document.repository';
+export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export {
   KnowledgeChunkRepository,
   RRF_K,

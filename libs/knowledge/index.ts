@@ -11,3 +11,4 @@ export { KnowledgeExtractionService } from './knowledge-extraction.service';
 export { KnowledgeFilesService, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';
 export { DocumentFileStore } from './document-file-store';
 export { ExtractionFailure, DOCUMENT_FILE_MEDIA_TYPES } from './extraction';
+export { KnowledgeBatchesService, CANCELLED_WITH_BATCH, type KnowledgeBatchView } from './knowledge-batches.service';

@@ -6,7 +6,7 @@ import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
 import { fingerprint } from '@pylon/idempotency';
 import { DocumentFileStore, FileTooLargeError, type StoredFile } from './document-file-store';
 import { detectDocumentType } from './extraction';
-import { KnowledgeDocumentsService, checkMetadata } from './knowledge-documents.service';
+import { KnowledgeDocumentsService, checkMetadata, type DocumentDraft } from './knowledge-documents.service';
 
 /** An uploaded file as received: stored, with the name the client gave it. */
 export interface ReceivedFile extends StoredFile {
@@ -58,16 +58,9 @@ export class KnowledgeFilesService {
    */
   async create(orgId: string, file: ReceivedFile, fields: FileDocumentFields, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     try {
-      const type = await this.recognise(file);
-      const metadata = checkMetadata(fields.metadata);
-      const title = fields.title ?? titleFromFileName(file.fileName);
-      const requestHash = fingerprint({ org_id: orgId, title, file_sha256: file.sha256, metadata: JSON.stringify(metadata) });
-      const document = await this.documents.accept(
-        orgId,
-        { title, content: '', metadata, fileName: file.fileName, fileType: type, fileSize: file.size, fileKey: file.key },
-        requestHash,
-        idempotencyKey,
-      );
+      const draft = this.draftOf(file, await this.recognise(file), fields);
+      const requestHash = fingerprint({ org_id: orgId, title: draft.title, file_sha256: file.sha256, metadata: JSON.stringify(draft.metadata) });
+      const document = await this.documents.accept(orgId, draft, requestHash, idempotencyKey);
       if (document.fileKey !== file.key) await this.discard(file);
       return document;
     } catch (error) {
@@ -90,16 +83,30 @@ export class KnowledgeFilesService {
     };
   }
 
-  private async recognise(file: ReceivedFile): Promise<DocumentFileType> {
-    if (file.size === 0) throw ApiError.invalidRequest('the file is empty');
+  /** What a received file is, from its bytes: one of the types Pylon reads, or a 415 naming it (`label` says which file). */
+  async recognise(file: ReceivedFile, label = 'the file'): Promise<DocumentFileType> {
+    if (file.size === 0) throw ApiError.invalidRequest(`${label} is empty`);
     const detection = await detectDocumentType(this.store.path(file.key));
     if (!detection.supported) {
       throw new ApiError(
         ErrorCode.UnsupportedMediaType,
-        `the file is ${detection.detected}; Pylon reads PDF, DOCX, HTML, Markdown and plain text (UTF-8)`,
+        `${label} is ${detection.detected}; Pylon reads PDF, DOCX, HTML, Markdown and plain text (UTF-8)`,
       );
     }
     return detection.type;
+  }
+
+  /** The document a received file becomes: its text still to extract, titled by its name unless given one. */
+  draftOf(file: ReceivedFile, type: DocumentFileType, fields: FileDocumentFields): DocumentDraft {
+    return {
+      title: fields.title ?? titleFromFileName(file.fileName),
+      content: '',
+      metadata: checkMetadata(fields.metadata),
+      fileName: file.fileName,
+      fileType: type,
+      fileSize: file.size,
+      fileKey: file.key,
+    };
   }
 }
 

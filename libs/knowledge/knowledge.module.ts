@@ -7,6 +7,7 @@ import { KnowledgeSearchService } from './knowledge-search.service';
 import { DocumentFileStore } from './document-file-store';
 import { KnowledgeExtractionService } from './knowledge-extraction.service';
 import { KnowledgeFilesService } from './knowledge-files.service';
+import { KnowledgeBatchesService } from './knowledge-batches.service';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
 /** Knowledge's rules: documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
@@ -15,6 +16,7 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
   providers: [
     KnowledgeDocumentsService,
     KnowledgeFilesService,
+    KnowledgeBatchesService,
     DocumentFileStore,
     KnowledgeSearchService,
     KnowledgeIngestionService,
@@ -24,6 +26,7 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
   exports: [
     KnowledgeDocumentsService,
     KnowledgeFilesService,
+    KnowledgeBatchesService,
     KnowledgeSearchService,
     KnowledgeIngestionService,
     KnowledgeExtractionService,

@@ -27,8 +27,8 @@ interface Counted {
 export class BacklogCounts {
   private readonly counted = new Map<string, Counted>();
 
-  /** Admits one more against `cap` and answers the backlog before it; at or past the cap, admits nothing. */
-  async admit(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>): Promise<number> {
+  /** Admits `amount` more against `cap` and answers the backlog before them; when they would pass the cap, admits nothing. */
+  async admit(key: string, cap: number, countUpTo: (upTo: number) => Promise<number>, amount = 1): Promise<number> {
     let known = this.counted.get(key);
     const now = Date.now();
     const trusted =
@@ -39,7 +39,7 @@ export class BacklogCounts {
     }
     if (known.counting) await known.counting;
     const backlog = known.queued + known.admittedSince;
-    if (backlog < cap) known.admittedSince++;
+    if (backlog + amount <= cap) known.admittedSince += amount;
     return backlog;
   }
 

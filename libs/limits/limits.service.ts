@@ -66,18 +66,20 @@ export class LimitsService {
   }
 
   /**
-   * Admits one more piece of work into the organisation's backlog of that kind, or throws RetryLaterError
-   * when the backlog is at its cap. `count(upTo)` counts the backlog (stopping at `upTo`); how often it
+   * Admits one more piece of work (or `amount`, all or none) into the organisation's backlog of that
+   * kind, or throws RetryLaterError when they would pass its cap. `count(upTo)` counts the backlog (stopping at `upTo`); how often it
    * is asked, and how exactly the cap holds across replicas: BacklogCounts.
    */
-  async admitToBacklog(orgId: string, kind: BacklogKind, count: (upTo: number) => Promise<number>): Promise<void> {
+  async admitToBacklog(orgId: string, kind: BacklogKind, count: (upTo: number) => Promise<number>, amount = 1): Promise<void> {
     const { limit, cap: capOf, what } = BACKLOG_LIMITS[kind];
     const cap = capOf((await this.forOrgCached(orgId)).effective);
-    const queued = await this.backlogs.admit(`${kind}|${orgId}`, cap, count);
-    if (queued < cap) return;
+    if (amount > cap) throw new LimitExceededError(`this organisation may have at most ${cap} ${what}; ${amount} are more than that at once`);
+    const queued = await this.backlogs.admit(`${kind}|${orgId}`, cap, count, amount);
+    if (queued + amount <= cap) return;
     this.metrics.rejected(limit);
+    const adding = amount === 1 ? '' : ` and asks for ${amount} more`;
     throw new RetryLaterError(
-      `this organisation has ${queued} ${what}, its limit is ${cap}; retry once some have started`,
+      `this organisation has ${queued} ${what}${adding}, its limit is ${cap}; retry once some have started`,
       FULL_BACKLOG_RETRY_AFTER_SECONDS,
     );
   }

@@ -52,7 +52,7 @@ export class KnowledgeFilesController {
     });
     const file = form.files[0]!;
     try {
-      const fields = (await validation.transform(parseFields(form.fields), {
+      const fields = (await validation.transform(parseFormFields(form.fields), {
         type: 'body',
         metatype: UploadKnowledgeFileFields,
       })) as UploadKnowledgeFileFields;
@@ -84,7 +84,7 @@ export class KnowledgeFilesController {
 }
 
 /** The form's text fields as a body: `metadata` is JSON text (a 400 when it is not). */
-function parseFields(fields: Record<string, string>): Record<string, unknown> {
+export function parseFormFields(fields: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...fields };
   if (fields.metadata !== undefined) {
     try {

@@ -135,5 +135,7 @@ function toQueryMatchView(match: ChunkQueryMatch): KnowledgeQueryMatch {
     vector_similarity: match.vectorSimilarity,
     keyword_rank: match.keywordRank,
     keyword_score: match.keywordScore,
+    page_start: match.pageStart,
+    page_end: match.pageEnd,
   };
 }

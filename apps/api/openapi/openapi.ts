@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { PylonConfig } from '@pylon/config';
 import { documentDeploymentLimits, documentRateLimits, documentStorableText, documentTransportErrors } from './enforced-rules';
 import { documentLinks } from './links';
+import { documentUploadForms } from './upload-forms';
 
 type Schema = { type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown };
 
@@ -31,6 +32,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentStorableText(document);
   documentDeploymentLimits(document, app.get(PylonConfig));
   documentLinks(document);
+  documentUploadForms(document);
   return document;
 }
 

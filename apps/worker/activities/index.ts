@@ -3,6 +3,7 @@ import type {
   AgentRunActivities,
   AgentScheduleActivities,
   KnowledgeIngestionActivities,
+  KnowledgeBatchActivities,
   KnowledgeVectorIndexActivities,
   McpToolActivities,
   VideoActivities,
@@ -12,6 +13,7 @@ import type {
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { AgentScheduleActivitiesImpl } from './agent-schedule.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
+import { KnowledgeBatchActivitiesImpl } from './knowledge-batch.activities';
 import { McpToolActivitiesImpl } from './mcp-tool.activities';
 import { KnowledgeVectorIndexActivitiesImpl } from './knowledge-vector-index.activities';
 import { VideoActivitiesImpl } from './video.activities';
@@ -52,6 +54,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
           'publishDocument',
           'markDocumentFailed',
         ]),
+        ...bindAll<KnowledgeBatchActivities>(app.get(KnowledgeBatchActivitiesImpl), ['batchDocuments', 'finishBatch']),
         ...bindAll<KnowledgeVectorIndexActivities>(app.get(KnowledgeVectorIndexActivitiesImpl), ['buildVectorIndex', 'markVectorIndexFailed']),
       };
     case 'video':

@@ -59,6 +59,10 @@ export class KnowledgeDocument {
   @Column('integer', { name: 'page_starts', array: true, nullable: true })
   pageStarts!: number[] | null;
 
+  /** The batch the document came in with, if any. */
+  @Column('uuid', { name: 'batch_id', nullable: true })
+  batchId!: string | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 

@@ -47,7 +47,7 @@ export function recallFromConversation(question: string, statements: readonly st
  */
 export function composeExtractiveAnswer(question: string, hits: readonly KnowledgeToolHit[]): string | null {
   const wanted = terms(question);
-  const candidates: Array<{ sentence: string; docId: string; overlap: number; score: number; order: number }> = [];
+  const candidates: Array<{ sentence: string; docId: string; pages: string; overlap: number; score: number; order: number }> = [];
   hits.forEach((hit, hitOrder) => {
     for (const { segment } of SENTENCES.segment(hit.content)) {
       const sentence = segment.replace(/\s+/g, ' ').trim();
@@ -55,7 +55,7 @@ export function composeExtractiveAnswer(question: string, hits: readonly Knowled
       if (sentence.length < 3 || /^#{1,6}\s/.test(sentence)) continue;
       let overlap = 0;
       for (const term of terms(sentence)) if (wanted.has(term)) overlap++;
-      candidates.push({ sentence, docId: hit.doc_id, overlap, score: hit.score, order: hitOrder * 1000 + candidates.length });
+      candidates.push({ sentence, docId: hit.doc_id, pages: pagesOf(hit), overlap, score: hit.score, order: hitOrder * 1000 + candidates.length });
     }
   });
   if (candidates.length === 0) return null;
@@ -66,7 +66,13 @@ export function composeExtractiveAnswer(question: string, hits: readonly Knowled
   const sources = [...new Map(hits.filter((hit) => chosen.some((c) => c.docId === hit.doc_id)).map((hit) => [hit.doc_id, hit.title])).entries()];
   return [
     'From your knowledge base:',
-    ...chosen.map((c) => `- ${c.sentence} [doc ${c.docId}]`),
+    ...chosen.map((c) => `- ${c.sentence} [doc ${c.docId}${c.pages}]`),
     `Sources: ${sources.map(([docId, title]) => `${title} (${docId})`).join('; ')}`,
   ].join('\n');
+}
+
+/** A passage's pages as cited: ", p. 3" or ", pp. 3-4"; nothing for a document without pages. */
+function pagesOf(hit: KnowledgeToolHit): string {
+  if (hit.page_start === undefined || hit.page_end === undefined) return '';
+  return hit.page_start === hit.page_end ? `, p. ${hit.page_start}` : `, pp. ${hit.page_start}-${hit.page_end}`;
 }

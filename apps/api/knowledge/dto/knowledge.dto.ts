@@ -228,6 +228,14 @@ export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as c
   @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the keyword leg, null if it didn't find it." }) keyword_rank!: number | null;
   @ApiProperty({ type: 'number', nullable: true, description: 'Normalised ts_rank_cd, when the keyword leg found it.' }) keyword_score!:
     number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The first page the chunk is on (1-based), for a document with pages (PDF); else null.',
+  })
+  page_start!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The last page the chunk is on, for a document with pages; else null.' })
+  page_end!: number | null;
 }
 
 export class KnowledgeQueryResponse {

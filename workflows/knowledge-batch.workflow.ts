@@ -1,0 +1,65 @@
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  ParentClosePolicy,
+  executeChild,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
+import { knowledgeIngestWorkflowId, type IngestBatchInput, type KnowledgeBatchActivities } from '@pylon/contracts';
+import { announce } from './announce';
+import { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
+
+/**
+ * How many of a batch's documents are ingested at once. The rest wait in this workflow, holding no worker
+ * slot, so one organisation's 500 files leave room for everyone else's documents.
+ */
+const DOCUMENTS_AT_ONCE = 4;
+
+const store = proxyActivities<KnowledgeBatchActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+/**
+ * A knowledge batch: every document goes through its own ingestion workflow (`kb-ingest:<doc_id>`,
+ * visible and retried on its own), DOCUMENTS_AT_ONCE at a time, then the batch is completed. Cancelled,
+ * it starts no more: the documents being ingested finish, the others end failed, and the batch cancelled.
+ */
+export async function knowledgeBatchWorkflow(batch: IngestBatchInput): Promise<{ status: 'completed' | 'cancelled' }> {
+  const documents = await store.batchDocuments(batch);
+  let next = 0;
+  const ingestOneAfterAnother = async (): Promise<void> => {
+    while (next < documents.length) {
+      const document = documents[next++]!;
+      try {
+        await executeChild(knowledgeIngestWorkflow, {
+          workflowId: knowledgeIngestWorkflowId(document.docId),
+          args: [document],
+          // A document being ingested finishes even if the batch is cancelled meanwhile.
+          cancellationType: ChildWorkflowCancellationType.ABANDON,
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      } catch (failure) {
+        if (isCancellation(failure)) throw failure;
+        // The document's own workflow records why it failed; the batch goes on.
+        log.warn('a document of the batch ended without an outcome', { docId: document.docId, failure: String(failure) });
+      }
+    }
+  };
+
+  let cancelled = false;
+  try {
+    await Promise.all(Array.from({ length: DOCUMENTS_AT_ONCE }, ingestOneAfterAnother));
+  } catch (failure) {
+    if (!isCancellation(failure)) throw failure;
+    cancelled = true;
+  }
+  const notStarted = documents.slice(next).map((document) => document.docId);
+  await CancellationScope.nonCancellable(async () => {
+    const eventIds = await store.finishBatch({ ...batch, cancelled, notStarted });
+    for (const eventId of eventIds) await announce(batch.orgId, eventId);
+  });
+  return { status: cancelled ? 'cancelled' : 'completed' };
+}
