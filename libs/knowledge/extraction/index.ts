@@ -1,15 +1,34 @@
-// Placeholder until the extraction module lands: the signatures the rest of the code is written against.
-import type { ExtractedDocument, ExtractionOptions, FileDetection, DocumentFileType } from './types';
-export * from './types';
+import { requireText } from './bounded-text';
+import { extractDocx } from './docx';
+import { htmlFileToText } from './html-to-text';
+import { extractPdf } from './pdf';
+import { extractPlainText } from './text';
+import type { DocumentFileType, ExtractedDocument, ExtractionOptions } from './types';
 
-export async function detectDocumentType(path: string): Promise<FileDetection> {
-  void path;
-  throw new Error('not implemented yet');
+export * from './types';
+export { detectDocumentType } from './detect';
+export { pageRange } from './page-range';
+
+/** A supported file's text, Markdown headings marking its sections, bounded by `options.limits`. */
+export async function extractDocument(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
+  options.signal?.throwIfAborted();
+  const document = await extractByType(path, type, options);
+  return { text: requireText(document.text), pageStarts: document.pageStarts };
 }
 
-export async function extractDocument(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
-  void path;
-  void type;
-  void options;
-  throw new Error('not implemented yet');
+async function extractByType(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
+  switch (type) {
+    case 'pdf':
+      return extractPdf(path, options);
+    case 'docx':
+      return extractDocx(path, options);
+    case 'html': {
+      const text = await htmlFileToText(path, options.limits.maxTextChars, options.signal);
+      options.onProgress?.(1, 1);
+      return { text, pageStarts: null };
+    }
+    case 'markdown':
+    case 'text':
+      return extractPlainText(path, options);
+  }
 }
