@@ -70,6 +70,7 @@ export class HtmlToText {
   private block: Block = { kind: 'paragraph' };
   private inline = '';
   private row: string[] | null = null;
+  private rowChars = 0;
   private cell: string | null = null;
   private inTitle = false;
   private title = '';
@@ -186,15 +187,19 @@ export class HtmlToText {
 
   private endCell(): void {
     if (this.cell === null || !this.row) return;
-    this.row.push(collapse(this.cell).trim());
+    const cell = collapse(this.cell).trim();
+    this.row.push(cell);
     this.cell = null;
+    this.rowChars += cell.length + 3;
+    if (this.rowChars > this.maxChars) throw new ExtractionFailure(reasons.tooMuchText(this.maxChars));
   }
 
   private endRow(): void {
     this.endCell();
     const cells = this.row ?? [];
     this.row = null;
-    if (cells.some((cell) => cell.length > 0)) this.emitLine(cells.join(' | '), 'row');
+    this.rowChars = 0;
+    if (cells.some((cell) => cell.length > 0)) this.emitLine(cells.join(' | ').trimEnd(), 'row');
   }
 
   private startBlock(next: Block): void {
