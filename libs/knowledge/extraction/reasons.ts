@@ -17,5 +17,6 @@ export const reasons = {
   docxUnreadable: 'the file is not a readable Word document',
   unpacksTooLarge: (maxBytes: number) => `the file unpacks to more than ${mebibytes(maxBytes)} (a decompression bomb?)`,
   compressionRatio: (ratio: number) => `a part of the file is compressed more than ${ratio}:1 (a decompression bomb?)`,
+  tooManyParts: (maxParts: number) => `the file holds more than ${maxParts} parts (a decompression bomb?)`,
   sizesLie: 'a part of the file unpacks to more than it declares (a decompression bomb?)',
 };

@@ -88,4 +88,15 @@ describe('the zip guard in front of mammoth', () => {
     ]);
     assert.equal(await reason(path, 2 * MIB), 'the file unpacks to more than 2 MiB (a decompression bomb?)');
   });
+
+  it('refuses a zip of more parts than a Word file has, before reading their headers', async () => {
+    const path = join(directory, 'crowded.docx');
+    const empty = deflatedEntry('word/media/empty.xml', '');
+    writeZip(path, [
+      WORD_CONTENT_TYPES,
+      deflatedEntry('word/document.xml', '<w:document/>'),
+      ...Array.from({ length: 10_000 }, (_, n) => ({ ...empty, name: `word/media/${n}.xml` })),
+    ]);
+    assert.equal(await reason(path), 'the file holds more than 10000 parts (a decompression bomb?)');
+  });
 });

@@ -7,6 +7,8 @@ import { ExtractionFailure, type ExtractionOptions } from './types';
 /** An entry that big may not be compressed more than MAX_COMPRESSION_RATIO:1; smaller ones may (XML of spaces happens). */
 const RATIO_CHECK_MIN_BYTES = 4 * 1024 * 1024;
 const MAX_COMPRESSION_RATIO = 100;
+/** Word files hold tens of parts, a few thousand with many images; more is a zip built to exhaust us by its directory. */
+const MAX_ENTRIES = 10_000;
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
@@ -39,9 +41,10 @@ export async function zipHoldsEntry(path: string, name: string): Promise<boolean
 /**
  * Refuses a zip that would unpack to more than `limits.maxUnpackedBytes` before anything inflates it
  * into memory (mammoth's jszip does): first by what its central directory declares (in all, and the
- * compression ratio of each big entry), then by inflating every entry as a stream into nothing, counting
- * bytes, so a zip that lies about its sizes is caught too (yauzl stops an entry that inflates past what
- * it declares). Requires `requiredEntry`; any other damage is `unreadable`.
+ * compression ratio of each big entry), then by inflating every entry as a stream into nothing, so a
+ * zip that lies about its sizes is caught too (yauzl stops an entry at the first byte past what it
+ * declares); the running count of bytes against the limit is a second line behind that check.
+ * Requires `requiredEntry`; any other damage is `unreadable`.
  */
 export async function guardZip(
   path: string,
@@ -57,6 +60,7 @@ export async function guardZip(
     throw new ExtractionFailure(unreadable);
   }
   try {
+    if (zip.entryCount > MAX_ENTRIES) throw new ExtractionFailure(reasons.tooManyParts(MAX_ENTRIES));
     try {
       entries = await readEntries(zip);
     } catch {
