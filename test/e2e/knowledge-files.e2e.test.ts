@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../support/db';
-import { PNG, pdfWithPages, uploadForm, wordDocument } from '../support/document-files';
+import { imageOnlyPdf, pdfWithLines, tinyPng, uploadForm, wordDocument } from '../support/document-files';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, waitForDocument, type Tenant } from '../support/tenant';
@@ -34,7 +34,7 @@ describe('knowledge from files', () => {
   after(async () => stack?.stop());
 
   it('a PDF becomes a ready document whose matches carry their pages, and its original downloads as sent', async () => {
-    const pdf = await pdfWithPages(PAGES);
+    const pdf = Buffer.from(await pdfWithLines(PAGES));
     const created = await upload(uploadForm(pdf, 'handbook.pdf', { metadata: JSON.stringify({ team: 'docs' }) }));
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.status, 'processing');
@@ -115,13 +115,13 @@ describe('knowledge from files', () => {
   });
 
   it('a file that yields no text ends failed with a reason a person understands', async () => {
-    const scanned = await upload(uploadForm(await imageOnlyPdf(), 'scan.pdf'));
+    const scanned = await upload(uploadForm(await imageOnlyPdf(2), 'scan.pdf'));
     assert.equal(scanned.status, 201, scanned.text);
     const failed = await waitForDocument(http, tenant.key, scanned.body.doc_id);
     assert.equal(failed.status, 'failed');
     assert.match(failed.failure_reason, /no text/i);
 
-    const pdf = await pdfWithPages(PAGES);
+    const pdf = Buffer.from(await pdfWithLines(PAGES));
     const truncated = await upload(uploadForm(pdf.subarray(0, Math.floor(pdf.length / 2)), 'truncated.pdf'));
     assert.equal(truncated.status, 201, truncated.text);
     const broken = await waitForDocument(http, tenant.key, truncated.body.doc_id);
@@ -131,7 +131,7 @@ describe('knowledge from files', () => {
 
   it('refuses what is not a document, too large, or malformed, and keeps nothing of it', async () => {
     const before = await storedFiles();
-    const png = await upload(uploadForm(PNG, 'handbook.pdf'));
+    const png = await upload(uploadForm(tinyPng(), 'handbook.pdf'));
     expectError(png, 415, 'unsupported_media_type');
     assert.match(png.headers.get('error-detail') ?? '', /image\/png/);
 
@@ -214,12 +214,3 @@ describe('knowledge from files', () => {
     return names.length;
   }
 });
-
-/** A PDF whose only page is an image: what a scanner makes. */
-async function imageOnlyPdf(): Promise<Buffer> {
-  const { PDFDocument } = await import('pdf-lib');
-  const pdf = await PDFDocument.create();
-  const image = await pdf.embedPng(PNG);
-  pdf.addPage([200, 200]).drawImage(image, { x: 0, y: 0, width: 200, height: 200 });
-  return Buffer.from(await pdf.save());
-}

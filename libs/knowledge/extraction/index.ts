@@ -1,23 +1,35 @@
-// Placeholder until the extraction module lands: the signatures the rest of the code is written against.
-import type { ExtractedDocument, ExtractionOptions, FileDetection, DocumentFileType } from './types';
+import { requireText } from './bounded-text';
+import { extractDocx } from './docx';
+import { htmlFileToText } from './html-to-text';
+import { extractPdf } from './pdf';
+import { extractPlainText } from './text';
+import type { DocumentFileType, ExtractedDocument, ExtractionOptions } from './types';
+
 export * from './types';
+export { detectDocumentType } from './detect';
+export { pageRange } from './page-range';
 
-export async function detectDocumentType(path: string): Promise<FileDetection> {
-  void path;
-  throw new Error('not implemented yet');
-}
-
+/** A supported file's text, Markdown headings marking its sections, bounded by `options.limits`. */
 export async function extractDocument(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
-  void path;
-  void type;
-  void options;
-  throw new Error('not implemented yet');
+  options.signal?.throwIfAborted();
+  const document = await extractByType(path, type, options);
+  return { text: requireText(document.text), pageStarts: document.pageStarts };
 }
 
-/** The pages (1-based) that the text between `start` and `end` spans, given where each page starts. */
-export function pageRange(start: number, end: number, pageStarts: readonly number[]): { pageStart: number; pageEnd: number } | null {
-  void start;
-  void end;
-  void pageStarts;
-  throw new Error('not implemented yet');
+async function extractByType(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
+  switch (type) {
+    case 'pdf':
+      return extractPdf(path, options);
+    case 'docx':
+      return extractDocx(path, options);
+    case 'html': {
+      const text = await htmlFileToText(path, options.limits.maxTextChars, options.signal);
+      options.onProgress?.(1, 1);
+      return { text, pageStarts: null };
+    }
+    case 'markdown':
+    case 'text':
+      return extractPlainText(path, options);
+  }
 }
+

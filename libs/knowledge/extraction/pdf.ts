@@ -1,0 +1,106 @@
+/**
+ * PDF text with pdfjs-dist (its legacy build, the one meant for Node), used directly rather than through
+ * unpdf: we need each text item's position to rebuild lines and table rows, page-by-page progress and
+ * cancellation, the password error as a type, and control of pdf.js's logging and font data; unpdf
+ * wraps a second, bundled copy of pdf.js and mainly adds a merged-text convenience we would not use.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { BoundedText } from './bounded-text';
+import { pageLines, type PositionedText } from './pdf-lines';
+import { reasons } from './reasons';
+import { ExtractionFailure, type ExtractedDocument, type ExtractionOptions } from './types';
+
+type PdfJs = typeof PdfJsModule;
+
+let pdfjsLoaded: Promise<PdfJs> | undefined;
+
+/**
+ * pdf.js, loaded once, with its worker running in this thread: in Node there is no Web Worker, and
+ * handing pdf.js the worker module up front (globalThis.pdfjsWorker) spares it a dynamic import of a
+ * worker file by URL, which breaks once the code is bundled or compiled to CommonJS.
+ */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsLoaded ??= (async () => {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    return pdfjs;
+  })();
+  return pdfjsLoaded;
+}
+
+/** Where pdfjs-dist keeps the data files it reads from disk in Node (fonts, CMaps, wasm decoders). */
+function pdfjsDataDirectory(name: string): string {
+  return join(dirname(require.resolve('pdfjs-dist/package.json')), name) + '/';
+}
+
+/** A PDF whose end was cut off has no `%%EOF` at its end; pdf.js would patch up what is left and read part of it. */
+function endsLikeAPdf(bytes: Uint8Array): boolean {
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - 4096));
+  return tail.includes('%%EOF');
+}
+
+export async function extractPdf(path: string, { limits, onProgress, signal }: ExtractionOptions): Promise<ExtractedDocument> {
+  const bytes = new Uint8Array(await readFile(path, { signal }));
+  if (!endsLikeAPdf(bytes)) throw new ExtractionFailure(reasons.pdfUnreadable);
+  const pdfjs = await loadPdfJs();
+  const loadingTask = pdfjs.getDocument({
+    data: bytes,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+    standardFontDataUrl: pdfjsDataDirectory('standard_fonts'),
+    cMapUrl: pdfjsDataDirectory('cmaps'),
+    cMapPacked: true,
+    wasmUrl: pdfjsDataDirectory('wasm'),
+    iccUrl: pdfjsDataDirectory('iccs'),
+    useSystemFonts: false,
+    disableFontFace: true,
+  });
+  try {
+    let document;
+    try {
+      document = await loadingTask.promise;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'PasswordException') throw new ExtractionFailure(reasons.pdfPassword);
+      throw new ExtractionFailure(reasons.pdfUnreadable);
+    }
+    const output = new BoundedText(limits.maxTextChars);
+    const pageStarts: number[] = [];
+    let pagesWithText = 0;
+    for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
+      signal?.throwIfAborted();
+      const lines = await readPageLines(document, pageNumber);
+      if (lines.length > 0) {
+        if (output.length > 0) output.append('\n\n');
+        pagesWithText++;
+      }
+      pageStarts.push(output.length);
+      output.append(lines.join('\n'));
+      onProgress?.(pageNumber, document.numPages);
+    }
+    if (pagesWithText === 0) throw new ExtractionFailure(reasons.pdfNoTextLayer(document.numPages));
+    return { text: `${output.toString()}\n`, pageStarts };
+  } finally {
+    await loadingTask.destroy();
+  }
+}
+
+async function readPageLines(document: Awaited<ReturnType<PdfJs['getDocument']>['promise']>, pageNumber: number): Promise<string[]> {
+  let page;
+  try {
+    page = await document.getPage(pageNumber);
+    const content = await page.getTextContent();
+    const items: PositionedText[] = [];
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      const [a, b, , , x, y] = item.transform as number[];
+      items.push({ text: item.str, x, y, width: item.width, fontSize: Math.hypot(a, b) || item.height });
+    }
+    return pageLines(items);
+  } catch (error) {
+    if (error instanceof ExtractionFailure) throw error;
+    throw new ExtractionFailure(reasons.pdfUnreadable);
+  } finally {
+    page?.cleanup();
+  }
+}
