@@ -20,7 +20,8 @@ export function looksLikeMarkdown(text: string): boolean {
 
 const ATX_HEADING = /^ {0,3}#{1,6}[ \t]+\S/;
 const FENCE = /^ {0,3}(```|~~~)/;
-const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/;
+const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S/;
-const INLINE_LINK = /\[[^\]\n]+\]\([^)\s]+(\s+"[^"]*")?\)/;
+// Bounded and without nested brackets, so a line of thousands of `[` cannot make the match quadratic.
+const INLINE_LINK = /\[[^[\]\n]{1,300}\]\([^()\s]{1,2000}(?:\s+"[^"\n]{0,300}")?\)/;
