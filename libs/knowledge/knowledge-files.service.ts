@@ -35,6 +35,11 @@ export class KnowledgeFilesService {
     private readonly config: PylonConfig,
   ) {}
 
+  /** The largest file an upload may carry (KB_MAX_FILE_BYTES). */
+  get maxFileBytes(): number {
+    return this.config.kbMaxFileBytes;
+  }
+
   /** Stores an upload's bytes as they arrive; a 413 past the limit (nothing is kept). */
   async receive(stream: Readable, fileName: string | null, isTruncated?: () => boolean): Promise<ReceivedFile> {
     try {

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../support/db';
 import { imageOnlyPdf, pdfWithLines, tinyPng, uploadForm, wordDocument } from '../support/document-files';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
-import { createKey, createTenant, waitForDocument, type Tenant } from '../support/tenant';
+import { createKey, createTenant, createVersion, waitForDocument, waitForRun, type Tenant } from '../support/tenant';
+import { WORD_CONTENT_TYPES, spacesBombEntry, zipBytes } from '../support/zip-writer';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'knowledge', name));
 
 /** Three pages, each longer than a chunk, so that each passage below is on one page. */
 const PAGES = [
@@ -134,6 +139,62 @@ describe('knowledge from files', () => {
     const broken = await waitForDocument(http, tenant.key, truncated.body.doc_id);
     assert.equal(broken.status, 'failed');
     assert.ok(broken.failure_reason, 'a reason is given');
+  });
+
+  it('real-world files: a report with a table, a Word manual, a saved web page', async () => {
+    const [report, manual, page] = await Promise.all(
+      [
+        ['report.pdf', 'pdf'],
+        ['headings.docx', 'docx'],
+        ['saved-page.html', 'html'],
+      ].map(async ([name, type]) => {
+        const created = await upload(uploadForm(fixture(name!), name!));
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.body.file.type, type);
+        const ready = await waitForDocument(http, tenant.key, created.body.doc_id);
+        assert.equal(ready.status, 'ready', `${name}: ${ready.failure_reason}`);
+        return ready;
+      }),
+    );
+    const anchors = (await query('anchor chain quantity')).body.matches.find((m: any) => m.doc_id === report.doc_id);
+    assert.ok(anchors, 'the table row is found');
+    assert.match(anchors.content, /Anchor chain\s*\|\s*12\s*\|\s*Dock A/);
+    assert.equal(anchors.page_end, 2);
+    const silt = (await query('conclusions about silt')).body.matches.find((m: any) => m.doc_id === report.doc_id);
+    assert.equal(silt.page_end, 3);
+    const gauge = (await query('calibrate the tide gauge')).body.matches[0];
+    assert.equal(gauge.doc_id, manual.doc_id);
+    const [chunks] = await sql<{ content: string }>(`SELECT string_agg(content, ' ') AS content FROM knowledge_chunks WHERE doc_id = $1`, [
+      page.doc_id,
+    ]);
+    assert.ok(chunks!.content.length > 100, 'the article is indexed');
+    assert.doesNotMatch(chunks!.content, /MUST-NOT-APPEAR/, 'no script, style, navigation, form or comment text');
+  });
+
+  it('an agent cites the pages of what it found', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', tools: [{ type: 'knowledge_search' }] });
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'How many anchor chains are in the inventory?' },
+    });
+    assert.ok(created.status < 300, created.text);
+    const { run } = await waitForRun(http, tenant.key, created.body.run_id);
+    assert.equal(run.status, 'succeeded', JSON.stringify(run));
+    assert.match(run.output, /Anchor chain[^\n]*\[doc [0-9a-f-]+, pp?\. [0-9]/);
+  });
+
+  it('an encrypted PDF and a decompression bomb disguised as Word end failed, and the worker lives on', async () => {
+    const encrypted = await upload(uploadForm(fixture('encrypted.pdf'), 'encrypted.pdf'));
+    assert.equal(encrypted.status, 201, encrypted.text);
+    const bomb = await upload(uploadForm(zipBytes([WORD_CONTENT_TYPES, spacesBombEntry('word/document.xml', 1024)]), 'bomb.docx'));
+    assert.equal(bomb.status, 201, bomb.text);
+    assert.equal(bomb.body.file.type, 'docx');
+    const lying = await upload(uploadForm(zipBytes([WORD_CONTENT_TYPES, spacesBombEntry('word/document.xml', 1024, 1024)]), 'lying.docx'));
+    assert.equal((await waitForDocument(http, tenant.key, encrypted.body.doc_id)).failure_reason, 'the PDF is protected by a password');
+    assert.match((await waitForDocument(http, tenant.key, bomb.body.doc_id)).failure_reason, /decompression bomb/);
+    assert.match((await waitForDocument(http, tenant.key, lying.body.doc_id)).failure_reason, /decompression bomb/);
+    const after = await upload(uploadForm(Buffer.from('The worker is still here.'), 'alive.txt'));
+    assert.equal((await waitForDocument(http, tenant.key, after.body.doc_id)).status, 'ready');
   });
 
   it('refuses what is not a document, too large, or malformed, and keeps nothing of it', async () => {

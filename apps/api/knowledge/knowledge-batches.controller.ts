@@ -60,6 +60,7 @@ export class KnowledgeBatchesController {
     }
     const form = await readUploadForm(request, {
       maxFiles: MAX_BATCH_DOCUMENTS,
+      maxFileBytes: this.files.maxFileBytes,
       fieldNames: BATCH_FIELD_NAMES,
       receive: (stream, fileName, isTruncated) => this.files.receive(stream, fileName, isTruncated),
       discard: (file) => this.files.discard(file),

@@ -46,6 +46,7 @@ export class KnowledgeFilesController {
     const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
     const form = await readUploadForm(request, {
       maxFiles: 1,
+      maxFileBytes: this.files.maxFileBytes,
       fieldNames: UPLOAD_FIELD_NAMES,
       receive: (stream, fileName, isTruncated) => this.files.receive(stream, fileName, isTruncated),
       discard: (file) => this.files.discard(file),

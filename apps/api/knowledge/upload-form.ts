@@ -13,6 +13,8 @@ export interface UploadForm {
 export interface UploadFormRules {
   /** The most files the form may carry, each in a part named `file`. */
   maxFiles: number;
+  /** The most bytes one file may have. */
+  maxFileBytes: number;
   /** The text fields it may have, each at most once. */
   fieldNames: readonly string[];
   receive: (stream: Readable, fileName: string | null, isTruncated: () => boolean) => Promise<ReceivedFile>;
@@ -37,7 +39,13 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
   const form: UploadForm = { files: [], fields: {} };
   try {
     const parts = request.parts({
-      limits: { files: rules.maxFiles, fields: rules.fieldNames.length, fieldSize: MAX_FIELD_BYTES, parts: rules.maxFiles + rules.fieldNames.length },
+      limits: {
+        fileSize: rules.maxFileBytes,
+        files: rules.maxFiles,
+        fields: rules.fieldNames.length,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: rules.maxFiles + rules.fieldNames.length,
+      },
     });
     for await (const part of parts) await take(part, form, rules);
   } catch (error) {

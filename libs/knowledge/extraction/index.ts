@@ -32,4 +32,3 @@ async function extractByType(path: string, type: DocumentFileType, options: Extr
       return extractPlainText(path, options);
   }
 }
-
