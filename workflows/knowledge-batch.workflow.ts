@@ -2,7 +2,7 @@ import {
   CancellationScope,
   ChildWorkflowCancellationType,
   ParentClosePolicy,
-  executeChild,
+  startChild,
   isCancellation,
   log,
   proxyActivities,
@@ -30,17 +30,20 @@ const store = proxyActivities<KnowledgeBatchActivities>({
 export async function knowledgeBatchWorkflow(batch: IngestBatchInput): Promise<{ status: 'completed' | 'cancelled' }> {
   const documents = await store.batchDocuments(batch);
   let next = 0;
+  const begun = new Set<string>();
   const ingestOneAfterAnother = async (): Promise<void> => {
     while (next < documents.length) {
       const document = documents[next++]!;
       try {
-        await executeChild(knowledgeIngestWorkflow, {
+        const ingestion = await startChild(knowledgeIngestWorkflow, {
           workflowId: knowledgeIngestWorkflowId(document.docId),
           args: [document],
           // A document being ingested finishes even if the batch is cancelled meanwhile.
           cancellationType: ChildWorkflowCancellationType.ABANDON,
           parentClosePolicy: ParentClosePolicy.ABANDON,
         });
+        begun.add(document.docId);
+        await ingestion.result();
       } catch (failure) {
         if (isCancellation(failure)) throw failure;
         // The document's own workflow records why it failed; the batch goes on.
@@ -56,7 +59,7 @@ export async function knowledgeBatchWorkflow(batch: IngestBatchInput): Promise<{
     if (!isCancellation(failure)) throw failure;
     cancelled = true;
   }
-  const notStarted = documents.slice(next).map((document) => document.docId);
+  const notStarted = documents.filter((document) => !begun.has(document.docId)).map((document) => document.docId);
   await CancellationScope.nonCancellable(async () => {
     const eventIds = await store.finishBatch({ ...batch, cancelled, notStarted });
     for (const eventId of eventIds) await announce(batch.orgId, eventId);

@@ -32,14 +32,16 @@ export class KnowledgeFiles1766200000000 implements MigrationInterface {
     await db.query(
       `CREATE UNIQUE INDEX knowledge_batches_org_idempotency ON knowledge_batches (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
     );
-    await db.query(`ALTER TABLE knowledge_documents ADD COLUMN batch_id uuid REFERENCES knowledge_batches(id) ON DELETE SET NULL`);
-    await db.query(`CREATE INDEX knowledge_documents_batch ON knowledge_documents (batch_id, status) WHERE batch_id IS NOT NULL`);
+    await db.query(
+      `ALTER TABLE knowledge_documents ADD COLUMN batch_id uuid REFERENCES knowledge_batches(id) ON DELETE SET NULL, ADD COLUMN batch_index integer`,
+    );
+    await db.query(`CREATE INDEX knowledge_documents_batch ON knowledge_documents (batch_id, batch_index) WHERE batch_id IS NOT NULL`);
     await db.query(`ALTER TABLE knowledge_chunk_drafts ADD COLUMN page_start integer, ADD COLUMN page_end integer`);
   }
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE knowledge_chunk_drafts DROP COLUMN page_start, DROP COLUMN page_end`);
-    await db.query(`ALTER TABLE knowledge_documents DROP COLUMN batch_id`);
+    await db.query(`ALTER TABLE knowledge_documents DROP COLUMN batch_id, DROP COLUMN batch_index`);
     await db.query(`DROP TABLE knowledge_batches`);
     await db.query(`ALTER TABLE knowledge_chunks DROP COLUMN page_start, DROP COLUMN page_end`);
     await db.query(`

@@ -36,11 +36,12 @@ export class KnowledgeBatchRepository {
       if (inserted.length === 0) return false;
       await manager.query(
         `INSERT INTO knowledge_documents
-           (id, org_id, batch_id, title, content, metadata, status, chunk_count, created_at, updated_at,
+           (id, org_id, batch_id, batch_index, title, content, metadata, status, chunk_count, created_at, updated_at,
             file_name, file_type, file_size, file_key, text_extracted)
-         SELECT d.id, $1, $2, d.title, d.content, d.metadata, 'processing', 0, $3, $3, d.file_name, d.file_type, d.file_size, d.file_key, d.file_key IS NULL
+         SELECT d.id, $1, $2, d.batch_index - 1, d.title, d.content, d.metadata, 'processing', 0, $3, $3,
+                d.file_name, d.file_type, d.file_size, d.file_key, d.file_key IS NULL
            FROM unnest($4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::bigint[], $11::text[])
-                AS d(id, title, content, metadata, file_name, file_type, file_size, file_key)`,
+                WITH ORDINALITY AS d(id, title, content, metadata, file_name, file_type, file_size, file_key, batch_index)`,
         [
           batch.orgId,
           batch.id,
@@ -70,7 +71,7 @@ export class KnowledgeBatchRepository {
   /** The batch's documents still in it (deleted ones are gone), oldest first. */
   async documents(orgId: string, batchId: string): Promise<BatchDocumentRow[]> {
     const rows = (await this.db.query(
-      `SELECT id, title, status, failure_reason FROM knowledge_documents WHERE org_id = $1 AND batch_id = $2 ORDER BY created_at, id`,
+      `SELECT id, title, status, failure_reason FROM knowledge_documents WHERE org_id = $1 AND batch_id = $2 ORDER BY batch_index`,
       [orgId, batchId],
     )) as Array<{ id: string; title: string; status: DocumentStatus; failure_reason: string | null }>;
     return rows.map((row) => ({ id: row.id, title: row.title, status: row.status, failureReason: row.failure_reason }));
@@ -79,7 +80,7 @@ export class KnowledgeBatchRepository {
   /** The batch's documents that come from files, and which do (the ingestion workflow's input). */
   async ingestionInputs(orgId: string, batchId: string): Promise<Array<{ docId: string; fromFile: boolean }>> {
     const rows = (await this.db.query(
-      `SELECT id, file_key IS NOT NULL AS from_file FROM knowledge_documents WHERE org_id = $1 AND batch_id = $2 ORDER BY created_at, id`,
+      `SELECT id, file_key IS NOT NULL AS from_file FROM knowledge_documents WHERE org_id = $1 AND batch_id = $2 ORDER BY batch_index`,
       [orgId, batchId],
     )) as Array<{ id: string; from_file: boolean }>;
     return rows.map((row) => ({ docId: row.id, fromFile: row.from_file }));
