@@ -57,6 +57,9 @@ export {
   type DocumentEventFactory,
   type EmbeddedChunk,
   type EmbeddingProgress,
+  type RevisionFields,
+  type ReplacementRecord,
+  type RevisionAcceptance,
 } from './repositories/knowledge-document.repository';
 export {
   KnowledgeChunkRepository,

@@ -4,7 +4,7 @@ import { ApiError, ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type Do
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository, type EmbeddingProgress, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
-import { LimitsService } from '@pylon/limits';
+import { LimitsService, RetryLaterError } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { toDocumentView, type KnowledgeDocumentView } from './document-view';
 
@@ -15,7 +15,20 @@ export interface NewDocumentRequest {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * What a replacement asks for: the new revision's text, and a new title and metadata if given (the
+ * current ones are kept otherwise). A replacement by file will add the file's fields here.
+ */
+export interface DocumentRevisionRequest {
+  content: string;
+  title?: string;
+  metadata?: Record<string, unknown>;
+}
+
 const MAX_METADATA_BYTES = 16 * 1024;
+
+/** Concurrent replacements each retry with the next revision number; one that loses this often is told to retry later. */
+const MAX_REVISION_ATTEMPTS = 25;
 
 /**
  * Documents go in as `processing` (refused only when the organisation's backlog of processing documents is
@@ -33,13 +46,8 @@ export class KnowledgeDocumentsService {
   ) {}
 
   async create(orgId: string, request: NewDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
-    if (request.content.length > this.config.kbMaxDocumentChars) {
-      throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
-    }
+    this.checkLimits(request);
     const metadata = request.metadata ?? {};
-    if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
-      throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
-    }
     const requestHash = fingerprint({ org_id: orgId, title: request.title, content: request.content, metadata: JSON.stringify(metadata) });
     return createOnce<KnowledgeDocument>(idempotencyKey, requestHash, {
       findByKey: (key) => this.documents.findByIdempotencyKey(orgId, key),
@@ -60,7 +68,7 @@ export class KnowledgeDocumentsService {
       },
       work: {
         awaitsStart: (earlier) => earlier.status === 'processing',
-        start: (document) => this.startIngestion(orgId, document.id),
+        start: (document) => this.startIngestion(orgId, document.id, 1),
         undo: async (document, error) => {
           this.logger.error({ err: error }, `could not start ingestion of document ${document.id}; removing it`);
           await this.documents.delete(orgId, document.id);
@@ -68,6 +76,67 @@ export class KnowledgeDocumentsService {
         },
       },
     });
+  }
+
+  /**
+   * Replaces a document's text (and title, metadata) by a new revision, n+1, in place: the document is
+   * `processing` again while search keeps serving revision n's chunks, until revision n+1's workflow
+   * swaps its chunks in, in one transaction (KnowledgeIngestionService).
+   *
+   * The order is what makes it safe: first the workflow of revision n+1 is started (`kb-ingest:<doc_id>:r<n+1>`;
+   * it waits, retrying, until its revision is accepted), then revision n+1 is written, only if the
+   * document is still at n. So an unavailable workflow engine changes nothing (503), and no accepted
+   * revision ever waits for a workflow that was never started. A replacement that lost the race for n+1
+   * to a concurrent one tries again as n+2 (the workflow it started for n+1 is the winner's: same id). A
+   * start whose write never comes (the process died between) leaves a workflow that gives up and changes
+   * nothing; it may run again under its id (`rerunWhenClosed`), so a later replacement is never stuck behind it.
+   *
+   * With an Idempotency-Key: the key is remembered in the transaction that writes the revision, so a
+   * retry after a 503 or a lost answer either finds it (and answers the document, 409 if the body
+   * differs) or finds nothing written and replaces anew.
+   */
+  async replace(orgId: string, docId: string, request: DocumentRevisionRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
+    this.checkLimits(request);
+    const requestHash = fingerprint({
+      org_id: orgId,
+      doc_id: docId,
+      content: request.content,
+      title: JSON.stringify(request.title ?? null),
+      metadata: JSON.stringify(request.metadata ?? null),
+    });
+    for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
+      if (idempotencyKey) {
+        const earlier = await this.documents.findReplacement(orgId, docId, idempotencyKey);
+        if (earlier) {
+          if (earlier.requestHash !== requestHash) {
+            throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
+          }
+          return this.found(orgId, docId);
+        }
+      }
+      const current = await this.found(orgId, docId);
+      if (attempt === 0 && current.status !== 'processing') {
+        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
+      }
+      const revision = current.revision + 1;
+      try {
+        await this.startIngestion(orgId, docId, revision);
+      } catch (error) {
+        this.logger.error({ err: error }, `could not start ingestion of revision ${revision} of document ${docId}; nothing was changed`);
+        throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
+      }
+      const accepted = await this.documents.acceptRevision(
+        orgId,
+        docId,
+        current.revision,
+        { title: request.title ?? current.title, content: request.content, metadata: request.metadata ?? current.metadata },
+        idempotencyKey ? { idempotencyKey, requestHash } : null,
+      );
+      if (typeof accepted !== 'string') return accepted;
+      // 'stale': another replacement was accepted first (or the document was deleted); 'key-taken': a
+      // concurrent retry with this key won. Look again.
+    }
+    throw new RetryLaterError(`document ${docId} is being replaced by many requests at once; retry shortly`, 1);
   }
 
   async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {
@@ -93,15 +162,33 @@ export class KnowledgeDocumentsService {
     if (!(await this.documents.delete(orgId, docId))) throw ApiError.notFound('no such document');
   }
 
-  private async startIngestion(orgId: string, docId: string): Promise<void> {
+  private async found(orgId: string, docId: string): Promise<KnowledgeDocument> {
+    const document = await this.documents.findById(orgId, docId);
+    if (!document) throw ApiError.notFound('no such document');
+    return document;
+  }
+
+  /** The limits a document's text and metadata must keep, at create and at every replacement. */
+  private checkLimits(request: { content: string; metadata?: Record<string, unknown> }): void {
+    if (request.content.length > this.config.kbMaxDocumentChars) {
+      throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
+    }
+    if (Buffer.byteLength(JSON.stringify(request.metadata ?? {})) > MAX_METADATA_BYTES) {
+      throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
+    }
+  }
+
+  /** One workflow per revision; revision 1's keeps the id it had before revisions. */
+  private async startIngestion(orgId: string, docId: string, revision: number): Promise<void> {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.knowledgeIngest,
-      workflowId: knowledgeIngestWorkflowId(docId),
-      args: [{ docId, orgId }],
+      workflowId: knowledgeIngestWorkflowId(docId, revision),
+      args: [{ docId, orgId, revision }],
       orgId,
       fairnessWeight: await this.limits.dispatchWeight(orgId),
       resourceId: docId,
-      summary: `Knowledge ingestion of ${docId}`,
+      summary: revision === 1 ? `Knowledge ingestion of ${docId}` : `Knowledge ingestion of ${docId}, revision ${revision}`,
+      rerunWhenClosed: revision > 1,
     });
   }
 }

@@ -13,24 +13,24 @@ const HEARTBEAT_MS = 2_000;
 export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActivities {
   constructor(private readonly ingestion: KnowledgeIngestionService) {}
 
-  ingestInOneStep({ orgId, docId }: IngestDocumentInput): Promise<OneStepIngestion> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, signal)));
+  ingestInOneStep({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<OneStepIngestion> {
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, revision, signal)));
   }
 
-  prepareChunks({ orgId, docId }: IngestDocumentInput): Promise<IngestionPlan> {
-    return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId));
+  prepareChunks({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<IngestionPlan> {
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId, revision));
   }
 
-  embedChunkBatch({ orgId, docId, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, batchIndex, signal)));
+  embedChunkBatch({ orgId, docId, revision = 1, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, revision, batchIndex, signal)));
   }
 
-  publishDocument({ orgId, docId }: IngestDocumentInput): Promise<PublishOutcome> {
-    return heartbeating(HEARTBEAT_MS, () => this.ingestion.publish(orgId, docId));
+  publishDocument({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<PublishOutcome> {
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.publish(orgId, docId, revision));
   }
 
-  markDocumentFailed({ orgId, docId, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
-    return this.ingestion.markFailed(orgId, docId, reason);
+  markDocumentFailed({ orgId, docId, revision = 1, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
+    return this.ingestion.markFailed(orgId, docId, revision, reason);
   }
 }
 
