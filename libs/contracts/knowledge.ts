@@ -21,10 +21,7 @@ export interface IngestionPlan {
 }
 
 export type IngestionOutcome =
-  | { status: 'ready'; chunkCount: number }
-  | { status: 'failed'; reason: string }
-  | { status: 'deleted' }
-  | { status: 'superseded' };
+  { status: 'ready'; chunkCount: number } | { status: 'failed'; reason: string } | { status: 'deleted' } | { status: 'superseded' };
 
 /**
  * Publishing's result: false when the revision was no longer processing, or `superseded` by a later

@@ -100,7 +100,12 @@ export class KnowledgeChunkRepository {
     return rows;
   }
 
-  async saveDraftEmbeddings(orgId: string, docId: string, revision: number, embeddings: Array<{ index: number; embedding: number[] }>): Promise<void> {
+  async saveDraftEmbeddings(
+    orgId: string,
+    docId: string,
+    revision: number,
+    embeddings: Array<{ index: number; embedding: number[] }>,
+  ): Promise<void> {
     if (embeddings.length === 0) return;
     await this.db.query(
       `UPDATE knowledge_chunk_drafts AS d SET embedding = v.embedding::vector

@@ -220,7 +220,13 @@ export class KnowledgeDocumentRepository {
   }
 
   /** Publishes a processing revision from chunks embedded in memory (no drafts), in one transaction as publish does. */
-  async publishChunks(orgId: string, docId: string, revision: number, chunks: EmbeddedChunk[], describe: DocumentEventFactory): Promise<PublishOutcome> {
+  async publishChunks(
+    orgId: string,
+    docId: string,
+    revision: number,
+    chunks: EmbeddedChunk[],
+    describe: DocumentEventFactory,
+  ): Promise<PublishOutcome> {
     return this.publishWith(orgId, docId, revision, describe, async (manager) => {
       if (chunks.length > 0) {
         await manager.query(

@@ -77,9 +77,7 @@ export class DocumentView {
   @ApiProperty({ format: 'uuid' }) org_id!: string;
   @ApiProperty() title!: string;
   @ApiProperty({ enum: DOCUMENT_STATUSES, description: 'Of the latest accepted revision (`revision`).' }) status!: DocumentStatus;
-  @ApiProperty({ type: String, nullable: true, description: 'Why ingestion of the latest accepted revision failed.' }) failure_reason!:
-    | string
-    | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why ingestion of the latest accepted revision failed.' }) failure_reason!: string | null;
   @ApiProperty({ description: 'Searchable chunks (of `ready_revision`); 0 until a revision is ready.' }) chunk_count!: number;
   @ApiProperty({ type: 'integer', minimum: 1, description: 'The latest accepted revision: 1 at create, one more with each replacement.' })
   revision!: number;
