@@ -283,7 +283,7 @@ export class KnowledgeDocumentRepository {
   }
 
   /**
-   * Revision `revision`, processing → failed, dropping its drafts and recording the event; the ready
+   * Revision `revision`, processing → failed, dropping its drafts (and older ones) and recording the event; the ready
    * revision's chunks stay searchable. A final revision stays as it is; a superseded one changes nothing (null).
    */
   async markFailed(orgId: string, docId: string, revision: number, reason: string, describe: DocumentEventFactory): Promise<string | null> {
@@ -293,7 +293,8 @@ export class KnowledgeDocumentRepository {
           WHERE id = $1 AND org_id = $2 AND revision = $3 AND status = 'processing' RETURNING id`,
         [docId, orgId, revision, reason.slice(0, 1000)],
       )) as unknown[];
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3`, [docId, orgId, revision]);
+      // Its drafts, and any an earlier, superseded revision wrote after this one was accepted.
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
       if (returnedRows(updated).length === 0) {
         const [current] = (await manager.query(`SELECT revision FROM knowledge_documents WHERE id = $1 AND org_id = $2`, [docId, orgId])) as Array<{
           revision: number;
