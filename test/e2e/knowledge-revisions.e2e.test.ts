@@ -343,6 +343,33 @@ describe('knowledge document revisions', () => {
     assert.equal(final.ready_revision, 3);
   });
 
+  it('with the workflow engine unavailable, a replacement is refused and changes nothing; a retry with its key then replaces', async () => {
+    // An API of its own whose Temporal is unreachable, on the same database.
+    const cut = await Stack.start({ env: { TEMPORAL_ADDRESS: '127.0.0.1:1' }, worker: false, apiReadyPath: '/healthz' });
+    try {
+      const tenant = await createTenant(http);
+      const doc = await ingestDocument(http, tenant, { title: 'Steady', content: text('amber') });
+      const headers = { 'idempotency-key': `rev-${randomUUID()}` };
+      const body = { org_id: tenant.orgId, content: text('cobalt'), title: 'Changed' };
+      const refused = await new Http(cut.url).put(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: tenant.key, body, headers });
+      expectError(refused, 500, 'orchestrator_unavailable');
+      const unchanged = (await http.get(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: tenant.key })).body;
+      assert.deepEqual(unchanged, doc, 'the document is exactly as it was');
+      const [row] = await sql<{ content: string }>(`SELECT content FROM knowledge_documents WHERE id = $1`, [doc.doc_id]);
+      assert.equal(row!.content, text('amber'));
+      assert.equal((await sql(`SELECT 1 FROM knowledge_document_replacements WHERE doc_id = $1`, [doc.doc_id])).length, 0);
+
+      const retried = await http.put(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: tenant.key, body, headers });
+      assert.equal(retried.status, 202, retried.text);
+      assert.equal(retried.body.revision, 2);
+      const ready = await waitForDocument(http, tenant.key, doc.doc_id);
+      assert.equal(ready.ready_revision, 2);
+      assert.equal(ready.title, 'Changed');
+    } finally {
+      await cut.stop();
+    }
+  });
+
   it('errors: 404 for another organisation’s or an unknown document, 403, 400, 413', async () => {
     const tenant = await createTenant(http);
     const other = await createTenant(http);
