@@ -55,7 +55,8 @@ const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
  * chunked, embedded and published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
  * own), then published. Publishing makes every chunk searchable and the document ready in one
  * transaction; any failure marks it failed with the reason. Drafts are never searchable, so nothing
- * half-written is ever found.
+ * half-written is ever found. One workflow per revision (`document.revision`): its activities work on that
+ * revision only, and once a later revision is accepted they do nothing (`superseded`).
  */
 export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Promise<IngestionOutcome> {
   try {
@@ -67,10 +68,12 @@ export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Pr
     if (patched(INGEST_IN_ONE_STEP)) {
       const oneStep = await embedder.ingestInOneStep(document);
       if (oneStep.kind === 'deleted') return { status: 'deleted' };
+      if (oneStep.kind === 'superseded') return { status: 'superseded' };
       if (oneStep.kind === 'published') return finish(document, oneStep);
     }
 
     const plan = await store.prepareChunks(document);
+    if (plan.superseded) return { status: 'superseded' };
     if (!plan.exists) return { status: 'deleted' };
 
     for (let first = 0; first < plan.batchCount; first += EMBEDDING_BATCH_PARALLELISM) {
@@ -86,7 +89,8 @@ export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Pr
   }
 }
 
-async function finish(document: IngestDocumentInput, { published, chunkCount, eventId }: PublishOutcome): Promise<IngestionOutcome> {
+async function finish(document: IngestDocumentInput, { published, superseded, chunkCount, eventId }: PublishOutcome): Promise<IngestionOutcome> {
   await announce(document.orgId, eventId);
+  if (superseded) return { status: 'superseded' };
   return published ? { status: 'ready', chunkCount } : { status: 'deleted' };
 }

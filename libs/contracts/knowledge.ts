@@ -33,26 +33,37 @@ export interface KnowledgeBatchActivities {
   finishBatch(input: IngestBatchInput & { cancelled: boolean; notStarted: string[] }): Promise<string[]>;
 }
 
-/** What the API hands the ingestion workflow; activities reload the document by id. */
+/**
+ * What the API hands the ingestion workflow; activities reload the document by id and work on this
+ * revision only (absent in histories from before revisions: revision 1).
+ */
 export interface IngestDocumentInput {
   docId: string;
   orgId: string;
-  /** The document is an uploaded file whose text must be extracted first. */
+  revision?: number;
+  /** The revision is an uploaded file whose text must be extracted first. */
   fromFile?: boolean;
 }
 
 export interface IngestionPlan {
   /** false when the document was deleted before ingestion began. */
   exists: boolean;
+  /** true when a later revision of the document was accepted: this one's ingestion does nothing more. */
+  superseded?: boolean;
   chunkCount: number;
   batchCount: number;
 }
 
-export type IngestionOutcome = { status: 'ready'; chunkCount: number } | { status: 'failed'; reason: string } | { status: 'deleted' };
+export type IngestionOutcome =
+  { status: 'ready'; chunkCount: number } | { status: 'failed'; reason: string } | { status: 'deleted' } | { status: 'superseded' };
 
-/** Publishing's result: false when the document was no longer processing; the event to announce, if any. */
+/**
+ * Publishing's result: false when the revision was no longer processing, or `superseded` by a later
+ * accepted revision (then nothing was changed and no event recorded); the event to announce, if any.
+ */
 export interface PublishOutcome {
   published: boolean;
+  superseded?: boolean;
   chunkCount: number;
   eventId: string | null;
 }
@@ -61,7 +72,7 @@ export interface PublishOutcome {
  * What ingestInOneStep did: published the document (or found it no longer processing: `published`
  * false), found it deleted, or left it to the batched path because it needs more batches than run at once.
  */
-export type OneStepIngestion = ({ kind: 'published' } & PublishOutcome) | { kind: 'deleted' } | { kind: 'batched' };
+export type OneStepIngestion = ({ kind: 'published' } & PublishOutcome) | { kind: 'deleted' } | { kind: 'superseded' } | { kind: 'batched' };
 
 /** What the extraction step found: the document gone (or final already), or its text there to be chunked. */
 export type ExtractionStep = { exists: false } | { exists: true; extracted: boolean };

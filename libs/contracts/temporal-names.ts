@@ -57,8 +57,9 @@ export function agentRunWorkflowId(runId: string): string {
   return `agent-run:${runId}`;
 }
 
-export function knowledgeIngestWorkflowId(docId: string): string {
-  return `kb-ingest:${docId}`;
+/** One workflow per revision of a document: `kb-ingest:<doc_id>` for revision 1 (as before revisions), `kb-ingest:<doc_id>:r<n>` after. */
+export function knowledgeIngestWorkflowId(docId: string, revision = 1): string {
+  return revision === 1 ? `kb-ingest:${docId}` : `kb-ingest:${docId}:r${revision}`;
 }
 
 export function knowledgeBatchWorkflowId(batchId: string): string {

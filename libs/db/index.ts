@@ -58,6 +58,9 @@ export {
   type DocumentEventFactory,
   type EmbeddedChunk,
   type EmbeddingProgress,
+  type RevisionFields,
+  type ReplacementRecord,
+  type RevisionAcceptance,
 } from './repositories/knowledge-document.repository';
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export {

@@ -6,9 +6,16 @@ export interface KnowledgeDocumentView {
   doc_id: string;
   org_id: string;
   title: string;
+  /** Of the latest accepted revision. */
   status: DocumentStatus;
+  /** Why the latest accepted revision failed. */
   failure_reason: string | null;
+  /** The ready revision's chunks, which search serves. */
   chunk_count: number;
+  /** The latest accepted revision: 1 at create, n+1 after each replacement. */
+  revision: number;
+  /** The revision search answers from; null until one is ready. */
+  ready_revision: number | null;
   /** While a document too large for one round of embedding batches is processing: its chunks embedded so far, of all. */
   progress: { chunks_embedded: number; chunks_total: number } | null;
   metadata: Record<string, unknown>;
@@ -33,6 +40,8 @@ export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, pro
     status: document.status,
     failure_reason: document.failureReason,
     chunk_count: document.chunkCount,
+    revision: document.revision,
+    ready_revision: document.readyRevision,
     progress: progress && { chunks_embedded: progress.embedded, chunks_total: progress.total },
     metadata: document.metadata,
     file: document.fileType && {

@@ -5,7 +5,7 @@ export { KnowledgeSearchService, type KnowledgeQuery } from './knowledge-search.
 export { parseSearchFilter, FILTER_LIMITS } from './search-filter';
 export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';
-export { KnowledgeDocumentsService, type NewDocumentRequest } from './knowledge-documents.service';
+export { KnowledgeDocumentsService, type NewDocumentRequest, type DocumentRevisionRequest } from './knowledge-documents.service';
 export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';
 export { KnowledgeExtractionService } from './knowledge-extraction.service';
 export { KnowledgeFilesService, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';

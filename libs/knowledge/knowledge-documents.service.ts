@@ -11,7 +11,7 @@ import {
   type PageRequest,
 } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
-import { LimitsService } from '@pylon/limits';
+import { LimitsService, RetryLaterError } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { DocumentFileStore } from './document-file-store';
 import { toDocumentView, type KnowledgeDocumentView } from './document-view';
@@ -26,7 +26,24 @@ export interface NewDocumentRequest {
 /** A document as accepted, before it has an id: from text, or from an uploaded file (its text still to extract). */
 export type DocumentDraft = Omit<NewKnowledgeDocument, 'id' | 'orgId' | 'idempotencyKey' | 'requestHash' | 'createdAt'>;
 
+/**
+ * What a replacement asks for: the new revision's text, and a new title and metadata if given (the
+ * current ones are kept otherwise), or its file.
+ */
+export interface DocumentRevisionRequest {
+  content: string;
+  title?: string;
+  metadata?: Record<string, unknown>;
+  /** A revision from an uploaded file (its `content` empty until extracted), with the file's SHA-256. */
+  file?: RevisionFile;
+}
+
+export type RevisionFile = Pick<KnowledgeDocument, 'fileName' | 'fileType' | 'fileSize' | 'fileKey'> & { sha256: string };
+
 const MAX_METADATA_BYTES = 16 * 1024;
+
+/** Concurrent replacements each retry with the next revision number; one that loses this often is told to retry later. */
+const MAX_REVISION_ATTEMPTS = 25;
 
 /**
  * Documents go in as `processing` (refused only when the organisation's backlog of processing documents is
@@ -45,9 +62,7 @@ export class KnowledgeDocumentsService {
   ) {}
 
   async create(orgId: string, request: NewDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
-    if (request.content.length > this.config.kbMaxDocumentChars) {
-      throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
-    }
+    this.checkLimits(request);
     const metadata = checkMetadata(request.metadata);
     const requestHash = fingerprint({ org_id: orgId, title: request.title, content: request.content, metadata: JSON.stringify(metadata) });
     return this.accept(orgId, { title: request.title, content: request.content, metadata }, requestHash, idempotencyKey);
@@ -69,7 +84,7 @@ export class KnowledgeDocumentsService {
       },
       work: {
         awaitsStart: (earlier) => earlier.status === 'processing',
-        start: (document) => this.startIngestion(orgId, document.id, document.fileKey !== null),
+        start: (document) => this.startIngestion(orgId, document.id, 1, document.fileKey !== null),
         undo: async (document, error) => {
           this.logger.error({ err: error }, `could not start ingestion of document ${document.id}; removing it`);
           await this.delete(orgId, document.id);
@@ -77,6 +92,82 @@ export class KnowledgeDocumentsService {
         },
       },
     });
+  }
+
+  /**
+   * Replaces a document's text (and title, metadata) by a new revision, n+1, in place: the document is
+   * `processing` again while search keeps serving revision n's chunks, until revision n+1's workflow
+   * swaps its chunks in, in one transaction (KnowledgeIngestionService).
+   *
+   * The order is what makes it safe: first the workflow of revision n+1 is started (`kb-ingest:<doc_id>:r<n+1>`;
+   * it waits, retrying, until its revision is accepted), then revision n+1 is written, only if the
+   * document is still at n. So an unavailable workflow engine changes nothing (503), and no accepted
+   * revision ever waits for a workflow that was never started. A replacement that lost the race for n+1
+   * to a concurrent one tries again as n+2 (the workflow it started for n+1 is the winner's: same id). A
+   * start whose write never comes (the process died between) leaves a workflow that gives up and changes
+   * nothing; it may run again under its id (`rerunWhenClosed`), so a later replacement is never stuck behind it.
+   *
+   * With an Idempotency-Key: the key is remembered in the transaction that writes the revision, so a
+   * retry after a 503 or a lost answer either finds it (and answers the document, 409 if the body
+   * differs) or finds nothing written and replaces anew.
+   */
+  async replace(orgId: string, docId: string, request: DocumentRevisionRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
+    if (request.file) checkMetadata(request.metadata);
+    else this.checkLimits(request);
+    const requestHash = fingerprint({
+      org_id: orgId,
+      doc_id: docId,
+      content: request.file ? `file sha256:${request.file.sha256}` : request.content,
+      title: JSON.stringify(request.title ?? null),
+      metadata: JSON.stringify(request.metadata ?? null),
+    });
+    for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
+      if (idempotencyKey) {
+        const earlier = await this.documents.findReplacement(orgId, docId, idempotencyKey);
+        if (earlier) {
+          if (earlier.requestHash !== requestHash) {
+            throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
+          }
+          return this.found(orgId, docId);
+        }
+      }
+      const current = await this.found(orgId, docId);
+      if (attempt === 0 && current.status !== 'processing') {
+        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
+      }
+      const revision = current.revision + 1;
+      try {
+        await this.startIngestion(orgId, docId, revision, request.file !== undefined);
+      } catch (error) {
+        this.logger.error({ err: error }, `could not start ingestion of revision ${revision} of document ${docId}; nothing was changed`);
+        throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
+      }
+      const accepted = await this.documents.acceptRevision(
+        orgId,
+        docId,
+        current.revision,
+        {
+          title: request.title ?? current.title,
+          content: request.content,
+          metadata: request.metadata ?? current.metadata,
+          file: request.file && {
+            fileName: request.file.fileName,
+            fileType: request.file.fileType,
+            fileSize: request.file.fileSize,
+            fileKey: request.file.fileKey,
+          },
+        },
+        idempotencyKey ? { idempotencyKey, requestHash } : null,
+      );
+      if (typeof accepted !== 'string') {
+        // The original now is the new revision's; the old one is no longer downloadable.
+        if (current.fileKey && current.fileKey !== accepted.fileKey) await this.files.remove(current.fileKey);
+        return accepted;
+      }
+      // 'stale': another replacement was accepted first (or the document was deleted); 'key-taken': a
+      // concurrent retry with this key won. Look again.
+    }
+    throw new RetryLaterError(`document ${docId} is being replaced by many requests at once; retry shortly`, 1);
   }
 
   async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {
@@ -105,15 +196,31 @@ export class KnowledgeDocumentsService {
     if (deleted.fileKey) await this.files.remove(deleted.fileKey);
   }
 
-  private async startIngestion(orgId: string, docId: string, fromFile: boolean): Promise<void> {
+  private async found(orgId: string, docId: string): Promise<KnowledgeDocument> {
+    const document = await this.documents.findById(orgId, docId);
+    if (!document) throw ApiError.notFound('no such document');
+    return document;
+  }
+
+  /** The limits a document's text and metadata must keep, at create and at every replacement. */
+  private checkLimits(request: { content: string; metadata?: Record<string, unknown> }): void {
+    if (request.content.length > this.config.kbMaxDocumentChars) {
+      throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
+    }
+    checkMetadata(request.metadata);
+  }
+
+  /** One workflow per revision; revision 1's keeps the id it had before revisions. */
+  private async startIngestion(orgId: string, docId: string, revision: number, fromFile: boolean): Promise<void> {
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.knowledgeIngest,
-      workflowId: knowledgeIngestWorkflowId(docId),
-      args: [fromFile ? { docId, orgId, fromFile } : { docId, orgId }],
+      workflowId: knowledgeIngestWorkflowId(docId, revision),
+      args: [fromFile ? { docId, orgId, revision, fromFile } : { docId, orgId, revision }],
       orgId,
       fairnessWeight: await this.limits.dispatchWeight(orgId),
       resourceId: docId,
-      summary: `Knowledge ingestion of ${docId}`,
+      summary: revision === 1 ? `Knowledge ingestion of ${docId}` : `Knowledge ingestion of ${docId}, revision ${revision}`,
+      rerunWhenClosed: revision > 1,
     });
   }
 }

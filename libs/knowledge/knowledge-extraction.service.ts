@@ -18,17 +18,25 @@ export class KnowledgeExtractionService {
     private readonly config: PylonConfig,
   ) {}
 
-  async extractText(orgId: string, docId: string, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<ExtractionStep> {
+  async extractText(
+    orgId: string,
+    docId: string,
+    revision: number,
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<ExtractionStep> {
     const document = await this.documents.findById(orgId, docId);
-    if (!document || document.status !== 'processing') return { exists: false };
-    if (document.textExtracted) return { exists: true, extracted: false };
+    if (!document) return { exists: false };
+    if (document.revision < revision) throw new Error(`revision ${revision} of document ${docId} is not accepted yet`);
+    // Superseded, final already, or extracted by an earlier attempt: the next step sees which.
+    if (document.revision > revision || document.status !== 'processing' || document.textExtracted) return { exists: true, extracted: false };
     if (!document.fileKey || !document.fileType) throw new ExtractionFailure('the document has no file to read');
     const { text, pageStarts } = await extractDocument(this.files.path(document.fileKey), document.fileType, {
       limits: { maxTextChars: this.config.kbMaxExtractedChars, maxUnpackedBytes: this.config.kbMaxUnpackedBytes },
       onProgress,
       signal,
     });
-    const saved = await this.documents.saveExtractedText(orgId, docId, text, pageStarts);
+    const saved = await this.documents.saveExtractedText(orgId, docId, revision, text, pageStarts);
     return { exists: true, extracted: saved };
   }
 }

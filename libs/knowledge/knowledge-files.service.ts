@@ -74,6 +74,38 @@ export class KnowledgeFilesService {
     }
   }
 
+  /**
+   * A new revision of one of the organisation's documents from a received file (KnowledgeDocumentsService.replace:
+   * search serves the old revision until this one is ready). Title and metadata are kept unless given.
+   */
+  async replace(
+    orgId: string,
+    docId: string,
+    file: ReceivedFile,
+    fields: FileDocumentFields,
+    idempotencyKey: string | null,
+  ): Promise<KnowledgeDocument> {
+    try {
+      const fileType = await this.recognise(file);
+      const document = await this.documents.replace(
+        orgId,
+        docId,
+        {
+          content: '',
+          title: fields.title,
+          metadata: fields.metadata,
+          file: { fileName: file.fileName, fileType, fileSize: file.size, fileKey: file.key, sha256: file.sha256 },
+        },
+        idempotencyKey,
+      );
+      if (document.fileKey !== file.key) await this.discard(file);
+      return document;
+    } catch (error) {
+      await this.discard(file);
+      throw error;
+    }
+  }
+
   /** The original of one of the organisation's documents, to download. */
   async download(orgId: string, docId: string): Promise<{ stream: Readable; size: number; fileName: string; mediaType: string }> {
     const document = await this.repository.findById(orgId, docId);

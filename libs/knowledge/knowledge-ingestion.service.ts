@@ -15,6 +15,10 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
  * most that much; a larger one is
  * chunked into drafts, embedded batch by batch (each batch retried on its own), then published. Either
  * way the chunks become searchable and the document ready in one transaction.
+ *
+ * Every step works on one revision of the document. Once a later revision is accepted the step does
+ * nothing (`superseded`); a revision not accepted yet (its workflow is started before the API writes it,
+ * see KnowledgeDocumentsService.replace) fails the step, retryably, until it is.
  */
 @Injectable()
 export class KnowledgeIngestionService {
@@ -28,9 +32,14 @@ export class KnowledgeIngestionService {
     private readonly config: PylonConfig,
   ) {}
 
-  async ingestInOneStep(orgId: string, docId: string, signal?: AbortSignal): Promise<OneStepIngestion> {
+  async ingestInOneStep(orgId: string, docId: string, revision: number, signal?: AbortSignal): Promise<OneStepIngestion> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { kind: 'deleted' };
+    if (isSuperseded(document, revision)) return { kind: 'superseded' };
+    if (document.status !== 'processing') {
+      // Published or failed by an earlier attempt: nothing to embed; publishing says so (and finds its event if unannounced).
+      return { kind: 'published', ...(await this.documents.publishChunks(orgId, docId, revision, [], documentEvent)) };
+    }
     const chunks = this.chunk(document);
     const size = this.config.embeddingBatchSize;
     if (chunks.length > size * EMBEDDING_BATCH_PARALLELISM) return { kind: 'batched' };
@@ -54,23 +63,26 @@ export class KnowledgeIngestionService {
       pageEnd: chunk.pageEnd,
       embedding: vectors[i]!,
     }));
-    const outcome = await this.documents.publishChunks(orgId, docId, embedded, documentEvent);
+    const outcome = await this.documents.publishChunks(orgId, docId, revision, embedded, documentEvent);
     await this.afterPublish(orgId, outcome);
     return { kind: 'published', ...outcome };
   }
 
-  /** Chunks the document into unpublished drafts, replacing any drafts of an earlier attempt. */
-  async prepareChunks(orgId: string, docId: string): Promise<IngestionPlan> {
+  /** Chunks the revision into unpublished drafts, replacing any drafts of an earlier attempt. */
+  async prepareChunks(orgId: string, docId: string, revision: number): Promise<IngestionPlan> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { exists: false, chunkCount: 0, batchCount: 0 };
+    if (isSuperseded(document, revision)) return { exists: true, superseded: true, chunkCount: 0, batchCount: 0 };
+    if (document.status !== 'processing') return { exists: true, chunkCount: 0, batchCount: 0 };
     const chunks = this.chunk(document);
-    await this.chunks.replaceDrafts(orgId, docId, chunks);
+    await this.chunks.replaceDrafts(orgId, docId, revision, chunks);
     return { exists: true, chunkCount: chunks.length, batchCount: Math.ceil(chunks.length / this.config.embeddingBatchSize) };
   }
 
-  async embedChunkBatch(orgId: string, docId: string, batchIndex: number, signal?: AbortSignal): Promise<void> {
+  /** Embeds one batch of the revision's drafts; none left (a later revision was accepted and dropped them) is nothing to do. */
+  async embedChunkBatch(orgId: string, docId: string, revision: number, batchIndex: number, signal?: AbortSignal): Promise<void> {
     const size = this.config.embeddingBatchSize;
-    const drafts = await this.chunks.draftBatch(orgId, docId, batchIndex * size, size);
+    const drafts = await this.chunks.draftBatch(orgId, docId, revision, batchIndex * size, size);
     if (drafts.length === 0) return;
     const vectors = await this.embedder.embed(
       drafts.map((draft) => draft.content),
@@ -79,12 +91,14 @@ export class KnowledgeIngestionService {
     await this.chunks.saveDraftEmbeddings(
       orgId,
       docId,
+      revision,
       drafts.map((draft, i) => ({ index: draft.index, embedding: vectors[i]! })),
     );
   }
 
-  async publish(orgId: string, docId: string): Promise<PublishOutcome> {
-    const outcome = await this.documents.publish(orgId, docId, documentEvent);
+  /** Swaps the revision's chunks in, in one transaction, if it is still the document's latest (see KnowledgeDocumentRepository.publish). */
+  async publish(orgId: string, docId: string, revision: number): Promise<PublishOutcome> {
+    const outcome = await this.documents.publish(orgId, docId, revision, documentEvent);
     await this.afterPublish(orgId, outcome);
     return outcome;
   }
@@ -103,8 +117,9 @@ export class KnowledgeIngestionService {
     }
   }
 
-  markFailed(orgId: string, docId: string, reason: string): Promise<string | null> {
-    return this.documents.markFailed(orgId, docId, reason, documentEvent);
+  /** The revision failed: the document says so, and keeps serving its ready revision's chunks. A superseded revision changes nothing. */
+  markFailed(orgId: string, docId: string, revision: number, reason: string): Promise<string | null> {
+    return this.documents.markFailed(orgId, docId, revision, reason, documentEvent);
   }
 
   /** The document's chunks, each with the pages it spans when the document has pages. */
@@ -114,4 +129,12 @@ export class KnowledgeIngestionService {
       return { ...chunk, pageStart: pages?.pageStart ?? null, pageEnd: pages?.pageEnd ?? null };
     });
   }
+}
+
+/** Whether a later revision than `revision` was accepted; throws (retryably) while `revision` is not accepted yet. */
+function isSuperseded(document: KnowledgeDocument, revision: number): boolean {
+  if (document.revision < revision) {
+    throw new Error(`revision ${revision} of document ${document.id} is not accepted yet (it is at ${document.revision})`);
+  }
+  return document.revision > revision;
 }

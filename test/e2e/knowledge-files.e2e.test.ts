@@ -197,6 +197,36 @@ describe('knowledge from files', () => {
     assert.equal((await waitForDocument(http, tenant.key, after.body.doc_id)).status, 'ready');
   });
 
+  it('a document replaced by a new file: revision 2 serves the new text, the new original downloads, the old one is gone', async () => {
+    const first = await upload(uploadForm(Buffer.from('# Canteen\n\nThe canteen opens at eight.\n'), 'canteen.md'));
+    assert.equal((await waitForDocument(http, tenant.key, first.body.doc_id)).status, 'ready');
+    const docx = await wordDocument([{ heading: 'Canteen', text: 'The canteen now opens at nine sharp.' }], [['Day', 'Hours']]);
+    const replaced = await http.request('PUT', `/api/v1/knowledge/documents/${first.body.doc_id}/file`, {
+      token: tenant.key,
+      form: uploadForm(docx, 'canteen.docx'),
+    });
+    assert.equal(replaced.status, 202, replaced.text);
+    assert.equal(replaced.body.revision, 2);
+    assert.equal(replaced.body.title, 'canteen.md', 'the title is kept unless given');
+    assert.equal(replaced.body.file.type, 'docx');
+    const ready = await waitForDocument(http, tenant.key, first.body.doc_id);
+    assert.equal(ready.status, 'ready', ready.failure_reason);
+    assert.equal(ready.ready_revision, 2);
+    const matches = (await query('canteen opens')).body.matches.filter((m: any) => m.doc_id === first.body.doc_id);
+    assert.ok(matches.length > 0);
+    for (const match of matches) assert.doesNotMatch(match.content, /at eight/);
+    const download = await fetch(`${stack.url}/api/v1/knowledge/documents/${first.body.doc_id}/file`, {
+      headers: { authorization: `Bearer ${tenant.key}` },
+    });
+    assert.ok(Buffer.from(await download.arrayBuffer()).equals(docx));
+    expectError(
+      await http.request('PUT', `/api/v1/knowledge/documents/${crypto.randomUUID()}/file`, { token: tenant.key, form: uploadForm(docx, 'x.docx') }),
+      404,
+      'not_found',
+    );
+    await storedFiles();
+  });
+
   it('refuses what is not a document, too large, or malformed, and keeps nothing of it', async () => {
     const before = await storedFiles();
     const png = await upload(uploadForm(tinyPng(), 'handbook.pdf'));

@@ -1,9 +1,19 @@
-import { Controller, Get, Headers, HttpCode, Post, Req, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post, Put, Req, StreamableFile } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, DOCUMENT_FILE_MEDIA_TYPES } from '@pylon/contracts';
-import { KnowledgeFilesService, toDocumentView } from '@pylon/knowledge';
+import { KnowledgeFilesService, toDocumentView, type FileDocumentFields, type ReceivedFile } from '@pylon/knowledge';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
@@ -44,6 +54,38 @@ export class KnowledgeFilesController {
     @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
   ): Promise<DocumentView> {
     const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
+    const { file, fields } = await this.readForm(principal, request);
+    return toDocumentView(await this.files.create(principal.orgId, file, fields, idempotencyKey));
+  }
+
+  @Put('documents/:doc_id/file')
+  @HttpCode(202)
+  @RouteConfig(TAKES_FILES)
+  @RequireScope('kb:write')
+  @ApiOperation({
+    operationId: 'replaceKnowledgeFile',
+    summary: 'Replace a document by a new file: a new revision, searchable once ready; until then search serves the previous one',
+  })
+  @ApiUuidParam('doc_id')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_FILE_FORM_SCHEMA })
+  @ApiIdempotencyKey('Same key, bytes and fields answer the revision they made; others are 409.')
+  @ApiAcceptedResponse({ type: DocumentView })
+  @ApiErrors(400, 401, 403, 404, 409, 413)
+  @ApiResponse({ status: 415, description: 'unsupported_media_type: the file is not PDF, DOCX, HTML, Markdown or UTF-8 text', type: ErrorBody })
+  async replace(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('doc_id') docId: string,
+    @Req() request: FastifyRequest,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+  ): Promise<DocumentView> {
+    const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
+    const { file, fields } = await this.readForm(principal, request);
+    return toDocumentView(await this.files.replace(principal.orgId, docId, file, fields, idempotencyKey));
+  }
+
+  /** One file and its fields, validated; the stored file is removed again when the fields are refused. */
+  private async readForm(principal: Principal, request: FastifyRequest): Promise<{ file: ReceivedFile; fields: FileDocumentFields }> {
     const form = await readUploadForm(request, {
       maxFiles: 1,
       maxFileBytes: this.files.maxFileBytes,
@@ -58,7 +100,7 @@ export class KnowledgeFilesController {
         metatype: UploadKnowledgeFileFields,
       })) as UploadKnowledgeFileFields;
       if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-      return toDocumentView(await this.files.create(principal.orgId, file, { title: fields.title, metadata: fields.metadata }, idempotencyKey));
+      return { file, fields: { title: fields.title, metadata: fields.metadata } };
     } catch (error) {
       await this.files.discard(file);
       throw error;

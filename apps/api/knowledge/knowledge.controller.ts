@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
 import { KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
@@ -19,6 +19,7 @@ import {
   KnowledgeSearchRequest,
   KnowledgeSearchResponse,
   ListDocumentsQuery,
+  ReplaceDocumentRequest,
   QUERY_DEFAULT_MATCH_COUNT,
 } from './dto/knowledge.dto';
 import { QueryParams } from '../common/query-params';
@@ -101,6 +102,33 @@ export class KnowledgeController {
   @ApiErrors(400, 401, 403, 404)
   async get(@CurrentPrincipal() principal: Principal, @UuidParam('doc_id') docId: string): Promise<DocumentView> {
     return this.service.get(principal.orgId, docId);
+  }
+
+  @Put('documents/:doc_id')
+  @HttpCode(202)
+  @RequireScope('kb:write')
+  @ApiOperation({
+    operationId: 'replaceKnowledgeDocument',
+    summary: 'Replace a document by a new revision; search serves the previous one until the new one is ready',
+    description:
+      'The document gets revision n+1 and is `processing` (its `status` and `failure_reason` describe the latest revision). ' +
+      'Search keeps answering from `ready_revision` until the new revision is chunked and embedded, then swaps the chunks in one transaction. ' +
+      'A failed revision leaves the previous one searchable. Of concurrent replacements, the last accepted (highest `revision`) wins. ' +
+      'When the workflow engine is unavailable: 500 `orchestrator_unavailable` and the document is not changed (retry with the same Idempotency-Key).',
+  })
+  @ApiUuidParam('doc_id')
+  @ApiIdempotencyKey('Same key and body return the document without another revision; another body is 409.')
+  @ApiAcceptedResponse({ type: DocumentView })
+  @ApiErrors(400, 401, 403, 404, 409, 413)
+  async replace(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('doc_id') docId: string,
+    @Body() body: ReplaceDocumentRequest,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<DocumentView> {
+    assertOwnOrg(principal, body.org_id);
+    const { content, title, metadata } = body;
+    return toDocumentView(await this.service.replace(principal.orgId, docId, { content, title, metadata }, readIdempotencyKey(idempotencyKey)));
   }
 
   @Delete('documents/:doc_id')

@@ -16,7 +16,12 @@ const LINKS: Array<{ from: string; field: string; parameter: string; to: string[
   },
   { from: 'createAgent', field: 'agent_id', parameter: 'agent_id', to: ['getAgent', 'createAgentVersion', 'listAgentVersions'] },
   { from: 'createAgentVersion', field: 'agent_version_id', parameter: 'agent_version_id', to: ['getAgentVersion'] },
-  { from: 'createKnowledgeDocument', field: 'doc_id', parameter: 'doc_id', to: ['getKnowledgeDocument', 'deleteKnowledgeDocument'] },
+  {
+    from: 'createKnowledgeDocument',
+    field: 'doc_id',
+    parameter: 'doc_id',
+    to: ['getKnowledgeDocument', 'replaceKnowledgeDocument', 'deleteKnowledgeDocument'],
+  },
   {
     from: 'createWebhookEndpoint',
     field: 'endpoint_id',

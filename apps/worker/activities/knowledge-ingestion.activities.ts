@@ -24,11 +24,11 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
     private readonly extraction: KnowledgeExtractionService,
   ) {}
 
-  extractDocumentText({ orgId, docId }: IngestDocumentInput): Promise<ExtractionStep> {
+  extractDocumentText({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<ExtractionStep> {
     const reportProgress = (done: number, total: number) => Context.current().heartbeat({ done, total });
     return heartbeating(HEARTBEAT_MS, async (signal) => {
       try {
-        return await this.extraction.extractText(orgId, docId, reportProgress, signal);
+        return await this.extraction.extractText(orgId, docId, revision, reportProgress, signal);
       } catch (error) {
         if (error instanceof ExtractionFailure) throw ApplicationFailure.nonRetryable(error.message, EXTRACTION_FAILURE);
         throw error;
@@ -36,24 +36,24 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
     });
   }
 
-  ingestInOneStep({ orgId, docId }: IngestDocumentInput): Promise<OneStepIngestion> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, signal)));
+  ingestInOneStep({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<OneStepIngestion> {
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, revision, signal)));
   }
 
-  prepareChunks({ orgId, docId }: IngestDocumentInput): Promise<IngestionPlan> {
-    return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId));
+  prepareChunks({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<IngestionPlan> {
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.prepareChunks(orgId, docId, revision));
   }
 
-  embedChunkBatch({ orgId, docId, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, batchIndex, signal)));
+  embedChunkBatch({ orgId, docId, revision = 1, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
+    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, revision, batchIndex, signal)));
   }
 
-  publishDocument({ orgId, docId }: IngestDocumentInput): Promise<PublishOutcome> {
-    return heartbeating(HEARTBEAT_MS, () => this.ingestion.publish(orgId, docId));
+  publishDocument({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<PublishOutcome> {
+    return heartbeating(HEARTBEAT_MS, () => this.ingestion.publish(orgId, docId, revision));
   }
 
-  markDocumentFailed({ orgId, docId, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
-    return this.ingestion.markFailed(orgId, docId, reason);
+  markDocumentFailed({ orgId, docId, revision = 1, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
+    return this.ingestion.markFailed(orgId, docId, revision, reason);
   }
 }
 

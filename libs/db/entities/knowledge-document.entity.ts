@@ -27,6 +27,14 @@ export class KnowledgeDocument {
   @Column('integer', { name: 'chunk_count' })
   chunkCount!: number;
 
+  /** The latest accepted revision (1 at create); status and failure_reason describe it. */
+  @Column('integer')
+  revision!: number;
+
+  /** The revision whose chunks search serves; null until one is ready. */
+  @Column('integer', { name: 'ready_revision', nullable: true })
+  readyRevision!: number | null;
+
   @Column('text', { name: 'idempotency_key', nullable: true })
   idempotencyKey!: string | null;
 

@@ -69,21 +69,21 @@ export const RRF_K = 60;
 export class KnowledgeChunkRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Replaces the unpublished drafts of a document (a retried attempt starts clean). */
-  async replaceDrafts(orgId: string, docId: string, chunks: DraftChunk[]): Promise<void> {
+  /** Replaces the unpublished drafts of one revision of a document (a retried attempt starts clean). */
+  async replaceDrafts(orgId: string, docId: string, revision: number, chunks: DraftChunk[]): Promise<void> {
     await this.db.transaction(async (manager) => {
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3`, [docId, orgId, revision]);
       const rowsPerInsert = 500;
       for (let offset = 0; offset < chunks.length; offset += rowsPerInsert) {
         const slice = chunks.slice(offset, offset + rowsPerInsert);
-        const values: unknown[] = [docId, orgId];
+        const values: unknown[] = [docId, orgId, revision];
         const tuples = slice.map((chunk) => {
           values.push(chunk.index, chunk.content, chunk.start, chunk.end, chunk.pageStart, chunk.pageEnd);
           const n = values.length;
-          return `($1, $2, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+          return `($1, $2, $3, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
         });
         await manager.query(
-          `INSERT INTO knowledge_chunk_drafts (doc_id, org_id, chunk_index, content, start_offset, end_offset, page_start, page_end)
+          `INSERT INTO knowledge_chunk_drafts (doc_id, org_id, revision, chunk_index, content, start_offset, end_offset, page_start, page_end)
            VALUES ${tuples.join(', ')}`,
           values,
         );
@@ -91,22 +91,33 @@ export class KnowledgeChunkRepository {
     });
   }
 
-  async draftBatch(orgId: string, docId: string, fromIndex: number, count: number): Promise<Array<{ index: number; content: string }>> {
+  async draftBatch(
+    orgId: string,
+    docId: string,
+    revision: number,
+    fromIndex: number,
+    count: number,
+  ): Promise<Array<{ index: number; content: string }>> {
     const rows = (await this.db.query(
       `SELECT chunk_index AS index, content FROM knowledge_chunk_drafts
-        WHERE doc_id = $1 AND org_id = $2 AND chunk_index >= $3 AND chunk_index < $4 ORDER BY chunk_index`,
-      [docId, orgId, fromIndex, fromIndex + count],
+        WHERE doc_id = $1 AND org_id = $2 AND revision = $3 AND chunk_index >= $4 AND chunk_index < $5 ORDER BY chunk_index`,
+      [docId, orgId, revision, fromIndex, fromIndex + count],
     )) as Array<{ index: number; content: string }>;
     return rows;
   }
 
-  async saveDraftEmbeddings(orgId: string, docId: string, embeddings: Array<{ index: number; embedding: number[] }>): Promise<void> {
+  async saveDraftEmbeddings(
+    orgId: string,
+    docId: string,
+    revision: number,
+    embeddings: Array<{ index: number; embedding: number[] }>,
+  ): Promise<void> {
     if (embeddings.length === 0) return;
     await this.db.query(
       `UPDATE knowledge_chunk_drafts AS d SET embedding = v.embedding::vector
-         FROM unnest($3::int[], $4::text[]) AS v(chunk_index, embedding)
-        WHERE d.doc_id = $1 AND d.org_id = $2 AND d.chunk_index = v.chunk_index`,
-      [docId, orgId, embeddings.map((e) => e.index), embeddings.map((e) => toSql(e.embedding))],
+         FROM unnest($4::int[], $5::text[]) AS v(chunk_index, embedding)
+        WHERE d.doc_id = $1 AND d.org_id = $2 AND d.revision = $3 AND d.chunk_index = v.chunk_index`,
+      [docId, orgId, revision, embeddings.map((e) => e.index), embeddings.map((e) => toSql(e.embedding))],
     );
   }
 

@@ -29,6 +29,32 @@ export interface EmbeddingProgress {
   total: number;
 }
 
+/**
+ * What a replacement changes: the new revision's text, title and metadata, and its file (all null for a
+ * revision made from text; the text is then extracted from the file).
+ */
+export interface RevisionFields {
+  title: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  file?: Pick<KnowledgeDocument, 'fileName' | 'fileType' | 'fileSize' | 'fileKey'>;
+}
+
+/** A replacement sent with an Idempotency-Key, remembered with the revision it made. */
+export interface ReplacementRecord {
+  idempotencyKey: string;
+  requestHash: string;
+}
+
+/**
+ * What acceptRevision did: the document as the new revision made it; `stale` when the document is no
+ * longer at the expected revision (or gone); `key-taken` when a concurrent replacement with the same
+ * Idempotency-Key won. Nothing is written unless a document is returned.
+ */
+export type RevisionAcceptance = KnowledgeDocument | 'stale' | 'key-taken';
+
+class KeyTaken extends Error {}
+
 /** Describes the event of a document's final state, from the document as it is then. */
 export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
@@ -89,6 +115,8 @@ export class KnowledgeDocumentRepository {
         'doc.fileName',
         'doc.fileType',
         'doc.fileSize',
+        'doc.revision',
+        'doc.readyRevision',
         'doc.createdAt',
         'doc.updatedAt',
       ])
@@ -105,7 +133,7 @@ export class KnowledgeDocumentRepository {
   async embeddingProgress(orgId: string, docIds: string[]): Promise<Map<string, EmbeddingProgress>> {
     const rows = (await this.db.query(
       `SELECT k.doc_id, count(k.embedding)::int AS embedded, count(*)::int AS total
-         FROM knowledge_chunk_drafts k JOIN knowledge_documents d ON d.id = k.doc_id AND d.org_id = k.org_id
+         FROM knowledge_chunk_drafts k JOIN knowledge_documents d ON d.id = k.doc_id AND d.org_id = k.org_id AND d.revision = k.revision
         WHERE d.org_id = $1 AND d.id = ANY($2::uuid[]) AND d.status = 'processing'
         GROUP BY k.doc_id`,
       [orgId, docIds],
@@ -116,6 +144,55 @@ export class KnowledgeDocumentRepository {
   /** The organisation's documents still processing, counted up to `upTo`. */
   countProcessing(orgId: string, upTo: number): Promise<number> {
     return countInStatus(this.db, 'knowledge_documents', orgId, 'processing', upTo);
+  }
+
+  /** The revision a replacement with this Idempotency-Key made, with its request's fingerprint; null if none did. */
+  async findReplacement(orgId: string, docId: string, idempotencyKey: string): Promise<{ requestHash: string; revision: number } | null> {
+    const [row] = (await this.db.query(
+      `SELECT request_hash, revision FROM knowledge_document_replacements WHERE doc_id = $1 AND org_id = $2 AND idempotency_key = $3`,
+      [docId, orgId, idempotencyKey],
+    )) as Array<{ request_hash: string; revision: number }>;
+    return row ? { requestHash: row.request_hash, revision: row.revision } : null;
+  }
+
+  /**
+   * Accepts revision `expectedRevision + 1` in one transaction (and returns the document as it made it), only if the document is still at
+   * `expectedRevision`: the new text, title and metadata, `processing`, no failure reason, the
+   * replacement's Idempotency-Key remembered, earlier revisions' drafts dropped. Its ready revision and
+   * chunks stay as they are (search keeps serving them until the new revision is published).
+   */
+  async acceptRevision(
+    orgId: string,
+    docId: string,
+    expectedRevision: number,
+    fields: RevisionFields,
+    replacement: ReplacementRecord | null,
+  ): Promise<RevisionAcceptance> {
+    const revision = expectedRevision + 1;
+    try {
+      return await this.db.transaction(async (manager) => {
+        const updated = (await manager.query(
+          `UPDATE knowledge_documents
+              SET revision = $4, title = $5, content = $6, metadata = $7, status = 'processing', failure_reason = NULL, ${TOUCH_UPDATED_AT}
+            WHERE id = $1 AND org_id = $2 AND revision = $3 RETURNING id`,
+          [docId, orgId, expectedRevision, revision, fields.title, fields.content, JSON.stringify(fields.metadata)],
+        )) as unknown[];
+        if (returnedRows(updated).length === 0) return 'stale';
+        if (replacement) {
+          const remembered = (await manager.query(
+            `INSERT INTO knowledge_document_replacements (doc_id, org_id, idempotency_key, request_hash, revision, created_at)
+             VALUES ($1, $2, $3, $4, $5, now()) ON CONFLICT DO NOTHING RETURNING doc_id`,
+            [docId, orgId, replacement.idempotencyKey, replacement.requestHash, revision],
+          )) as unknown[];
+          if (remembered.length === 0) throw new KeyTaken();
+        }
+        await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision < $3`, [docId, orgId, revision]);
+        return (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
+      });
+    } catch (error) {
+      if (error instanceof KeyTaken) return 'key-taken';
+      throw error;
+    }
   }
 
   /**
@@ -129,12 +206,12 @@ export class KnowledgeDocumentRepository {
     return deleted[0] ? { fileKey: deleted[0].file_key } : null;
   }
 
-  /** Stores a file's extracted text as the processing document's content; false when it is no longer waiting for it. */
-  async saveExtractedText(orgId: string, docId: string, text: string, pageStarts: number[] | null): Promise<boolean> {
+  /** Stores a file's extracted text as the processing revision's content; false when it no longer waits for it. */
+  async saveExtractedText(orgId: string, docId: string, revision: number, text: string, pageStarts: number[] | null): Promise<boolean> {
     const updated = (await this.db.query(
-      `UPDATE knowledge_documents SET content = $3, page_starts = $4, text_extracted = true, ${TOUCH_UPDATED_AT}
-        WHERE id = $1 AND org_id = $2 AND status = 'processing' AND NOT text_extracted RETURNING id`,
-      [docId, orgId, text, pageStarts],
+      `UPDATE knowledge_documents SET content = $4, page_starts = $5, text_extracted = true, ${TOUCH_UPDATED_AT}
+        WHERE id = $1 AND org_id = $2 AND revision = $3 AND status = 'processing' AND NOT text_extracted RETURNING id`,
+      [docId, orgId, revision, text, pageStarts],
     )) as unknown[];
     return returnedRows(updated).length > 0;
   }
@@ -142,38 +219,45 @@ export class KnowledgeDocumentRepository {
   /** Chunks in the organisation's ready documents, which decides the search strategy. */
   async readyChunkCount(orgId: string): Promise<number> {
     const [row] = (await this.db.query(
-      `SELECT COALESCE(SUM(chunk_count), 0)::int AS total FROM knowledge_documents WHERE org_id = $1 AND status = 'ready'`,
+      `SELECT COALESCE(SUM(chunk_count), 0)::int AS total FROM knowledge_documents WHERE org_id = $1 AND ready_revision IS NOT NULL`,
       [orgId],
     )) as Array<{ total: number }>;
     return row?.total ?? 0;
   }
 
   /**
-   * Publishes a processing document in one transaction: its drafts become searchable chunks, the
-   * drafts go, the document turns ready and its event is recorded. False when it is no longer processing.
+   * Publishes revision `revision` of a processing document in one transaction: its drafts become the
+   * searchable chunks (the previous revision's go), the drafts go, the document turns ready and its event
+   * is recorded. Not published when it is no longer processing, and `superseded` (nothing changed, no
+   * event) when a later revision was accepted meanwhile.
    */
-  async publish(orgId: string, docId: string, describe: DocumentEventFactory): Promise<PublishOutcome> {
-    return this.publishWith(orgId, docId, describe, async (manager) => {
+  async publish(orgId: string, docId: string, revision: number, describe: DocumentEventFactory): Promise<PublishOutcome> {
+    return this.publishWith(orgId, docId, revision, describe, async (manager) => {
       const [missing] = (await manager.query(
-        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND embedding IS NULL`,
-        [docId, orgId],
+        `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3 AND embedding IS NULL`,
+        [docId, orgId, revision],
       )) as Array<{ n: number }>;
       if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
       const inserted = (await manager.query(
         `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
          SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding
-           FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2
+           FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3
          RETURNING chunk_index`,
-        [docId, orgId],
+        [docId, orgId, revision],
       )) as unknown[];
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
       return inserted.length;
     });
   }
 
-  /** Publishes a processing document from chunks embedded in memory (no drafts), in one transaction as publish does. */
-  async publishChunks(orgId: string, docId: string, chunks: EmbeddedChunk[], describe: DocumentEventFactory): Promise<PublishOutcome> {
-    return this.publishWith(orgId, docId, describe, async (manager) => {
+  /** Publishes a processing revision from chunks embedded in memory (no drafts), in one transaction as publish does. */
+  async publishChunks(
+    orgId: string,
+    docId: string,
+    revision: number,
+    chunks: EmbeddedChunk[],
+    describe: DocumentEventFactory,
+  ): Promise<PublishOutcome> {
+    return this.publishWith(orgId, docId, revision, describe, async (manager) => {
       if (chunks.length > 0) {
         await manager.query(
           `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
@@ -197,26 +281,33 @@ export class KnowledgeDocumentRepository {
     });
   }
 
-  /** The transaction both ways of publishing share: lock, replace the chunks (`insertChunks`), ready, event. */
+  /**
+   * The transaction both ways of publishing share: lock the document, check the revision is still its
+   * latest and processing, swap the chunks (the old revision's out, `insertChunks`' in), ready, event.
+   */
   private publishWith(
     orgId: string,
     docId: string,
+    revision: number,
     describe: DocumentEventFactory,
     insertChunks: (manager: EntityManager) => Promise<number>,
   ): Promise<PublishOutcome> {
     return this.db.transaction(async (manager) => {
-      const [locked] = (await manager.query(`SELECT status FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`, [
+      const [locked] = (await manager.query(`SELECT status, revision FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`, [
         docId,
         orgId,
-      ])) as Array<{ status: DocumentStatus }>;
+      ])) as Array<{ status: DocumentStatus; revision: number }>;
+      if (locked && locked.revision !== revision) return { published: false, superseded: true, chunkCount: 0, eventId: null };
       if (!locked || locked.status !== 'processing') {
         return { published: false, chunkCount: 0, eventId: locked ? await unannouncedEvent(manager, orgId, docId) : null };
       }
-      await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1`, [docId]);
+      await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
       const chunkCount = await insertChunks(manager);
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
       await manager.query(
-        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, failure_reason = NULL, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2`,
-        [docId, orgId, chunkCount],
+        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, ready_revision = $4, failure_reason = NULL, ${TOUCH_UPDATED_AT}
+          WHERE id = $1 AND org_id = $2`,
+        [docId, orgId, chunkCount, revision],
       );
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
       const eventId = await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
@@ -224,16 +315,25 @@ export class KnowledgeDocumentRepository {
     });
   }
 
-  /** processing → failed, dropping any drafts and recording the event. A final document stays as it is. */
-  async markFailed(orgId: string, docId: string, reason: string, describe: DocumentEventFactory): Promise<string | null> {
+  /**
+   * Revision `revision`, processing → failed, dropping its drafts (and older ones) and recording the event; the ready
+   * revision's chunks stay searchable. A final revision stays as it is; a superseded one changes nothing (null).
+   */
+  async markFailed(orgId: string, docId: string, revision: number, reason: string, describe: DocumentEventFactory): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
-        `UPDATE knowledge_documents SET status = 'failed', failure_reason = $3, ${TOUCH_UPDATED_AT}
-          WHERE id = $1 AND org_id = $2 AND status = 'processing' RETURNING id`,
-        [docId, orgId, reason.slice(0, 1000)],
+        `UPDATE knowledge_documents SET status = 'failed', failure_reason = $4, ${TOUCH_UPDATED_AT}
+          WHERE id = $1 AND org_id = $2 AND revision = $3 AND status = 'processing' RETURNING id`,
+        [docId, orgId, revision, reason.slice(0, 1000)],
       )) as unknown[];
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
-      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, docId);
+      // Its drafts, and any an earlier, superseded revision wrote after this one was accepted.
+      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
+      if (returnedRows(updated).length === 0) {
+        const [current] = (await manager.query(`SELECT revision FROM knowledge_documents WHERE id = $1 AND org_id = $2`, [docId, orgId])) as Array<{
+          revision: number;
+        }>;
+        return current?.revision === revision ? unannouncedEvent(manager, orgId, docId) : null;
+      }
       const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
       return recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
     });

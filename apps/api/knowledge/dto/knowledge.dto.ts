@@ -51,6 +51,24 @@ export class CreateDocumentRequest {
   metadata?: Record<string, unknown>;
 }
 
+/** `PUT /api/v1/knowledge/documents/{doc_id}`: the new revision. No other properties are allowed. */
+export class ReplaceDocumentRequest extends PickType(CreateDocumentRequest, ['org_id', 'content'] as const) {
+  @ApiPropertyOptional({ minLength: 1, maxLength: MAX_TITLE_CHARS, description: 'The new title; the current one is kept if absent.' })
+  @IsOmittable()
+  @IsString()
+  @Length(1, MAX_TITLE_CHARS)
+  title?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The new metadata (replacing the current object, at most 16 KiB); the current one is kept if absent.',
+  })
+  @IsOmittable()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
+
 export class DocumentProgress {
   @ApiProperty({ description: 'Chunks embedded so far.' }) chunks_embedded!: number;
   @ApiProperty({ description: 'All chunks of the document.' }) chunks_total!: number;
@@ -60,9 +78,18 @@ export class DocumentView {
   @ApiProperty({ format: 'uuid' }) doc_id!: string;
   @ApiProperty({ format: 'uuid' }) org_id!: string;
   @ApiProperty() title!: string;
-  @ApiProperty({ enum: DOCUMENT_STATUSES }) status!: DocumentStatus;
-  @ApiProperty({ type: String, nullable: true, description: 'Why ingestion failed.' }) failure_reason!: string | null;
-  @ApiProperty({ description: 'Searchable chunks; 0 until ready.' }) chunk_count!: number;
+  @ApiProperty({ enum: DOCUMENT_STATUSES, description: 'Of the latest accepted revision (`revision`).' }) status!: DocumentStatus;
+  @ApiProperty({ type: String, nullable: true, description: 'Why ingestion of the latest accepted revision failed.' }) failure_reason!: string | null;
+  @ApiProperty({ description: 'Searchable chunks (of `ready_revision`); 0 until a revision is ready.' }) chunk_count!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The latest accepted revision: 1 at create, one more with each replacement.' })
+  revision!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    description: 'The revision search answers from (its chunks); null until a revision is ready. A failed later revision leaves it as it was.',
+  })
+  ready_revision!: number | null;
   @ApiProperty({
     type: DocumentProgress,
     nullable: true,
