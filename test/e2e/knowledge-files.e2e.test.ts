@@ -303,12 +303,12 @@ describe('knowledge from files', () => {
     expectError(await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: tenant.key }), 404, 'not_found');
   });
 
-  /** The files in the media store's knowledge folder (the originals of every upload kept). */
+  /** The originals in this stack's media store, each the file of one document (none left over). */
   async function storedFiles(): Promise<number> {
-    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_documents WHERE file_key IS NOT NULL`);
     const { readdir } = await import('node:fs/promises');
-    const names = await readdir(`${stack.env.MEDIA_DIR}/knowledge`).catch(() => []);
-    assert.equal(names.filter((name) => !name.startsWith('.')).length, row!.n, 'one stored file per document with a file');
+    const names = (await readdir(`${stack.env.MEDIA_DIR}/knowledge`).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
+    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_documents WHERE file_key = ANY($1::text[])`, [names]);
+    assert.equal(row!.n, names.length, 'every stored file belongs to a document');
     return names.length;
   }
 });

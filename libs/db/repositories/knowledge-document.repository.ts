@@ -173,9 +173,23 @@ export class KnowledgeDocumentRepository {
       return await this.db.transaction(async (manager) => {
         const updated = (await manager.query(
           `UPDATE knowledge_documents
-              SET revision = $4, title = $5, content = $6, metadata = $7, status = 'processing', failure_reason = NULL, ${TOUCH_UPDATED_AT}
+              SET revision = $4, title = $5, content = $6, metadata = $7, status = 'processing', failure_reason = NULL,
+                  file_name = $8, file_type = $9, file_size = $10, file_key = $11, text_extracted = $11::text IS NULL, page_starts = NULL,
+                  ${TOUCH_UPDATED_AT}
             WHERE id = $1 AND org_id = $2 AND revision = $3 RETURNING id`,
-          [docId, orgId, expectedRevision, revision, fields.title, fields.content, JSON.stringify(fields.metadata)],
+          [
+            docId,
+            orgId,
+            expectedRevision,
+            revision,
+            fields.title,
+            fields.content,
+            JSON.stringify(fields.metadata),
+            fields.file?.fileName ?? null,
+            fields.file?.fileType ?? null,
+            fields.file?.fileSize ?? null,
+            fields.file?.fileKey ?? null,
+          ],
         )) as unknown[];
         if (returnedRows(updated).length === 0) return 'stale';
         if (replacement) {
