@@ -7,3 +7,4 @@ export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';
 export { KnowledgeDocumentsService, type NewDocumentRequest } from './knowledge-documents.service';
 export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';
+export { KnowledgeBasesService, type KnowledgeBaseView, type KnowledgeBaseUpdate, type NewKnowledgeBaseRequest } from './knowledge-bases.service';

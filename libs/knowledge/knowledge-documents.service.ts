@@ -7,12 +7,15 @@ import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { toDocumentView, type KnowledgeDocumentView } from './document-view';
+import { KnowledgeBasesService } from './knowledge-bases.service';
 
 /** What a new document is asked for. */
 export interface NewDocumentRequest {
   title: string;
   content: string;
   metadata?: Record<string, unknown>;
+  /** The base it goes to; absent: the organisation's default base. */
+  knowledge_base_id?: string;
 }
 
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -30,6 +33,7 @@ export class KnowledgeDocumentsService {
     private readonly workflows: WorkflowStarter,
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
+    private readonly bases: KnowledgeBasesService,
   ) {}
 
   async create(orgId: string, request: NewDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
@@ -40,15 +44,27 @@ export class KnowledgeDocumentsService {
     if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
       throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
     }
-    const requestHash = fingerprint({ org_id: orgId, title: request.title, content: request.content, metadata: JSON.stringify(metadata) });
+    const requested = request.knowledge_base_id;
+    const requestHash = fingerprint({
+      org_id: orgId,
+      title: request.title,
+      content: request.content,
+      metadata: JSON.stringify(metadata),
+      // Only when named, so that the fingerprint of a request without it is what it was before bases.
+      ...(requested === undefined ? {} : { knowledge_base_id: requested }),
+    });
     return createOnce<KnowledgeDocument>(idempotencyKey, requestHash, {
       findByKey: (key) => this.documents.findByIdempotencyKey(orgId, key),
-      admit: () => this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo)),
+      admit: async () => {
+        if (requested !== undefined) await this.bases.assertExist(orgId, [requested], 'knowledge_base_id');
+        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
+      },
       insert: async () => {
         const docId = randomUUID();
         const fields = {
           id: docId,
           orgId,
+          knowledgeBaseId: await this.bases.baseForDocument(orgId, requested),
           title: request.title,
           content: request.content,
           metadata,
@@ -76,9 +92,9 @@ export class KnowledgeDocumentsService {
     return (await this.views(orgId, [document]))[0]!;
   }
 
-  /** The organisation's documents, newest first, optionally of one status. */
-  async list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocumentView>> {
-    const found = await this.documents.list(orgId, status, page);
+  /** The organisation's documents, newest first, optionally of one status and of one knowledge base. */
+  async list(orgId: string, status: DocumentStatus | undefined, page: PageRequest, knowledgeBaseId?: string): Promise<Page<KnowledgeDocumentView>> {
+    const found = await this.documents.list(orgId, status, page, knowledgeBaseId);
     return { items: await this.views(orgId, found.items), nextCursor: found.nextCursor };
   }
 

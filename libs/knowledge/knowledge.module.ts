@@ -1,15 +1,23 @@
 import { Module } from '@nestjs/common';
 import { EmbeddingsModule } from '@pylon/embeddings';
 import { LimitsModule } from '@pylon/limits';
+import { KnowledgeBasesService } from './knowledge-bases.service';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
 import { KnowledgeIngestionService } from './knowledge-ingestion.service';
 import { KnowledgeSearchService } from './knowledge-search.service';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
-/** Knowledge's rules: documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
+/** Knowledge's rules: bases and documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [EmbeddingsModule, LimitsModule],
-  providers: [KnowledgeDocumentsService, KnowledgeSearchService, KnowledgeIngestionService, KnowledgeVectorIndexService],
-  exports: [KnowledgeDocumentsService, KnowledgeSearchService, KnowledgeIngestionService, KnowledgeVectorIndexService, EmbeddingsModule],
+  providers: [KnowledgeBasesService, KnowledgeDocumentsService, KnowledgeSearchService, KnowledgeIngestionService, KnowledgeVectorIndexService],
+  exports: [
+    KnowledgeBasesService,
+    KnowledgeDocumentsService,
+    KnowledgeSearchService,
+    KnowledgeIngestionService,
+    KnowledgeVectorIndexService,
+    EmbeddingsModule,
+  ],
 })
 export class KnowledgeModule {}

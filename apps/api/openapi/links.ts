@@ -18,6 +18,12 @@ const LINKS: Array<{ from: string; field: string; parameter: string; to: string[
   { from: 'createAgentVersion', field: 'agent_version_id', parameter: 'agent_version_id', to: ['getAgentVersion'] },
   { from: 'createKnowledgeDocument', field: 'doc_id', parameter: 'doc_id', to: ['getKnowledgeDocument', 'deleteKnowledgeDocument'] },
   {
+    from: 'createKnowledgeBase',
+    field: 'knowledge_base_id',
+    parameter: 'knowledge_base_id',
+    to: ['getKnowledgeBase', 'updateKnowledgeBase', 'deleteKnowledgeBase'],
+  },
+  {
     from: 'createWebhookEndpoint',
     field: 'endpoint_id',
     parameter: 'endpoint_id',

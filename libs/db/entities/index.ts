@@ -6,6 +6,7 @@ import { Conversation } from './conversation.entity';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 import { OrgLimits } from './org-limits.entity';
+import { KnowledgeBase } from './knowledge-base.entity';
 import { KnowledgeDocument } from './knowledge-document.entity';
 import { PylonEvent } from './event.entity';
 import { TokenEntry } from './token-entry.entity';
@@ -19,6 +20,7 @@ export {
   AgentVersion,
   ApiKey,
   Conversation,
+  KnowledgeBase,
   KnowledgeDocument,
   Organization,
   OrgLimits,
@@ -39,6 +41,7 @@ export const ENTITIES = [
   AgentRun,
   AgentSchedule,
   Conversation,
+  KnowledgeBase,
   KnowledgeDocument,
   PylonEvent,
   TokenEntry,
