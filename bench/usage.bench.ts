@@ -56,13 +56,18 @@ async function seed(pool: Pool, tenant: { orgId: string; versionId: string }, ru
      FROM (${rows(runs)}) x`,
     [tenant.versionId],
   );
+  // Every document is in a knowledge base: each organisation's `Default`.
+  await q(
+    `INSERT INTO knowledge_bases (id, org_id, name, created_at, updated_at)
+     SELECT gen_random_uuid(), id, 'Default', now(), now() FROM bench_orgs ON CONFLICT (org_id, name) DO NOTHING`,
+  );
   await timed(
     'knowledge_documents',
-    `INSERT INTO knowledge_documents (id, org_id, title, content, status, failure_reason, chunk_count, created_at, updated_at)
-     SELECT gen_random_uuid(), org, 'bench doc', 'bench content',
+    `INSERT INTO knowledge_documents (id, org_id, knowledge_base_id, title, content, status, failure_reason, chunk_count, created_at, updated_at)
+     SELECT gen_random_uuid(), org, b.id, 'bench doc', 'bench content',
        CASE WHEN r < 0.95 THEN 'ready' WHEN r < 0.98 THEN 'failed' ELSE 'processing' END,
        CASE WHEN r >= 0.95 AND r < 0.98 THEN 'embedding provider unavailable' END, 3, at, at + interval '2 seconds'
-     FROM (${rows(Math.round(runs / 10))}) x`,
+     FROM (${rows(Math.round(runs / 10))}) x JOIN knowledge_bases b ON b.org_id = x.org AND b.name = 'Default'`,
   );
   await timed(
     'video_generations',

@@ -18,6 +18,7 @@ import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error.filter';
 import { HealthModule } from './health/health.module';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
+import { KnowledgeBasesApiModule } from './knowledge-bases/knowledge-bases-api.module';
 import { MetricsApiModule } from './metrics/metrics-api.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsageApiModule } from './usage/usage-api.module';
@@ -57,6 +58,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     AgentSchedulesApiModule,
     ApiKeysApiModule,
     KnowledgeApiModule,
+    KnowledgeBasesApiModule,
     TokensModule,
     UsageApiModule,
     VideoApiModule,

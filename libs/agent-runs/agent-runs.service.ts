@@ -306,7 +306,12 @@ export class AgentRunsService {
       query = undefined;
     }
     if (typeof query !== 'string' || query.trim() === '') return refuse('knowledge_search needs {"query": "<text>"}');
-    const matches = await this.knowledge.query(orgId, { query, matchCount: tool.match_count, mode: 'hybrid' });
+    const matches = await this.knowledge.query(orgId, {
+      query,
+      matchCount: tool.match_count,
+      mode: 'hybrid',
+      knowledgeBaseIds: tool.knowledge_base_ids,
+    });
     const hits: KnowledgeToolHit[] = matches.map((match) => ({
       doc_id: match.docId,
       chunk_id: match.chunkId,

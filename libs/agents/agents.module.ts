@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
+import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
 import { SecretsModule } from '@pylon/secrets';
 import { AgentsService } from './agents.service';
 import { McpHeaderSecretsService } from './mcp-header-secrets.service';
 
-/** Agents' rules. Needs the global config and database modules. */
+/** Agents' rules. Needs the global config and database modules (and the Temporal client, for KnowledgeModule). */
 @Module({
-  imports: [LlmModule, SecretsModule],
+  imports: [LlmModule, SecretsModule, KnowledgeModule],
   providers: [AgentsService, McpHeaderSecretsService],
   exports: [AgentsService, McpHeaderSecretsService],
 })

@@ -3,10 +3,11 @@ import { ApiError, DEFAULT_ACTION_TIMEOUT_SECONDS } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
+import { KnowledgeBasesService } from '@pylon/knowledge';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
 import { SecretBox } from '@pylon/secrets';
 import { fingerprintableTools, sealHeaders } from './mcp-tool';
-import { versionTools, type AgentToolRequest } from './version-tools';
+import { namedKnowledgeBases, versionTools, type AgentToolRequest } from './version-tools';
 import { versionResponseFormat, type ResponseFormatRequest } from './response-format';
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
@@ -28,6 +29,7 @@ export class AgentsService {
     private readonly llm: LlmService,
     private readonly config: PylonConfig,
     private readonly secrets: SecretBox,
+    private readonly knowledgeBases: KnowledgeBasesService,
   ) {}
 
   /** The model providers a version can name, and which of them this server can run. */
@@ -78,6 +80,7 @@ export class AgentsService {
         if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
           throw ApiError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
         }
+        for (const { field, ids } of namedKnowledgeBases(fields.tools)) await this.knowledgeBases.assertExist(orgId, ids, field);
       },
       insert: () => this.agents.createVersion(orgId, agentId, fields, { idempotencyKey, requestHash }),
     });

@@ -18,13 +18,14 @@ export interface AgentToolRequest extends McpToolRequest {
   type: typeof KNOWLEDGE_SEARCH_TOOL | typeof FUNCTION_TOOL | typeof MCP_TOOL;
   match_count?: number | null;
   require_approval?: ApprovalPolicy;
+  knowledge_base_ids?: string[] | null;
   name?: string;
   description?: string;
   parameters?: Record<string, unknown>;
 }
 
 const FIELDS_OF: Record<AgentToolRequest['type'], ReadonlySet<string>> = {
-  [KNOWLEDGE_SEARCH_TOOL]: new Set(['type', 'match_count', 'require_approval']),
+  [KNOWLEDGE_SEARCH_TOOL]: new Set(['type', 'match_count', 'require_approval', 'knowledge_base_ids']),
   [FUNCTION_TOOL]: new Set(['type', 'name', 'description', 'parameters']),
   [MCP_TOOL]: new Set(MCP_TOOL_FIELDS),
 };
@@ -55,12 +56,23 @@ export function versionTools(requested: readonly AgentToolRequest[]): AgentToolC
   });
 }
 
+/** A knowledge_search tool; `knowledge_base_ids` (each named once) only when it scopes the search, so that an unscoped tool reads as before. */
 function knowledgeSearchTool(tool: AgentToolRequest): AgentToolConfig {
   return {
     type: KNOWLEDGE_SEARCH_TOOL,
     match_count: tool.match_count ?? DEFAULT_TOOL_MATCH_COUNT,
     require_approval: tool.require_approval ?? 'never',
+    ...(tool.knowledge_base_ids ? { knowledge_base_ids: [...new Set(tool.knowledge_base_ids)] } : {}),
   };
+}
+
+/** The knowledge bases the version's knowledge_search tools name, with where each is named (`tools.<i>.knowledge_base_ids`). */
+export function namedKnowledgeBases(tools: readonly AgentToolConfig[]): Array<{ field: string; ids: string[] }> {
+  return tools.flatMap((tool, index) =>
+    tool.type === KNOWLEDGE_SEARCH_TOOL && tool.knowledge_base_ids
+      ? [{ field: `tools.${index}.knowledge_base_ids`, ids: tool.knowledge_base_ids }]
+      : [],
+  );
 }
 
 function functionTool(tool: AgentToolRequest, at: string): AgentToolConfig {

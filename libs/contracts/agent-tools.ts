@@ -18,6 +18,8 @@ export interface KnowledgeSearchToolConfig {
   type: typeof KNOWLEDGE_SEARCH_TOOL;
   match_count: number;
   require_approval: ApprovalPolicy;
+  /** Only these knowledge bases of the organisation; absent: all of them. */
+  knowledge_base_ids?: string[];
 }
 
 export interface FunctionToolConfig {

@@ -18,6 +18,10 @@ export enum ErrorCode {
   RunNotWaiting = 'run_not_waiting',
   /** A conversation's turn with `if_busy: reject` while an earlier turn is not final. */
   ConversationBusy = 'conversation_busy',
+  /** The organisation already has a knowledge base of that name. */
+  KnowledgeBaseNameTaken = 'knowledge_base_name_taken',
+  /** Deleting a knowledge base that still holds documents, without `cascade=true`. */
+  KnowledgeBaseNotEmpty = 'knowledge_base_not_empty',
   PayloadTooLarge = 'payload_too_large',
   UriTooLong = 'uri_too_long',
   /** A body that is not `application/json`, or a Content-Type header that is not a media type. */

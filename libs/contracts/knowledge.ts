@@ -1,3 +1,9 @@
+/** A query (and an agent's knowledge_search tool) names at most this many knowledge bases. */
+export const MAX_SCOPED_KNOWLEDGE_BASES = 20;
+/** Knowledge base names: 1 to this many characters. */
+export const MAX_KNOWLEDGE_BASE_NAME_CHARS = 200;
+export const MAX_KNOWLEDGE_BASE_DESCRIPTION_CHARS = 2000;
+
 export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 

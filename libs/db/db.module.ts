@@ -18,6 +18,7 @@ import { RateLimitStore } from './rate-limit-store';
 import { KeyRateBucketRepository } from './repositories/key-rate-bucket.repository';
 import { RunEventNotifications } from './run-event-notifications';
 import { ApiKeyChanges } from './api-key-changes';
+import { KnowledgeBaseRepository } from './repositories/knowledge-base.repository';
 import { KnowledgeBatchRepository } from './repositories/knowledge-batch.repository';
 import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
 import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
@@ -39,6 +40,7 @@ const REPOSITORIES = [
   RunActionRepository,
   RunUsageRepository,
   ModelPriceRepository,
+  KnowledgeBaseRepository,
   KnowledgeDocumentRepository,
   KnowledgeVectorIndexRepository,
   KnowledgeBatchRepository,

@@ -5,6 +5,7 @@ export {
   AgentVersion,
   ApiKey,
   Conversation,
+  KnowledgeBase,
   KnowledgeBatch,
   KnowledgeDocument,
   Organization,
@@ -52,6 +53,7 @@ export {
   type VectorIndexRecord,
   type VectorIndexStatus,
 } from './repositories/knowledge-vector-index.repository';
+export { KnowledgeBaseRepository, type KnowledgeBaseChanges } from './repositories/knowledge-base.repository';
 export {
   KnowledgeDocumentRepository,
   type NewKnowledgeDocument,

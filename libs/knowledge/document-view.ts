@@ -5,6 +5,7 @@ import type { DocumentEventFactory, EmbeddingProgress, KnowledgeDocument } from 
 export interface KnowledgeDocumentView {
   doc_id: string;
   org_id: string;
+  knowledge_base_id: string;
   title: string;
   /** Of the latest accepted revision. */
   status: DocumentStatus;
@@ -36,6 +37,7 @@ export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, pro
   return {
     doc_id: document.id,
     org_id: document.orgId,
+    knowledge_base_id: document.knowledgeBaseId,
     title: document.title,
     status: document.status,
     failure_reason: document.failureReason,

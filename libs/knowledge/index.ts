@@ -7,6 +7,7 @@ export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';
 export { KnowledgeDocumentsService, type NewDocumentRequest, type DocumentRevisionRequest } from './knowledge-documents.service';
 export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';
+export { KnowledgeBasesService, type KnowledgeBaseView, type KnowledgeBaseUpdate, type NewKnowledgeBaseRequest } from './knowledge-bases.service';
 export { KnowledgeExtractionService } from './knowledge-extraction.service';
 export { KnowledgeFilesService, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';
 export { DocumentFileStore } from './document-file-store';

@@ -10,7 +10,7 @@ import {
   type KnowledgeBatchStatus,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeBatch, KnowledgeBatchRepository, KnowledgeDocumentRepository, type NewKnowledgeDocument } from '@pylon/db';
+import { KnowledgeBatch, KnowledgeBatchRepository, KnowledgeDocumentRepository } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
@@ -18,6 +18,7 @@ import { DocumentFileStore } from './document-file-store';
 import { documentEvent } from './document-view';
 import { checkMetadata, type DocumentDraft, type NewDocumentRequest } from './knowledge-documents.service';
 import { KnowledgeFilesService, type ReceivedFile } from './knowledge-files.service';
+import { KnowledgeBasesService } from './knowledge-bases.service';
 
 /** A batch as the API returns it: its documents counted by status, and listed. */
 export interface KnowledgeBatchView {
@@ -50,24 +51,34 @@ export class KnowledgeBatchesService {
     private readonly workflows: WorkflowStarter,
     private readonly limits: LimitsService,
     private readonly config: PylonConfig,
+    private readonly bases: KnowledgeBasesService,
   ) {}
 
-  async createFromTexts(orgId: string, requests: NewDocumentRequest[], idempotencyKey: string | null): Promise<KnowledgeBatchView> {
+  async createFromTexts(
+    orgId: string,
+    knowledgeBaseId: string | undefined,
+    requests: Omit<NewDocumentRequest, 'knowledge_base_id'>[],
+    idempotencyKey: string | null,
+  ): Promise<KnowledgeBatchView> {
     const drafts = requests.map((request, i): DocumentDraft => {
       if (request.content.length > this.config.kbMaxDocumentChars) {
         throw new ApiError(ErrorCode.PayloadTooLarge, `documents.${i}.content is longer than ${this.config.kbMaxDocumentChars} characters`);
       }
       return { title: request.title, content: request.content, metadata: checkMetadata(request.metadata) };
     });
-    const requestHash = fingerprint({ org_id: orgId, documents: JSON.stringify(drafts.map((d) => [d.title, d.content, d.metadata])) });
-    return this.view(orgId, await this.create(orgId, drafts, requestHash, idempotencyKey));
+    const requestHash = fingerprint({
+      org_id: orgId,
+      knowledge_base_id: knowledgeBaseId ?? '',
+      documents: JSON.stringify(drafts.map((d) => [d.title, d.content, d.metadata])),
+    });
+    return this.view(orgId, await this.create(orgId, knowledgeBaseId, drafts, requestHash, idempotencyKey));
   }
 
   /** A batch of received files, each recognised from its bytes (one that is not a document refuses the batch). */
   async createFromFiles(
     orgId: string,
     files: ReceivedFile[],
-    fields: { metadata?: Record<string, unknown> },
+    fields: { metadata?: Record<string, unknown>; knowledgeBaseId?: string },
     idempotencyKey: string | null,
   ): Promise<KnowledgeBatchView> {
     try {
@@ -79,10 +90,11 @@ export class KnowledgeBatchesService {
       }
       const requestHash = fingerprint({
         org_id: orgId,
+        knowledge_base_id: fields.knowledgeBaseId ?? '',
         files: files.map((f) => `${f.fileName}:${f.sha256}`).join('|'),
         metadata: JSON.stringify(metadata),
       });
-      const batch = await this.create(orgId, drafts, requestHash, idempotencyKey);
+      const batch = await this.create(orgId, fields.knowledgeBaseId, drafts, requestHash, idempotencyKey);
       const kept = new Set((await this.batches.fileKeys(orgId, batch.id)).filter((key) => key !== null));
       await Promise.all(files.filter((file) => !kept.has(file.key)).map((file) => this.files.discard(file)));
       return this.view(orgId, batch);
@@ -129,14 +141,24 @@ export class KnowledgeBatchesService {
     return eventIds;
   }
 
-  private create(orgId: string, drafts: DocumentDraft[], requestHash: string, idempotencyKey: string | null): Promise<KnowledgeBatch> {
+  private create(
+    orgId: string,
+    knowledgeBaseId: string | undefined,
+    drafts: DocumentDraft[],
+    requestHash: string,
+    idempotencyKey: string | null,
+  ): Promise<KnowledgeBatch> {
     return createOnce<KnowledgeBatch>(idempotencyKey, requestHash, {
       findByKey: (key) => this.batches.findByIdempotencyKey(orgId, key),
-      admit: () => this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo), drafts.length),
+      admit: async () => {
+        if (knowledgeBaseId !== undefined) await this.bases.assertExist(orgId, [knowledgeBaseId], 'knowledge_base_id');
+        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo), drafts.length);
+      },
       insert: async () => {
         const createdAt = new Date();
-        const batch = { id: randomUUID(), orgId, idempotencyKey, requestHash, createdAt };
-        const documents: NewKnowledgeDocument[] = drafts.map((draft) => ({
+        const baseId = await this.bases.baseForDocument(orgId, knowledgeBaseId);
+        const batch = { id: randomUUID(), orgId, knowledgeBaseId: baseId, idempotencyKey, requestHash, createdAt };
+        const documents = drafts.map(({ knowledgeBaseId: _named, ...draft }) => ({
           ...draft,
           id: randomUUID(),
           orgId,

@@ -6,6 +6,7 @@ import type { KnowledgeDocument, KnowledgeDocumentRepository, ReplacementRecord,
 import type { LimitsService } from '@pylon/limits';
 import type { StartRequest, WorkflowStarter } from '@pylon/temporal';
 import type { DocumentFileStore } from './document-file-store';
+import type { KnowledgeBasesService } from './knowledge-bases.service';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
 
 const ORG = '6f1c2a4e-0b7d-4c1e-9a43-2f5e8d7c6b10';
@@ -21,6 +22,7 @@ function setup(options: { startFails?: boolean; interleave?: Array<() => void> }
   let document: KnowledgeDocument = {
     id: DOC,
     orgId: ORG,
+    knowledgeBaseId: '5d1f7a3c-2b4e-4c6a-9e8d-7f6a5b4c3d2e',
     title: 'Handbook',
     content: 'old text',
     metadata: { team: 'docs' },
@@ -62,9 +64,8 @@ function setup(options: { startFails?: boolean; interleave?: Array<() => void> }
     },
   } as unknown as WorkflowStarter;
   const limits = { admitToBacklog: async () => void calls.push('admit'), dispatchWeight: async () => 2 } as unknown as LimitsService;
-  const service = new KnowledgeDocumentsService(documents, workflows, loadConfig({}), limits, {
-    remove: async () => {},
-  } as unknown as DocumentFileStore);
+  const files = { remove: async () => {} } as unknown as DocumentFileStore;
+  const service = new KnowledgeDocumentsService(documents, workflows, loadConfig({}), limits, files, {} as KnowledgeBasesService);
   return { service, calls, current: () => document, concurrentReplacement: () => (document = { ...document, revision: document.revision + 1 }) };
 }
 

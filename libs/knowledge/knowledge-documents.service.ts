@@ -15,16 +15,22 @@ import { LimitsService, RetryLaterError } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';
 import { DocumentFileStore } from './document-file-store';
 import { toDocumentView, type KnowledgeDocumentView } from './document-view';
+import { KnowledgeBasesService } from './knowledge-bases.service';
 
 /** What a new document is asked for. */
 export interface NewDocumentRequest {
   title: string;
   content: string;
   metadata?: Record<string, unknown>;
+  /** The base it goes to; absent: the organisation's default base. */
+  knowledge_base_id?: string;
 }
 
 /** A document as accepted, before it has an id: from text, or from an uploaded file (its text still to extract). */
-export type DocumentDraft = Omit<NewKnowledgeDocument, 'id' | 'orgId' | 'idempotencyKey' | 'requestHash' | 'createdAt'>;
+export type DocumentDraft = Omit<NewKnowledgeDocument, 'id' | 'orgId' | 'knowledgeBaseId' | 'idempotencyKey' | 'requestHash' | 'createdAt'> & {
+  /** The base it names; the organisation's default when absent. */
+  knowledgeBaseId?: string;
+};
 
 /**
  * What a replacement asks for: the new revision's text, and a new title and metadata if given (the
@@ -59,27 +65,48 @@ export class KnowledgeDocumentsService {
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
     private readonly files: DocumentFileStore,
+    private readonly bases: KnowledgeBasesService,
   ) {}
 
   async create(orgId: string, request: NewDocumentRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     this.checkLimits(request);
     const metadata = checkMetadata(request.metadata);
-    const requestHash = fingerprint({ org_id: orgId, title: request.title, content: request.content, metadata: JSON.stringify(metadata) });
-    return this.accept(orgId, { title: request.title, content: request.content, metadata }, requestHash, idempotencyKey);
+    const requested = request.knowledge_base_id;
+    const requestHash = fingerprint({
+      org_id: orgId,
+      title: request.title,
+      content: request.content,
+      metadata: JSON.stringify(metadata),
+      // Only when named, so that the fingerprint of a request without it is what it was before bases.
+      ...(requested === undefined ? {} : { knowledge_base_id: requested }),
+    });
+    return this.accept(orgId, { title: request.title, content: request.content, metadata, knowledgeBaseId: requested }, requestHash, idempotencyKey);
   }
 
   /**
-   * The one way a document comes in: inserted as processing (once per Idempotency-Key and `requestHash`),
-   * admitted to the organisation's backlog, and its ingestion workflow started; if that cannot start, the
-   * document (and its file) is removed again and the caller told.
+   * The one way a document comes in: inserted as processing into the base it names (else the
+   * organisation's default), once per Idempotency-Key and `requestHash`, admitted to the organisation's
+   * backlog, and its ingestion workflow started; if that cannot start, the document (and its file) is
+   * removed again and the caller told.
    */
   async accept(orgId: string, draft: DocumentDraft, requestHash: string, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     return createOnce<KnowledgeDocument>(idempotencyKey, requestHash, {
       findByKey: (key) => this.documents.findByIdempotencyKey(orgId, key),
-      admit: () => this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo)),
+      admit: async () => {
+        if (draft.knowledgeBaseId !== undefined) await this.bases.assertExist(orgId, [draft.knowledgeBaseId], 'knowledge_base_id');
+        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
+      },
       insert: async () => {
         const docId = randomUUID();
-        const fields = { ...draft, id: docId, orgId, idempotencyKey, requestHash, createdAt: new Date() };
+        const fields = {
+          ...draft,
+          id: docId,
+          orgId,
+          knowledgeBaseId: await this.bases.baseForDocument(orgId, draft.knowledgeBaseId),
+          idempotencyKey,
+          requestHash,
+          createdAt: new Date(),
+        };
         return (await this.documents.insertProcessing(fields)) ? this.documents.findById(orgId, docId) : null;
       },
       work: {
@@ -176,9 +203,9 @@ export class KnowledgeDocumentsService {
     return (await this.views(orgId, [document]))[0]!;
   }
 
-  /** The organisation's documents, newest first, optionally of one status. */
-  async list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocumentView>> {
-    const found = await this.documents.list(orgId, status, page);
+  /** The organisation's documents, newest first, optionally of one status and of one knowledge base. */
+  async list(orgId: string, status: DocumentStatus | undefined, page: PageRequest, knowledgeBaseId?: string): Promise<Page<KnowledgeDocumentView>> {
+    const found = await this.documents.list(orgId, status, page, knowledgeBaseId);
     return { items: await this.views(orgId, found.items), nextCursor: found.nextCursor };
   }
 

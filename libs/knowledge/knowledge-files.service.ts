@@ -17,6 +17,8 @@ export interface ReceivedFile extends StoredFile {
 export interface FileDocumentFields {
   title?: string;
   metadata?: Record<string, unknown>;
+  /** The base the document goes into (the organisation's default when absent); not for a replacement. */
+  knowledgeBaseId?: string;
 }
 
 const MAX_TITLE_CHARS = 500;
@@ -63,8 +65,14 @@ export class KnowledgeFilesService {
    */
   async create(orgId: string, file: ReceivedFile, fields: FileDocumentFields, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     try {
-      const draft = this.draftOf(file, await this.recognise(file), fields);
-      const requestHash = fingerprint({ org_id: orgId, title: draft.title, file_sha256: file.sha256, metadata: JSON.stringify(draft.metadata) });
+      const draft = { ...this.draftOf(file, await this.recognise(file), fields), knowledgeBaseId: fields.knowledgeBaseId };
+      const requestHash = fingerprint({
+        org_id: orgId,
+        title: draft.title,
+        file_sha256: file.sha256,
+        metadata: JSON.stringify(draft.metadata),
+        knowledge_base_id: fields.knowledgeBaseId ?? '',
+      });
       const document = await this.documents.accept(orgId, draft, requestHash, idempotencyKey);
       if (document.fileKey !== file.key) await this.discard(file);
       return document;

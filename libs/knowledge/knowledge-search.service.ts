@@ -18,6 +18,8 @@ export interface KnowledgeQuery {
   mode: SearchMode;
   filter?: SearchFilter;
   scoreThreshold?: number;
+  /** Only these knowledge bases of the organisation; absent: all of them. */
+  knowledgeBaseIds?: readonly string[];
 }
 const SIZE_CACHE_ENTRIES = 10_000;
 
@@ -73,11 +75,13 @@ export class KnowledgeSearchService implements OnModuleInit {
    */
   async query(orgId: string, request: KnowledgeQuery): Promise<ChunkQueryMatch[]> {
     const needsEmbedding = request.mode !== 'keyword';
-    const [embedding, orgChunks] = await Promise.all([
+    const bases = request.knowledgeBaseIds;
+    const [embedding, orgChunks, scopeChunks] = await Promise.all([
       needsEmbedding ? this.queries.embedQuery(request.query) : undefined,
       this.orgChunkCount(orgId),
+      bases ? (bases.length > 0 ? this.documents.readyChunkCountIn(orgId, bases) : 0) : undefined,
     ]);
-    if (orgChunks === 0) return [];
+    if (orgChunks === 0 || scopeChunks === 0) return [];
     const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
     const query = {
       mode: request.mode,
@@ -88,10 +92,12 @@ export class KnowledgeSearchService implements OnModuleInit {
       plan: await this.plan(orgId, orgChunks, legDepth),
       filter: request.filter,
       scoreThreshold: request.scoreThreshold,
+      knowledgeBaseIds: bases,
     };
     const { matches, vectorCandidates } = await this.chunks.query(orgId, query);
     const indexedVectorLeg = needsEmbedding && !query.plan.exact && !query.filter;
-    if (indexedVectorLeg && vectorCandidates < Math.min(legDepth, orgChunks)) {
+    // A leg scoped to some bases can find only their chunks (counted from the documents, so as exact as the org's count).
+    if (indexedVectorLeg && vectorCandidates < Math.min(legDepth, scopeChunks ?? orgChunks)) {
       this.logger.debug(`HNSW returned ${vectorCandidates} of ${legDepth} candidates for org ${orgId}; searching exactly`);
       return (await this.chunks.query(orgId, { ...query, plan: EXACT })).matches;
     }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EmbeddingsModule } from '@pylon/embeddings';
 import { LimitsModule } from '@pylon/limits';
+import { KnowledgeBasesService } from './knowledge-bases.service';
 import { KnowledgeDocumentsService } from './knowledge-documents.service';
 import { KnowledgeIngestionService } from './knowledge-ingestion.service';
 import { KnowledgeSearchService } from './knowledge-search.service';
@@ -10,10 +11,11 @@ import { KnowledgeFilesService } from './knowledge-files.service';
 import { KnowledgeBatchesService } from './knowledge-batches.service';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
-/** Knowledge's rules: documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
+/** Knowledge's rules: bases and documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [EmbeddingsModule, LimitsModule],
   providers: [
+    KnowledgeBasesService,
     KnowledgeDocumentsService,
     KnowledgeFilesService,
     KnowledgeBatchesService,
@@ -24,6 +26,7 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
     KnowledgeVectorIndexService,
   ],
   exports: [
+    KnowledgeBasesService,
     KnowledgeDocumentsService,
     KnowledgeFilesService,
     KnowledgeBatchesService,

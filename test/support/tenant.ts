@@ -63,7 +63,7 @@ export async function waitForRun(http: Http, key: string, runId: string, timeout
 export async function ingestDocument(
   http: Http,
   tenant: Pick<Tenant, 'orgId' | 'key'>,
-  fields: { title: string; content: string; metadata?: Record<string, unknown> },
+  fields: { title: string; content: string; metadata?: Record<string, unknown>; knowledge_base_id?: string },
   timeoutMs = 60_000,
 ): Promise<any> {
   const created = await http.post('/api/v1/knowledge/documents', { token: tenant.key, body: { org_id: tenant.orgId, ...fields } });

@@ -26,6 +26,8 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.GenerationNotCancellable:
     case ErrorCode.LimitExceeded:
     case ErrorCode.EndpointDisabled:
+    case ErrorCode.KnowledgeBaseNameTaken:
+    case ErrorCode.KnowledgeBaseNotEmpty:
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;

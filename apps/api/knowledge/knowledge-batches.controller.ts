@@ -56,7 +56,7 @@ export class KnowledgeBatchesController {
         metatype: CreateKnowledgeBatchRequest,
       })) as CreateKnowledgeBatchRequest;
       assertOwnOrg(principal, body.org_id);
-      return this.batches.createFromTexts(principal.orgId, body.documents, idempotencyKey);
+      return this.batches.createFromTexts(principal.orgId, body.knowledge_base_id, body.documents, idempotencyKey);
     }
     const form = await readUploadForm(request, {
       maxFiles: MAX_BATCH_DOCUMENTS,
@@ -71,7 +71,12 @@ export class KnowledgeBatchesController {
         metatype: UploadKnowledgeFileFields,
       })) as UploadKnowledgeFileFields;
       if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-      return await this.batches.createFromFiles(principal.orgId, form.files, { metadata: fields.metadata }, idempotencyKey);
+      return await this.batches.createFromFiles(
+        principal.orgId,
+        form.files,
+        { metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id },
+        idempotencyKey,
+      );
     } catch (error) {
       await Promise.all(form.files.map((file) => this.files.discard(file)));
       throw error;

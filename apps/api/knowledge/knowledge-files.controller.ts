@@ -100,7 +100,7 @@ export class KnowledgeFilesController {
         metatype: UploadKnowledgeFileFields,
       })) as UploadKnowledgeFileFields;
       if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-      return { file, fields: { title: fields.title, metadata: fields.metadata } };
+      return { file, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
     } catch (error) {
       await this.files.discard(file);
       throw error;

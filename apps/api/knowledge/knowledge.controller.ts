@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
-import { KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
+import { KnowledgeBasesService, KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
 import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -33,6 +33,7 @@ export class KnowledgeController {
   constructor(
     private readonly service: KnowledgeDocumentsService,
     private readonly search: KnowledgeSearchService,
+    private readonly bases: KnowledgeBasesService,
   ) {}
 
   @Post('search')
@@ -58,12 +59,15 @@ export class KnowledgeController {
   @ApiErrors(400, 401, 403)
   async knowledgeQuery(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeQueryRequest): Promise<KnowledgeQueryResponse> {
     assertOwnOrg(principal, body.org_id);
+    const knowledgeBaseIds = body.knowledge_base_ids && [...new Set(body.knowledge_base_ids)];
+    if (knowledgeBaseIds) await this.bases.assertExist(principal.orgId, knowledgeBaseIds, 'knowledge_base_ids');
     const matches = await this.search.query(principal.orgId, {
       query: body.query,
       matchCount: body.match_count ?? QUERY_DEFAULT_MATCH_COUNT,
       mode: body.mode ?? 'hybrid',
       filter: body.filters === undefined ? undefined : parseSearchFilter(body.filters),
       scoreThreshold: body.score_threshold,
+      knowledgeBaseIds,
     });
     return { matches: matches.map(toQueryMatchView) };
   }
@@ -86,12 +90,12 @@ export class KnowledgeController {
 
   @Get('documents')
   @RequireScope('kb:read')
-  @ApiOperation({ operationId: 'listKnowledgeDocuments', summary: 'List documents, newest first, optionally by status' })
+  @ApiOperation({ operationId: 'listKnowledgeDocuments', summary: 'List documents, newest first, optionally by status and knowledge base' })
   @ApiOkResponse({ type: DocumentList })
   @ApiErrors(400, 401, 403)
   async list(@CurrentPrincipal() principal: Principal, @QueryParams() query: ListDocumentsQuery): Promise<DocumentList> {
     if (query.org_id) assertOwnOrg(principal, query.org_id);
-    return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query)), (view) => view);
+    return toListResponse(await this.service.list(principal.orgId, query.status, toPageRequest(query), query.knowledge_base_id), (view) => view);
   }
 
   @Get('documents/:doc_id')
@@ -158,6 +162,7 @@ function toMatchView(match: ChunkMatch): KnowledgeMatch {
 function toQueryMatchView(match: ChunkQueryMatch): KnowledgeQueryMatch {
   return {
     ...toMatchView(match),
+    knowledge_base_id: match.knowledgeBaseId,
     found_by: match.foundBy,
     vector_rank: match.vectorRank,
     vector_similarity: match.vectorSimilarity,

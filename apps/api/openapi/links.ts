@@ -23,6 +23,12 @@ const LINKS: Array<{ from: string; field: string; parameter: string; to: string[
     to: ['getKnowledgeDocument', 'replaceKnowledgeDocument', 'deleteKnowledgeDocument'],
   },
   {
+    from: 'createKnowledgeBase',
+    field: 'knowledge_base_id',
+    parameter: 'knowledge_base_id',
+    to: ['getKnowledgeBase', 'updateKnowledgeBase', 'deleteKnowledgeBase'],
+  },
+  {
     from: 'createWebhookEndpoint',
     field: 'endpoint_id',
     parameter: 'endpoint_id',

@@ -6,6 +6,7 @@ import { Conversation } from './conversation.entity';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 import { OrgLimits } from './org-limits.entity';
+import { KnowledgeBase } from './knowledge-base.entity';
 import { KnowledgeBatch } from './knowledge-batch.entity';
 import { KnowledgeDocument } from './knowledge-document.entity';
 import { PylonEvent } from './event.entity';
@@ -20,6 +21,7 @@ export {
   AgentVersion,
   ApiKey,
   Conversation,
+  KnowledgeBase,
   KnowledgeBatch,
   KnowledgeDocument,
   Organization,
@@ -41,6 +43,7 @@ export const ENTITIES = [
   AgentRun,
   AgentSchedule,
   Conversation,
+  KnowledgeBase,
   KnowledgeBatch,
   KnowledgeDocument,
   PylonEvent,

@@ -9,6 +9,9 @@ export class KnowledgeDocument {
   @Column('uuid', { name: 'org_id' })
   orgId!: string;
 
+  @Column('uuid', { name: 'knowledge_base_id' })
+  knowledgeBaseId!: string;
+
   @Column('text')
   title!: string;
 

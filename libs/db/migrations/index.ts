@@ -20,6 +20,7 @@ import { ConversationItemTurns1765700000000 } from './1765700000000-conversation
 import { RunUsageAndStructuredOutputs1765800000000 } from './1765800000000-run-usage-and-structured-outputs';
 import { AgentSchedules1765810000000 } from './1765810000000-agent-schedules';
 import { McpHeaderReseal1765900000000 } from './1765900000000-mcp-header-reseal';
+import { KnowledgeBases1766000000000 } from './1766000000000-knowledge-bases';
 import { KnowledgeRevisions1766100000000 } from './1766100000000-knowledge-revisions';
 import { KnowledgeFiles1766200000000 } from './1766200000000-knowledge-files';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   RunUsageAndStructuredOutputs1765800000000,
   AgentSchedules1765810000000,
   McpHeaderReseal1765900000000,
+  KnowledgeBases1766000000000,
   KnowledgeRevisions1766100000000,
   KnowledgeFiles1766200000000,
 ];

@@ -6,7 +6,8 @@ import type { DocumentEventFactory, NewKnowledgeDocument } from './knowledge-doc
 import { recordEvent } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
-export type NewKnowledgeBatch = Pick<KnowledgeBatch, 'id' | 'orgId' | 'idempotencyKey' | 'requestHash' | 'createdAt'>;
+/** A batch to insert; all its documents go into one knowledge base. */
+export type NewKnowledgeBatch = Pick<KnowledgeBatch, 'id' | 'orgId' | 'idempotencyKey' | 'requestHash' | 'createdAt'> & { knowledgeBaseId: string };
 
 /** A batch's document as the batch lists it. */
 export interface BatchDocumentRow {
@@ -24,7 +25,7 @@ export class KnowledgeBatchRepository {
    * Inserts the batch and all its documents (processing) in one transaction; false when that id or
    * idempotency key already exists (nothing is written then).
    */
-  async insert(batch: NewKnowledgeBatch, documents: NewKnowledgeDocument[]): Promise<boolean> {
+  async insert(batch: NewKnowledgeBatch, documents: Omit<NewKnowledgeDocument, 'knowledgeBaseId'>[]): Promise<boolean> {
     return this.db.transaction(async (manager) => {
       const inserted = returnedRows(
         (await manager.query(
@@ -36,9 +37,9 @@ export class KnowledgeBatchRepository {
       if (inserted.length === 0) return false;
       await manager.query(
         `INSERT INTO knowledge_documents
-           (id, org_id, batch_id, batch_index, title, content, metadata, status, chunk_count, created_at, updated_at,
+           (id, org_id, knowledge_base_id, batch_id, batch_index, title, content, metadata, status, chunk_count, created_at, updated_at,
             file_name, file_type, file_size, file_key, text_extracted)
-         SELECT d.id, $1, $2, d.batch_index - 1, d.title, d.content, d.metadata, 'processing', 0, $3, $3,
+         SELECT d.id, $1, $12, $2, d.batch_index - 1, d.title, d.content, d.metadata, 'processing', 0, $3, $3,
                 d.file_name, d.file_type, d.file_size, d.file_key, d.file_key IS NULL
            FROM unnest($4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::bigint[], $11::text[])
                 WITH ORDINALITY AS d(id, title, content, metadata, file_name, file_type, file_size, file_key, batch_index)`,
@@ -54,6 +55,7 @@ export class KnowledgeBatchRepository {
           documents.map((d) => d.fileType ?? null),
           documents.map((d) => d.fileSize ?? null),
           documents.map((d) => d.fileKey ?? null),
+          batch.knowledgeBaseId,
         ],
       );
       return true;

@@ -52,9 +52,12 @@ export interface ChunkQuery {
   plan: SearchPlan;
   filter?: SearchFilter;
   scoreThreshold?: number;
+  /** Only the chunks of documents in these knowledge bases (absent: every base of the organisation). */
+  knowledgeBaseIds?: readonly string[];
 }
 
 export interface ChunkQueryMatch extends ChunkMatch {
+  knowledgeBaseId: string;
   foundBy: SearchLeg[];
   vectorRank: number | null;
   vectorSimilarity: number | null;
@@ -192,6 +195,12 @@ export class KnowledgeChunkRepository {
     };
     const depth = bind(query.legDepth);
     const filter = query.filter ? `AND ${filterCondition(query.filter, params)}` : '';
+    const bases = query.knowledgeBaseIds ? bind(query.knowledgeBaseIds) : undefined;
+    // In the legs that join the document (d), and as a semi-join on the HNSW path, which does not.
+    const scope = bases ? `AND d.knowledge_base_id = ANY(${bases}::uuid[])` : '';
+    const indexedScope = bases
+      ? `AND c.doc_id IN (SELECT id FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = ANY(${bases}::uuid[]))`
+      : '';
     const legs: string[] = [];
     const useVector = query.mode !== 'keyword';
     const useKeyword = query.mode !== 'vector';
@@ -204,11 +213,11 @@ export class KnowledgeChunkRepository {
         ? `SELECT id, distance FROM (
              SELECT c.id, c.embedding <=> ${vector} AS distance
                FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.doc_id
-              WHERE c.org_id = $1 ${filter}
+              WHERE c.org_id = $1 ${scope} ${filter}
              OFFSET 0
            ) AS scored ORDER BY distance, id LIMIT ${depth}`
         : `SELECT c.id, c.embedding <=> ${vector} AS distance FROM knowledge_chunks c
-            WHERE c.org_id = $1 ORDER BY c.embedding <=> ${vector} LIMIT ${depth}`;
+            WHERE c.org_id = $1 ${indexedScope} ORDER BY c.embedding <=> ${vector} LIMIT ${depth}`;
       legs.push(`vector_leg AS MATERIALIZED (
         SELECT id, distance, row_number() OVER (ORDER BY distance, id) AS rank FROM (${candidates}) AS candidates
       )`);
@@ -224,7 +233,7 @@ export class KnowledgeChunkRepository {
         SELECT id, keyword_score, row_number() OVER (ORDER BY keyword_score DESC, id) AS rank FROM (
           SELECT c.id, ts_rank_cd(c.content_tsv, kq.q, 32) AS keyword_score
             FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.doc_id CROSS JOIN keyword_query kq
-           WHERE c.org_id = $1 AND c.content_tsv @@ kq.q ${filter}
+           WHERE c.org_id = $1 AND c.content_tsv @@ kq.q ${scope} ${filter}
            ORDER BY keyword_score DESC, c.id LIMIT ${depth}
         ) AS candidates
       )`);
@@ -247,7 +256,7 @@ export class KnowledgeChunkRepository {
        fused AS (${fused}),
        matches AS (
          SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
-                f.keyword_rank, f.keyword_score, d.title, d.metadata, c.page_start, c.page_end
+                f.keyword_rank, f.keyword_score, d.title, d.metadata, d.knowledge_base_id, c.page_start, c.page_end
            FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
            ${threshold}
           ORDER BY f.score DESC, c.id LIMIT ${limit}
@@ -298,6 +307,7 @@ interface ChunkQueryRow extends Omit<ChunkMatchRow, 'chunk_id'> {
   vector_similarity: number | null;
   keyword_rank: string | null;
   keyword_score: number | null;
+  knowledge_base_id: string;
 }
 
 function toQueryMatch(row: ChunkQueryRow): ChunkQueryMatch {
@@ -308,6 +318,7 @@ function toQueryMatch(row: ChunkQueryRow): ChunkQueryMatch {
   if (keywordRank !== null) foundBy.push('keyword');
   return {
     ...toChunkMatch(row as ChunkMatchRow),
+    knowledgeBaseId: row.knowledge_base_id,
     foundBy,
     vectorRank,
     vectorSimilarity: vectorRank === null ? null : Number(row.vector_similarity),

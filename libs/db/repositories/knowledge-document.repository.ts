@@ -9,7 +9,7 @@ import { TOUCH_UPDATED_AT, countInStatus, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
-  'id' | 'orgId' | 'title' | 'content' | 'metadata' | 'idempotencyKey' | 'requestHash' | 'createdAt'
+  'id' | 'orgId' | 'knowledgeBaseId' | 'title' | 'content' | 'metadata' | 'idempotencyKey' | 'requestHash' | 'createdAt'
 > &
   Partial<Pick<KnowledgeDocument, 'fileName' | 'fileType' | 'fileSize' | 'fileKey'>>;
 
@@ -71,8 +71,8 @@ export class KnowledgeDocumentRepository {
     const inserted = (await this.db.query(
       `INSERT INTO knowledge_documents
          (id, org_id, title, content, metadata, status, chunk_count, idempotency_key, request_hash, created_at, updated_at,
-          file_name, file_type, file_size, file_key, text_extracted)
-       VALUES ($1, $2, $3, $4, $5, 'processing', 0, $6, $7, $8, $8, $9, $10, $11, $12, $12::text IS NULL)
+          file_name, file_type, file_size, file_key, text_extracted, knowledge_base_id)
+       VALUES ($1, $2, $3, $4, $5, 'processing', 0, $6, $7, $8, $8, $9, $10, $11, $12, $12::text IS NULL, $13)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -88,6 +88,7 @@ export class KnowledgeDocumentRepository {
         document.fileType ?? null,
         document.fileSize ?? null,
         document.fileKey ?? null,
+        document.knowledgeBaseId,
       ],
     )) as unknown[];
     return inserted.length > 0;
@@ -101,12 +102,14 @@ export class KnowledgeDocumentRepository {
     return this.documents.findOneBy({ orgId, idempotencyKey });
   }
 
-  list(orgId: string, status: DocumentStatus | undefined, page: PageRequest): Promise<Page<KnowledgeDocument>> {
+  /** The organisation's documents, newest first, optionally of one status and of one knowledge base. */
+  list(orgId: string, status: DocumentStatus | undefined, page: PageRequest, knowledgeBaseId?: string): Promise<Page<KnowledgeDocument>> {
     const query = this.documents
       .createQueryBuilder('doc')
       .select([
         'doc.id',
         'doc.orgId',
+        'doc.knowledgeBaseId',
         'doc.title',
         'doc.metadata',
         'doc.status',
@@ -122,6 +125,7 @@ export class KnowledgeDocumentRepository {
       ])
       .where('doc.org_id = :orgId', { orgId });
     if (status) query.andWhere('doc.status = :status', { status });
+    if (knowledgeBaseId) query.andWhere('doc.knowledge_base_id = :knowledgeBaseId', { knowledgeBaseId });
     return paginate(query, page);
   }
 
@@ -235,6 +239,16 @@ export class KnowledgeDocumentRepository {
     const [row] = (await this.db.query(
       `SELECT COALESCE(SUM(chunk_count), 0)::int AS total FROM knowledge_documents WHERE org_id = $1 AND ready_revision IS NOT NULL`,
       [orgId],
+    )) as Array<{ total: number }>;
+    return row?.total ?? 0;
+  }
+
+  /** Chunks in the ready documents of these of the organisation's knowledge bases. */
+  async readyChunkCountIn(orgId: string, knowledgeBaseIds: readonly string[]): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT COALESCE(SUM(chunk_count), 0)::int AS total FROM knowledge_documents
+        WHERE org_id = $1 AND knowledge_base_id = ANY($2::uuid[]) AND status = 'ready'`,
+      [orgId, knowledgeBaseIds],
     )) as Array<{ total: number }>;
     return row?.total ?? 0;
   }

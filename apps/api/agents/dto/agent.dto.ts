@@ -22,6 +22,7 @@ import {
 } from 'class-validator';
 import {
   APPROVAL_POLICIES,
+  MAX_SCOPED_KNOWLEDGE_BASES,
   DEFAULT_ACTION_TIMEOUT_SECONDS,
   DEFAULT_TOOL_MATCH_COUNT,
   FUNCTION_TOOL,
@@ -70,7 +71,7 @@ export class AgentToolRequest {
   @ApiProperty({
     enum: TOOL_TYPES,
     description:
-      '`knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).',
+      '`knowledge_search`: Pylon searches the knowledge bases (takes `match_count`, `require_approval`, `knowledge_base_ids`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).',
   })
   @IsIn(TOOL_TYPES)
   type!: ToolType;
@@ -97,6 +98,22 @@ export class AgentToolRequest {
   @IsOmittable()
   @IsIn(APPROVAL_POLICIES)
   require_approval?: ApprovalPolicy;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    nullable: true,
+    minItems: 1,
+    maxItems: MAX_SCOPED_KNOWLEDGE_BASES,
+    description:
+      "knowledge_search only: search only these of the organisation's knowledge bases (each must exist when the version is created, else 400); null or absent: all of them.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SCOPED_KNOWLEDGE_BASES)
+  @IsUuid({ each: true })
+  knowledge_base_ids?: string[] | null;
 
   @ApiPropertyOptional({ pattern: FUNCTION_TOOL_NAME_PATTERN, description: 'function only, required: unique within the version.' })
   @IsOmittable()
@@ -176,6 +193,8 @@ export class AgentToolView {
   @ApiProperty({ enum: TOOL_TYPES }) type!: ToolType;
   @ApiPropertyOptional({ type: 'integer', description: 'knowledge_search' }) match_count?: number;
   @ApiPropertyOptional({ enum: APPROVAL_POLICIES, description: 'knowledge_search, mcp' }) require_approval?: ApprovalPolicy;
+  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'knowledge_search, when it searches only these knowledge bases' })
+  knowledge_base_ids?: string[];
   @ApiPropertyOptional({ description: 'mcp' }) server_label?: string;
   @ApiPropertyOptional({ description: 'mcp' }) server_url?: string;
   @ApiPropertyOptional({ type: [String], nullable: true, description: 'mcp: null for all the server lists' }) allowed_tools?: string[] | null;

@@ -1,18 +1,24 @@
-import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { DOCUMENT_STATUSES, KNOWLEDGE_BATCH_STATUSES, MAX_BATCH_DOCUMENTS, type DocumentStatus, type KnowledgeBatchStatus } from '@pylon/contracts';
+import { IsOmittable } from '../../common/omittable';
 import { IsUuid } from '../../common/uuid';
 import { CreateDocumentRequest } from './knowledge.dto';
 
 /** One text document of a batch: a document create without its org_id. */
-export class BatchDocumentRequest extends OmitType(CreateDocumentRequest, ['org_id'] as const) {}
+export class BatchDocumentRequest extends OmitType(CreateDocumentRequest, ['org_id', 'knowledge_base_id'] as const) {}
 
 export class CreateKnowledgeBatchRequest {
   @ApiProperty({ format: 'uuid' })
   @IsUuid()
   org_id!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "The knowledge base every document goes into; the organisation's default when left out." })
+  @IsOmittable()
+  @IsUuid()
+  knowledge_base_id?: string;
 
   @ApiProperty({ type: [BatchDocumentRequest], minItems: 1, maxItems: MAX_BATCH_DOCUMENTS })
   @IsArray()
@@ -50,7 +56,7 @@ export class KnowledgeBatchView {
 }
 
 /** The fields a batch's form may carry besides its files. */
-export const BATCH_FIELD_NAMES = ['org_id', 'metadata'] as const;
+export const BATCH_FIELD_NAMES = ['org_id', 'metadata', 'knowledge_base_id'] as const;
 
 /** The OpenAPI schema of a batch sent as a form (multipart/form-data). */
 export const BATCH_FORM_SCHEMA: SchemaObject = {

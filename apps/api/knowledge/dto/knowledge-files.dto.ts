@@ -22,10 +22,15 @@ export class UploadKnowledgeFileFields {
   @IsOmittable()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "The knowledge base it goes into; the organisation's default when left out." })
+  @IsOmittable()
+  @IsUuid()
+  knowledge_base_id?: string;
 }
 
 /** The fields a single upload's form may carry besides its file. */
-export const UPLOAD_FIELD_NAMES = ['org_id', 'title', 'metadata'] as const;
+export const UPLOAD_FIELD_NAMES = ['org_id', 'title', 'metadata', 'knowledge_base_id'] as const;
 
 /** The OpenAPI schema of the upload form (its fields validated as UploadKnowledgeFileFields). */
 export const UPLOAD_FILE_FORM_SCHEMA: SchemaObject = {
@@ -41,5 +46,6 @@ export const UPLOAD_FILE_FORM_SCHEMA: SchemaObject = {
     org_id: { type: 'string', format: 'uuid' },
     title: { type: 'string', minLength: 1, maxLength: MAX_TITLE_CHARS },
     metadata: { type: 'string', description: 'A JSON object, e.g. {"team": "docs"} (at most 16 KiB).' },
+    knowledge_base_id: { type: 'string', format: 'uuid', description: "The knowledge base it goes into; the organisation's default when left out." },
   },
 };

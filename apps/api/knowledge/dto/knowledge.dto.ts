@@ -1,12 +1,28 @@
 import { IsUuid } from '../../common/uuid';
 import { IsOmittable } from '../../common/omittable';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, PickType, getSchemaPath } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import {
   COMPOUND_OPERATORS,
   DOCUMENT_FILE_TYPES,
   DOCUMENT_STATUSES,
   EQUALITY_OPERATORS,
+  MAX_SCOPED_KNOWLEDGE_BASES,
   RANGE_OPERATORS,
   SEARCH_MODES,
   SET_OPERATORS,
@@ -49,6 +65,15 @@ export class CreateDocumentRequest {
   @IsOmittable()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "The knowledge base it goes to (one of the organisation's, else 400). Absent: the organisation's default base (its oldest), created as `Default` when it has none.",
+  })
+  @IsOmittable()
+  @IsUuid()
+  knowledge_base_id?: string;
 }
 
 /** `PUT /api/v1/knowledge/documents/{doc_id}`: the new revision. No other properties are allowed. */
@@ -77,6 +102,7 @@ export class DocumentProgress {
 export class DocumentView {
   @ApiProperty({ format: 'uuid' }) doc_id!: string;
   @ApiProperty({ format: 'uuid' }) org_id!: string;
+  @ApiProperty({ format: 'uuid', description: 'The knowledge base it is in.' }) knowledge_base_id!: string;
   @ApiProperty() title!: string;
   @ApiProperty({ enum: DOCUMENT_STATUSES, description: 'Of the latest accepted revision (`revision`).' }) status!: DocumentStatus;
   @ApiProperty({ type: String, nullable: true, description: 'Why ingestion of the latest accepted revision failed.' }) failure_reason!: string | null;
@@ -124,6 +150,11 @@ export class ListDocumentsQuery extends OrgPageQuery {
   @IsOmittable()
   @IsIn(DOCUMENT_STATUSES)
   status?: DocumentStatus;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only the documents of this knowledge base.' })
+  @IsOmittable()
+  @IsUuid()
+  knowledge_base_id?: string;
 }
 
 /** 4.3 request body. No other properties are allowed. */
@@ -238,6 +269,20 @@ export class KnowledgeQueryRequest extends PickType(KnowledgeSearchRequest, ['or
   @Min(-1)
   @Max(1)
   score_threshold?: number;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    minItems: 1,
+    maxItems: MAX_SCOPED_KNOWLEDGE_BASES,
+    description: "Search only these of the organisation's knowledge bases (each must be one of them, else 400). Absent: all of them.",
+  })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SCOPED_KNOWLEDGE_BASES)
+  @IsUuid({ each: true })
+  knowledge_base_ids?: string[];
 }
 
 export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as const) {
@@ -248,6 +293,7 @@ export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as c
       'vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).',
   })
   score!: number;
+  @ApiProperty({ format: 'uuid', description: "The knowledge base of the chunk's document." }) knowledge_base_id!: string;
   @ApiProperty({ enum: ['vector', 'keyword'], isArray: true, description: 'The legs that found this chunk.' }) found_by!: SearchLeg[];
   @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the vector leg (1 = nearest), null if it didn't find it." }) vector_rank!:
     number | null;
