@@ -157,7 +157,7 @@ export class KnowledgeBatchesService {
       insert: async () => {
         const createdAt = new Date();
         const baseId = await this.bases.baseForDocument(orgId, knowledgeBaseId);
-        const batch = { id: randomUUID(), orgId, knowledgeBaseId: baseId, idempotencyKey, requestHash, createdAt };
+        const batch = { id: randomUUID(), knowledgeBaseId: baseId, idempotencyKey, requestHash, createdAt };
         const documents = drafts.map(({ knowledgeBaseId: _named, ...draft }) => ({
           ...draft,
           id: randomUUID(),
@@ -166,7 +166,7 @@ export class KnowledgeBatchesService {
           requestHash: null,
           createdAt,
         }));
-        return (await this.batches.insert(batch, documents)) ? this.batches.findById(orgId, batch.id) : null;
+        return (await this.batches.insert(orgId, batch, documents)) ? this.batches.findById(orgId, batch.id) : null;
       },
       work: {
         awaitsStart: (earlier) => earlier.status === 'processing',

@@ -7,7 +7,7 @@ import { recordEvent } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 /** A batch to insert; all its documents go into one knowledge base. */
-export type NewKnowledgeBatch = Pick<KnowledgeBatch, 'id' | 'orgId' | 'idempotencyKey' | 'requestHash' | 'createdAt'> & { knowledgeBaseId: string };
+export type NewKnowledgeBatch = Pick<KnowledgeBatch, 'id' | 'idempotencyKey' | 'requestHash' | 'createdAt'> & { knowledgeBaseId: string };
 
 /** A batch's document as the batch lists it. */
 export interface BatchDocumentRow {
@@ -25,13 +25,13 @@ export class KnowledgeBatchRepository {
    * Inserts the batch and all its documents (processing) in one transaction; false when that id or
    * idempotency key already exists (nothing is written then).
    */
-  async insert(batch: NewKnowledgeBatch, documents: Omit<NewKnowledgeDocument, 'knowledgeBaseId'>[]): Promise<boolean> {
+  async insert(orgId: string, batch: NewKnowledgeBatch, documents: Omit<NewKnowledgeDocument, 'knowledgeBaseId'>[]): Promise<boolean> {
     return this.db.transaction(async (manager) => {
       const inserted = returnedRows(
         (await manager.query(
           `INSERT INTO knowledge_batches (id, org_id, status, document_count, idempotency_key, request_hash, created_at, updated_at)
            VALUES ($1, $2, 'processing', $3, $4, $5, $6, $6) ON CONFLICT DO NOTHING RETURNING id`,
-          [batch.id, batch.orgId, documents.length, batch.idempotencyKey, batch.requestHash, batch.createdAt],
+          [batch.id, orgId, documents.length, batch.idempotencyKey, batch.requestHash, batch.createdAt],
         )) as unknown[],
       );
       if (inserted.length === 0) return false;
@@ -44,7 +44,7 @@ export class KnowledgeBatchRepository {
            FROM unnest($4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::bigint[], $11::text[])
                 WITH ORDINALITY AS d(id, title, content, metadata, file_name, file_type, file_size, file_key, batch_index)`,
         [
-          batch.orgId,
+          orgId,
           batch.id,
           batch.createdAt,
           documents.map((d) => d.id),
