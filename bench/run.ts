@@ -18,6 +18,7 @@ import { scaleOutBenchmark } from './scale-out.bench';
 import { vectorIndexDesignsBenchmark } from './vector-index-designs.bench';
 import { webhooksBenchmark } from './webhooks.bench';
 import { mcpToolsBenchmark } from './mcp-tools.bench';
+import { ingestFilesBenchmark } from './ingest-files.bench';
 import { usageBenchmark } from './usage.bench';
 import { waitingRunsBenchmark } from './waiting-runs.bench';
 import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, writeResult, type Benchmark } from './support';
@@ -37,6 +38,7 @@ const BENCHMARKS: Benchmark[] = [
   usageBenchmark,
   waitingRunsBenchmark,
   mcpToolsBenchmark,
+  ingestFilesBenchmark,
 ];
 /** Start-up and shutdown take well under a minute; each benchmark declares its own budget (default 2.5 minutes). */
 const STARTUP_MINUTES = 1;

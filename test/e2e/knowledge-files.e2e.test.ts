@@ -246,7 +246,7 @@ describe('knowledge from files', () => {
     expectError(await upload(uploadForm(Buffer.from(''), 'empty.txt')), 400, 'invalid_request');
     const twoFiles = uploadForm(Buffer.from('one'), 'one.txt');
     twoFiles.append('file', new Blob([Buffer.from('two')]), 'two.txt');
-    expectError(await upload(twoFiles), 413, 'payload_too_large');
+    expectError(await upload(twoFiles), 400, 'invalid_request');
     const otherOrg = await createTenant(http);
     expectError(await upload(uploadForm(Buffer.from('hello'), 'a.txt', { org_id: otherOrg.orgId })), 403, 'insufficient_scope');
     expectError(

@@ -79,7 +79,7 @@ function asApiError(error: unknown, rules: UploadFormRules): unknown {
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'FST_FILES_LIMIT':
-      return new ApiError(ErrorCode.PayloadTooLarge, `the form carries more than ${rules.maxFiles} file${rules.maxFiles === 1 ? '' : 's'}`);
+      return ApiError.invalidRequest(`the form carries more than ${rules.maxFiles} file${rules.maxFiles === 1 ? '' : 's'}`);
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
       return ApiError.invalidRequest(`the form has more parts than it may: files, and the fields ${rules.fieldNames.join(', ')}`);
