@@ -14,9 +14,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { createValidationPipe } from '../common/validation.pipe';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { BATCH_FIELD_NAMES, CreateKnowledgeBatchRequest, KnowledgeBatchView } from './dto/knowledge-batches.dto';
-import { UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
-import { parseFormFields } from './knowledge-files.controller';
-import { readUploadForm } from './upload-form';
+import { readFileForm } from './upload-form';
 
 const bodyShape = new BodyShapePipe();
 const validation = createValidationPipe();
@@ -58,29 +56,8 @@ export class KnowledgeBatchesController {
       assertOwnOrg(principal, body.org_id);
       return this.batches.createFromTexts(principal.orgId, body.knowledge_base_id, body.documents, idempotencyKey);
     }
-    const form = await readUploadForm(request, {
-      maxFiles: MAX_BATCH_DOCUMENTS,
-      maxFileBytes: this.files.maxFileBytes,
-      fieldNames: BATCH_FIELD_NAMES,
-      receive: (stream, fileName, isTruncated) => this.files.receive(stream, fileName, isTruncated),
-      discard: (file) => this.files.discard(file),
-    });
-    try {
-      const fields = (await validation.transform(parseFormFields(form.fields), {
-        type: 'body',
-        metatype: UploadKnowledgeFileFields,
-      })) as UploadKnowledgeFileFields;
-      if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-      return await this.batches.createFromFiles(
-        principal.orgId,
-        form.files,
-        { metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id },
-        idempotencyKey,
-      );
-    } catch (error) {
-      await Promise.all(form.files.map((file) => this.files.discard(file)));
-      throw error;
-    }
+    const form = await readFileForm(request, principal, this.files, { maxFiles: MAX_BATCH_DOCUMENTS, fieldNames: BATCH_FIELD_NAMES });
+    return this.batches.createFromFiles(principal.orgId, form.files, form.fields, idempotencyKey);
   }
 
   @Get(':batch_id')

@@ -24,7 +24,7 @@ import { ErrorBody } from '../common/error-body.dto';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DocumentView } from './dto/knowledge.dto';
 import { UPLOAD_FIELD_NAMES, UPLOAD_FILE_FORM_SCHEMA, UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
-import { readUploadForm } from './upload-form';
+import { readFileForm } from './upload-form';
 
 const validation = createValidationPipe();
 
@@ -84,27 +84,10 @@ export class KnowledgeFilesController {
     return toDocumentView(await this.files.replace(principal.orgId, docId, file, fields, idempotencyKey));
   }
 
-  /** One file and its fields, validated; the stored file is removed again when the fields are refused. */
+  /** One file and its fields, validated. */
   private async readForm(principal: Principal, request: FastifyRequest): Promise<{ file: ReceivedFile; fields: FileDocumentFields }> {
-    const form = await readUploadForm(request, {
-      maxFiles: 1,
-      maxFileBytes: this.files.maxFileBytes,
-      fieldNames: UPLOAD_FIELD_NAMES,
-      receive: (stream, fileName, isTruncated) => this.files.receive(stream, fileName, isTruncated),
-      discard: (file) => this.files.discard(file),
-    });
-    const file = form.files[0]!;
-    try {
-      const fields = (await validation.transform(parseFormFields(form.fields), {
-        type: 'body',
-        metatype: UploadKnowledgeFileFields,
-      })) as UploadKnowledgeFileFields;
-      if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-      return { file, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
-    } catch (error) {
-      await this.files.discard(file);
-      throw error;
-    }
+    const form = await readFileForm(request, principal, this.files, { maxFiles: 1, fieldNames: UPLOAD_FIELD_NAMES });
+    return { file: form.files[0]!, fields: form.fields };
   }
 
   @Get('documents/:doc_id/file')
@@ -124,19 +107,6 @@ export class KnowledgeFilesController {
       disposition: attachment(original.fileName),
     });
   }
-}
-
-/** The form's text fields as a body: `metadata` is JSON text (a 400 when it is not). */
-export function parseFormFields(fields: Record<string, string>): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...fields };
-  if (fields.metadata !== undefined) {
-    try {
-      body.metadata = JSON.parse(fields.metadata);
-    } catch {
-      throw ApiError.invalidRequest('metadata: must be a JSON object, sent as text');
-    }
-  }
-  return body;
 }
 
 /** `Content-Disposition: attachment` with the name as ASCII and, exactly, as UTF-8 (RFC 6266). */

@@ -2,7 +2,10 @@ import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, ErrorCode } from '@pylon/contracts';
-import type { ReceivedFile } from '@pylon/knowledge';
+import type { FileDocumentFields, KnowledgeFilesService, ReceivedFile } from '@pylon/knowledge';
+import { assertOwnOrg, type Principal } from '../auth/principal';
+import { createValidationPipe } from '../common/validation.pipe';
+import { UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
 
 /** A `multipart/form-data` upload as read: its files, stored, and its text fields by name. */
 export interface UploadForm {
@@ -22,6 +25,49 @@ export interface UploadFormRules {
 }
 
 const MAX_FIELD_BYTES = 64 * 1024;
+const validation = createValidationPipe();
+
+/**
+ * A form of documents to be: its files stored (at most `maxFiles`, each within KB_MAX_FILE_BYTES) and its
+ * fields validated as UploadKnowledgeFileFields (`org_id` the key's own). Refused, nothing stays stored.
+ */
+export async function readFileForm(
+  request: FastifyRequest,
+  principal: Principal,
+  files: KnowledgeFilesService,
+  options: { maxFiles: number; fieldNames: readonly string[] },
+): Promise<{ files: ReceivedFile[]; fields: FileDocumentFields }> {
+  const form = await readUploadForm(request, {
+    ...options,
+    maxFileBytes: files.maxFileBytes,
+    receive: (stream, fileName, isTruncated) => files.receive(stream, fileName, isTruncated),
+    discard: (file) => files.discard(file),
+  });
+  try {
+    const fields = (await validation.transform(parseFormFields(form.fields), {
+      type: 'body',
+      metatype: UploadKnowledgeFileFields,
+    })) as UploadKnowledgeFileFields;
+    if (fields.org_id) assertOwnOrg(principal, fields.org_id);
+    return { files: form.files, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
+  } catch (error) {
+    await Promise.all(form.files.map((file) => files.discard(file)));
+    throw error;
+  }
+}
+
+/** The form's text fields as a body: `metadata` is JSON text (a 400 when it is not). */
+function parseFormFields(fields: Record<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...fields };
+  if (fields.metadata !== undefined) {
+    try {
+      body.metadata = JSON.parse(fields.metadata);
+    } catch {
+      throw ApiError.invalidRequest('metadata: must be a JSON object, sent as text');
+    }
+  }
+  return body;
+}
 
 /**
  * Reads the form part by part, storing each file as it arrives (never buffering one). Whatever goes
