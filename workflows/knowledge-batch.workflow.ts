@@ -7,7 +7,7 @@ import {
   log,
   proxyActivities,
 } from '@temporalio/workflow';
-import { knowledgeIngestWorkflowId, type IngestBatchInput, type KnowledgeBatchActivities } from '@pylon/contracts';
+import { knowledgeIngestWorkflowId, pylonSearchAttributes, type IngestBatchInput, type KnowledgeBatchActivities } from '@pylon/contracts';
 import { announce } from './announce';
 import { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
 
@@ -38,6 +38,9 @@ export async function knowledgeBatchWorkflow(batch: IngestBatchInput): Promise<{
         const ingestion = await startChild(knowledgeIngestWorkflow, {
           workflowId: knowledgeIngestWorkflowId(document.docId),
           args: [document],
+          // Found in the Temporal UI as every document's ingestion is (its priority, the batch's, is inherited).
+          typedSearchAttributes: pylonSearchAttributes(batch.orgId, document.docId),
+          staticSummary: `Knowledge ingestion of ${document.docId} (batch ${batch.batchId})`,
           // A document being ingested finishes even if the batch is cancelled meanwhile.
           cancellationType: ChildWorkflowCancellationType.ABANDON,
           parentClosePolicy: ParentClosePolicy.ABANDON,
