@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -117,6 +117,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
           SLOW_AGENT_VERSION_ID: slowVersionId,
           RECEIVER_URL: receiver.baseUrl,
           RECEIVED_FILE: receivedFile,
+          KNOWLEDGE_PDF: join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -202,6 +203,27 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.match(stdout, new RegExp(`'run_cost_tokens': ${total}\\b`));
     const prices = await http.get(`/admin/v1/orgs/${owner.orgId}/model-prices`, { token: testInfra().adminToken });
     assert.deepEqual(prices.body.organisation, [], 'the example puts the prices back');
+  });
+
+  it("runs the README's knowledge-from-files example in Python as it stands", async () => {
+    const owner = await createTenant(http);
+    const folder = mkdtempSync(join(work, 'files-'));
+    copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(folder, 'handbook.pdf'));
+    writeFileSync(join(folder, 'files.py'), readmeBlock('### Knowledge from files', 'python'));
+    const ran = spawnSync(python, ['files.py'], {
+      cwd: folder,
+      encoding: 'utf8',
+      env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: owner.key, ORG_ID: owner.orgId },
+      timeout: 120_000,
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /^ready 1 handbook\.pdf application\/pdf$/m);
+    assert.match(ran.stdout, /^match handbook\.pdf pages 1-[123]$/m);
+    assert.match(ran.stdout, /^batch completed 2 of 2$/m);
+    assert.match(ran.stdout, /^revision 2 serving 1$/m);
+    assert.match(ran.stdout, /^downloaded handbook-v2\.md text\/markdown \d+$/m);
+    assert.match(ran.stdout, /^revision 3$/m);
+    assert.equal(readFileSync(join(folder, 'handbook-v2.md'), 'utf8'), '# Handbook, v2\n\nRuns are cancelled with POST …/cancel.');
   });
 
   it("runs the README's Schedules example in Python as it stands", () => {

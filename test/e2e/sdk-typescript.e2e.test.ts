@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { grantTokens } from '../support/ledger';
 import { readmeBlock } from '../support/readme-blocks';
+import { pdfWithPages } from '../support/document-files';
 import { sql } from '../support/db';
 import type * as SdkModule from '../../packages/sdk/src/index';
 
@@ -333,6 +334,19 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       [],
       'the example puts the prices back',
     );
+  });
+
+  it("runs the README's knowledge-from-files example in TypeScript as it stands, type-checked", async () => {
+    const owner = await createTenant(http);
+    copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(project, 'handbook.pdf'));
+    const stdout = runReadmeBlock('### Knowledge from files', 'files', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId });
+    assert.match(stdout, /^ready 1 handbook\.pdf application\/pdf$/m);
+    assert.match(stdout, /^match handbook\.pdf pages 1-[123]$/m);
+    assert.match(stdout, /^batch completed 2 of 2$/m);
+    assert.match(stdout, /^revision 2 serving 1$/m);
+    assert.match(stdout, /^downloaded handbook-v2\.md text\/markdown \d+$/m);
+    assert.match(stdout, /^revision 3$/m);
+    assert.equal(readFileSync(join(project, 'handbook-v2.md'), 'utf8'), '# Handbook, v2\n\nRuns are cancelled with POST …/cancel.');
   });
 
   it('a version with response_format answers JSON: output parses, the succeeded event carries it parsed, the version shows the format', async () => {
@@ -690,6 +704,133 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       pylon.agentRuns.submitToolOutputs(created.run_id, { tool_outputs: [{ tool_call_id: call!.id, output: 'another' }] }),
       sdk.RunNotWaitingError,
     );
+  });
+
+  it('knowledge from files: a PDF uploaded from a path, bytes and a Blob, queried by base, downloaded, replaced by a file and by text; batches of texts and files; knowledge bases CRUD', async () => {
+    const pylon = client();
+    const orgId = tenant.orgId;
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** The document once its latest revision is ready (its ready_revision is then that revision). */
+    const ready = async (docId: string): Promise<SdkModule.KnowledgeDocument> => {
+      for (;;) {
+        const document = await pylon.knowledge.documents.get(docId);
+        if (document.status === 'failed') throw new Error(`${docId} failed: ${document.failure_reason}`);
+        if (document.status === 'ready' && document.ready_revision === document.revision) return document;
+        await sleep(100);
+      }
+    };
+    const batchEnded = async (batchId: string): Promise<SdkModule.KnowledgeBatch> => {
+      for (;;) {
+        const batch = await pylon.knowledge.batches.get(batchId);
+        if (batch.status !== 'processing') return batch;
+        await sleep(100);
+      }
+    };
+
+    // The default base is the oldest: one made first keeps this test's base from being it.
+    await pylon.knowledgeBases.create({ org_id: orgId, name: `SDK other ${randomUUID()}` });
+    const base = await pylon.knowledgeBases.create({ org_id: orgId, name: `SDK files ${randomUUID()}`, description: 'from the SDK test' });
+    assert.equal(base.is_default, false);
+    assert.equal(base.document_count, 0);
+    const kb = base.knowledge_base_id;
+
+    // From a path on disk: its name is the file name (and the title).
+    const reportPath = join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf');
+    const fromPath = await pylon.knowledge.files.upload(reportPath, { knowledgeBaseId: kb, metadata: { source: 'path' } });
+    assert.equal(fromPath.knowledge_base_id, kb);
+    assert.equal(fromPath.revision, 1);
+    assert.deepEqual(fromPath.metadata, { source: 'path' });
+    assert.equal(fromPath.file?.name, 'report.pdf');
+    assert.equal(fromPath.file?.type, 'pdf');
+    // From bytes, with a name and a title; from a Blob into the default base.
+    const walrus = await pdfWithPages([[{ text: 'Walrus tusks keep growing for the whole of a walrus life.', x: 50, y: 780 }]]);
+    const fromBytes = await pylon.knowledge.files.upload(walrus, { fileName: 'walrus.pdf', title: 'Walrus facts', knowledgeBaseId: kb, orgId });
+    assert.equal(fromBytes.title, 'Walrus facts');
+    assert.equal(fromBytes.file?.name, 'walrus.pdf');
+    const fromBlob = await pylon.knowledge.files.upload(new Blob([walrus]), { fileName: 'walrus-copy.pdf' });
+    assert.notEqual(fromBlob.knowledge_base_id, kb);
+    // The same key again answers the same document.
+    const key = randomUUID();
+    const first = await pylon.knowledge.files.upload(new File([walrus], 'keyed.pdf'), { idempotencyKey: key, knowledgeBaseId: kb });
+    const again = await pylon.knowledge.files.upload(new File([walrus], 'keyed.pdf'), { idempotencyKey: key, knowledgeBaseId: kb });
+    assert.equal(again.doc_id, first.doc_id);
+    assert.equal(first.file?.name, 'keyed.pdf');
+    for (const document of [fromPath, fromBytes, fromBlob, first]) assert.ok((await ready(document.doc_id)).chunk_count > 0);
+
+    // Query only that base: the walrus page, with its page numbers.
+    const { matches } = await pylon.knowledge.query({ org_id: orgId, query: 'walrus tusks', knowledge_base_ids: [kb] });
+    assert.ok(matches.length > 0);
+    assert.ok(matches.every((match) => match.knowledge_base_id === kb && match.doc_id !== fromBlob.doc_id));
+    const walrusMatch = matches.find((match) => match.doc_id === fromBytes.doc_id)!;
+    assert.ok(walrusMatch, JSON.stringify(matches));
+    assert.equal(walrusMatch.page_start, 1);
+    assert.equal(walrusMatch.page_end, 1);
+
+    // Download: the very bytes, name and media type.
+    const downloaded = await pylon.knowledge.files.download(fromPath.doc_id);
+    assert.deepEqual(downloaded.bytes, new Uint8Array(readFileSync(reportPath)));
+    assert.equal(downloaded.fileName, 'report.pdf');
+    assert.equal(downloaded.mediaType, 'application/pdf');
+
+    // Replace by a file: revision 2, whose file is then the one downloaded; by text: revision 3, without a file.
+    const narwhal = await pdfWithPages([[{ text: 'Narwhal tusks are long spiral teeth.', x: 50, y: 780 }]]);
+    const replaced = await pylon.knowledge.documents.replaceFile(fromBytes.doc_id, narwhal, { fileName: 'narwhal.pdf', title: 'Narwhal facts' });
+    assert.equal(replaced.revision, 2);
+    const second = await ready(fromBytes.doc_id);
+    assert.equal(second.ready_revision, 2);
+    assert.equal(second.title, 'Narwhal facts');
+    assert.equal(second.file?.name, 'narwhal.pdf');
+    const download2 = await pylon.knowledge.files.download(fromBytes.doc_id);
+    assert.deepEqual(download2.bytes, narwhal);
+    assert.equal(download2.fileName, 'narwhal.pdf');
+    const retexted = await pylon.knowledge.documents.replace(fromBytes.doc_id, { org_id: orgId, content: 'Narwhals live in Arctic waters.' });
+    assert.equal(retexted.revision, 3);
+    assert.equal((await ready(fromBytes.doc_id)).file, null);
+
+    // A batch of texts (JSON) and one of files (multipart), followed to their end.
+    const texts = await pylon.knowledge.batches.create({
+      org_id: orgId,
+      knowledge_base_id: kb,
+      documents: [
+        { title: 'Seals', content: 'Seals sleep in the water.' },
+        { title: 'Otters', content: 'Otters hold hands while sleeping.', metadata: { animal: 'otter' } },
+      ],
+    });
+    assert.equal(texts.counts.total, 2);
+    const textsDone = await batchEnded(texts.batch_id);
+    assert.equal(textsDone.status, 'completed');
+    assert.deepEqual(textsDone.counts, { total: 2, processing: 0, ready: 2, failed: 0 });
+    assert.deepEqual(
+      textsDone.documents.map((document) => document.title),
+      ['Seals', 'Otters'],
+    );
+    const files = await pylon.knowledge.batches.create({
+      files: [reportPath, { file: walrus, fileName: 'walrus-batch.pdf' }, new File(['# Puffins\n\nPuffins nest in burrows.'], 'puffins.md')],
+      metadata: { batch: 'files' },
+      knowledgeBaseId: kb,
+    });
+    assert.equal(files.counts.total, 3);
+    const filesDone = await batchEnded(files.batch_id);
+    assert.equal(filesDone.status, 'completed');
+    assert.equal(filesDone.counts.ready, 3, JSON.stringify(filesDone));
+    assert.deepEqual((await pylon.knowledge.documents.get(filesDone.documents[2]!.doc_id)).metadata, { batch: 'files' });
+    // A cancel answers the batch (ended already, it stays as it was).
+    const cancelled = await pylon.knowledge.batches.cancel(files.batch_id);
+    assert.equal(cancelled.batch_id, files.batch_id);
+    assert.equal(cancelled.status, 'completed');
+
+    // Knowledge bases: get, list, update, delete (refused while it holds documents, unless cascading).
+    assert.equal((await pylon.knowledgeBases.get(kb)).document_count, 8);
+    assert.ok((await pylon.knowledgeBases.list({ limit: 1 }).all()).some((listed) => listed.knowledge_base_id === kb));
+    const renamed = await pylon.knowledgeBases.update(kb, { name: `Renamed ${randomUUID()}` });
+    assert.match(renamed.name, /^Renamed /);
+    await assert.rejects(
+      pylon.knowledgeBases.delete(kb),
+      (error: unknown) => error instanceof sdk.ConflictError && error.code === 'knowledge_base_not_empty',
+    );
+    await pylon.knowledgeBases.delete(kb, { cascade: true });
+    await assert.rejects(pylon.knowledgeBases.get(kb), sdk.NotFoundError);
+    await assert.rejects(pylon.knowledge.documents.get(fromPath.doc_id), sdk.NotFoundError);
   });
 
   it('calls every resource method once against the live API', async () => {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pathlib
 import socket
 import threading
 import time
@@ -22,6 +23,7 @@ from urllib.parse import urlparse
 from pylon_sdk import (
     AsyncPylon,
     AuthenticationError,
+    ConflictError,
     InvalidApiKeyError,
     NotFoundError,
     Pylon,
@@ -606,6 +608,132 @@ def check_async_creates_and_updates(admin_token: str) -> None:
     print("AsyncPylon, every create and update with keyword arguments: ok")
 
 
+def _ready(pylon: Pylon, doc_id: str) -> models.DocumentView:
+    """The document once its latest revision is ready."""
+    while True:
+        document = pylon.knowledge.documents.get(doc_id)
+        assert document["status"] != "failed", document
+        if document["status"] == "ready" and document["ready_revision"] == document["revision"]:
+            return document
+        time.sleep(0.1)
+
+
+def _batch_ended(pylon: Pylon, batch_id: str) -> models.KnowledgeBatchView:
+    while True:
+        batch = pylon.knowledge.batches.get(batch_id)
+        if batch["status"] != "processing":
+            return batch
+        time.sleep(0.1)
+
+
+def check_knowledge_files(pylon: Pylon) -> None:
+    report = os.environ["KNOWLEDGE_PDF"]
+    with open(report, "rb") as handle:
+        report_bytes = handle.read()
+    # The default base is the oldest: one made first keeps this test's base from being it.
+    pylon.knowledge_bases.create(org_id=ORG_ID, name=f"Python other {uuid.uuid4()}")
+    base = pylon.knowledge_bases.create(org_id=ORG_ID, name=f"Python files {uuid.uuid4()}", description="from live_check")
+    assert not base["is_default"], base
+    kb = base["knowledge_base_id"]
+    # From a path (its name is the file name), from an open binary file, from bytes into the default base.
+    from_path = pylon.knowledge.files.upload(report, knowledge_base_id=kb, metadata={"source": "path"})
+    assert from_path["revision"] == 1 and from_path["knowledge_base_id"] == kb, from_path
+    assert from_path["file"]["name"] == "report.pdf" and from_path["file"]["type"] == "pdf", from_path
+    assert from_path["metadata"] == {"source": "path"}, from_path
+    with open(report, "rb") as handle:
+        from_file = pylon.knowledge.files.upload(handle, file_name="opened.pdf", title="Opened report", knowledge_base_id=kb)
+    assert from_file["title"] == "Opened report" and from_file["file"]["name"] == "opened.pdf", from_file
+    from_bytes = pylon.knowledge.files.upload(b"# Puffins\n\nPuffins nest in burrows on cliffs.\n", file_name="puffins.md")
+    assert from_bytes["knowledge_base_id"] != kb and from_bytes["file"]["type"] == "markdown", from_bytes
+    for document in (from_path, from_file, from_bytes):
+        assert _ready(pylon, document["doc_id"])["chunk_count"] > 0
+    # A query of that base alone: pages of the report, never the puffins.
+    matches = pylon.knowledge.query(org_id=ORG_ID, query="harbour survey northern basin", knowledge_base_ids=[kb])["matches"]
+    assert matches and all(match["knowledge_base_id"] == kb for match in matches), matches
+    assert any(match["doc_id"] == from_path["doc_id"] and match["page_start"] == 1 for match in matches), matches
+    # Download: the very bytes, name and media type.
+    downloaded = pylon.knowledge.files.download(from_path["doc_id"])
+    assert downloaded.content == report_bytes and downloaded.file_name == "report.pdf" and downloaded.media_type == "application/pdf", downloaded
+    # Replace by a file (revision 2, then downloaded), by text (revision 3, no file).
+    replaced = pylon.knowledge.documents.replace_file(from_file["doc_id"], b"# Gannets\n\nGannets dive from thirty metres.\n", file_name="gannets.md")
+    assert replaced["revision"] == 2, replaced
+    second = _ready(pylon, from_file["doc_id"])
+    assert second["ready_revision"] == 2 and second["file"]["name"] == "gannets.md", second
+    again = pylon.knowledge.files.download(from_file["doc_id"])
+    assert again.content == b"# Gannets\n\nGannets dive from thirty metres.\n" and again.file_name == "gannets.md", again
+    assert pylon.knowledge.documents.replace(from_file["doc_id"], org_id=ORG_ID, content="Gannets are seabirds.")["revision"] == 3
+    assert _ready(pylon, from_file["doc_id"])["file"] is None
+    # A batch of texts and one of files, to their end; a cancel of an ended batch leaves it as it was.
+    texts = pylon.knowledge.batches.create(
+        org_id=ORG_ID,
+        knowledge_base_id=kb,
+        documents=[{"title": "Seals", "content": "Seals sleep in the water."}, {"title": "Otters", "content": "Otters hold hands.", "metadata": {"animal": "otter"}}],
+    )
+    assert texts["counts"]["total"] == 2, texts
+    texts_done = _batch_ended(pylon, texts["batch_id"])
+    assert texts_done["status"] == "completed" and texts_done["counts"]["ready"] == 2, texts_done
+    assert [document["title"] for document in texts_done["documents"]] == ["Seals", "Otters"], texts_done
+    with open(report, "rb") as handle:
+        files = pylon.knowledge.batches.create(files=[report, handle, ("terns.md", b"# Terns\n\nTerns migrate far.\n")], knowledge_base_id=kb, metadata={"batch": "files"})
+    assert files["counts"]["total"] == 3, files
+    files_done = _batch_ended(pylon, files["batch_id"])
+    assert files_done["status"] == "completed" and files_done["counts"]["ready"] == 3, files_done
+    assert pylon.knowledge.documents.get(files_done["documents"][2]["doc_id"])["metadata"] == {"batch": "files"}
+    assert pylon.knowledge.batches.cancel(files["batch_id"])["status"] == "completed"
+    # Knowledge bases: get, list, update, delete (refused while not empty, unless cascading).
+    assert pylon.knowledge_bases.get(kb)["document_count"] == 7
+    assert kb in [listed["knowledge_base_id"] for listed in pylon.knowledge_bases.list(limit=1)]
+    assert pylon.knowledge_bases.update(kb, name="Renamed " + kb)["name"] == "Renamed " + kb
+    try:
+        pylon.knowledge_bases.delete(kb)
+        raise AssertionError("a base holding documents was deleted")
+    except ConflictError as error:
+        assert error.code == "knowledge_base_not_empty", error
+    pylon.knowledge_bases.delete(kb, cascade=True)
+    for gone in (lambda: pylon.knowledge_bases.get(kb), lambda: pylon.knowledge.documents.get(from_path["doc_id"])):
+        try:
+            gone()
+            raise AssertionError("still there after a cascading delete")
+        except NotFoundError:
+            pass
+    print("knowledge files: uploads from a path, a file and bytes, a query by base, download, replacements, batches, knowledge bases: ok")
+
+
+def check_async_knowledge_files(api_key: str) -> None:
+    report = os.environ["KNOWLEDGE_PDF"]
+
+    async def main() -> None:
+        async with AsyncPylon(api_key=api_key) as pylon:
+            base = await pylon.knowledge_bases.create(org_id=ORG_ID, name=f"Async files {uuid.uuid4()}")
+            kb = base["knowledge_base_id"]
+            assert kb in [listed["knowledge_base_id"] async for listed in pylon.knowledge_bases.list()]
+            uploaded = await pylon.knowledge.files.upload(pathlib.Path(report), knowledge_base_id=kb)
+            while (document := await pylon.knowledge.documents.get(uploaded["doc_id"]))["status"] == "processing":
+                await asyncio.sleep(0.1)
+            assert document["status"] == "ready", document
+            matches = (await pylon.knowledge.query(org_id=ORG_ID, query="silt conclusions", knowledge_base_ids=[kb]))["matches"]
+            assert matches and all(match["doc_id"] == uploaded["doc_id"] for match in matches), matches
+            downloaded = await pylon.knowledge.files.download(uploaded["doc_id"])
+            with open(report, "rb") as handle:
+                assert downloaded.content == handle.read() and downloaded.file_name == "report.pdf"
+            replaced = await pylon.knowledge.documents.replace_file(uploaded["doc_id"], b"Cormorants dry their wings.", file_name="cormorants.txt")
+            assert replaced["revision"] == 2, replaced
+            await pylon.knowledge.documents.replace(uploaded["doc_id"], org_id=ORG_ID, content="Cormorants dive for fish.")
+            batch = await pylon.knowledge.batches.create(files=[("a.md", b"# A\n\nAuks.\n"), ("b.md", b"# B\n\nBoobies.\n")], knowledge_base_id=kb)
+            while (batch := await pylon.knowledge.batches.get(batch["batch_id"]))["status"] == "processing":
+                await asyncio.sleep(0.1)
+            assert batch["status"] == "completed" and batch["counts"]["ready"] == 2, batch
+            texts = await pylon.knowledge.batches.create(org_id=ORG_ID, knowledge_base_id=kb, documents=[{"title": "C", "content": "Cranes."}])
+            assert (await pylon.knowledge.batches.cancel(texts["batch_id"]))["batch_id"] == texts["batch_id"]
+            renamed = await pylon.knowledge_bases.update(kb, description="async")
+            assert renamed["description"] == "async", renamed
+            assert (await pylon.knowledge_bases.get(kb))["document_count"] == 4
+            await pylon.knowledge_bases.delete(kb, cascade=True)
+
+    asyncio.run(main())
+    print("AsyncPylon knowledge files: upload, query by base, download, replacements, batches, knowledge bases: ok")
+
+
 def main() -> None:
     pylon = Pylon()
     admin = Pylon(api_key=os.environ["PYLON_ADMIN_TOKEN"])
@@ -624,6 +752,8 @@ def main() -> None:
     check_every_method(admin)
     check_structured_output_and_costs(admin)
     check_async_creates_and_updates(os.environ["PYLON_ADMIN_TOKEN"])
+    check_knowledge_files(pylon)
+    check_async_knowledge_files(os.environ["PYLON_API_KEY"])
 
 
 if __name__ == "__main__":

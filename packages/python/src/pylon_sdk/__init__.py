@@ -41,6 +41,7 @@ from ._errors import (
     VideoProviderUnavailableError,
     WebhookVerificationError,
 )
+from ._files import DownloadedFile, FileInput
 from ._stream import TERMINAL_EVENTS, RunEvent
 from ._tools import ToolApprovalDecision
 from ._webhooks import verify_webhook
@@ -52,9 +53,11 @@ __all__ = [
     "ConnectionError",
     "ConversationBusyError",
     "DatabaseUnavailableError",
+    "DownloadedFile",
     "EmbeddingUnavailableError",
     "EndpointDisabledError",
     "ExpectationFailedError",
+    "FileInput",
     "GenerationNotCancellableError",
     "GenerationNotCompletedError",
     "HeaderFieldsTooLargeError",

@@ -16,6 +16,7 @@ from . import _requests as R
 from . import _tools as T
 from . import models
 from ._errors import ConnectionError, NotFoundError
+from ._files import DownloadedFile, FileInput, downloaded
 from ._pagination import aiterate, iterate
 from ._stream import TERMINAL_EVENTS, RunEvent, astream_run, stream_run
 from ._transport import AsyncTransport, SyncTransport
@@ -256,15 +257,121 @@ class KnowledgeDocuments:
         result: Any = self._t.request(R.delete_document(doc_id))
         return result
 
-    def list(self, *, limit: int | None = None) -> Iterator[models.DocumentView]:
-        """Every item, page after page."""
-        return iterate(self._t, lambda cursor: R.list_documents({"limit": limit}, cursor))
+    def list(self, *, limit: int | None = None, status: str | None = None, knowledge_base_id: str | None = None) -> Iterator[models.DocumentView]:
+        """Every item, page after page (newest first), optionally by status and knowledge base."""
+        return iterate(self._t, lambda cursor: R.list_documents({"limit": limit, "status": status, "knowledge_base_id": knowledge_base_id}, cursor))
+
+    def replace(self, doc_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.ReplaceDocumentRequest]) -> models.DocumentView:
+        """Replaces the document's text: a new revision (search serves the previous one until it is ready); one revision however often it is retried."""
+        result: models.DocumentView = self._t.request(R.replace_document(doc_id, body, idempotency_key))
+        return result
+
+    def replace_file(
+        self,
+        doc_id: str,
+        file: FileInput,
+        /,
+        *,
+        file_name: str | None = None,
+        title: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        org_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.DocumentView:
+        """Replaces the document by a new file (a path, a binary file object or bytes): a new revision, one however often it is retried."""
+        fields = {"title": title, "metadata": metadata, "org_id": org_id}
+        result: models.DocumentView = self._t.request(R.replace_file(doc_id, file, file_name, fields, idempotency_key))
+        return result
+
+
+class KnowledgeFiles:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def upload(
+        self,
+        file: FileInput,
+        /,
+        *,
+        file_name: str | None = None,
+        title: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        knowledge_base_id: str | None = None,
+        org_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.DocumentView:
+        """Adds a document from a file (a path, a binary file object or bytes; PDF, DOCX, HTML, Markdown or text), ingested in the
+        background (`documents.get` shows when it is ready). Created once, however often it is retried."""
+        fields = {"title": title, "metadata": metadata, "knowledge_base_id": knowledge_base_id, "org_id": org_id}
+        result: models.DocumentView = self._t.request(R.upload_file(file, file_name, fields, idempotency_key))
+        return result
+
+    def download(self, doc_id: str) -> DownloadedFile:
+        """The file the document was made from, as uploaded: `content`, `file_name` and `media_type`."""
+        return downloaded(self._t.request(R.download_file(doc_id)))
+
+
+class KnowledgeBatches:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(
+        self,
+        *,
+        files: Sequence[FileInput | tuple[str, FileInput]] | None = None,
+        documents: Sequence[models.BatchDocumentRequest] | None = None,
+        org_id: str | None = None,
+        knowledge_base_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.KnowledgeBatchView:
+        """Adds up to 500 documents, all or none: `files` (paths, binary file objects, bytes, or (file_name, file) pairs; `metadata` set on
+        each) as multipart/form-data, or `documents` (texts, which need `org_id`) as JSON. Created once, however often it is retried."""
+        fields = {"org_id": org_id, "knowledge_base_id": knowledge_base_id, "metadata": metadata}
+        result: models.KnowledgeBatchView = self._t.request(R.create_batch(files, documents, fields, idempotency_key))
+        return result
+
+    def get(self, batch_id: str) -> models.KnowledgeBatchView:
+        result: models.KnowledgeBatchView = self._t.request(R.get_batch(batch_id))
+        return result
+
+    def cancel(self, batch_id: str) -> models.KnowledgeBatchView:
+        """Documents not yet begun end failed, those being ingested finish; the same however often it arrives."""
+        result: models.KnowledgeBatchView = self._t.request(R.cancel_batch(batch_id))
+        return result
+
+
+class KnowledgeBases:
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateKnowledgeBaseRequest]) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = self._t.request(R.create_knowledge_base(body, idempotency_key))
+        return result
+
+    def get(self, knowledge_base_id: str) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = self._t.request(R.get_knowledge_base(knowledge_base_id))
+        return result
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> Iterator[models.KnowledgeBaseView]:
+        """Every item, page after page (newest first)."""
+        return iterate(self._t, lambda cursor: R.list_knowledge_bases({"org_id": org_id, "limit": limit}, cursor))
+
+    def update(self, knowledge_base_id: str, /, **body: Unpack[models.UpdateKnowledgeBaseRequest]) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = self._t.request(R.update_knowledge_base(knowledge_base_id, body))
+        return result
+
+    def delete(self, knowledge_base_id: str, *, cascade: bool = False) -> None:
+        """An empty base (ConflictError `knowledge_base_not_empty` otherwise), or with cascade=True its documents too."""
+        self._t.request(R.delete_knowledge_base(knowledge_base_id, cascade))
 
 
 class Knowledge:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
         self.documents = KnowledgeDocuments(transport)
+        self.files = KnowledgeFiles(transport)
+        self.batches = KnowledgeBatches(transport)
 
     def search(self, **body: Unpack[models.KnowledgeSearchRequest]) -> models.KnowledgeSearchResponse:
         result: models.KnowledgeSearchResponse = self._t.request(R.search(body))
@@ -705,15 +812,121 @@ class AsyncKnowledgeDocuments:
         result: Any = await self._t.request(R.delete_document(doc_id))
         return result
 
-    def list(self, *, limit: int | None = None) -> AsyncIterator[models.DocumentView]:
-        """Every item, page after page."""
-        return aiterate(self._t, lambda cursor: R.list_documents({"limit": limit}, cursor))
+    def list(self, *, limit: int | None = None, status: str | None = None, knowledge_base_id: str | None = None) -> AsyncIterator[models.DocumentView]:
+        """Every item, page after page (newest first), optionally by status and knowledge base."""
+        return aiterate(self._t, lambda cursor: R.list_documents({"limit": limit, "status": status, "knowledge_base_id": knowledge_base_id}, cursor))
+
+    async def replace(self, doc_id: str, /, *, idempotency_key: str | None = None, **body: Unpack[models.ReplaceDocumentRequest]) -> models.DocumentView:
+        """Replaces the document's text: a new revision (search serves the previous one until it is ready); one revision however often it is retried."""
+        result: models.DocumentView = await self._t.request(R.replace_document(doc_id, body, idempotency_key))
+        return result
+
+    async def replace_file(
+        self,
+        doc_id: str,
+        file: FileInput,
+        /,
+        *,
+        file_name: str | None = None,
+        title: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        org_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.DocumentView:
+        """Replaces the document by a new file (a path, a binary file object or bytes): a new revision, one however often it is retried."""
+        fields = {"title": title, "metadata": metadata, "org_id": org_id}
+        result: models.DocumentView = await self._t.request(R.replace_file(doc_id, file, file_name, fields, idempotency_key))
+        return result
+
+
+class AsyncKnowledgeFiles:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def upload(
+        self,
+        file: FileInput,
+        /,
+        *,
+        file_name: str | None = None,
+        title: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        knowledge_base_id: str | None = None,
+        org_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.DocumentView:
+        """Adds a document from a file (a path, a binary file object or bytes; PDF, DOCX, HTML, Markdown or text), ingested in the
+        background (`documents.get` shows when it is ready). Created once, however often it is retried."""
+        fields = {"title": title, "metadata": metadata, "knowledge_base_id": knowledge_base_id, "org_id": org_id}
+        result: models.DocumentView = await self._t.request(R.upload_file(file, file_name, fields, idempotency_key))
+        return result
+
+    async def download(self, doc_id: str) -> DownloadedFile:
+        """The file the document was made from, as uploaded: `content`, `file_name` and `media_type`."""
+        return downloaded(await self._t.request(R.download_file(doc_id)))
+
+
+class AsyncKnowledgeBatches:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(
+        self,
+        *,
+        files: Sequence[FileInput | tuple[str, FileInput]] | None = None,
+        documents: Sequence[models.BatchDocumentRequest] | None = None,
+        org_id: str | None = None,
+        knowledge_base_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> models.KnowledgeBatchView:
+        """Adds up to 500 documents, all or none: `files` (paths, binary file objects, bytes, or (file_name, file) pairs; `metadata` set on
+        each) as multipart/form-data, or `documents` (texts, which need `org_id`) as JSON. Created once, however often it is retried."""
+        fields = {"org_id": org_id, "knowledge_base_id": knowledge_base_id, "metadata": metadata}
+        result: models.KnowledgeBatchView = await self._t.request(R.create_batch(files, documents, fields, idempotency_key))
+        return result
+
+    async def get(self, batch_id: str) -> models.KnowledgeBatchView:
+        result: models.KnowledgeBatchView = await self._t.request(R.get_batch(batch_id))
+        return result
+
+    async def cancel(self, batch_id: str) -> models.KnowledgeBatchView:
+        """Documents not yet begun end failed, those being ingested finish; the same however often it arrives."""
+        result: models.KnowledgeBatchView = await self._t.request(R.cancel_batch(batch_id))
+        return result
+
+
+class AsyncKnowledgeBases:
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def create(self, *, idempotency_key: str | None = None, **body: Unpack[models.CreateKnowledgeBaseRequest]) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = await self._t.request(R.create_knowledge_base(body, idempotency_key))
+        return result
+
+    async def get(self, knowledge_base_id: str) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = await self._t.request(R.get_knowledge_base(knowledge_base_id))
+        return result
+
+    def list(self, *, org_id: str | None = None, limit: int | None = None) -> AsyncIterator[models.KnowledgeBaseView]:
+        """Every item, page after page (newest first)."""
+        return aiterate(self._t, lambda cursor: R.list_knowledge_bases({"org_id": org_id, "limit": limit}, cursor))
+
+    async def update(self, knowledge_base_id: str, /, **body: Unpack[models.UpdateKnowledgeBaseRequest]) -> models.KnowledgeBaseView:
+        result: models.KnowledgeBaseView = await self._t.request(R.update_knowledge_base(knowledge_base_id, body))
+        return result
+
+    async def delete(self, knowledge_base_id: str, *, cascade: bool = False) -> None:
+        """An empty base (ConflictError `knowledge_base_not_empty` otherwise), or with cascade=True its documents too."""
+        await self._t.request(R.delete_knowledge_base(knowledge_base_id, cascade))
 
 
 class AsyncKnowledge:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
         self.documents = AsyncKnowledgeDocuments(transport)
+        self.files = AsyncKnowledgeFiles(transport)
+        self.batches = AsyncKnowledgeBatches(transport)
 
     async def search(self, **body: Unpack[models.KnowledgeSearchRequest]) -> models.KnowledgeSearchResponse:
         result: models.KnowledgeSearchResponse = await self._t.request(R.search(body))
@@ -929,6 +1142,7 @@ class Pylon:
         self.agents = Agents(transport)
         self.conversations = Conversations(transport)
         self.knowledge = Knowledge(transport)
+        self.knowledge_bases = KnowledgeBases(transport)
         self.videos = Videos(transport)
         self.webhooks = Webhooks(transport)
         self.api_keys = ApiKeys(transport)
@@ -957,6 +1171,7 @@ class AsyncPylon:
         self.agents = AsyncAgents(transport)
         self.conversations = AsyncConversations(transport)
         self.knowledge = AsyncKnowledge(transport)
+        self.knowledge_bases = AsyncKnowledgeBases(transport)
         self.videos = AsyncVideos(transport)
         self.webhooks = AsyncWebhooks(transport)
         self.api_keys = AsyncApiKeys(transport)

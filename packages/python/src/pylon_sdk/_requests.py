@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
+from ._files import FileInput, form_fields, read_file
 from ._transport import QueryValue, Request, new_idempotency_key
 
 
@@ -170,6 +171,81 @@ def list_documents(params: Mapping[str, QueryValue], cursor: Any) -> Request:
 
 def delete_document(doc_id: str) -> Request:
     return Request("DELETE", f"/api/v1/knowledge/documents/{_p(doc_id)}")
+
+
+def replace_document(doc_id: str, body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    """A new revision; one per Idempotency-Key (one per call, kept across its retries)."""
+    return Request("PUT", f"/api/v1/knowledge/documents/{_p(doc_id)}", body=dict(body), idempotency_key=idempotency_key or new_idempotency_key())
+
+
+def _file_form(method: str, path: str, file: FileInput, file_name: str | None, fields: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    """One file as part `file` beside its text fields (multipart/form-data), one Idempotency-Key across its retries."""
+    return Request(
+        method,
+        path,
+        files=[("file", read_file(file, file_name))],
+        form=form_fields(fields),
+        idempotency_key=idempotency_key or new_idempotency_key(),
+    )
+
+
+def upload_file(file: FileInput, file_name: str | None, fields: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _file_form("POST", "/api/v1/knowledge/files", file, file_name, fields, idempotency_key)
+
+
+def replace_file(doc_id: str, file: FileInput, file_name: str | None, fields: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _file_form("PUT", f"/api/v1/knowledge/documents/{_p(doc_id)}/file", file, file_name, fields, idempotency_key)
+
+
+def download_file(doc_id: str) -> Request:
+    return Request("GET", f"/api/v1/knowledge/documents/{_p(doc_id)}/file", raw=True)
+
+
+def create_batch(
+    files: Sequence[FileInput | tuple[str, FileInput]] | None,
+    documents: Sequence[Mapping[str, Any]] | None,
+    fields: Mapping[str, Any],
+    idempotency_key: str | None,
+) -> Request:
+    """Files as multipart/form-data (each a part `file`), or texts as JSON; either way one Idempotency-Key across its retries."""
+    if (files is None) == (documents is None):
+        raise ValueError("a batch takes files=[...] or documents=[...], one of them")
+    key = idempotency_key or new_idempotency_key()
+    if documents is not None:
+        body = {name: value for name, value in fields.items() if value is not None and name != "metadata"}
+        return Request("POST", "/api/v1/knowledge/batches", body={**body, "documents": [dict(document) for document in documents]}, idempotency_key=key)
+    parts = [("file", read_file(entry[1], entry[0]) if isinstance(entry, tuple) else read_file(entry)) for entry in files or []]
+    return Request("POST", "/api/v1/knowledge/batches", files=parts, form=form_fields(fields), idempotency_key=key)
+
+
+def get_batch(batch_id: str) -> Request:
+    return Request("GET", f"/api/v1/knowledge/batches/{_p(batch_id)}")
+
+
+def cancel_batch(batch_id: str) -> Request:
+    return Request("POST", f"/api/v1/knowledge/batches/{_p(batch_id)}/cancel", repeatable=True)
+
+
+# knowledge bases
+def create_knowledge_base(body: Mapping[str, Any], idempotency_key: str | None) -> Request:
+    return _create("/api/v1/knowledge-bases", body, idempotency_key)
+
+
+def get_knowledge_base(knowledge_base_id: str) -> Request:
+    return Request("GET", f"/api/v1/knowledge-bases/{_p(knowledge_base_id)}")
+
+
+def list_knowledge_bases(params: Mapping[str, QueryValue], cursor: Any) -> Request:
+    return _list("/api/v1/knowledge-bases", params, cursor)
+
+
+def update_knowledge_base(knowledge_base_id: str, body: Mapping[str, Any]) -> Request:
+    """Sets what it names to the values given: the same request again changes nothing more."""
+    return Request("PATCH", f"/api/v1/knowledge-bases/{_p(knowledge_base_id)}", body=dict(body), repeatable=True)
+
+
+def delete_knowledge_base(knowledge_base_id: str, cascade: bool) -> Request:
+    return Request("DELETE", f"/api/v1/knowledge-bases/{_p(knowledge_base_id)}", query={"cascade": True if cascade else None})
 
 
 # videos

@@ -35,6 +35,12 @@ class Request:
     idempotency_key: str | None = None
     #: A POST that does the same however often it arrives (a search, a cancel): retried like a read.
     repeatable: bool = False
+    #: A multipart/form-data body instead of JSON: its file parts as (part name, (file name, bytes)), read
+    #: before the first attempt so that every retry sends them whole, and its text fields.
+    files: list[tuple[str, tuple[str, bytes]]] | None = None
+    form: dict[str, str] | None = None
+    #: Answer the response itself (a download) instead of its JSON.
+    raw: bool = False
 
     @property
     def may_repeat(self) -> bool:
@@ -63,7 +69,7 @@ class _Base:
         self.timeout = timeout
 
     def headers(self, request: Request | None = None, accept: str = "application/json") -> dict[str, str]:
-        headers = {"accept": accept}
+        headers = {"accept": "*/*" if request is not None and request.raw else accept}
         if self.api_key:
             headers["authorization"] = f"Bearer {self.api_key}"
         if request is not None and request.body is not None:
@@ -91,7 +97,16 @@ class _Base:
         return None if request.body is None else json.dumps(request.body).encode()
 
     @staticmethod
-    def decode(response: httpx.Response) -> Any:
+    def send_args(request: Request) -> dict[str, Any]:
+        """The body as httpx takes it: JSON bytes, or a form (httpx encodes it anew, with its boundary, on each attempt)."""
+        if request.files is not None:
+            return {"files": request.files, "data": request.form or {}}
+        return {"content": _Base.content(request)}
+
+    @staticmethod
+    def decode(request: Request, response: httpx.Response) -> Any:
+        if request.raw:
+            return response
         return response.json() if response.content else None
 
 
@@ -105,10 +120,10 @@ class SyncTransport(_Base):
             failure: Exception
             try:
                 response = self.http.request(
-                    request.method, self.base_url + request.path, params=self.params(request.query), content=self.content(request), headers=self.headers(request)
+                    request.method, self.base_url + request.path, params=self.params(request.query), headers=self.headers(request), **self.send_args(request)
                 )
                 if response.is_success:
-                    return self.decode(response)
+                    return self.decode(request, response)
                 failure = error_of(response)
             except httpx.TransportError as error:
                 failure = ConnectionError(f"{request.method} {request.path} failed: {error}")
@@ -128,10 +143,10 @@ class AsyncTransport(_Base):
             failure: Exception
             try:
                 response = await self.http.request(
-                    request.method, self.base_url + request.path, params=self.params(request.query), content=self.content(request), headers=self.headers(request)
+                    request.method, self.base_url + request.path, params=self.params(request.query), headers=self.headers(request), **self.send_args(request)
                 )
                 if response.is_success:
-                    return self.decode(response)
+                    return self.decode(request, response)
                 failure = error_of(response)
             except httpx.TransportError as error:
                 failure = ConnectionError(f"{request.method} {request.path} failed: {error}")
