@@ -24,14 +24,19 @@ export function KnowledgeBasePicker({ value, onChange }: { value: string; onChan
     mutationFn: () => createKnowledgeBase({ org_id: orgId, name: name.trim() }),
     onSuccess: (base) => {
       setName('');
+      // Listed at once, so that the picker shows it chosen before the list is fetched again.
+      queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) => [...(bases ?? []), base]);
       onChange(base.knowledge_base_id);
       void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
     },
   });
   const remove = useMutation({
     mutationFn: (base: KnowledgeBase) => deleteKnowledgeBase(base.knowledge_base_id, base.document_count > 0),
-    onSuccess: () => {
+    onSuccess: (_, deleted) => {
       setConfirming(false);
+      queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) =>
+        bases?.filter((base) => base.knowledge_base_id !== deleted.knowledge_base_id),
+      );
       onChange('');
       void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
       void queryClient.invalidateQueries({ queryKey: ['documents'] });
