@@ -4,6 +4,7 @@ import { AgentSchedules } from './resources/agent-schedules.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Conversations } from './resources/conversations.js';
+import { KnowledgeBases } from './resources/knowledge-bases.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Tokens } from './resources/tokens.js';
 import { Usage } from './resources/usage.js';
@@ -22,6 +23,7 @@ export class Pylon {
   readonly agents: Agents;
   readonly conversations: Conversations;
   readonly knowledge: Knowledge;
+  readonly knowledgeBases: KnowledgeBases;
   readonly videos: Videos;
   readonly webhooks: Webhooks;
   readonly apiKeys: ApiKeys;
@@ -39,6 +41,7 @@ export class Pylon {
     this.agents = new Agents(transport);
     this.conversations = new Conversations(transport);
     this.knowledge = new Knowledge(transport);
+    this.knowledgeBases = new KnowledgeBases(transport);
     this.videos = new Videos(transport);
     this.webhooks = new Webhooks(transport);
     this.apiKeys = new ApiKeys(transport);

@@ -59,7 +59,17 @@ export type {
 export type { Conversation, ConversationCreate, ConversationItem, ConversationRunCreate, ConversationRunCreated } from './resources/conversations.js';
 export type { Agent, AgentVersion, AgentVersionCreate, ResponseFormat } from './resources/agents.js';
 export type { AgentSchedule, AgentScheduleCreate, AgentScheduleUpdate, AgentScheduleListParams, ScheduledRun } from './resources/agent-schedules.js';
-export type { KnowledgeDocument } from './resources/knowledge.js';
+export type {
+  KnowledgeDocument,
+  KnowledgeDocumentReplace,
+  KnowledgeBatch,
+  KnowledgeBatchFiles,
+  KnowledgeBatchTexts,
+  KnowledgeFileOptions,
+  KnowledgeFileUploadOptions,
+} from './resources/knowledge.js';
+export type { KnowledgeBase, KnowledgeBaseCreate, KnowledgeBaseUpdate } from './resources/knowledge-bases.js';
+export type { FileInput, NamedFile, DownloadedFile } from './files.js';
 export type { VideoGeneration } from './resources/videos.js';
 export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';
 export type { ApiKey } from './resources/api-keys.js';

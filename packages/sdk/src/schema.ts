@@ -656,7 +656,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List documents, newest first, optionally by status */
+        /** List documents, newest first, optionally by status and knowledge base */
         get: operations["listKnowledgeDocuments"];
         put?: never;
         /** Add a document; it is chunked, embedded and made searchable in the background */
@@ -676,13 +676,143 @@ export interface paths {
         };
         /** Get a document and its ingestion status */
         get: operations["getKnowledgeDocument"];
-        put?: never;
+        /**
+         * Replace a document by a new revision; search serves the previous one until the new one is ready
+         * @description The document gets revision n+1 and is `processing` (its `status` and `failure_reason` describe the latest revision). Search keeps answering from `ready_revision` until the new revision is chunked and embedded, then swaps the chunks in one transaction. A failed revision leaves the previous one searchable. Of concurrent replacements, the last accepted (highest `revision`) wins. When the workflow engine is unavailable: 500 `orchestrator_unavailable` and the document is not changed (retry with the same Idempotency-Key).
+         */
+        put: operations["replaceKnowledgeDocument"];
         post?: never;
         /** Delete a document; its chunks stop matching at once */
         delete: operations["deleteKnowledgeDocument"];
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a document from a file (PDF, DOCX, HTML, Markdown, text); its text is extracted, chunked and made searchable in the background */
+        post: operations["uploadKnowledgeFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/documents/{doc_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the original file a document was made from */
+        get: operations["downloadKnowledgeFile"];
+        /** Replace a document by a new file: a new revision, searchable once ready; until then search serves the previous one */
+        put: operations["replaceKnowledgeFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add up to 500 documents at once, as files (multipart/form-data) or texts (JSON); all are accepted or none */
+        post: operations["createKnowledgeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch's progress: its documents counted by status, and listed */
+        get: operations["getKnowledgeBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/batches/{batch_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a batch: documents not yet begun end failed, those being ingested finish; an ended batch stays as it is */
+        post: operations["cancelKnowledgeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List knowledge bases, newest first */
+        get: operations["listKnowledgeBases"];
+        put?: never;
+        /** Create a knowledge base: a named group of documents, searchable on its own */
+        post: operations["createKnowledgeBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-bases/{knowledge_base_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a knowledge base and how many documents it holds */
+        get: operations["getKnowledgeBase"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a knowledge base: an empty one, or with cascade=true its documents too
+         * @description 409 knowledge_base_not_empty while it holds documents, unless cascade=true deletes them (and their chunks) with it in one transaction.
+         */
+        delete: operations["deleteKnowledgeBase"];
+        options?: never;
+        head?: never;
+        /** Rename a knowledge base or change its description */
+        patch: operations["updateKnowledgeBase"];
         trace?: never;
     };
     "/admin/v1/orgs/{org_id}/token-grants": {
@@ -1239,7 +1369,7 @@ export interface components {
         };
         AgentToolRequest: {
             /**
-             * @description `knowledge_search`: Pylon searches the knowledge base (takes `match_count`, `require_approval`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).
+             * @description `knowledge_search`: Pylon searches the knowledge bases (takes `match_count`, `require_approval`, `knowledge_base_ids`). `function`: a tool the caller runs; the run waits for its output (takes `name`, `description`, `parameters`). `mcp`: the tools of an MCP server, called by Pylon as `<server_label>.<tool>` (takes `server_label`, `server_url`, `allowed_tools`, `headers`, `require_approval`).
              * @enum {string}
              */
             type: "knowledge_search" | "function" | "mcp";
@@ -1254,6 +1384,8 @@ export interface components {
              * @enum {string}
              */
             require_approval?: "always" | "never";
+            /** @description knowledge_search only: search only these of the organisation's knowledge bases (each must exist when the version is created, else 400); null or absent: all of them. */
+            knowledge_base_ids?: string[] | null;
             /** @description function only, required: unique within the version. */
             name?: string;
             /** @description function only: what the tool does, for the model. */
@@ -1338,6 +1470,8 @@ export interface components {
              * @enum {string}
              */
             require_approval?: "always" | "never";
+            /** @description knowledge_search, when it searches only these knowledge bases */
+            knowledge_base_ids?: string[];
             /** @description mcp */
             server_label?: string;
             /** @description mcp */
@@ -1792,6 +1926,8 @@ export interface components {
             filters?: components["schemas"]["EqualityFilter"] | components["schemas"]["RangeFilter"] | components["schemas"]["SetFilter"] | components["schemas"]["CompoundFilter"];
             /** @description Matches whose `score` is lower are left out. */
             score_threshold?: number;
+            /** @description Search only these of the organisation's knowledge bases (each must be one of them, else 400). Absent: all of them. */
+            knowledge_base_ids?: string[];
         };
         KnowledgeQueryMatch: {
             /** Format: uuid */
@@ -1809,6 +1945,11 @@ export interface components {
              * @description vector: cosine similarity; keyword: ts_rank_cd normalised to [0, 1); hybrid: reciprocal rank fusion divided by its maximum (1 = first in both legs).
              */
             score: number;
+            /**
+             * Format: uuid
+             * @description The knowledge base of the chunk's document.
+             */
+            knowledge_base_id: string;
             /** @description The legs that found this chunk. */
             found_by: ("vector" | "keyword")[];
             /** @description Rank in the vector leg (1 = nearest), null if it didn't find it. */
@@ -1819,6 +1960,10 @@ export interface components {
             keyword_rank: number | null;
             /** @description Normalised ts_rank_cd, when the keyword leg found it. */
             keyword_score: number | null;
+            /** @description The first page the chunk is on (1-based), for a document with pages (PDF); else null. */
+            page_start: number | null;
+            /** @description The last page the chunk is on, for a document with pages; else null. */
+            page_end: number | null;
         };
         KnowledgeQueryResponse: {
             /** @description Best first. */
@@ -1840,6 +1985,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: uuid
+             * @description The knowledge base it goes to (one of the organisation's, else 400). Absent: the organisation's default base (its oldest), created as `Default` when it has none.
+             */
+            knowledge_base_id?: string;
         };
         DocumentProgress: {
             /** @description Chunks embedded so far. */
@@ -1847,23 +1997,49 @@ export interface components {
             /** @description All chunks of the document. */
             chunks_total: number;
         };
+        DocumentFile: {
+            /** @description The name the upload gave it. */
+            name: string | null;
+            /**
+             * @description What its bytes were recognised as.
+             * @enum {string}
+             */
+            type: "pdf" | "docx" | "html" | "markdown" | "text";
+            /** @example application/pdf */
+            media_type: string;
+            size_bytes: number;
+        };
         DocumentView: {
             /** Format: uuid */
             doc_id: string;
             /** Format: uuid */
             org_id: string;
+            /**
+             * Format: uuid
+             * @description The knowledge base it is in.
+             */
+            knowledge_base_id: string;
             title: string;
-            /** @enum {string} */
+            /**
+             * @description Of the latest accepted revision (`revision`).
+             * @enum {string}
+             */
             status: "processing" | "ready" | "failed";
-            /** @description Why ingestion failed. */
+            /** @description Why ingestion of the latest accepted revision failed. */
             failure_reason: string | null;
-            /** @description Searchable chunks; 0 until ready. */
+            /** @description Searchable chunks (of `ready_revision`); 0 until a revision is ready. */
             chunk_count: number;
+            /** @description The latest accepted revision: 1 at create, one more with each replacement. */
+            revision: number;
+            /** @description The revision search answers from (its chunks); null until a revision is ready. A failed later revision leaves it as it was. */
+            ready_revision: number | null;
             /** @description While a document larger than one round of embedding batches is processing: how far its embedding is. Otherwise null. */
             progress: components["schemas"]["DocumentProgress"] | null;
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The uploaded original (GET …/documents/{doc_id}/file), or null for a document made from text. */
+            file: components["schemas"]["DocumentFile"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1872,6 +2048,118 @@ export interface components {
         DocumentList: {
             data: components["schemas"]["DocumentView"][];
             next_cursor: string | null;
+        };
+        ReplaceDocumentRequest: {
+            /** Format: uuid */
+            org_id: string;
+            /**
+             * @description Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).
+             * @example # Pylon
+             *
+             *     Pylon runs agents.
+             */
+            content: string;
+            /** @description The new title; the current one is kept if absent. */
+            title?: string;
+            /** @description The new metadata (replacing the current object, at most 16 KiB); the current one is kept if absent. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        BatchDocumentRequest: {
+            /** @example Pylon handbook */
+            title: string;
+            /**
+             * @description Text or Markdown. At most KB_MAX_DOCUMENT_CHARS characters (413 beyond).
+             * @example # Pylon
+             *
+             *     Pylon runs agents.
+             */
+            content: string;
+            /** @description Free-form JSON object, returned with the document and its matches exactly as sent (at most 16 KiB). Integers beyond ±2^53 would lose digits as JSON numbers and are refused: send them as strings. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CreateKnowledgeBatchRequest: {
+            /** Format: uuid */
+            org_id: string;
+            /**
+             * Format: uuid
+             * @description The knowledge base every document goes into; the organisation's default when left out.
+             */
+            knowledge_base_id?: string;
+            documents: components["schemas"]["BatchDocumentRequest"][];
+        };
+        KnowledgeBatchCounts: {
+            total: number;
+            processing: number;
+            ready: number;
+            failed: number;
+        };
+        KnowledgeBatchDocument: {
+            /** Format: uuid */
+            doc_id: string;
+            title: string;
+            /** @enum {string} */
+            status: "processing" | "ready" | "failed";
+            failure_reason: string | null;
+        };
+        KnowledgeBatchView: {
+            /** Format: uuid */
+            batch_id: string;
+            /** Format: uuid */
+            org_id: string;
+            /**
+             * @description processing until every document is ready or failed, or cancelled.
+             * @enum {string}
+             */
+            status: "processing" | "completed" | "cancelled";
+            /** @description The batch's documents by status. */
+            counts: components["schemas"]["KnowledgeBatchCounts"];
+            /** @description Every document of the batch, in the order sent (deleted ones are gone). */
+            documents: components["schemas"]["KnowledgeBatchDocument"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateKnowledgeBaseRequest: {
+            /** Format: uuid */
+            org_id: string;
+            /**
+             * @description Unique within the organisation (409 knowledge_base_name_taken otherwise).
+             * @example Support handbook
+             */
+            name: string;
+            /** @example What the support team answers from. */
+            description?: string | null;
+        };
+        KnowledgeBaseView: {
+            /** Format: uuid */
+            knowledge_base_id: string;
+            /** Format: uuid */
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @description Whether it is the organisation's default base (its oldest): where a document goes that names no knowledge_base_id. */
+            is_default: boolean;
+            /** @description Its documents, of every status. */
+            document_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        KnowledgeBaseList: {
+            data: components["schemas"]["KnowledgeBaseView"][];
+            next_cursor: string | null;
+        };
+        UpdateKnowledgeBaseRequest: {
+            /** @description Unique within the organisation (409 knowledge_base_name_taken otherwise). */
+            name?: string;
+            /** @description null clears it. */
+            description?: string | null;
         };
         CreateTokenGrantRequest: {
             /** @example 5000000 */
@@ -8397,6 +8685,8 @@ export interface operations {
                 /** @description Defaults to the key's organisation. */
                 org_id?: string;
                 status?: "processing" | "ready" | "failed";
+                /** @description Only the documents of this knowledge base. */
+                knowledge_base_id?: string;
             };
             header?: never;
             path?: never;
@@ -8782,6 +9072,165 @@ export interface operations {
             };
         };
     };
+    replaceKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body return the document without another revision; another body is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                doc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceDocumentRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     deleteKnowledgeDocument: {
         parameters: {
             query?: never;
@@ -8852,6 +9301,1565 @@ export interface operations {
             };
             /** @description uri_too_long: the URL is longer than 8 192 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    uploadKnowledgeFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key, bytes and fields return the same document; others are 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description PDF, DOCX, HTML, Markdown or UTF-8 text, recognised from its bytes; at most KB_MAX_FILE_BYTES (413 beyond).
+                     */
+                    file: string;
+                    /** Format: uuid */
+                    org_id?: string;
+                    title?: string;
+                    /** @description A JSON object, e.g. {"team": "docs"} (at most 16 KiB). */
+                    metadata?: string;
+                    /**
+                     * Format: uuid
+                     * @description The knowledge base it goes into; the organisation's default when left out.
+                     */
+                    knowledge_base_id?: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the file is not PDF, DOCX, HTML, Markdown or UTF-8 text */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadKnowledgeFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file as uploaded, with its media type; `Content-Disposition` gives its name. */
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "text/html": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replaceKnowledgeFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key, bytes and fields answer the revision they made; others are 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                doc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description PDF, DOCX, HTML, Markdown or UTF-8 text, recognised from its bytes; at most KB_MAX_FILE_BYTES (413 beyond).
+                     */
+                    file: string;
+                    /** Format: uuid */
+                    org_id?: string;
+                    title?: string;
+                    /** @description A JSON object, e.g. {"team": "docs"} (at most 16 KiB). */
+                    metadata?: string;
+                    /**
+                     * Format: uuid
+                     * @description The knowledge base it goes into; the organisation's default when left out.
+                     */
+                    knowledge_base_id?: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the file is not PDF, DOCX, HTML, Markdown or UTF-8 text */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createKnowledgeBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and documents return the same batch; others are 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKnowledgeBatchRequest"];
+                "multipart/form-data": {
+                    /** @description One part named `file` per document: PDF, DOCX, HTML, Markdown or UTF-8 text, each at most KB_MAX_FILE_BYTES. */
+                    file: string[];
+                    /** Format: uuid */
+                    org_id?: string;
+                    /** @description A JSON object given to every document of the batch (at most 16 KiB). */
+                    metadata?: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBatchView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a file is not PDF, DOCX, HTML, Markdown or UTF-8 text */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKnowledgeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBatchView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelKnowledgeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBatchView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listKnowledgeBases: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next_cursor` of the previous page: the position of its last item, `<created_at in epoch milliseconds>_<id>`. */
+                cursor?: string;
+                /** @description Defaults to the key's organisation. */
+                org_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseList"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body return the same knowledge base; same key with another body is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKnowledgeBaseRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                knowledge_base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteKnowledgeBase: {
+        parameters: {
+            query?: {
+                /** @description true: delete its documents (and their chunks) with it, in one transaction. false: a base that holds documents is 409 knowledge_base_not_empty. */
+                cascade?: boolean;
+            };
+            header?: never;
+            path: {
+                knowledge_base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                knowledge_base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKnowledgeBaseRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict with the current state, or limit_exceeded: a count of the organisation is at its cap (waiting does not change it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ export type Query = Record<string, string | number | boolean | readonly (string 
 
 export interface RequestOptions {
   query?: Query;
+  /** JSON-encoded, or a `FormData` sent as multipart/form-data as it is (its parts are Blobs, so every retry re-sends it whole). */
   body?: unknown;
   /** Creates send one, generated once per call and kept across its retries, so that a retry never creates twice. */
   idempotencyKey?: string;
@@ -86,7 +87,7 @@ export class Transport {
   /** The response of the first attempt that got an answer the caller should see; throws the API's error otherwise. */
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers = this.headers({ accept: 'application/json', ...options.headers });
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.body !== undefined && !isFormData(options.body)) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const repeatable = method === 'GET' || method === 'DELETE' || !!options.idempotencyKey || !!options.repeatable;
     const maxRetries = options.maxRetries ?? this.maxRetries;
@@ -131,7 +132,8 @@ export class Transport {
       return await this.fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        // fetch encodes a FormData anew on each call (with its own boundary in the content-type it sets).
+        body: body === undefined ? undefined : isFormData(body) ? body : JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, timer]) : timer,
       });
     } catch (error) {
@@ -140,6 +142,10 @@ export class Transport {
       throw new ConnectionError(`${method} ${url} failed: ${(error as Error).message}`, error);
     }
   }
+}
+
+function isFormData(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
 }
 
 export async function failureOf(response: Response): Promise<PylonError> {

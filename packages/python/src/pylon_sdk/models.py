@@ -194,6 +194,7 @@ class AgentToolRequest(TypedDict, closed=True):
     type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
+    knowledge_base_ids: NotRequired[list[str]]
     name: NotRequired[str]
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
@@ -229,6 +230,7 @@ class AgentToolView(TypedDict):
     type: Literal['knowledge_search', 'function', 'mcp']
     match_count: NotRequired[int]
     require_approval: NotRequired[Literal['always', 'never']]
+    knowledge_base_ids: NotRequired[list[str]]
     server_label: NotRequired[str]
     server_url: NotRequired[str]
     allowed_tools: NotRequired[list[str]]
@@ -529,6 +531,7 @@ class KnowledgeQueryRequest(TypedDict, closed=True):
     mode: NotRequired[Literal['vector', 'keyword', 'hybrid']]
     filters: NotRequired[EqualityFilter | RangeFilter | SetFilter | CompoundFilter]
     score_threshold: NotRequired[float]
+    knowledge_base_ids: NotRequired[list[str]]
 
 
 class KnowledgeQueryMatch(TypedDict):
@@ -539,11 +542,14 @@ class KnowledgeQueryMatch(TypedDict):
     chunk_index: NotRequired[float]
     metadata: NotRequired[dict[str, Any]]
     score: float
+    knowledge_base_id: str
     found_by: list[Literal['vector', 'keyword']]
     vector_rank: int
     vector_similarity: float
     keyword_rank: int
     keyword_score: float
+    page_start: int
+    page_end: int
 
 
 class KnowledgeQueryResponse(TypedDict):
@@ -555,6 +561,7 @@ class CreateDocumentRequest(TypedDict, closed=True):
     title: str
     content: str
     metadata: NotRequired[dict[str, Any]]
+    knowledge_base_id: NotRequired[str]
 
 
 class DocumentProgress(TypedDict):
@@ -562,15 +569,26 @@ class DocumentProgress(TypedDict):
     chunks_total: float
 
 
+class DocumentFile(TypedDict):
+    name: str
+    type: Literal['pdf', 'docx', 'html', 'markdown', 'text']
+    media_type: str
+    size_bytes: float
+
+
 class DocumentView(TypedDict):
     doc_id: str
     org_id: str
+    knowledge_base_id: str
     title: str
     status: Literal['processing', 'ready', 'failed']
     failure_reason: str
     chunk_count: float
+    revision: int
+    ready_revision: int
     progress: DocumentProgress
     metadata: dict[str, Any]
+    file: DocumentFile
     created_at: str
     updated_at: str
 
@@ -578,6 +596,76 @@ class DocumentView(TypedDict):
 class DocumentList(TypedDict):
     data: list[DocumentView]
     next_cursor: str
+
+
+class ReplaceDocumentRequest(TypedDict, closed=True):
+    org_id: str
+    content: str
+    title: NotRequired[str]
+    metadata: NotRequired[dict[str, Any]]
+
+
+class BatchDocumentRequest(TypedDict, closed=True):
+    title: str
+    content: str
+    metadata: NotRequired[dict[str, Any]]
+
+
+class CreateKnowledgeBatchRequest(TypedDict, closed=True):
+    org_id: str
+    knowledge_base_id: NotRequired[str]
+    documents: list[BatchDocumentRequest]
+
+
+class KnowledgeBatchCounts(TypedDict):
+    total: float
+    processing: float
+    ready: float
+    failed: float
+
+
+class KnowledgeBatchDocument(TypedDict):
+    doc_id: str
+    title: str
+    status: Literal['processing', 'ready', 'failed']
+    failure_reason: str
+
+
+class KnowledgeBatchView(TypedDict):
+    batch_id: str
+    org_id: str
+    status: Literal['processing', 'completed', 'cancelled']
+    counts: KnowledgeBatchCounts
+    documents: list[KnowledgeBatchDocument]
+    created_at: str
+    updated_at: str
+
+
+class CreateKnowledgeBaseRequest(TypedDict, closed=True):
+    org_id: str
+    name: str
+    description: NotRequired[str]
+
+
+class KnowledgeBaseView(TypedDict):
+    knowledge_base_id: str
+    org_id: str
+    name: str
+    description: str
+    is_default: bool
+    document_count: int
+    created_at: str
+    updated_at: str
+
+
+class KnowledgeBaseList(TypedDict):
+    data: list[KnowledgeBaseView]
+    next_cursor: str
+
+
+class UpdateKnowledgeBaseRequest(TypedDict, closed=True):
+    name: NotRequired[str]
+    description: NotRequired[str]
 
 
 class CreateTokenGrantRequest(TypedDict, closed=True):
