@@ -551,7 +551,7 @@ describe('the console, in a browser', () => {
       await page.getByLabel('New knowledge base').fill('Scratch');
       await page.getByRole('button', { name: 'Create base' }).click();
       await page.getByRole('status').filter({ hasText: 'Knowledge base “Scratch” created' }).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByRole('button', { name: 'Delete the knowledge base Scratch' }).click();
+      await page.getByRole('button', { name: 'Delete the knowledge base “Scratch”' }).click();
       await page.getByRole('status').filter({ hasText: 'Knowledge base deleted.' }).waitFor({ timeout: UI_TIMEOUT });
       assert.doesNotMatch((await picker.locator('option').allTextContents()).join('\n'), /Scratch/);
 
@@ -564,7 +564,7 @@ describe('the console, in a browser', () => {
       await page.getByRole('button', { name: 'Add document' }).click();
       await page.getByRole('row').filter({ hasText: 'Outdated page' }).waitFor({ timeout: UI_TIMEOUT });
       await picker.locator('option:checked', { hasText: 'Old notes · 1 document' }).waitFor({ state: 'attached', timeout: UI_TIMEOUT });
-      await page.getByRole('button', { name: 'Delete the knowledge base Old notes' }).click();
+      await page.getByRole('button', { name: 'Delete the knowledge base “Old notes”' }).click();
       const confirm = page.getByRole('group', { name: 'Confirm deleting Old notes' });
       await confirm.getByText('Delete “Old notes” and its 1 document?').waitFor();
       await confirm.getByRole('button', { name: 'Yes, delete them all' }).click();

@@ -71,34 +71,3 @@ export function reported(failure: ApiFailure): ApiFailure {
   if (REFUSED_KEY.has(failure.code)) for (const listener of keyRefusedListeners) listener(failure);
   return failure;
 }
-
-/**
- * A JSON request with the signed-in key, for the operations the SDK this console is built with does not have
- * yet (knowledge bases, revisions, page numbers); its failures are ApiFailures as with `call`.
- */
-export async function requestJson<T>(
-  method: string,
-  path: string,
-  { body, query, create }: { body?: unknown; query?: Record<string, string | number | boolean | undefined>; create?: boolean } = {},
-): Promise<T> {
-  const url = new URL(path, window.location.origin);
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${storedApiKey() ?? ''}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        // A create carries an Idempotency-Key, as the SDK's do.
-        ...(create ? { 'idempotency-key': crypto.randomUUID() } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch (error) {
-    throw new ApiFailure(0, 'network_error', error instanceof Error ? error.message : String(error));
-  }
-  if (!response.ok) throw reported(await failureOf(response));
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}

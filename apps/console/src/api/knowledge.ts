@@ -1,52 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiFailure, call, failureOf, reported, requestJson, type Schemas } from './client';
-import { storedApiKey } from './session';
+import { call, type Schemas } from './client';
 import { fileForm, sendForm, type UploadProgress } from './uploads';
 
 /*
- * Knowledge bases, revisions, files and page numbers, typed here from the API's DTOs
- * (apps/api/knowledge/dto, apps/api/knowledge-bases/dto): the SDK this console is built with does not have them yet.
+ * Knowledge bases, documents and their revisions through the SDK (@pylon/sdk); the uploads themselves go
+ * through XMLHttpRequest (./uploads), whose upload progress events fetch does not give.
  */
 
-export interface KnowledgeBase {
-  knowledge_base_id: string;
-  org_id: string;
-  name: string;
-  description: string | null;
-  is_default: boolean;
-  document_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type KnowledgeBase = Schemas['KnowledgeBaseView'];
+export type KnowledgeDocument = Schemas['DocumentView'];
+export type QueryMatch = Schemas['KnowledgeQueryMatch'];
+export type QueryRequest = Schemas['KnowledgeQueryRequest'];
 
-export interface DocumentFile {
-  name: string | null;
-  type: string;
-  media_type: string;
-  size_bytes: number;
-}
-
-export type KnowledgeDocument = Schemas['DocumentView'] & {
-  knowledge_base_id: string;
-  revision: number;
-  ready_revision: number | null;
-  file: DocumentFile | null;
-};
-
-export type QueryMatch = Schemas['KnowledgeQueryResponse']['matches'][number] & {
-  knowledge_base_id: string;
-  page_start: number | null;
-  page_end: number | null;
-};
-
-export type QueryRequest = Schemas['KnowledgeQueryRequest'] & { knowledge_base_ids?: string[] };
-
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-}
-
-const basesPath = '/api/v1/knowledge-bases';
 const documentPath = (docId: string) => `/api/v1/knowledge/documents/${encodeURIComponent(docId)}`;
 
 /** Every knowledge base of the organisation (a few pages of 100 at most), the default first. */
@@ -54,7 +19,7 @@ export async function listKnowledgeBases(): Promise<KnowledgeBase[]> {
   const bases: KnowledgeBase[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10; page++) {
-    const list = await requestJson<List<KnowledgeBase>>('GET', basesPath, { query: { limit: 100, cursor } });
+    const list = await call((pylon) => pylon.knowledgeBases.list({ limit: 100 }).page(cursor));
     bases.push(...list.data);
     if (!list.next_cursor) break;
     cursor = list.next_cursor;
@@ -67,30 +32,33 @@ export function useKnowledgeBases(enabled = true) {
 }
 
 export function createKnowledgeBase(body: { org_id: string; name: string; description?: string | null }): Promise<KnowledgeBase> {
-  return requestJson('POST', basesPath, { body, create: true });
+  return call((pylon) => pylon.knowledgeBases.create(body));
 }
 
+/** Deletes a base: an empty one, or (cascade) with its documents. */
 export function deleteKnowledgeBase(baseId: string, cascade: boolean): Promise<void> {
-  return requestJson('DELETE', `${basesPath}/${encodeURIComponent(baseId)}`, { query: cascade ? { cascade: true } : {} });
+  return call((pylon) => pylon.knowledgeBases.delete(baseId, cascade ? { cascade: true } : {}));
 }
 
-export function listDocuments(params: { limit: number; cursor?: string; knowledgeBaseId?: string }): Promise<List<KnowledgeDocument>> {
-  return requestJson('GET', '/api/v1/knowledge/documents', {
-    query: { limit: params.limit, cursor: params.cursor, knowledge_base_id: params.knowledgeBaseId },
-  });
+export function listDocuments(params: { limit: number; cursor?: string; knowledgeBaseId?: string }) {
+  return call((pylon) =>
+    pylon.knowledge.documents
+      .list({ limit: params.limit, ...(params.knowledgeBaseId ? { knowledge_base_id: params.knowledgeBaseId } : {}) })
+      .page(params.cursor),
+  );
 }
 
 export function getDocument(docId: string): Promise<KnowledgeDocument> {
-  return call((pylon) => pylon.knowledge.documents.get(docId)) as Promise<KnowledgeDocument>;
+  return call((pylon) => pylon.knowledge.documents.get(docId));
 }
 
-export function queryKnowledge(body: QueryRequest): Promise<{ matches: QueryMatch[] }> {
-  return requestJson('POST', '/api/v1/knowledge/query', { body });
+export function queryKnowledge(body: QueryRequest) {
+  return call((pylon) => pylon.knowledge.query(body));
 }
 
 /** A new revision from text (PUT …/documents/{id}): searchable once ready; until then search serves the previous one. */
 export function replaceDocumentText(docId: string, body: { org_id: string; content: string; title?: string }): Promise<KnowledgeDocument> {
-  return requestJson('PUT', documentPath(docId), { body });
+  return call((pylon) => pylon.knowledge.documents.replace(docId, body));
 }
 
 /** Adds a document from a file (POST /knowledge/files), reporting its upload's progress. */
@@ -112,18 +80,10 @@ export function replaceDocumentFile(
   return sendForm('PUT', `${documentPath(docId)}/file`, fileForm(file, fields), { onProgress });
 }
 
-/** The original file, fetched with the key (a header, so no plain link can carry it) as a Blob. */
-export async function downloadFile(docId: string): Promise<Blob> {
-  let response: Response;
-  try {
-    response = await fetch(new URL(`${documentPath(docId)}/file`, window.location.origin), {
-      headers: { authorization: `Bearer ${storedApiKey() ?? ''}` },
-    });
-  } catch (error) {
-    throw new ApiFailure(0, 'network_error', error instanceof Error ? error.message : String(error));
-  }
-  if (!response.ok) throw reported(await failureOf(response));
-  return response.blob();
+/** The original file, fetched with the key (a header, so no plain link can carry it), as a Blob of its media type. */
+export async function downloadFile(docId: string): Promise<{ blob: Blob; fileName: string }> {
+  const file = await call((pylon) => pylon.knowledge.files.download(docId));
+  return { blob: new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.mediaType }), fileName: file.fileName };
 }
 
 /** "1.2 MB", "830 B". */

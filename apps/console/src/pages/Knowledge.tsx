@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { call, requestJson, type Schemas } from '../api/client';
+import { call, type Schemas } from '../api/client';
 import { listDocuments, pagesLabel, queryKnowledge, useKnowledgeBases, type KnowledgeDocument } from '../api/knowledge';
 import { DocsLink, Done, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
@@ -149,16 +149,15 @@ function AddText({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const [title, setTitle] = useState('');
   const add = useMutation({
     mutationFn: () =>
-      requestJson<KnowledgeDocument>('POST', '/api/v1/knowledge/documents', {
-        body: {
+      call((pylon) =>
+        pylon.knowledge.documents.create({
           org_id: orgId,
           title: title.trim(),
           content: text,
           metadata: { source: 'console' },
           ...(knowledgeBaseId ? { knowledge_base_id: knowledgeBaseId } : {}),
-        },
-        create: true,
-      }),
+        }),
+      ),
     onSuccess: () => {
       setText('');
       setTitle('');

@@ -108,7 +108,7 @@ function FileFacts({ document }: { document: KnowledgeDocument }) {
   useEffect(() => setUrl(null), [document.revision]);
   const download = useMutation({
     mutationFn: () => downloadFile(document.doc_id),
-    onSuccess: (blob) => setUrl(URL.createObjectURL(blob)),
+    onSuccess: ({ blob }) => setUrl(URL.createObjectURL(blob)),
   });
   return (
     <>

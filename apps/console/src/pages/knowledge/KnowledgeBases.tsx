@@ -87,11 +87,10 @@ export function KnowledgeBasePicker({ value, onChange }: { value: string; onChan
             <button
               type="button"
               className="danger"
-              aria-label={`Delete the knowledge base ${chosen.name}`}
               disabled={remove.isPending}
               onClick={() => (chosen.document_count > 0 ? setConfirming(true) : remove.mutate(chosen))}
             >
-              Delete base
+              Delete<span className="visually-hidden"> the knowledge base</span> “{chosen.name}”
             </button>
           ))}
       </div>
