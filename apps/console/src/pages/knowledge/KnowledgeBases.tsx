@@ -22,9 +22,11 @@ export function KnowledgeBasePicker({ value, onChange }: { value: string; onChan
   const chosen = bases.data?.find((base) => base.knowledge_base_id === value);
   const create = useMutation({
     mutationFn: () => createKnowledgeBase({ org_id: orgId, name: name.trim() }),
-    onSuccess: (base) => {
+    onSuccess: async (base) => {
       setName('');
-      // Listed at once, so that the picker shows it chosen before the list is fetched again.
+      // Listed at once, so that the picker shows it chosen before the list is fetched again (a fetch under way,
+      // from before it existed, is dropped).
+      await queryClient.cancelQueries({ queryKey: ['knowledge-bases'] });
       queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) => [...(bases ?? []), base]);
       onChange(base.knowledge_base_id);
       void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
@@ -32,8 +34,9 @@ export function KnowledgeBasePicker({ value, onChange }: { value: string; onChan
   });
   const remove = useMutation({
     mutationFn: (base: KnowledgeBase) => deleteKnowledgeBase(base.knowledge_base_id, base.document_count > 0),
-    onSuccess: (_, deleted) => {
+    onSuccess: async (_, deleted) => {
       setConfirming(false);
+      await queryClient.cancelQueries({ queryKey: ['knowledge-bases'] });
       queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) =>
         bases?.filter((base) => base.knowledge_base_id !== deleted.knowledge_base_id),
       );
