@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { pdfWithLines } from '../support/document-files';
+import { pdfWithLines, tinyPng } from '../support/document-files';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
@@ -161,9 +161,11 @@ describe('the console, in a browser', () => {
   for (const viewport of VIEWPORTS) describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => flows(viewport));
 
   it('the pages broke no Content-Security-Policy rule and threw nothing', () => {
-    // The refused key and the narrow key's refused page answer 401/403 on purpose, and the schedule with an
-    // unknown time zone 400, once at each size; nothing else may fail.
-    const unexpected = consoleErrors.filter((text) => !/status of 40[13]/.test(text));
+    // The refused key and the narrow key's refused page answer 401/403 on purpose, the image uploaded as a
+    // document 415, and the schedule with an unknown time zone 400, once at each size; nothing else may fail.
+    const refusedImages = consoleErrors.filter((text) => /status of 415/.test(text));
+    assert.ok(refusedImages.length <= VIEWPORTS.length, refusedImages.join('\n'));
+    const unexpected = consoleErrors.filter((text) => !/status of (40[13]|415)/.test(text));
     assert.ok(unexpected.filter((text) => /status of 400/.test(text)).length <= VIEWPORTS.length, unexpected.join('\n'));
     assert.deepEqual(
       unexpected.filter((text) => !/status of 400/.test(text)),
@@ -492,6 +494,15 @@ describe('the console, in a browser', () => {
         await page.getByRole('row').filter({ hasText: name }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
       }
 
+      // A type the API does not read is refused, with the reason it gave (Error-Detail), in words.
+      await page.getByLabel('Files (PDF, DOCX, HTML, Markdown, text)').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() });
+      await uploads
+        .getByRole('listitem')
+        .filter({ hasText: 'photo.png' })
+        .getByRole('alert')
+        .filter({ hasText: /^The API does not take this kind of content\. The file is .+; Pylon reads PDF, DOCX, HTML, Markdown and plain text/ })
+        .waitFor({ timeout: UI_TIMEOUT });
+
       await page.getByLabel('Title', { exact: true }).fill('Refund policy');
       await page.getByLabel('Text', { exact: true }).fill('Refunds: a cancelled video gives its 500 000 tokens back to the balance.');
       await page.getByRole('button', { name: 'Add document' }).click();
@@ -607,7 +618,7 @@ describe('the console, in a browser', () => {
       await page.getByRole('button', { name: 'Replace' }).click();
       await page
         .getByRole('status')
-        .filter({ hasText: /^Revision 2 accepted/ })
+        .filter({ hasText: 'Revision 2 accepted: search serves revision 1 until it is ready.' })
         .waitFor({ timeout: UI_TIMEOUT });
       await page.getByTestId('document-revision').getByText('2 (searchable)').waitFor({ timeout: UI_TIMEOUT });
       assert.equal(await page.getByTestId('document-ready-revision').innerText(), 'revision 2');
