@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { pdfWithLines, tinyPng } from '../support/document-files';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
@@ -159,9 +161,11 @@ describe('the console, in a browser', () => {
   for (const viewport of VIEWPORTS) describe(`at ${viewport.width}×${viewport.height} (${viewport.name})`, () => flows(viewport));
 
   it('the pages broke no Content-Security-Policy rule and threw nothing', () => {
-    // The refused key and the narrow key's refused page answer 401/403 on purpose, and the schedule with an
-    // unknown time zone 400, once at each size; nothing else may fail.
-    const unexpected = consoleErrors.filter((text) => !/status of 40[13]/.test(text));
+    // The refused key and the narrow key's refused page answer 401/403 on purpose, the image uploaded as a
+    // document 415, and the schedule with an unknown time zone 400, once at each size; nothing else may fail.
+    const refusedImages = consoleErrors.filter((text) => /status of 415/.test(text));
+    assert.ok(refusedImages.length <= VIEWPORTS.length, refusedImages.join('\n'));
+    const unexpected = consoleErrors.filter((text) => !/status of (40[13]|415)/.test(text));
     assert.ok(unexpected.filter((text) => /status of 400/.test(text)).length <= VIEWPORTS.length, unexpected.join('\n'));
     assert.deepEqual(
       unexpected.filter((text) => !/status of 400/.test(text)),
@@ -466,20 +470,41 @@ describe('the console, in a browser', () => {
       assert.equal(await page.getByRole('group', { name: 'MCP server 1' }).count(), 0, 'the form is cleared');
     });
 
-    it('Knowledge: uploads a Markdown file and pastes a text, follows both until ready, and searches them with scores', async () => {
+    it('Knowledge: two files chosen at once, each with its progress bar then its status; a pasted text; search with scores and page numbers', async () => {
       await openSection('Knowledge');
-      await page.getByLabel(/Text or Markdown file/).setInputFiles({
-        name: 'pylon-notes.md',
-        mimeType: 'text/markdown',
-        buffer: Buffer.from('# Pylon notes\n\nA cancelled run ends failed with the error cancelled.\n\nVideos cost 500 000 tokens each.\n'),
-      });
-      await page.getByRole('button', { name: 'Upload' }).click();
-      const row = page.getByRole('row').filter({ hasText: 'pylon-notes.md' });
-      await row.getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      const dir = mkdtempSync(join(tmpdir(), 'console-files-'));
+      const notes = join(dir, 'pylon-notes.md');
+      writeFileSync(notes, '# Pylon notes\n\nA cancelled run ends failed with the error cancelled.\n\nVideos cost 500 000 tokens each.\n');
+      const manual = join(dir, 'operator-manual.pdf');
+      writeFileSync(
+        manual,
+        await pdfWithLines([
+          ['Pylon operator manual', 'Read this before you start the server.'],
+          ['Backups of the database run nightly at two in the morning.', 'Restores take about ten minutes.'],
+        ]),
+      );
+      await page.getByLabel('Files (PDF, DOCX, HTML, Markdown, text)').setInputFiles([notes, manual]);
+      const uploads = page.getByRole('list', { name: 'Uploads, newest first' });
+      for (const name of ['pylon-notes.md', 'operator-manual.pdf']) {
+        const upload = uploads.getByRole('listitem').filter({ hasText: name });
+        await upload.getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+        // Its own progress bar, full once its bytes were sent.
+        assert.equal(await upload.getByRole('progressbar', { name: `Upload of ${name}` }).getAttribute('value'), '100');
+        await upload.getByText('100 % uploaded').waitFor();
+        await page.getByRole('row').filter({ hasText: name }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      }
 
-      await page.getByLabel('pasted text').check();
-      await page.getByLabel('Text', { exact: true }).fill('Refunds: a cancelled video gives its 500 000 tokens back to the balance.');
+      // A type the API does not read is refused, with the reason it gave (Error-Detail), in words.
+      await page.getByLabel('Files (PDF, DOCX, HTML, Markdown, text)').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() });
+      await uploads
+        .getByRole('listitem')
+        .filter({ hasText: 'photo.png' })
+        .getByRole('alert')
+        .filter({ hasText: /^The API does not take this kind of content\. The file is .+; Pylon reads PDF, DOCX, HTML, Markdown and plain text/ })
+        .waitFor({ timeout: UI_TIMEOUT });
+
       await page.getByLabel('Title', { exact: true }).fill('Refund policy');
+      await page.getByLabel('Text', { exact: true }).fill('Refunds: a cancelled video gives its 500 000 tokens back to the balance.');
       await page.getByRole('button', { name: 'Add document' }).click();
       await page.getByRole('status').filter({ hasText: 'Added “Refund policy”' }).waitFor({ timeout: UI_TIMEOUT });
       await page.getByRole('row').filter({ hasText: 'Refund policy' }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
@@ -493,7 +518,132 @@ describe('the console, in a browser', () => {
       const score = Number(await matches.locator('data.score').first().getAttribute('value'));
       assert.ok(score > 0 && score <= 1, `cosine similarity ${score}`);
       assert.match(await matches.innerText(), /found by vector/);
+
+      // A match in the PDF says which page it is on.
+      await page.getByLabel('Query').fill('backups nightly');
+      await page.getByLabel('Search', { exact: true }).selectOption('keyword');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await matches
+        .getByRole('listitem')
+        .filter({ hasText: 'Backups of the database run nightly' })
+        .getByText(/operator-manual\.pdf · (p\. 2|pp\. 1–2) ·/)
+        .waitFor({ timeout: UI_TIMEOUT });
       await assertPage('knowledge');
+    });
+
+    it('Knowledge bases: one created and chosen, a text added to it, search scoped to it; an empty one deleted at once; a file dropped into another, deleted with it after a confirm', async () => {
+      const picker = page.getByLabel('Knowledge base', { exact: true });
+      await page.getByLabel('New knowledge base').fill('Handbook');
+      await page.getByRole('button', { name: 'Create base' }).click();
+      await page.getByRole('status').filter({ hasText: 'Knowledge base “Handbook” created, and chosen' }).waitFor({ timeout: UI_TIMEOUT });
+      await picker.locator('option:checked', { hasText: /^Handbook · 0 documents$/ }).waitFor({ state: 'attached' });
+      const options = (await picker.locator('option').allTextContents()).join('\n');
+      assert.match(options, /\(default\) · 3 documents/, 'the default base, marked, holds the documents added before');
+      await page.getByRole('heading', { level: 2, name: 'Documents in “Handbook”' }).waitFor();
+      await page.getByText('No documents yet.').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByText('They go into Handbook.').waitFor();
+
+      await page.getByLabel('Title', { exact: true }).fill('Holiday rota');
+      await page.getByLabel('Text', { exact: true }).fill('The support desk is closed on public holidays; the on-call engineer answers pages.');
+      await page.getByRole('button', { name: 'Add document' }).click();
+      await page.getByRole('row').filter({ hasText: 'Holiday rota' }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByRole('row').filter({ hasText: 'pylon-notes.md' }).count(), 0, 'only the chosen base’s documents are listed');
+
+      await page.getByLabel('Query').fill('support desk holidays');
+      await page.getByLabel('In', { exact: true }).selectOption({ label: 'Handbook' });
+      await page.getByRole('button', { name: 'Search' }).click();
+      const matches = page.getByRole('list', { name: 'Matches, best first' });
+      await matches.getByText('The support desk is closed').waitFor({ timeout: UI_TIMEOUT });
+      assert.doesNotMatch(await matches.innerText(), /pylon-notes|operator-manual|Refund/);
+      assert.match(await matches.innerText(), /in Handbook/);
+      await assertPage('knowledge-bases', { screenshot: false });
+
+      // An empty base goes at once.
+      await page.getByLabel('New knowledge base').fill('Scratch');
+      await page.getByRole('button', { name: 'Create base' }).click();
+      await page.getByRole('status').filter({ hasText: 'Knowledge base “Scratch” created' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: 'Delete the knowledge base “Scratch”' }).click();
+      await page.getByRole('status').filter({ hasText: 'Knowledge base deleted.' }).waitFor({ timeout: UI_TIMEOUT });
+      await picker.locator('option', { hasText: 'Scratch' }).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+
+      // One with documents only with them, after a confirm.
+      await page.getByLabel('New knowledge base').fill('Old notes');
+      await page.getByRole('button', { name: 'Create base' }).click();
+      await page.getByRole('status').filter({ hasText: 'Knowledge base “Old notes” created' }).waitFor({ timeout: UI_TIMEOUT });
+      // A file dropped on the zone goes into the chosen base.
+      await page.getByText('They go into Old notes.').waitFor();
+      const dropped = await page.evaluateHandle(() => {
+        const browser = globalThis as any;
+        const transfer = new browser.DataTransfer();
+        transfer.items.add(new browser.File(['This page is out of date.'], 'outdated-page.txt', { type: 'text/plain' }));
+        return transfer;
+      });
+      await page.locator('.drop-zone').dispatchEvent('dragover', { dataTransfer: dropped });
+      await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+      await page
+        .getByRole('list', { name: 'Uploads, newest first' })
+        .getByRole('listitem')
+        .filter({ hasText: 'outdated-page.txt' })
+        .getByText('ready', { exact: true })
+        .waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('row').filter({ hasText: 'outdated-page.txt' }).waitFor({ timeout: UI_TIMEOUT });
+      await picker.locator('option:checked', { hasText: 'Old notes · 1 document' }).waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: 'Delete the knowledge base “Old notes”' }).click();
+      const confirm = page.getByRole('group', { name: 'Confirm deleting Old notes' });
+      await confirm.getByText('Delete “Old notes” and its 1 document?').waitFor();
+      await confirm.getByRole('button', { name: 'Yes, delete them all' }).click();
+      await page.getByRole('status').filter({ hasText: 'Knowledge base deleted.' }).waitFor({ timeout: UI_TIMEOUT });
+      await picker.locator('option', { hasText: 'Old notes' }).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      await page.getByRole('row').filter({ hasText: 'pylon-notes.md' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByRole('row').filter({ hasText: 'outdated-page.txt' }).count(), 0, 'its document went with it');
+    });
+
+    it('Document: revision, file with download, and Replace with new text: search serves the old revision until revision 2 is ready', async () => {
+      await page.getByRole('row').filter({ hasText: 'operator-manual.pdf' }).getByRole('link', { name: 'operator-manual.pdf' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Document “operator-manual.pdf”' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await page.getByTestId('document-file').innerText(), /^operator-manual\.pdf · pdf \(application\/pdf\) · [\d.,]+ (B|KB)$/);
+      await page.getByRole('button', { name: 'Download operator-manual.pdf' }).click();
+      const save = page.getByRole('link', { name: 'Save operator-manual.pdf' });
+      await save.waitFor({ timeout: UI_TIMEOUT });
+      assert.match((await save.getAttribute('href')) ?? '', /^blob:/, 'fetched with the key, then offered as an object URL');
+      assert.equal(await save.getAttribute('download'), 'operator-manual.pdf');
+
+      await page.getByRole('link', { name: '← All documents' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Knowledge' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('row').filter({ hasText: 'Refund policy' }).getByRole('link', { name: 'Refund policy' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Document “Refund policy”' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByTestId('document-revision').innerText(), '1 (searchable)');
+      await page.getByText('none: made from text').waitFor();
+      await page.getByLabel('New text', { exact: true }).fill('Refunds: a cancelled or failed video gives its 500 000 tokens back within a minute.');
+      await page.getByRole('button', { name: 'Replace' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Revision 2 accepted: search serves revision 1 until it is ready.' })
+        .waitFor({ timeout: UI_TIMEOUT });
+      await page.getByTestId('document-revision').getByText('2 (searchable)').waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByTestId('document-ready-revision').innerText(), 'revision 2');
+      await assertPage('document-replaced', { screenshot: false });
+    });
+
+    it('Agents: a version whose knowledge_search searches only the knowledge bases ticked', async () => {
+      await openSection('Agents');
+      await page.getByRole('link', { name: 'Support bot' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Agent “Support bot”' }).waitFor({ timeout: UI_TIMEOUT });
+      const choice = page.getByRole('group', { name: 'Knowledge bases it searches' });
+      await choice.getByRole('checkbox', { name: /^Handbook · 1 document$/ }).check({ timeout: UI_TIMEOUT });
+      await assertPage('agent-knowledge-bases', { screenshot: false });
+      await page.getByRole('button', { name: 'Create version' }).click();
+      await page.getByRole('status').filter({ hasText: 'Version 3 created with local/extractive' }).waitFor({ timeout: UI_TIMEOUT });
+      const version = page.getByRole('row').filter({ hasText: 'v3' });
+      assert.match(await version.innerText(), /knowledge_search \(6, in 1 knowledge base\)/);
+      const bases = await http.get('/api/v1/knowledge-bases', { token: tenant.key });
+      const handbook = (bases.body.data as Array<{ name: string; knowledge_base_id: string }>).find((base) => base.name === 'Handbook');
+      const agentId = new URL(page.url()).pathname.split('/').pop()!;
+      const versions = await http.get(`/api/v1/agents/${agentId}/versions`, { token: tenant.key });
+      const v3 = (versions.body.data as Array<{ version: number; tools: Array<{ type: string; knowledge_base_ids?: string[] }> }>).find(
+        (candidate) => candidate.version === 3,
+      );
+      assert.deepEqual(v3?.tools.find((tool) => tool.type === 'knowledge_search')?.knowledge_base_ids, [handbook?.knowledge_base_id]);
     });
 
     it('Runs: starts a run and shows it as a timeline: the search it made, the documents it cited (linked), its output', async () => {
@@ -522,13 +672,27 @@ describe('the console, in a browser', () => {
 
       await timeline.getByRole('link', { name: 'pylon-notes.md' }).click();
       await page.getByRole('heading', { level: 1, name: 'Document “pylon-notes.md”' }).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByText('"filename": "pylon-notes.md"').waitFor();
+      assert.match(await page.getByTestId('document-file').innerText(), /^pylon-notes\.md · (markdown|text) /);
       await assertPage('document');
 
       await openSection('Runs');
       await page.getByLabel('Status').selectOption('succeeded');
       await page.getByRole('link', { name: runId.slice(0, 8) }).waitFor({ timeout: UI_TIMEOUT });
       await assertPage('runs');
+
+      // An answer from the PDF cites its pages ("[doc <id>, pp. 1-2]"), listed under the output.
+      await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Test agent' });
+      await page.getByLabel('Version').selectOption({ index: 1 });
+      await page.getByLabel('Input').fill('When do backups of the database run nightly?');
+      await page.getByRole('button', { name: 'Start run' }).click();
+      await page.getByRole('heading', { level: 1, name: /^Run / }).waitFor({ timeout: UI_TIMEOUT });
+      const cited = page.getByRole('list', { name: 'Documents the answer cites' });
+      await cited
+        .getByRole('listitem')
+        .filter({ hasText: /^operator-manual\.pdf, (p\. 2|pp\. 1–2)$/ })
+        .waitFor({ timeout: UI_TIMEOUT });
+      assert.match(await page.getByTestId('run-output').innerText(), /\[doc [0-9a-f-]{36}, (p\. 2|pp\. 1-2)\]/);
+      await assertPage('run-cited-pages', { screenshot: false });
     });
 
     it('Videos: generates a video with the offline renderer, plays it and extends it; a cancelled one says why and that it was refunded', async () => {
@@ -692,13 +856,14 @@ describe('the console, in a browser', () => {
       const figure = (name: string) => activity.getByRole('article', { name });
       // The summary of the first visit is shown at once, then the fresh one.
       await figure('Webhook deliveries').filter({ hasText: '3 delivered' }).waitFor({ timeout: UI_TIMEOUT });
-      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+1\s+1 succeeded, 0 failed, 0 cancelled, 0 in progress\s+Success rate 100%/);
-      assert.match(await figure('Documents').innerText(), /\s2\s+2 ready/);
+      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+2\s+2 succeeded, 0 failed, 0 cancelled, 0 in progress\s+Success rate 100%/);
+      // Two files, two texts (one replaced); the base deleted with its document took that one away.
+      assert.match(await figure('Documents').innerText(), /\s4\s+4 ready/);
       assert.match(await figure('Videos').innerText(), /\s3\s+2 completed, 1 failed/);
       assert.match(await figure('Webhook deliveries').innerText(), /\s3\s+3 delivered, 0 failed, 0 pending/);
       assert.match(await figure('Tokens').innerText(), /1,000,000\s+used: 1,500,000 charged, 500,000 refunded; 2,500,000 granted/);
       await activity.getByLabel('Last 30 days').check();
-      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+1\s/);
+      assert.match(await figure('Agent runs').innerText(), /^Agent runs\s+2\s/);
       await page.getByRole('region', { name: 'Recent failures', exact: true }).waitFor();
       await assertPage('overview');
     });

@@ -62,7 +62,12 @@ export async function call<T>(request: (pylon: Pylon) => Promise<T>): Promise<T>
       error instanceof PylonError
         ? new ApiFailure(error.status, error.code, error.detail, error.retryAfter)
         : new ApiFailure(0, 'network_error', error instanceof Error ? error.message : String(error));
-    if (REFUSED_KEY.has(failure.code)) for (const listener of keyRefusedListeners) listener(failure);
-    throw failure;
+    throw reported(failure);
   }
+}
+
+/** Tells the listeners when the API refused the key itself; returns the failure, to throw. */
+export function reported(failure: ApiFailure): ApiFailure {
+  if (REFUSED_KEY.has(failure.code)) for (const listener of keyRefusedListeners) listener(failure);
+  return failure;
 }

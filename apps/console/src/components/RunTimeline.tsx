@@ -197,7 +197,7 @@ function TimelineStep({ step }: { step: Step }) {
 }
 
 /** A cited document's title (its id until known, or when this key cannot read knowledge). */
-function CitedTitle({ docId }: { docId: string }) {
+export function CitedTitle({ docId }: { docId: string }) {
   const { can } = useSession();
   const document = useQuery({
     queryKey: ['document', docId],

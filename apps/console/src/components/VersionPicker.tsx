@@ -23,9 +23,16 @@ export function describeTools(tools: readonly ToolView[] | null | undefined): st
         ? `${tool.name} (function)`
         : tool.type === 'mcp'
           ? describeMcpTool(tool)
-          : `${tool.type} (${tool.match_count}${tool.require_approval === 'always' ? ', needs approval' : ''})`,
+          : `${tool.type} (${tool.match_count}${knowledgeBasesOf(tool)}${tool.require_approval === 'always' ? ', needs approval' : ''})`,
     )
     .join(', ');
+}
+
+/** ", in 2 knowledge bases" when the search is limited to some (knowledge_base_ids); nothing when it searches all. */
+function knowledgeBasesOf(tool: ToolView): string {
+  const ids = (tool as { knowledge_base_ids?: string[] | null }).knowledge_base_ids;
+  if (!ids || ids.length === 0) return '';
+  return `, in ${ids.length} ${ids.length === 1 ? 'knowledge base' : 'knowledge bases'}`;
 }
 
 /** "docs (mcp: search, fetch; Authorization: ********, needs approval)": the headers only as the API shows them, masked. */

@@ -2,10 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
-import { DocsLink, Done, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../components/ui';
+import { useKnowledgeBases } from '../api/knowledge';
+import { DocsLink, Done, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../components/ui';
 import { describeTools } from '../components/VersionPicker';
 import { McpToolFields, mcpTool, type McpServerDraft } from '../components/McpToolFields';
 import { useSession } from '../session';
+import { baseLabel } from './knowledge/KnowledgeBases';
 
 /** The organisation's agents: list and create; each agent's versions on its own page. */
 export function AgentsPage() {
@@ -189,6 +191,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
   const [runTimeout, setRunTimeout] = useState('');
   const [searchKnowledge, setSearchKnowledge] = useState(true);
   const [matchCount, setMatchCount] = useState('6');
+  const [knowledgeBaseIds, setKnowledgeBaseIds] = useState<string[]>([]);
   const [structured, setStructured] = useState(false);
   const [formatName, setFormatName] = useState('answer');
   const [schemaText, setSchemaText] = useState(EXAMPLE_SCHEMA);
@@ -207,7 +210,19 @@ function CreateVersion({ agentId }: { agentId: string }) {
           instructions,
           ...(temperature ? { temperature: Number(temperature) } : {}),
           ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
-          tools: [...(searchKnowledge ? [{ type: 'knowledge_search' as const, match_count: Number(matchCount) }] : []), ...mcpServers.map(mcpTool)],
+          tools: [
+            ...(searchKnowledge
+              ? [
+                  {
+                    type: 'knowledge_search' as const,
+                    match_count: Number(matchCount),
+                    // None chosen: it searches every knowledge base of the organisation.
+                    ...(knowledgeBaseIds.length > 0 ? { knowledge_base_ids: knowledgeBaseIds } : {}),
+                  },
+                ]
+              : []),
+            ...mcpServers.map(mcpTool),
+          ],
           ...(schema && 'value' in schema
             ? { response_format: { type: 'json_schema' as const, name: formatName.trim(), schema: schema.value, strict } }
             : {}),
@@ -216,6 +231,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
     onSuccess: () => {
       setInstructions('');
       setMcpServers([]);
+      setKnowledgeBaseIds([]);
       void queryClient.invalidateQueries({ queryKey: ['agent-versions', agentId] });
     },
   });
@@ -282,6 +298,7 @@ function CreateVersion({ agentId }: { agentId: string }) {
           <>
             <label htmlFor="version-matches">Matches per search</label>
             <input id="version-matches" type="number" min={1} max={50} value={matchCount} onChange={(event) => setMatchCount(event.target.value)} />
+            <KnowledgeBaseChoice value={knowledgeBaseIds} onChange={setKnowledgeBaseIds} />
           </>
         )}
         <McpToolFields servers={mcpServers} onChange={setMcpServers} />
@@ -401,5 +418,32 @@ function ResponseFormatView({ format, version }: { format: Schemas['AgentVersion
       </summary>
       <pre className="text">{JSON.stringify(format.schema, null, 2)}</pre>
     </details>
+  );
+}
+
+/** The knowledge bases a version's knowledge_search may search (knowledge_base_ids): some of them, or, with none ticked, all. */
+function KnowledgeBaseChoice({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
+  const { can } = useSession();
+  const bases = useKnowledgeBases(can('kb:read'));
+  if (!can('kb:read')) return <ScopeNote>Choosing knowledge bases needs the kb:read scope; without it the tool searches all of them.</ScopeNote>;
+  return (
+    <fieldset>
+      <legend>Knowledge bases it searches</legend>
+      <p className="hint">None ticked: all of the organisation’s knowledge bases, including those made later.</p>
+      {bases.data?.map((base) => (
+        <label key={base.knowledge_base_id} className="check">
+          <input
+            type="checkbox"
+            checked={value.includes(base.knowledge_base_id)}
+            onChange={(event) =>
+              onChange(event.target.checked ? [...value, base.knowledge_base_id] : value.filter((id) => id !== base.knowledge_base_id))
+            }
+          />{' '}
+          {baseLabel(base)}
+        </label>
+      ))}
+      {bases.data?.length === 0 && <p>No knowledge bases yet: the default one is made with the first document.</p>}
+      <ErrorNotice error={bases.error} />
+    </fieldset>
   );
 }

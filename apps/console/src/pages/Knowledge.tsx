@@ -2,16 +2,28 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { call, type Schemas } from '../api/client';
-import { DocsLink, Done, ErrorNotice, Id, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
+import { listDocuments, pagesLabel, queryKnowledge, useKnowledgeBases, type KnowledgeDocument } from '../api/knowledge';
+import { DocsLink, Done, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
+import { FileUploads } from './knowledge/FileUploads';
+import { KnowledgeBasePicker } from './knowledge/KnowledgeBases';
 
-/** The organisation's knowledge: documents with their status, upload, delete, and a search playground. */
+export { DocumentPage } from './knowledge/DocumentPage';
+
+/**
+ * The organisation's knowledge: its knowledge bases (one chosen, or all), files added with a progress bar each,
+ * documents with their status, delete, and a search playground.
+ */
 export function KnowledgePage() {
   const { can } = useSession();
   const pager = usePager();
+  const [baseId, setBaseId] = useState('');
+  const bases = useKnowledgeBases();
+  const chosen = bases.data?.find((base) => base.knowledge_base_id === baseId);
+  const defaultBase = bases.data?.find((base) => base.is_default);
   const documents = useQuery({
-    queryKey: ['documents', pager.cursor],
-    queryFn: () => call((pylon) => pylon.knowledge.documents.list({ limit: 20 }).page(pager.cursor)),
+    queryKey: ['documents', baseId, pager.cursor],
+    queryFn: () => listDocuments({ limit: 20, cursor: pager.cursor, knowledgeBaseId: baseId || undefined }),
     // While a document is being ingested, its status is followed until ready or failed.
     refetchInterval: (query) => (query.state.data?.data.some((document) => document.status === 'processing') ? 1_000 : false),
   });
@@ -19,9 +31,26 @@ export function KnowledgePage() {
     <>
       <h1>Knowledge</h1>
       <DocsLink tag="knowledge">Knowledge in the API reference</DocsLink>
-      {can('kb:write') ? <Upload /> : <ScopeNote>Uploading and deleting documents needs the kb:write scope, which this key does not have.</ScopeNote>}
+      <KnowledgeBasePicker
+        value={baseId}
+        onChange={(id) => {
+          setBaseId(id);
+          pager.reset();
+        }}
+      />
+      {can('kb:write') ? (
+        <>
+          <FileUploads
+            knowledgeBaseId={baseId}
+            baseName={chosen?.name ?? (defaultBase ? `${defaultBase.name} (the default)` : 'the default knowledge base')}
+          />
+          <AddText knowledgeBaseId={baseId} />
+        </>
+      ) : (
+        <ScopeNote>Uploading and deleting documents needs the kb:write scope, which this key does not have.</ScopeNote>
+      )}
       <section aria-labelledby="documents-heading">
-        <h2 id="documents-heading">Documents</h2>
+        <h2 id="documents-heading">Documents{chosen ? ` in “${chosen.name}”` : ''}</h2>
         <ErrorNotice error={documents.error} />
         {documents.data && documents.data.data.length > 0 && (
           <TableScroll label="Documents, newest first">
@@ -52,12 +81,15 @@ export function KnowledgePage() {
   );
 }
 
-function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView']; canDelete: boolean }) {
+function DocumentRow({ document, canDelete }: { document: KnowledgeDocument; canDelete: boolean }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => call((pylon) => pylon.knowledge.documents.delete(document.doc_id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['documents'] });
+      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
+    },
   });
   return (
     <tr>
@@ -109,82 +141,51 @@ function DocumentRow({ document, canDelete }: { document: Schemas['DocumentView'
   );
 }
 
-/** Adds a document from a .txt/.md file or from pasted text. */
-function Upload() {
+/** Adds a document from pasted text (POST /knowledge/documents), into the chosen base (the default when all are shown). */
+function AddText({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const { orgId } = useSession();
   const queryClient = useQueryClient();
-  const [source, setSource] = useState<'file' | 'text'>('file');
-  const [file, setFile] = useState<File | null>(null);
   const [text, setText] = useState('');
   const [title, setTitle] = useState('');
-  const upload = useMutation({
-    mutationFn: async () => {
-      if (source === 'text') {
-        return call((pylon) =>
-          pylon.knowledge.documents.create({ org_id: orgId, title: title.trim(), content: text, metadata: { source: 'console' } }),
-        );
-      }
-      if (!file) throw new Error('Choose a .txt or .md file first.');
-      const content = await file.text();
-      return call((pylon) =>
-        pylon.knowledge.documents.create({ org_id: orgId, title: title.trim() || file.name, content, metadata: { filename: file.name } }),
-      );
-    },
+  const add = useMutation({
+    mutationFn: () =>
+      call((pylon) =>
+        pylon.knowledge.documents.create({
+          org_id: orgId,
+          title: title.trim(),
+          content: text,
+          metadata: { source: 'console' },
+          ...(knowledgeBaseId ? { knowledge_base_id: knowledgeBaseId } : {}),
+        }),
+      ),
     onSuccess: () => {
-      setFile(null);
       setText('');
       setTitle('');
       void queryClient.invalidateQueries({ queryKey: ['documents'] });
+      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
     },
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    upload.mutate(undefined, { onSuccess: () => (event.target as HTMLFormElement).reset() });
+    add.mutate();
   };
-  const ready = source === 'file' ? !!file : text.trim().length > 0 && title.trim().length > 0;
   return (
-    <section aria-labelledby="upload-heading">
-      <h2 id="upload-heading">Add a document</h2>
+    <section aria-labelledby="add-text-heading">
+      <h2 id="add-text-heading">Add a text</h2>
       <form onSubmit={submit} className="stack">
-        <fieldset>
-          <legend>From</legend>
-          <label className="check">
-            <input type="radio" name="doc-source" checked={source === 'file'} onChange={() => setSource('file')} /> a .txt or .md file
-          </label>
-          <label className="check">
-            <input type="radio" name="doc-source" checked={source === 'text'} onChange={() => setSource('text')} /> pasted text
-          </label>
-        </fieldset>
-        {source === 'file' ? (
-          <>
-            <label htmlFor="doc-file">Text or Markdown file (.txt, .md)</label>
-            <input
-              id="doc-file"
-              type="file"
-              accept=".txt,.md,.markdown,text/plain,text/markdown"
-              required
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            />
-            <label htmlFor="doc-title">Title (optional; the file name otherwise)</label>
-          </>
-        ) : (
-          <>
-            <label htmlFor="doc-text">Text</label>
-            <textarea id="doc-text" required rows={8} value={text} onChange={(event) => setText(event.target.value)} />
-            <label htmlFor="doc-title">Title</label>
-          </>
-        )}
-        <input id="doc-title" maxLength={500} required={source === 'text'} value={title} onChange={(event) => setTitle(event.target.value)} />
+        <label htmlFor="doc-title">Title</label>
+        <input id="doc-title" maxLength={500} required value={title} onChange={(event) => setTitle(event.target.value)} />
+        <label htmlFor="doc-text">Text</label>
+        <textarea id="doc-text" required rows={6} value={text} onChange={(event) => setText(event.target.value)} />
         <div>
-          <button type="submit" disabled={upload.isPending || !ready}>
-            {source === 'file' ? 'Upload' : 'Add document'}
+          <button type="submit" disabled={add.isPending || !text.trim() || !title.trim()}>
+            Add document
           </button>
         </div>
-        {upload.isPending && <p role="status">Uploading…</p>}
-        {upload.isSuccess && (
-          <Done>Added “{upload.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</Done>
+        {add.isSuccess && (
+          <Done>Added “{add.data.title}”: it is being chunked and embedded; its status below turns ready when it can be searched.</Done>
         )}
-        <ErrorNotice error={upload.error} />
+        <ErrorNotice error={add.error} />
       </form>
     </section>
   );
@@ -203,8 +204,11 @@ function Search() {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<SearchMode>('hybrid');
   const [matchCount, setMatchCount] = useState(5);
+  const [scope, setScope] = useState('');
+  const bases = useKnowledgeBases();
+  const baseNames = new Map(bases.data?.map((base) => [base.knowledge_base_id, base.name]));
   const search = useMutation({
-    mutationFn: () => call((pylon) => pylon.knowledge.query({ org_id: orgId, query, mode, match_count: matchCount })),
+    mutationFn: () => queryKnowledge({ org_id: orgId, query, mode, match_count: matchCount, ...(scope ? { knowledge_base_ids: [scope] } : {}) }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -226,6 +230,16 @@ function Search() {
         </select>
         <label htmlFor="search-count">Matches</label>
         <input id="search-count" type="number" min={1} max={20} value={matchCount} onChange={(event) => setMatchCount(Number(event.target.value))} />
+        <label htmlFor="search-scope">In</label>
+        <select id="search-scope" value={scope} onChange={(event) => setScope(event.target.value)}>
+          <option value="">all knowledge bases</option>
+          {bases.data?.map((base) => (
+            <option key={base.knowledge_base_id} value={base.knowledge_base_id}>
+              {base.name}
+              {base.is_default ? ' (default)' : ''}
+            </option>
+          ))}
+        </select>
         <button type="submit" disabled={search.isPending}>
           Search
         </button>
@@ -239,7 +253,12 @@ function Search() {
             {search.data.matches.map((match) => (
               <li key={match.chunk_id}>
                 <p>
-                  <strong>{match.title ?? match.doc_id}</strong> · chunk {match.chunk_index ?? '?'} · score{' '}
+                  <strong>
+                    <Link href={`/knowledge/${match.doc_id}`}>{match.title ?? match.doc_id}</Link>
+                  </strong>
+                  {pagesLabel(match.page_start, match.page_end) && <> · {pagesLabel(match.page_start, match.page_end)}</>} · chunk{' '}
+                  {match.chunk_index ?? '?'}
+                  {baseNames.has(match.knowledge_base_id) && <> · in {baseNames.get(match.knowledge_base_id)}</>} · score{' '}
                   <data className="score" value={match.score}>
                     {match.score.toFixed(3)}
                   </data>{' '}
@@ -252,47 +271,5 @@ function Search() {
           </ol>
         ))}
     </section>
-  );
-}
-
-/** One document: what it is, how far its ingestion is, and its metadata (a run's citations link here). */
-export function DocumentPage({ docId }: { docId: string }) {
-  const document = useQuery({
-    queryKey: ['document', docId],
-    queryFn: () => call((pylon) => pylon.knowledge.documents.get(docId)),
-    refetchInterval: (query) => (query.state.data?.status === 'processing' ? 1_000 : false),
-  });
-  const data = document.data;
-  return (
-    <>
-      <p>
-        <Link href="/knowledge">← All documents</Link>
-      </p>
-      <h1>Document {data ? `“${data.title}”` : ''}</h1>
-      <ErrorNotice error={document.error} />
-      {data && (
-        <dl className="facts">
-          <dt>Document id</dt>
-          <dd>
-            <Id value={data.doc_id} label="the document id" />
-          </dd>
-          <dt>Status</dt>
-          <dd>
-            <Status value={data.status} />
-            {data.failure_reason && <> — {data.failure_reason}</>}
-          </dd>
-          <dt>Chunks</dt>
-          <dd>{data.chunk_count}</dd>
-          <dt>Added</dt>
-          <dd>
-            <When at={data.created_at} />
-          </dd>
-          <dt>Metadata</dt>
-          <dd>
-            <pre className="text">{JSON.stringify(data.metadata, null, 2)}</pre>
-          </dd>
-        </dl>
-      )}
-    </>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { call } from '../api/client';
 import { useRunEvents } from '../api/run-events';
+import { Citations } from '../components/Citations';
 import { PendingAction, pendingAction } from '../components/PendingAction';
 import { RunTimeline } from '../components/RunTimeline';
 import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../components/ui';
@@ -97,6 +98,7 @@ export function RunPage({ runId }: { runId: string }) {
           <pre className="text" aria-live="polite" data-testid="run-output">
             {output ?? (finished ? '(none)' : 'Waiting for output…')}
           </pre>
+          <Citations text={output} />
           {outputParsed !== undefined && (
             <>
               <h3>Structured answer</h3>

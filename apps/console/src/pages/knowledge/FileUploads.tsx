@@ -1,0 +1,131 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type DragEvent } from 'react';
+import { Link } from 'wouter';
+import { getDocument, uploadFile, type KnowledgeDocument } from '../../api/knowledge';
+import type { UploadProgress } from '../../api/uploads';
+import { ErrorNotice, Status } from '../../components/ui';
+
+/** The types the API takes (it recognises each file from its bytes; these only narrow the file chooser). */
+export const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
+
+interface Upload {
+  key: number;
+  file: File;
+  progress: UploadProgress;
+  document: KnowledgeDocument | null;
+  error: unknown;
+}
+
+let nextKey = 0;
+
+/**
+ * Several files at once, dropped on the zone or chosen with its file input: each is sent as its own upload
+ * (POST /knowledge/files through XMLHttpRequest), so each has its own progress bar of bytes sent, then its
+ * document's status followed until ready or failed. (A batch is one request, whose progress is of all
+ * the files together; separate uploads give each file's progress honestly.)
+ */
+export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: string; baseName: string }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [dragging, setDragging] = useState(false);
+
+  const update = (key: number, change: Partial<Upload>) =>
+    setUploads((current) => current.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
+
+  const start = (files: FileList | File[]) => {
+    const added = [...files].map((file) => ({ key: nextKey++, file, progress: { sent: 0, total: file.size }, document: null, error: null }));
+    if (added.length === 0) return;
+    setUploads((current) => [...added, ...current]);
+    for (const upload of added) {
+      uploadFile(upload.file, { knowledgeBaseId: knowledgeBaseId || undefined }, (progress) => update(upload.key, { progress })).then(
+        (document) => {
+          update(upload.key, { document, progress: { sent: upload.file.size, total: upload.file.size } });
+          void queryClient.invalidateQueries({ queryKey: ['documents'] });
+          void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
+        },
+        (error: unknown) => update(upload.key, { error }),
+      );
+    }
+  };
+
+  const drop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    start(event.dataTransfer.files);
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Add files</h2>
+      <div
+        className={dragging ? 'drop-zone dragging' : 'drop-zone'}
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={drop}
+      >
+        <p>
+          Drop files here, or choose them: PDF, Word (.docx), HTML, Markdown or text. They go into <strong>{baseName}</strong>.
+        </p>
+        <label htmlFor={`${id}-files`}>Files (PDF, DOCX, HTML, Markdown, text)</label>
+        <input
+          id={`${id}-files`}
+          type="file"
+          multiple
+          accept={ACCEPTED_FILES}
+          onChange={(event) => {
+            if (event.target.files) start(event.target.files);
+            event.target.value = '';
+          }}
+        />
+      </div>
+      {uploads.length > 0 && (
+        <ul className="uploads" aria-label="Uploads, newest first">
+          {uploads.map((upload) => (
+            <UploadItem key={upload.key} upload={upload} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** One file: its upload's progress, then its document's status until ready or failed (with the reason). */
+function UploadItem({ upload }: { upload: Upload }) {
+  const docId = upload.document?.doc_id;
+  const followed = useQuery({
+    queryKey: ['document', docId],
+    enabled: !!docId,
+    queryFn: () => getDocument(docId!),
+    refetchInterval: (query) => ((query.state.data?.status ?? 'processing') === 'processing' ? 1_000 : false),
+  });
+  const document = followed.data ?? upload.document;
+  const name = upload.file.name;
+  const percent = upload.progress.total > 0 ? Math.min(100, Math.round((upload.progress.sent / upload.progress.total) * 100)) : 0;
+  return (
+    <li>
+      <p>
+        <strong>{document ? <Link href={`/knowledge/${document.doc_id}`}>{name}</Link> : name}</strong>{' '}
+        <progress aria-label={`Upload of ${name}`} value={percent} max={100} /> {percent} % uploaded
+        {document && (
+          <>
+            {' '}
+            · <Status value={document.status} />
+            {document.status === 'processing' && (
+              <>
+                {' '}
+                <progress aria-label={`Ingesting ${name}`} />
+              </>
+            )}
+            {document.failure_reason && <> — {document.failure_reason}</>}
+          </>
+        )}
+      </p>
+      <ErrorNotice error={upload.error} />
+    </li>
+  );
+}
