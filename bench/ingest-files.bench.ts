@@ -6,11 +6,23 @@
  * sampled, beside pdf.js alone on the same file in this process.
  */
 import { readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import { knowledgeIngestWorkflowId } from '@pylon/contracts';
 import { Http } from '../test/support/http';
 import { Stack } from '../test/support/stack';
 import { createTenant, waitForDocument, type Tenant } from '../test/support/tenant';
 import { pdfWithLines, uploadForm } from '../test/support/document-files';
-import { BENCH_LIMITS_ENV, envInt, log, round, runConcurrently, type BenchContext, type Benchmark, type BenchReport } from './support';
+import {
+  BENCH_LIMITS_ENV,
+  envInt,
+  log,
+  round,
+  runConcurrently,
+  workflowTimeline,
+  type BenchContext,
+  type Benchmark,
+  type BenchReport,
+} from './support';
 
 const LINES_PER_PAGE = 40;
 const MIB = 1024 * 1024;
@@ -75,7 +87,7 @@ export const ingestFilesBenchmark: Benchmark = {
   description:
     'PDFs uploaded and ingested (extract, chunk, embed offline, publish) vs pdf.js alone extracting the same files; worker memory on a 200-page PDF',
   budgetMinutes: () => 6,
-  async run(_context: BenchContext): Promise<BenchReport> {
+  async run(context: BenchContext): Promise<BenchReport> {
     const files = envInt('BENCH_INGEST_FILES', 40);
     const pagesPerFile = envInt('BENCH_INGEST_PAGES', 10);
     const concurrency = envInt('BENCH_INGEST_CONCURRENCY', 4);
@@ -98,15 +110,17 @@ export const ingestFilesBenchmark: Benchmark = {
     );
 
     const stack = await Stack.start({ env: { ...BENCH_LIMITS_ENV } });
+    const temporal = new Client({ connection: await Connection.connect({ address: context.infra.temporalAddress }) });
     try {
       const http = new Http(stack.url);
       const tenant: Tenant = await createTenant(http);
       const ingest = async (bytes: Buffer, name: string) => {
+        const started = performance.now();
         const created = await http.post('/api/v1/knowledge/files', { token: tenant.key, form: uploadForm(bytes, name) });
         if (created.status !== 201) throw new Error(`upload ${name}: ${created.status} ${created.text}`);
         const document = await waitForDocument(http, tenant.key, created.body.doc_id, 300_000);
         if (document.status !== 'ready') throw new Error(`${name}: ${document.status} ${document.failure_reason}`);
-        return document;
+        return { ...document, latencyMs: performance.now() - started };
       };
       await ingest(corpus[0]!, 'warm-up.pdf');
       log(`pylon: ${files} files, ${concurrency} uploads at a time, until every document is ready`);
@@ -114,6 +128,12 @@ export const ingestFilesBenchmark: Benchmark = {
       const { results } = await runConcurrently(files, concurrency, (index) => ingest(corpus[index]!, `file-${index}.pdf`));
       const pylonSeconds = (performance.now() - pylonStart) / 1000;
       const chunks = results.reduce((sum, document) => sum + (document.chunk_count as number), 0);
+      const byLatency = [...results].sort((a, b) => a.latencyMs - b.latencyMs);
+      const median = byLatency[Math.floor(byLatency.length / 2)]!;
+      const medianDocument = {
+        latencyMs: round(median.latencyMs, 1),
+        ...(await workflowTimeline(temporal, knowledgeIngestWorkflowId(median.doc_id as string))),
+      };
 
       log(`pylon: one ${bigPages}-page PDF (${round(big.length / MIB, 2)} MiB), sampling the worker's memory`);
       const workerPids = () => stack.worker.members.flatMap((worker) => (worker.child.pid ? [worker.child.pid] : []));
@@ -144,6 +164,8 @@ export const ingestFilesBenchmark: Benchmark = {
           seconds: round(pylonSeconds, 2),
           documents: results.length,
           chunks,
+          latencyMs: { p50: round(median.latencyMs, 1), max: round(byLatency[byLatency.length - 1]!.latencyMs, 1) },
+          medianDocument,
           bigPdf: { ...pylonBig, result: undefined, seconds: round(bigSeconds, 2) },
         },
         baseline: { seconds: round(baselineSeconds, 2), chars: baselineChars, bigPdf: { ...baselineBig, result: undefined } },
@@ -155,6 +177,7 @@ export const ingestFilesBenchmark: Benchmark = {
         ],
       };
     } finally {
+      await temporal.connection.close();
       await stack.stop();
     }
   },
