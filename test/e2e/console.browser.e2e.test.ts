@@ -493,6 +493,9 @@ describe('the console, in a browser', () => {
         await upload.getByText('100 % uploaded').waitFor();
         await page.getByRole('row').filter({ hasText: name }).getByText('ready', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
       }
+      // And the files added together, as one progress.
+      await page.getByRole('status').filter({ hasText: '2 files: 2 ready' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.equal(await page.getByRole('progressbar', { name: 'All files added' }).getAttribute('value'), '2');
 
       // A type the API does not read is refused, with the reason it gave (Error-Detail), in words.
       await page.getByLabel('Files (PDF, DOCX, HTML, Markdown, text)').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() });
@@ -502,6 +505,7 @@ describe('the console, in a browser', () => {
         .getByRole('alert')
         .filter({ hasText: /^The API does not take this kind of content\. The file is .+; Pylon reads PDF, DOCX, HTML, Markdown and plain text/ })
         .waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('status').filter({ hasText: '3 files: 2 ready, 1 refused' }).waitFor({ timeout: UI_TIMEOUT });
 
       await page.getByLabel('Title', { exact: true }).fill('Refund policy');
       await page.getByLabel('Text', { exact: true }).fill('Refunds: a cancelled video gives its 500 000 tokens back to the balance.');

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type DragEvent } from 'react';
 import { Link } from 'wouter';
 import { getDocument, uploadFile, type KnowledgeDocument } from '../../api/knowledge';
@@ -83,6 +83,7 @@ export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: st
           }}
         />
       </div>
+      {uploads.length > 0 && <UploadsSummary uploads={uploads} />}
       {uploads.length > 0 && (
         <ul className="uploads" aria-label="Uploads, newest first">
           {uploads.map((upload) => (
@@ -94,15 +95,42 @@ export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: st
   );
 }
 
-/** One file: its upload's progress, then its document's status until ready or failed (with the reason). */
-function UploadItem({ upload }: { upload: Upload }) {
-  const docId = upload.document?.doc_id;
-  const followed = useQuery({
+/** An uploaded file's document, followed every second until ready or failed (one query per document, shared). */
+function followDocument(docId: string | undefined) {
+  return {
     queryKey: ['document', docId],
     enabled: !!docId,
     queryFn: () => getDocument(docId!),
-    refetchInterval: (query) => ((query.state.data?.status ?? 'processing') === 'processing' ? 1_000 : false),
-  });
+    refetchInterval: (query: { state: { data?: KnowledgeDocument } }) =>
+      (query.state.data?.status ?? 'processing') === 'processing' ? 1_000 : false,
+  } as const;
+}
+
+/** All the files added on this page so far, as one progress: how many are done (ready, failed or refused) of all. */
+function UploadsSummary({ uploads }: { uploads: Upload[] }) {
+  const followed = useQueries({ queries: uploads.map((upload) => followDocument(upload.document?.doc_id)) });
+  const statuses = uploads.map((upload, i) => (followed[i]?.data ?? upload.document)?.status);
+  const ready = statuses.filter((status) => status === 'ready').length;
+  const failed = statuses.filter((status) => status === 'failed').length;
+  const refused = uploads.filter((upload) => upload.error).length;
+  const done = ready + failed + refused;
+  const parts = [
+    `${ready} ready`,
+    failed > 0 && `${failed} failed`,
+    refused > 0 && `${refused} refused`,
+    done < uploads.length && `${uploads.length - done} in progress`,
+  ];
+  return (
+    <p role="status">
+      <progress aria-label="All files added" value={done} max={uploads.length} /> {uploads.length} {uploads.length === 1 ? 'file' : 'files'}:{' '}
+      {parts.filter(Boolean).join(', ')}
+    </p>
+  );
+}
+
+/** One file: its upload's progress, then its document's status until ready or failed (with the reason). */
+function UploadItem({ upload }: { upload: Upload }) {
+  const followed = useQuery(followDocument(upload.document?.doc_id));
   const document = followed.data ?? upload.document;
   const name = upload.file.name;
   const percent = upload.progress.total > 0 ? Math.min(100, Math.round((upload.progress.sent / upload.progress.total) * 100)) : 0;
