@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode } from '@pylon/contracts';
 import { KnowledgeBase, KnowledgeBaseRepository, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
+import { DocumentFileStore } from './document-file-store';
 
 /** A knowledge base as the API returns it. */
 export interface KnowledgeBaseView {
@@ -34,7 +35,10 @@ export interface KnowledgeBaseUpdate {
  */
 @Injectable()
 export class KnowledgeBasesService {
-  constructor(private readonly bases: KnowledgeBaseRepository) {}
+  constructor(
+    private readonly bases: KnowledgeBaseRepository,
+    private readonly files: DocumentFileStore,
+  ) {}
 
   /** An Idempotency-Key makes it safe to retry: the same key and body answer the base it made. 409 for a name the organisation has. */
   async create(orgId: string, request: NewKnowledgeBaseRequest, idempotencyKey: string | null): Promise<KnowledgeBaseView> {
@@ -70,13 +74,17 @@ export class KnowledgeBasesService {
     return this.view(orgId, updated);
   }
 
-  /** Deletes an empty base; with `cascade`, its documents (and their chunks) too, in one transaction. 409 when it holds documents. */
+  /**
+   * Deletes an empty base; with `cascade`, its documents (and their chunks) too, in one transaction, then
+   * their original files. 409 when it holds documents.
+   */
   async delete(orgId: string, baseId: string, cascade: boolean): Promise<void> {
     const outcome = await this.bases.delete(orgId, baseId, cascade);
     if (outcome === 'not_found') throw ApiError.notFound('no such knowledge base');
     if (outcome === 'not_empty') {
       throw new ApiError(ErrorCode.KnowledgeBaseNotEmpty, 'the knowledge base holds documents: delete them first, or send cascade=true');
     }
+    await Promise.all(outcome.deletedFileKeys.map((key) => this.files.remove(key)));
   }
 
   /**

@@ -303,6 +303,21 @@ describe('knowledge from files', () => {
     expectError(await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: tenant.key }), 404, 'not_found');
   });
 
+  it('a knowledge base deleted with its documents takes their files with it', async () => {
+    const base = await http.post('/api/v1/knowledge-bases', { token: tenant.key, body: { org_id: tenant.orgId, name: `Scratch ${Date.now()}` } });
+    assert.equal(base.status, 201, base.text);
+    const created = await upload(uploadForm(Buffer.from('Scratch notes.'), 'scratch.txt', { knowledge_base_id: base.body.knowledge_base_id }));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.knowledge_base_id, base.body.knowledge_base_id);
+    const [row] = await sql<{ file_key: string }>(`SELECT file_key FROM knowledge_documents WHERE id = $1`, [created.body.doc_id]);
+    const { existsSync } = await import('node:fs');
+    assert.ok(existsSync(`${stack.env.MEDIA_DIR}/knowledge/${row!.file_key}`));
+    const deleted = await http.request('DELETE', `/api/v1/knowledge-bases/${base.body.knowledge_base_id}?cascade=true`, { token: tenant.key });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.ok(!existsSync(`${stack.env.MEDIA_DIR}/knowledge/${row!.file_key}`), 'the original is gone with its document');
+    await storedFiles();
+  });
+
   /** The originals in this stack's media store, each the file of one document (none left over). */
   async function storedFiles(): Promise<number> {
     const { readdir } = await import('node:fs/promises');

@@ -125,12 +125,16 @@ export class KnowledgeBaseRepository {
    * CASCADE). The base's row is locked first, so a document being added to it concurrently either
    * lands before (and is counted, or deleted with it) or fails its foreign key.
    */
-  async delete(orgId: string, baseId: string, cascade: boolean): Promise<'deleted' | 'not_found' | 'not_empty'> {
+  async delete(orgId: string, baseId: string, cascade: boolean): Promise<{ deletedFileKeys: string[] } | 'not_found' | 'not_empty'> {
     return this.db.transaction(async (manager) => {
       const locked = (await manager.query(`SELECT id FROM knowledge_bases WHERE id = $1 AND org_id = $2 FOR UPDATE`, [baseId, orgId])) as unknown[];
       if (locked.length === 0) return 'not_found';
+      const deletedFileKeys: string[] = [];
       if (cascade) {
-        await manager.query(`DELETE FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = $2`, [orgId, baseId]);
+        const deleted = returnedRows<{ file_key: string | null }>(
+          await manager.query(`DELETE FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = $2 RETURNING file_key`, [orgId, baseId]),
+        );
+        for (const { file_key } of deleted) if (file_key) deletedFileKeys.push(file_key);
       } else {
         const [held] = (await manager.query(`SELECT 1 FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = $2 LIMIT 1`, [
           orgId,
@@ -139,7 +143,7 @@ export class KnowledgeBaseRepository {
         if (held) return 'not_empty';
       }
       await manager.query(`DELETE FROM knowledge_bases WHERE id = $1 AND org_id = $2`, [baseId, orgId]);
-      return 'deleted';
+      return { deletedFileKeys };
     });
   }
 }
