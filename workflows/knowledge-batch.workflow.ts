@@ -28,7 +28,8 @@ const store = proxyActivities<KnowledgeBatchActivities>({
  * it starts no more: the documents being ingested finish, the others end failed, and the batch cancelled.
  */
 export async function knowledgeBatchWorkflow(batch: IngestBatchInput): Promise<{ status: 'completed' | 'cancelled' }> {
-  const documents = await store.batchDocuments(batch);
+  // Read where a cancel cannot interrupt it: a batch cancelled before its first step still fails its documents.
+  const documents = await CancellationScope.nonCancellable(() => store.batchDocuments(batch));
   let next = 0;
   const begun = new Set<string>();
   const ingestOneAfterAnother = async (): Promise<void> => {
