@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import { startInfrastructure, type Infrastructure } from '../test/support/infrastructure';
 import { agentRunE2eBenchmark } from './agent-run-e2e.bench';
 import { agentRunReadBenchmark } from './agent-run-read.bench';
+import { requestCostBenchmark } from './request-cost.bench';
 import { batchDrainBenchmark } from './batch-drain.bench';
 import { knowledgeSearchBenchmark, knowledgeSearchClusteredBenchmark } from './knowledge-search.bench';
 import { temporalDispatchBenchmark } from './temporal-dispatch.bench';
@@ -25,6 +26,7 @@ import { BenchContext, REPO_ROOT, formatGrid, formatTable, log, machineInfo, wri
 
 const BENCHMARKS: Benchmark[] = [
   agentRunReadBenchmark,
+  requestCostBenchmark,
   agentRunE2eBenchmark,
   knowledgeSearchBenchmark,
   knowledgeSearchClusteredBenchmark,

@@ -1,0 +1,166 @@
+/**
+ * Where the API's time per request goes: the authenticated `GET /api/v1/agent-runs/{id}` of
+ * agent-run-read, on an API process of its own started with `--cpu-prof`, against the bare route with the
+ * same prepared read (baseline-read-server.ts, profiled the same way). Each side is loaded in turn; only
+ * the samples taken while its load ran count, and each is charged to a stage of the pipeline
+ * (cpu-profile-stages.ts). The table is CPU µs per request by stage, plus each server's whole CPU per
+ * request from /proc over the same seconds (which includes the profiler's own cost).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Stack } from '../test/support/stack';
+import { waitForRun } from '../test/support/tenant';
+import { runAutocannon } from './autocannon';
+import { startBaselineServer } from './baseline-server';
+import { OTHER_STAGE, REQUEST_STAGES, monotonicMicros, profileStages, type Hotspot } from './cpu-profile-stages';
+import { measureCpu, withChildren } from './process-cpu';
+import { BENCH_LIMITS_ENV, envInt, log, round, type BenchContext, type Benchmark, type BenchReport } from './support';
+
+const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
+
+export const requestCostBenchmark: Benchmark = {
+  name: 'request-cost',
+  description:
+    'CPU µs per request by stage of the authenticated GET /api/v1/agent-runs/{id} (a --cpu-prof profile), against the bare route with the same prepared read',
+  async run(context: BenchContext): Promise<BenchReport> {
+    const durationSeconds = envInt('BENCH_COST_SECONDS', 10);
+    const warmupSeconds = envInt('BENCH_COST_WARMUP_SECONDS', 3);
+    const connections = envInt('BENCH_COST_CONNECTIONS', 20);
+    const intervalUs = envInt('BENCH_COST_PROFILE_INTERVAL_US', 250);
+
+    const http = await context.http();
+    const tenant = await context.tenant();
+    const created = await http.post('/api/v1/agent-runs', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'What is Pylon? A benchmark reads this run.' },
+    });
+    assert.equal(created.status, 200, created.text);
+    const runId = created.body.run_id as string;
+    assert.equal((await waitForRun(http, tenant.key, runId)).run.status, 'succeeded');
+
+    // Both servers of this benchmark write a profile when they exit; the shared stack does not.
+    const profileDir = mkdtempSync(join(tmpdir(), 'pylon-request-cost-'));
+    const saved = { dir: process.env.PYLON_CPU_PROFILE_DIR, interval: process.env.PYLON_CPU_PROFILE_INTERVAL_US };
+    process.env.PYLON_CPU_PROFILE_DIR = profileDir;
+    process.env.PYLON_CPU_PROFILE_INTERVAL_US = String(intervalUs);
+    let api: Stack | undefined;
+    let baseline: Awaited<ReturnType<typeof startBaselineServer>> | undefined;
+    try {
+      api = await Stack.start({ env: BENCH_LIMITS_ENV, worker: false, apiReplicas: 1 });
+      baseline = await startBaselineServer('baseline-read-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) });
+    } finally {
+      process.env.PYLON_CPU_PROFILE_DIR = saved.dir;
+      process.env.PYLON_CPU_PROFILE_INTERVAL_US = saved.interval;
+      if (saved.dir === undefined) delete process.env.PYLON_CPU_PROFILE_DIR;
+      if (saved.interval === undefined) delete process.env.PYLON_CPU_PROFILE_INTERVAL_US;
+    }
+    const sides = {
+      pylon: {
+        url: `${api.url}/api/v1/agent-runs/${runId}`,
+        headers: { authorization: `Bearer ${tenant.key}` },
+        pids: () => withChildren(api!.api.child.pid),
+      },
+      baseline: {
+        url: `${baseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`,
+        headers: {},
+        pids: () => withChildren(baseline!.process.child.pid),
+      },
+    };
+    const windows: Record<string, { fromUs: number; toUs: number; requests: number; cpuUsPerRequest: number; requestsPerSecond: number }> = {};
+    try {
+      for (const [name, side] of Object.entries(sides)) {
+        log(`${name}: warm-up ${warmupSeconds} s, then ${durationSeconds} s profiled with ${connections} connections`);
+        await runAutocannon({ url: side.url, headers: side.headers, connections, duration: warmupSeconds, workers: 1 });
+        const cpu = measureCpu({ server: side.pids });
+        const fromUs = monotonicMicros();
+        const result = await runAutocannon({ url: side.url, headers: side.headers, connections, duration: durationSeconds, workers: 1 });
+        const toUs = monotonicMicros();
+        const used = cpu().server!;
+        assert.equal(result.non2xx + result.errors, 0, `${name}: ${JSON.stringify(result.statusCodeStats)}`);
+        windows[name] = {
+          fromUs,
+          toUs,
+          requests: result['2xx'],
+          cpuUsPerRequest: (used * 1_000) / result['2xx'],
+          requestsPerSecond: round(result['2xx'] / result.duration, 1),
+        };
+      }
+    } finally {
+      await api.stop();
+      await baseline.process.stop();
+    }
+
+    const profiles = readdirSync(profileDir).filter((file) => file.endsWith('.cpuprofile'));
+    const profileOf = (name: string) => {
+      const file =
+        name === 'baseline'
+          ? profiles.find((file) => file.startsWith('baseline-read-server'))
+          : profiles.find((file) => !file.startsWith('baseline-read-server'));
+      if (!file) throw new Error(`no CPU profile for ${name} in ${profileDir}: ${profiles.join(', ')}`);
+      return join(profileDir, file);
+    };
+    const hotspots: Record<string, Hotspot[]> = {};
+    const perRequest = Object.fromEntries(
+      Object.entries(windows).map(([name, window]) => {
+        const profiled = profileStages(profileOf(name), window.fromUs, window.toUs);
+        hotspots[name] = profiled.hotspots.slice(0, 60).map((spot) => ({ ...spot, us: round(spot.us / window.requests, 2) }));
+        return [name, new Map([...profiled.times].map(([stage, us]) => [stage, us / window.requests]))];
+      }),
+    );
+    if (process.env.BENCH_COST_KEEP_PROFILES) log(`profiles kept in ${profileDir}`);
+    else rmSync(profileDir, { recursive: true, force: true });
+
+    const stageNames = [...REQUEST_STAGES.map((stage) => stage.name), OTHER_STAGE];
+    const sampled = (name: string) => [...perRequest[name]!.values()].reduce((sum, us) => sum + us, 0);
+    const pylon = windows.pylon!;
+    const bare = windows.baseline!;
+    const rows = stageNames
+      .filter((stage) => (perRequest.pylon!.get(stage) ?? 0) >= 0.05 || (perRequest.baseline!.get(stage) ?? 0) >= 0.05)
+      .map((stage) => ({
+        metric: `µs/request: ${stage}`,
+        pylon: round(perRequest.pylon!.get(stage)!, 1),
+        baseline: round(perRequest.baseline!.get(stage)!, 1),
+        digits: 1,
+      }));
+    return {
+      parameters: {
+        connections,
+        secondsProfiled: durationSeconds,
+        warmupSeconds,
+        profileIntervalUs: intervalUs,
+        baselinePoolSize: POOL_SIZE,
+        loadGenerator: 'autocannon (1 worker thread)',
+      },
+      rows: [
+        ...rows,
+        {
+          metric: 'µs/request: every stage (sampled, main thread)',
+          pylon: round(sampled('pylon'), 1),
+          baseline: round(sampled('baseline'), 1),
+          digits: 1,
+        },
+        {
+          metric: 'µs/request: server process CPU (/proc, all threads)',
+          pylon: round(pylon.cpuUsPerRequest, 1),
+          baseline: round(bare.cpuUsPerRequest, 1),
+          digits: 1,
+        },
+        { metric: 'requests/s while profiled', pylon: pylon.requestsPerSecond, baseline: bare.requestsPerSecond, digits: 0 },
+      ],
+      pylon: { url: '/api/v1/agent-runs/{id}', ...pylon, stages: Object.fromEntries(perRequest.pylon!), hotspotsUsPerRequest: hotspots.pylon },
+      baseline: {
+        url: '/prepared/orgs/{orgId}/runs/{runId}',
+        ...bare,
+        stages: Object.fromEntries(perRequest.baseline!),
+        hotspotsUsPerRequest: hotspots.baseline,
+      },
+      notes: [
+        'Each sample of the profile is charged to the stage of the frame nearest its leaf that a stage claims (bench/cpu-profile-stages.ts); Node builtins and V8 frames no stage claims pass it to their caller.',
+        'Profiling costs CPU too: requests/s here are lower than in agent-run-read, and the /proc row includes the profiler; compare stages with each other and between commits, not with agent-run-read.',
+        '"native, outside JavaScript" is V8 and Node working outside a JS frame (the HTTP parser, sockets, compiling); garbage collection is V8’s.',
+      ],
+    };
+  },
+};
