@@ -80,6 +80,7 @@ export const agentRunReadBenchmark: Benchmark = {
         const baselineBody = (await (await fetch(targets[side].url)).json()) as Record<string, unknown>;
         assert.equal(baselineBody.id, runId);
         assert.equal(baselineBody.output, pylonBody.output);
+        assert.equal(baselineBody.agentVersionId, pylonBody.agent_version_id);
       }
 
       // autocannon fires from a worker thread: with the embedded database, PGlite runs on this process's main thread.

@@ -48,7 +48,8 @@ export const requestCostBenchmark: Benchmark = {
     let api: Stack | undefined;
     let baseline: Awaited<ReturnType<typeof startBaselineServer>> | undefined;
     try {
-      api = await Stack.start({ env: BENCH_LIMITS_ENV, worker: false, apiReplicas: 1 });
+      // At the product's default log level, so the access line of every request is part of what is measured.
+      api = await Stack.start({ env: { ...BENCH_LIMITS_ENV, LOG_LEVEL: process.env.BENCH_COST_LOG_LEVEL ?? 'info' }, worker: false, apiReplicas: 1 });
       baseline = await startBaselineServer('baseline-read-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) });
     } finally {
       process.env.PYLON_CPU_PROFILE_DIR = saved.dir;
