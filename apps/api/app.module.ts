@@ -6,7 +6,7 @@ import { ConfigModule, PylonConfig } from '@pylon/config';
 import { DbModule } from '@pylon/db';
 import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
-import { pylonLoggerOptions, requestIdMixin } from '@pylon/logging';
+import { bufferedStdout, pylonLoggerOptions, requestIdMixin } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
@@ -36,13 +36,16 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
         return {
           // No HTTP middleware: each request's context and access line are Fastify hooks (registerRequestLogging).
           forRoutes: [],
-          pinoHttp: {
-            ...base,
-            // Every line written while handling a request carries its id (registerRequestLogging sets it).
-            mixin: requestIdMixin,
-            // An access line says which request and how it ended, nothing of its headers.
-            serializers: { ...base.serializers, req: accessLineRequest, res: accessLineResponse },
-          },
+          pinoHttp: [
+            {
+              ...base,
+              // Every line written while handling a request carries its id (registerRequestLogging sets it).
+              mixin: requestIdMixin,
+              // An access line says which request and how it ended, nothing of its headers.
+              serializers: { ...base.serializers, req: accessLineRequest, res: accessLineResponse },
+            },
+            bufferedStdout(),
+          ],
         };
       },
     }),

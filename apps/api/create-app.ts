@@ -18,7 +18,6 @@ import { answerClientError, answerUnmetExpectations, refuseVersionlessRequestLin
 import { registerRequestLogging } from './common/request-logging';
 import { registerRoutingErrors } from './common/routing-errors';
 import { refuseRequestsWhileClosing } from './common/shutdown-errors';
-import { StrictQuery } from './common/query-params';
 import { createValidationPipe } from './common/validation.pipe';
 import { serveConsole } from './console/console-files';
 import { registerHttpMetrics } from './metrics/http-metrics';
@@ -67,7 +66,6 @@ export async function createApp(): Promise<NestFastifyApplication> {
   registerSecurityHeaders(fastify);
   answerUnmetExpectations(fastify.server);
   refuseVersionlessRequestLines(fastify.server);
-  app.useGlobalInterceptors(new StrictQuery());
   app.useGlobalPipes(new BodyShapePipe(), createValidationPipe());
   app.enableShutdownHooks();
   publishOpenApi(app);

@@ -27,6 +27,12 @@ export interface TaskQueueBacklogSample {
 export class PylonMetrics {
   readonly registry = new Registry();
   private readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  /**
+   * The histogram's series by method, route template and status, so a request observes into its series
+   * without prom-client hashing the label object again each time. Bounded: route templates and statuses are
+   * finite (unknown URLs share one route label).
+   */
+  private readonly httpSeries = new Map<string, { observe(seconds: number): void }>();
   private readonly workflowsStarted: Counter<'workflow_type'>;
   private readonly rateLimitRejections: Counter;
   private readonly taskQueueBacklog: Gauge<'task_queue' | 'task_type'>;
@@ -98,7 +104,13 @@ export class PylonMetrics {
 
   /** `route` is the route template (`/api/v1/agent-runs/:runId`), never the raw URL. */
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
-    this.httpRequestDuration.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      series = this.httpRequestDuration.labels({ method, route, status: String(status) });
+      this.httpSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 
   countWorkflowStarted(workflowType: string): void {

@@ -1,11 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AccessGuard } from './access.guard';
 import { ApiKeyService, ApiKeyUsageCounter } from '@pylon/api-keys';
+import { StrictQuery } from '../common/query-params';
+import { AccessGuard } from './access.guard';
 
+/**
+ * Keys, and the global guards in the order they run: who asks (AccessGuard), then whether the query
+ * string is one the operation takes (StrictQuery), so that a caller hears about its key first.
+ */
 @Global()
 @Module({
-  providers: [ApiKeyService, ApiKeyUsageCounter, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [ApiKeyService, ApiKeyUsageCounter, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_GUARD, useClass: StrictQuery }],
   exports: [ApiKeyService],
 })
 export class AuthModule {}

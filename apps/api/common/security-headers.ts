@@ -26,7 +26,7 @@ const DOCS_CSP = [
  * framed; a rendered video or thumbnail is `private`. The console sets its own where it is served.
  */
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     const path = request.url;
     if (API_PATHS.test(path) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -34,6 +34,6 @@ export function registerSecurityHeaders(fastify: FastifyInstance): void {
     if (DOCS_PATHS.test(path)) {
       reply.header('content-security-policy', DOCS_CSP).header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer');
     }
-    return payload;
+    done(null, payload);
   });
 }

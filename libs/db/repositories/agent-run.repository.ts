@@ -7,6 +7,7 @@ import { Page, PageRequest, paginate } from '../pagination';
 import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
 import type { NewRunEvent } from './run-event.repository';
 import { prepared } from '../prepared-statements';
+import { queryPool } from '../pool-query';
 import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 
 /** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
@@ -114,9 +115,9 @@ export class AgentRunRepository {
     return inserted.length > 0;
   }
 
-  /** The hottest read of the API (callers poll it): plain SQL, no query builder. */
+  /** The hottest read of the API (callers poll it): plain SQL on the pool, no query builder or QueryRunner. */
   async findById(orgId: string, runId: string): Promise<AgentRun | null> {
-    const [row] = (await this.db.query(FIND_BY_ID, [runId, orgId])) as AgentRun[];
+    const [row] = await queryPool<AgentRun>(this.db, FIND_BY_ID, [runId, orgId]);
     return row ? toAgentRun(row) : null;
   }
 
