@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { prepared } from '../prepared-statements';
 
 /** What a bucket answered: the requests granted now, and what it holds after them. */
 export interface BucketTake {
@@ -10,6 +11,17 @@ export interface BucketTake {
 
 /** The bucket's level as of now: what it held, refilled at `rate` per second since, up to `burst`. */
 const REFILLED = `LEAST($2::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM EXCLUDED.refilled_at - b.refilled_at)) * $3::float8)`;
+
+/** Sent on every take, by every API process: prepared (see prepared-statements.ts). */
+const TAKE = prepared(
+  `INSERT INTO api_key_rate_buckets AS b (key_id, tokens, refilled_at, granted)
+       VALUES ($1, $2::float8 - LEAST($4::float8, $2::float8), clock_timestamp(), LEAST($4::float8, $2::float8)::int)
+       ON CONFLICT (key_id) DO UPDATE SET
+         granted = LEAST($4::float8, FLOOR(${REFILLED}))::int,
+         tokens = ${REFILLED} - LEAST($4::float8, FLOOR(${REFILLED})),
+         refilled_at = GREATEST(b.refilled_at, EXCLUDED.refilled_at)
+       RETURNING granted, tokens`,
+);
 
 /**
  * Each API key's token bucket, in PostgreSQL so that every API replica draws on the same one: it holds
@@ -23,16 +35,7 @@ export class KeyRateBucketRepository {
 
   /** Takes up to `wanted` tokens from the key's bucket (a new bucket starts full). */
   async take(keyId: string, burst: number, ratePerSecond: number, wanted: number): Promise<BucketTake> {
-    const [row] = (await this.db.query(
-      `INSERT INTO api_key_rate_buckets AS b (key_id, tokens, refilled_at, granted)
-       VALUES ($1, $2::float8 - LEAST($4::float8, $2::float8), clock_timestamp(), LEAST($4::float8, $2::float8)::int)
-       ON CONFLICT (key_id) DO UPDATE SET
-         granted = LEAST($4::float8, FLOOR(${REFILLED}))::int,
-         tokens = ${REFILLED} - LEAST($4::float8, FLOOR(${REFILLED})),
-         refilled_at = GREATEST(b.refilled_at, EXCLUDED.refilled_at)
-       RETURNING granted, tokens`,
-      [keyId, burst, ratePerSecond, wanted],
-    )) as { granted: number; tokens: number }[];
+    const [row] = (await this.db.query(TAKE, [keyId, burst, ratePerSecond, wanted])) as { granted: number; tokens: number }[];
     return { granted: Number(row!.granted), tokens: Number(row!.tokens) };
   }
 }
