@@ -61,7 +61,7 @@ describe('the backlog', () => {
   before(async () => {
     // The product's default key rate; the worker starts later, so that work first waits in the backlog.
     // One API process: a backlog cap holds exactly within a process, while replicas that admit work in the
-    // same moment may pass it by what they admit (README, "Sharing it between organisations").
+    // same moment may pass it by what they admit (docs/api.md, "Limits and admission").
     stack = await Stack.start({ env: { RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '100' }, worker: false, apiReplicas: 1 });
     http = new Http(stack.url);
     temporal = new Client({ connection: await Connection.connect({ address: testInfra().temporalAddress }) });

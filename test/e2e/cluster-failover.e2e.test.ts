@@ -11,7 +11,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** A request that has not answered in this long counts as hung. */
 const REQUEST_TIMEOUT_MS = 20_000;
-/** Every 5xx an API answers must be one the README lists, with the meaning "retry". */
+/** Every 5xx an API answers must be one docs/api.md lists, with the meaning "retry". */
 const DOCUMENTED_5XX = new Set(['500 orchestrator_unavailable', '503 service_unavailable', '503 database_unavailable']);
 /** A video costs this many tokens (libs/contracts VIDEO_COST). */
 const VIDEO_TOKENS = 500_000;

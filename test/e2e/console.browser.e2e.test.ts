@@ -16,7 +16,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const ROOT = join(__dirname, '..', '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-artifacts', 'console');
-/** With CONSOLE_DOCS_SCREENSHOTS=1 each page's screenshot at both sizes is also copied to docs/console/, which the README links. */
+/** With CONSOLE_DOCS_SCREENSHOTS=1 each page's screenshot at both sizes is also copied to docs/console/, which docs/console.md links. */
 const DOCS_SCREENSHOTS = process.env.CONSOLE_DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : null;
 const DOCS_PAGES = new Set([
   'sign-in',

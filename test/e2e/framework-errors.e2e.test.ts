@@ -7,10 +7,10 @@ import { openRaw, sendRaw, untilRefused } from '../support/raw-http';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
 
-/** The error codes README.md lists for clients ("Every error is exactly …"). */
+/** The error codes docs/api.md lists for clients ("Every error is exactly …", up to its "Body limits" section). */
 function documentedCodes(): Set<string> {
-  const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const list = readme.slice(readme.indexOf('Every error is exactly'), readme.indexOf('**Body limits.**'));
+  const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api.md'), 'utf8');
+  const list = doc.slice(doc.indexOf('Every error is exactly'), doc.indexOf('\n## Body limits\n'));
   return new Set([...list.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!));
 }
 
@@ -215,7 +215,7 @@ describe('errors the framework answers: exactly {"error": code}', () => {
       assert.equal(response.body, JSON.stringify({ error: code }));
       assert.match(response.headers['content-type'] ?? '', /^application\/json/);
       assert.equal(Number(response.headers['content-length']), Buffer.byteLength(response.body));
-      assert.ok(codes.has(code), `${code} is listed in README.md`);
+      assert.ok(codes.has(code), `${code} is listed in docs/api.md`);
       for (const [name, value] of Object.entries(headers ?? {})) assert.equal(response.headers[name], value, name);
     });
   }

@@ -25,7 +25,7 @@ describe('live event streams: at most EVENT_STREAMS_PER_KEY open per API key', (
 
   before(async () => {
     // No worker: the run stays queued, so its streams stay open until their clients close them.
-    // One API process: the cap is on the streams a process holds open (README, EVENT_STREAMS_PER_KEY).
+    // One API process: the cap is on the streams a process holds open (docs/configuration.md, EVENT_STREAMS_PER_KEY).
     stack = await Stack.start({ worker: false, apiReplicas: 1, env: { EVENT_STREAMS_PER_KEY: '2' } });
     http = new Http(stack.url);
     tenant = await createTenant(http);

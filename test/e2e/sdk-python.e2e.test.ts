@@ -11,7 +11,10 @@ import { Stack } from '../support/stack';
 import { FakeOpenAi } from '../support/fake-openai';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { readmeBlock } from '../support/readme-blocks';
+import { docBlock } from '../support/doc-blocks';
+
+/** The doc whose examples these tests run as they stand. */
+const SDK_DOC = 'docs/sdk-python.md';
 
 /** The repository root, seen from dist-test/test/e2e/. */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -132,9 +135,9 @@ describe('pylon_sdk (Python), installed with pip', () => {
     }
   });
 
-  it("runs the README's Python walkthrough as it stands", () => {
+  it("runs docs/sdk-python.md's Python walkthrough as it stands", () => {
     const script = join(work, 'walkthrough.py');
-    writeFileSync(script, readmeBlock('### The walkthrough from TypeScript and Python', 'python'));
+    writeFileSync(script, docBlock(SDK_DOC, '### The walkthrough', 'python'));
     const ran = spawnSync(python, [script], {
       encoding: 'utf8',
       env: {
@@ -151,7 +154,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.match(ran.stdout, /\d+ succeeded/);
   });
 
-  it("runs the README's conversation-with-tools walkthrough in Python as it stands", async () => {
+  it("runs docs/sdk-python.md's conversation-with-tools walkthrough in Python as it stands", async () => {
     const toolsVersion = await createVersion(http, tenant.key, tenant.agentId, {
       model: 'local/extractive',
       tools: [
@@ -163,7 +166,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
       ],
     });
     const script = join(work, 'conversation.py');
-    writeFileSync(script, readmeBlock('### A conversation with tools', 'python'));
+    writeFileSync(script, docBlock(SDK_DOC, '### A conversation with tools', 'python'));
     const ran = spawnSync(python, [script], {
       encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, TOOLS_VERSION_ID: toolsVersion },
@@ -173,25 +176,25 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.match(ran.stdout, /lookup_order returned: \{"order_id": ?"42", ?"status": ?"shipped"\}/);
   });
 
-  /** Runs a README block as a user's script with these variables; answers its stdout. */
-  const runReadmeBlock = (heading: string, file: string, env: Record<string, string>) => {
+  /** Runs a docs/sdk-python.md block as a user's script with these variables; answers its stdout. */
+  const runDocBlock = (heading: string, file: string, env: Record<string, string>) => {
     const script = join(work, `${file}.py`);
-    writeFileSync(script, readmeBlock(heading, 'python'));
+    writeFileSync(script, docBlock(SDK_DOC, heading, 'python'));
     const ran = spawnSync(python, [script], { encoding: 'utf8', env: { ...process.env, PYLON_URL: stack.url, ...env }, timeout: 120_000 });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     return ran.stdout;
   };
 
-  it("runs the README's structured-output example in Python as it stands", async () => {
+  it("runs docs/sdk-python.md's structured-output example in Python as it stands", async () => {
     const owner = await createTenant(http);
-    const stdout = runReadmeBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    const stdout = runDocBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
     assert.match(stdout, /^high 4711$/m);
   });
 
-  it("runs the README's run-cost example in Python as it stands", async () => {
+  it("runs docs/sdk-python.md's run-cost example in Python as it stands", async () => {
     const owner = await createTenant(http);
     await grantTokens(http, owner.orgId, 100_000);
-    const stdout = runReadmeBlock('### What a run costs', 'costs', {
+    const stdout = runDocBlock('### What a run costs', 'costs', {
       PYLON_API_KEY: owner.key,
       PYLON_ADMIN_TOKEN: testInfra().adminToken,
       ORG_ID: owner.orgId,
@@ -205,11 +208,11 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.deepEqual(prices.body.organisation, [], 'the example puts the prices back');
   });
 
-  it("runs the README's knowledge-from-files example in Python as it stands", async () => {
+  it("runs docs/sdk-python.md's knowledge-from-files example in Python as it stands", async () => {
     const owner = await createTenant(http);
     const folder = mkdtempSync(join(work, 'files-'));
     copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(folder, 'handbook.pdf'));
-    writeFileSync(join(folder, 'files.py'), readmeBlock('### Knowledge from files', 'python'));
+    writeFileSync(join(folder, 'files.py'), docBlock(SDK_DOC, '### Knowledge from files', 'python'));
     const ran = spawnSync(python, ['files.py'], {
       cwd: folder,
       encoding: 'utf8',
@@ -226,9 +229,9 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.equal(readFileSync(join(folder, 'handbook-v2.md'), 'utf8'), '# Handbook, v2\n\nRuns are cancelled with POST …/cancel.');
   });
 
-  it("runs the README's Schedules example in Python as it stands", () => {
+  it("runs docs/sdk-python.md's Schedules example in Python as it stands", () => {
     const script = join(work, 'schedules.py');
-    writeFileSync(script, readmeBlock('### Schedules', 'python'));
+    writeFileSync(script, docBlock(SDK_DOC, '### Schedules', 'python'));
     const ran = spawnSync(python, [script], {
       encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },

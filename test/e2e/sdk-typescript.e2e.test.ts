@@ -15,7 +15,7 @@ import { Stack } from '../support/stack';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { grantTokens } from '../support/ledger';
-import { readmeBlock } from '../support/readme-blocks';
+import { docBlock } from '../support/doc-blocks';
 import { pdfWithPages } from '../support/document-files';
 import { sql } from '../support/db';
 import type * as SdkModule from '../../packages/sdk/src/index';
@@ -26,7 +26,9 @@ type Sdk = typeof SdkModule;
 const ROOT = join(__dirname, '..', '..', '..');
 const SDK_DIR = join(ROOT, 'packages', 'sdk');
 const SDK_TYPES = join(SDK_DIR, 'src', 'schema.ts');
-const WALKTHROUGH = '### The walkthrough from TypeScript and Python';
+/** The doc whose examples these tests run as they stand. */
+const SDK_DOC = 'docs/sdk.md';
+const WALKTHROUGH = '### The walkthrough';
 /** A function tool the offline model calls when the input names it (`lookup_order for order 42` → {"order_id":"42"}). */
 const LOOKUP_ORDER = {
   type: 'function' as const,
@@ -247,9 +249,9 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       { cwd: project, encoding: 'utf8' },
     );
 
-  it("runs the README's TypeScript walkthrough as it stands, type-checked", async () => {
+  it("runs docs/sdk.md's TypeScript walkthrough as it stands, type-checked", async () => {
     await grantTokens(http, tenant.orgId, 1_000_000);
-    writeFileSync(join(project, 'walkthrough.mts'), readmeBlock(WALKTHROUGH, 'ts'));
+    writeFileSync(join(project, 'walkthrough.mts'), docBlock(SDK_DOC, WALKTHROUGH, 'ts'));
     const compiled = compileStrict('walkthrough.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, ['walkthrough.mjs'], {
@@ -269,7 +271,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.match(ran.stdout, /\d+ succeeded/);
   });
 
-  it("runs the README's conversation-with-tools walkthrough in TypeScript as it stands, type-checked", async () => {
+  it("runs docs/sdk.md's conversation-with-tools walkthrough in TypeScript as it stands, type-checked", async () => {
     const toolsVersion = await createVersion(http, tenant.key, tenant.agentId, {
       model: 'local/extractive',
       tools: [
@@ -280,7 +282,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         },
       ],
     });
-    writeFileSync(join(project, 'conversation.mts'), readmeBlock('### A conversation with tools', 'ts'));
+    writeFileSync(join(project, 'conversation.mts'), docBlock(SDK_DOC, '### A conversation with tools', 'ts'));
     const compiled = compileStrict('conversation.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, ['conversation.mjs'], {
@@ -294,9 +296,9 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.match(ran.stdout, /^tool_output \{"order_id":"42","status":"shipped"\}$/m);
   });
 
-  /** Type-checks a README block as a user's `.mts` file and runs it with these variables; answers its stdout. */
-  const runReadmeBlock = (heading: string, file: string, env: Record<string, string>) => {
-    writeFileSync(join(project, `${file}.mts`), readmeBlock(heading, 'ts'));
+  /** Type-checks a docs/sdk.md block as a user's `.mts` file and runs it with these variables; answers its stdout. */
+  const runDocBlock = (heading: string, file: string, env: Record<string, string>) => {
+    writeFileSync(join(project, `${file}.mts`), docBlock(SDK_DOC, heading, 'ts'));
     const compiled = compileStrict(`${file}.mts`);
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, [`${file}.mjs`], {
@@ -309,16 +311,16 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     return ran.stdout;
   };
 
-  it("runs the README's structured-output example in TypeScript as it stands, type-checked", async () => {
+  it("runs docs/sdk.md's structured-output example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
-    const stdout = runReadmeBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    const stdout = runDocBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
     assert.match(stdout, /^high 4711$/m);
   });
 
-  it("runs the README's run-cost example in TypeScript as it stands, type-checked", async () => {
+  it("runs docs/sdk.md's run-cost example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
     await grantTokens(http, owner.orgId, 100_000);
-    const stdout = runReadmeBlock('### What a run costs', 'costs', {
+    const stdout = runDocBlock('### What a run costs', 'costs', {
       PYLON_API_KEY: owner.key,
       PYLON_ADMIN_TOKEN: testInfra().adminToken,
       ORG_ID: owner.orgId,
@@ -336,10 +338,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     );
   });
 
-  it("runs the README's knowledge-from-files example in TypeScript as it stands, type-checked", async () => {
+  it("runs docs/sdk.md's knowledge-from-files example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
     copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(project, 'handbook.pdf'));
-    const stdout = runReadmeBlock('### Knowledge from files', 'files', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId });
+    const stdout = runDocBlock('### Knowledge from files', 'files', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId });
     assert.match(stdout, /^ready 1 handbook\.pdf application\/pdf$/m);
     assert.match(stdout, /^match handbook\.pdf pages 1-[123]$/m);
     assert.match(stdout, /^batch completed 2 of 2$/m);
@@ -433,8 +435,8 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     assert.deepEqual((await admin.admin.replaceModelPrices(owner.orgId, { prices: [] })).organisation, []);
   });
 
-  it("runs the README's Schedules example in TypeScript as it stands, type-checked", async () => {
-    writeFileSync(join(project, 'schedules.mts'), readmeBlock('### Schedules', 'ts'));
+  it("runs docs/sdk.md's Schedules example in TypeScript as it stands, type-checked", async () => {
+    writeFileSync(join(project, 'schedules.mts'), docBlock(SDK_DOC, '### Schedules', 'ts'));
     const compiled = compileStrict('schedules.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const ran = spawnSync(process.execPath, ['schedules.mjs'], {

@@ -1,6 +1,6 @@
 import { ApiFailure } from './api/client';
 
-/** What each error code of the API means to a person (the API's codes are in the README). */
+/** What each error code of the API means to a person (the API's codes are in docs/api.md). */
 const WORDS: Record<string, string> = {
   invalid_request: 'The request was not valid.',
   missing_api_key: 'No API key was sent. Sign in again.',

@@ -1,6 +1,6 @@
 /**
  * How the offline model fills a function tool's arguments from the input, by the tool's JSON Schema
- * (documented in the README): for each property, in the schema's order,
+ * (documented in docs/agents.md, A conversation with tools): for each property, in the schema's order,
  * 1. `<name>: value`, `<name> = value`, `<name> is value` or `<name> value`, where `<name>` is the
  *    property's name, with `_` read as a space too, or its stem without `_id` (`order 42` fills `order_id`);
  *    the value is a quoted string or the next word;

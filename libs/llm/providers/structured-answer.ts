@@ -28,7 +28,7 @@ function describe(property: PropertySchema): string {
 }
 
 /**
- * The offline model's structured answer (rule documented in the README), property by property:
+ * The offline model's structured answer (rule documented in docs/agents.md, Structured outputs), property by property:
  * a value stated in the input as `<name>: value` (as for function arguments) wins; else
  * - an enum: the first of its values the answer names, then the input, else its first value;
  * - a string: the extractive answer's text;
