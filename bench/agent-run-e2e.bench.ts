@@ -12,6 +12,7 @@ import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
+import { measureStatements } from './db-statements';
 import { measureCpu, stackCpuParts } from './process-cpu';
 import {
   envInt,
@@ -186,9 +187,16 @@ export const agentRunE2eBenchmark: Benchmark = {
       const waiting = wait === 'events' ? "following each run's event stream" : `polling every ${pollMs} ms`;
       log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients ${waiting}`);
       await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+      const metricsUrls = { api: `${http.baseUrl}/metrics`, worker: context.workerMetricsUrl };
+      const pylonStatements = await measureStatements(metricsUrls);
       const pylonCpu = measureCpu(cpuParts);
       const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, wait, pollMs));
       const pylonCpuMs = pylonCpu();
+      const statementsPerRun = await pylonStatements(count);
+      // One run alone, its statements listed: the measured runs' averages include the processes' background work.
+      const oneRunStatements = await measureStatements(metricsUrls);
+      const traced = await pylonRun(http, tenant, wait, pollMs);
+      const statementsOfOneRun = { ok: traced.ok, ...(await oneRunStatements(1)) };
       const pylonFailed = pylon.results.filter((outcome) => !outcome.ok);
       if (pylonFailed.length) log(`pylon: ${pylonFailed.length} runs failed, e.g. ${pylonFailed[0].error}`);
 
@@ -251,6 +259,12 @@ export const agentRunE2eBenchmark: Benchmark = {
           { metric: 'workflow start→close p99 (ms)', pylon: p.workflowStartToCloseMs.p99, baseline: b.workflowStartToCloseMs.p99, digits: 1 },
           { metric: 'failed runs', pylon: p.failed, baseline: b.failed, digits: 0 },
           ...cpuRows,
+          ...Object.entries(statementsPerRun).map(([process, figures]) => ({
+            metric: `DB statements per run: ${process}`,
+            pylon: figures.total,
+            baseline: 0,
+            digits: 2,
+          })),
         ],
         pylon: {
           ...p,
@@ -259,6 +273,8 @@ export const agentRunE2eBenchmark: Benchmark = {
           postLatencyMs: summarize(pylonOk.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
           projectionCreatedToUpdatedMs: summarize(pylonOk.map((outcome) => outcome.projectionMs ?? NaN).filter(Number.isFinite)),
           slowestRun: await slowestRunTimeline(client, pylon.results),
+          dbStatementsPerRun: statementsPerRun,
+          dbStatementsOfOneRun: statementsOfOneRun,
         },
         baseline: {
           ...b,
@@ -273,6 +289,7 @@ export const agentRunE2eBenchmark: Benchmark = {
           "pylon workflow: 1 workflow task running 1 local activity (takeTurn: marks the run running, asks the in-process model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 2 workflow tasks and 1 activity, no database.",
           'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
           "CPU per run: each process's user + system time (all threads, from /proc) over the measured runs of a side, divided by their number; the database row counts the PGlite process, or every process named postgres on this machine (none for a remote server); the benchmark process holds the clients of both sides and the baseline's Worker.",
+          "DB statements per run: each process's pylon_db_statements_total (every statement its pool sent, transaction control included) over the measured runs, divided by their number; pylon.dbStatementsOfOneRun lists those of one run made alone afterwards.",
           'pylon workflow start→close can exceed the client latency: the run is succeeded in the database when the local activity ends, before its workflow task completes.',
         ],
       };

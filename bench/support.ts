@@ -11,7 +11,8 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Infrastructure } from '../test/support/infrastructure';
 import { Http } from '../test/support/http';
-import { Stack } from '../test/support/stack';
+import { CLUSTER_TOPOLOGY, Stack } from '../test/support/stack';
+import { freePort } from '../apps/embedded/dev-server';
 import { createTenant, type Tenant } from '../test/support/tenant';
 
 /** The repository root, seen from dist-test/bench/. */
@@ -73,12 +74,17 @@ export class BenchContext {
   private stackPromise?: Promise<Stack>;
   private tenantPromise?: Promise<Tenant>;
 
+  /** The worker's Prometheus metrics (`WORKER_METRICS_PORT`), once the stack started; none with two workers. */
+  workerMetricsUrl?: string;
+
   constructor(readonly infra: Infrastructure) {}
 
   stack(): Promise<Stack> {
     this.stackPromise ??= (async () => {
       const started = Date.now();
-      const stack = await Stack.start({ env: BENCH_LIMITS_ENV });
+      const metricsPort = CLUSTER_TOPOLOGY ? undefined : await freePort();
+      const stack = await Stack.start({ env: { ...BENCH_LIMITS_ENV, ...(metricsPort ? { WORKER_METRICS_PORT: String(metricsPort) } : {}) } });
+      if (metricsPort) this.workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
       log(`Pylon API at ${stack.url} and worker on task queue ${stack.env.TEMPORAL_TASK_QUEUE_PREFIX} started in ${Date.now() - started} ms`);
       log(`  logs: ${stack.api.logFile}, ${stack.worker.logFile}`);
       return stack;

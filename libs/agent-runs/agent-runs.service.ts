@@ -28,6 +28,7 @@ import {
   AgentVersion,
   ConversationRepository,
   Transactions,
+  type NewRunTurnUsage,
   type Page,
   type PageRequest,
 } from '@pylon/db';
@@ -202,7 +203,7 @@ export class AgentRunsService {
   /**
    * One model turn: marks the run running (a no-op after the first turn), asks the model, records the
    * turn's tokens with its debit (RunMeteringService), and records an answer at once: the run succeeded,
-   * with its event and deliveries, in one statement. A version with a response format has its answer
+   * with its event and deliveries, in one statement (with the turn's tokens too when it was free). A version with a response format has its answer
    * checked against the schema first, with one repair turn when it does not match. A retried turn whose
    * answer was already recorded hands back the event if it was never announced.
    */
@@ -223,6 +224,8 @@ export class AgentRunsService {
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
     const price = await this.metering.priceFor(orgId, version.model);
+    /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
+    let turnWithAnswer: NewRunTurnUsage | null = null;
     const ask = async (repair?: { answer: string; fault: string }) => {
       await this.metering.requireCanPay(orgId, runId, price);
       const reply = await this.llm.generate(version.model, {
@@ -239,7 +242,9 @@ export class AgentRunsService {
         ...(repair ? { repair } : {}),
         ...(output ? { onDelta: (text: string) => output.add(text) } : {}),
       });
-      await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
+      const answersNow = reply.kind === 'answer' && !version.responseFormat;
+      turnWithAnswer = answersNow ? this.metering.freeTurn(version.model, price, reply.usage) : null;
+      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
       return reply;
     };
     try {
@@ -256,7 +261,8 @@ export class AgentRunsService {
         return { kind: 'tool_calls', calls: reply.calls.map((call) => planned(call, version)), ...(reply.content ? { content: reply.content } : {}) };
       }
       if (!version.responseFormat) {
-        return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta)) };
+        const eventId = await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta), turnWithAnswer);
+        return { kind: 'answered', eventId };
       }
       const answer = await this.structuredAnswer(orgId, runId, version, reply.text, ask);
       return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, answer.text, structuredRunEvent(answer.value)) };

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type TurnUsage } from '@pylon/contracts';
-import { AgentRunRepository, InsufficientTokensError, LedgerRepository, RunUsageRepository, Transactions, type RunTurnUsage } from '@pylon/db';
+import {
+  AgentRunRepository,
+  InsufficientTokensError,
+  LedgerRepository,
+  RunUsageRepository,
+  Transactions,
+  type NewRunTurnUsage,
+  type RunTurnUsage,
+} from '@pylon/db';
 import { ModelPricesService, type PriceInEffect } from '@pylon/ledger';
 import { RunCannotPayError } from './run-errors';
 
@@ -47,12 +55,22 @@ export class RunMeteringService {
   }
 
   /**
+   * A turn that costs nothing debits nothing, so the statement that records what the turn ends in (the
+   * run's answer) can record it too: its row, or null for a priced turn, which `recordTurn` debits now.
+   */
+  freeTurn(modelId: string, price: PriceInEffect, usage: TurnUsage): NewRunTurnUsage | null {
+    const cost = this.prices.costOf(price, usage);
+    return cost === 0 ? { model: modelId, ...usage, cost, charged: true, ledgerEntryId: null } : null;
+  }
+
+  /**
    * Records the turn and debits its cost in one transaction (a free turn: one INSERT); throws
    * RunCannotPayError when the balance could not pay it.
    */
   async recordTurn(orgId: string, runId: string, modelId: string, price: PriceInEffect, usage: TurnUsage): Promise<RunTurnUsage> {
+    const free = this.freeTurn(modelId, price, usage);
+    if (free) return this.turns.recordTurn(null, orgId, runId, free);
     const cost = this.prices.costOf(price, usage);
-    if (cost === 0) return this.turns.recordTurn(null, orgId, runId, { model: modelId, ...usage, cost, charged: true, ledgerEntryId: null });
     const turn = await this.transactions.run(async (manager) => {
       let ledgerEntryId: string | null = null;
       let charged = true;

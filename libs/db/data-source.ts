@@ -1,7 +1,7 @@
 import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { PreparingClient } from './prepared-statements';
+import { CountingClient, PreparingClient } from './prepared-statements';
 
 export interface DataSourceSettings {
   url: string;
@@ -32,7 +32,7 @@ export function dataSourceOptions({
     poolSize,
     applicationName,
     ...(logger ? { logger } : {}),
-    extra: { connectionTimeoutMillis: 10_000, ...(preparedStatements ? { Client: PreparingClient } : {}) },
+    extra: { connectionTimeoutMillis: 10_000, Client: preparedStatements ? PreparingClient : CountingClient },
   };
 }
 

@@ -11,6 +11,7 @@ import { ConversationRepository } from './repositories/conversation.repository';
 import { RunActionRepository } from './repositories/run-action.repository';
 import { RunUsageRepository } from './repositories/run-usage.repository';
 import { ModelPriceRepository } from './repositories/model-price.repository';
+import { ModelPriceChanges } from './model-price-changes';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { OrgLimitsRepository } from './repositories/org-limits.repository';
@@ -40,6 +41,7 @@ const REPOSITORIES = [
   RunActionRepository,
   RunUsageRepository,
   ModelPriceRepository,
+  ModelPriceChanges,
   KnowledgeBaseRepository,
   KnowledgeDocumentRepository,
   KnowledgeVectorIndexRepository,

@@ -20,6 +20,7 @@ export {
   type TokenEntryKind,
 } from './entities';
 export { createDataSource, runMigrations } from './data-source';
+export { onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
 export { DbModule } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
@@ -36,6 +37,8 @@ export {
 export { RunActionRepository, type NewRunAction, type RunAction, type RunActionStatus } from './repositories/run-action.repository';
 export { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './repositories/run-usage.repository';
 export { ModelPriceRepository, type ModelPrice } from './repositories/model-price.repository';
+export { ModelPriceChanges } from './model-price-changes';
+export { ChangeAnnouncements } from './change-announcements';
 export { RunEventNotifications } from './run-event-notifications';
 export { ApiKeyChanges } from './api-key-changes';
 export { isDatabaseUnavailable } from './connection-errors';

@@ -14,13 +14,61 @@ export function prepared(sql: string): string {
   return sql;
 }
 
+/** Told of every statement the process's pool sends, by its label (`statementLabel`). */
+export type StatementListener = (label: string) => void;
+
+const statementListeners = new Set<StatementListener>();
+/** Labels already computed, by statement text: the texts are the repositories' constants, few and fixed. */
+const labels = new Map<string, string>();
+/** Past this many distinct texts (statements built with literals in them), the rest share one label. */
+export const MAX_STATEMENT_LABELS = 500;
+export const OTHER_STATEMENTS = 'other';
+const LABEL_CHARS = 120;
+
 /**
- * node-postgres's Client, sending the statements marked by `prepared` as named statements (it
- * parses a name once per connection and then only binds and executes). TypeORM's pool is given
- * this class (`extra.Client`), so the repositories' `query(text, parameters)` calls stay as they are.
+ * What a statement is, for counting: its text with whitespace collapsed, cut to its first 120 characters
+ * (parameters are never part of it). A text beyond the first MAX_STATEMENT_LABELS distinct ones is `other`.
+ */
+export function statementLabel(text: string): string {
+  let label = labels.get(text);
+  if (label !== undefined) return label;
+  if (labels.size >= MAX_STATEMENT_LABELS) return OTHER_STATEMENTS;
+  label = text.replace(/\s+/g, ' ').trim().slice(0, LABEL_CHARS);
+  labels.set(text, label);
+  return label;
+}
+
+/** Calls `listener` for every statement the pool's connections send from now on; returns how to stop. */
+export function onStatementSent(listener: StatementListener): () => void {
+  statementListeners.add(listener);
+  return () => statementListeners.delete(listener);
+}
+
+function sent(text: unknown): void {
+  if (statementListeners.size === 0) return;
+  const label = typeof text === 'string' ? statementLabel(text) : OTHER_STATEMENTS;
+  for (const listener of statementListeners) listener(label);
+}
+
+/**
+ * node-postgres's Client, telling the `onStatementSent` listeners of every statement it sends (TypeORM's
+ * `START TRANSACTION` and `COMMIT` included). TypeORM's pool is given this class (`extra.Client`).
+ */
+export class CountingClient extends Client {
+  override query = ((text: unknown, ...rest: unknown[]) => {
+    sent(typeof text === 'object' && text !== null && 'text' in text ? (text as { text: unknown }).text : text);
+    return (super.query.bind(this) as (...args: unknown[]) => unknown)(text, ...rest);
+  }) as Client['query'];
+}
+
+/**
+ * A CountingClient sending the statements marked by `prepared` as named statements (it parses a name
+ * once per connection and then only binds and executes), so the repositories' `query(text, parameters)`
+ * calls stay as they are.
  */
 export class PreparingClient extends Client {
   override query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    sent(text);
     const send = super.query.bind(this) as (...args: unknown[]) => unknown;
     const name = typeof text === 'string' && Array.isArray(values) ? statementNames.get(text) : undefined;
     return name ? send({ name, text, values }, ...rest) : send(text, values, ...rest);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PylonConfig, type ConfiguredModelPrice } from '@pylon/config';
-import { ModelPriceRepository, type ModelPrice } from '@pylon/db';
+import { ModelPriceChanges, ModelPriceRepository, type ModelPrice } from '@pylon/db';
 import type { TurnUsage } from '@pylon/contracts';
 
 /** A model's price and where it comes from. */
@@ -9,6 +9,9 @@ export interface PriceInEffect extends ModelPrice {
 }
 
 const FREE: Omit<ModelPrice, 'model'> = { inputPer1k: 0, outputPer1k: 0 };
+
+/** Organisations whose own prices a process keeps; past it, the cache starts afresh. */
+const CACHED_ORGS = 10_000;
 
 /** The price that applies to `modelId`: an exact id before its provider's `provider/*`. */
 function matching<T extends ModelPrice>(prices: readonly T[], modelId: string): T | undefined {
@@ -20,20 +23,26 @@ function matching<T extends ModelPrice>(prices: readonly T[], modelId: string): 
  * What model turns cost in service tokens, per 1 000 input and per 1 000 output tokens: the
  * organisation's own prices (set by the operator through the admin API), else MODEL_PRICES, else free.
  * `local/*` is free unless priced. A turn costs ⌈(input × input price + output × output price) / 1000⌉.
+ * An organisation's own prices are read once per process and kept while the process hears every change
+ * to them (ModelPriceChanges, announced by the database at commit): each create and each model turn
+ * needs them, and they change only when the operator sets them.
  */
 @Injectable()
 export class ModelPricesService {
   private readonly configured: readonly ConfiguredModelPrice[];
+  private readonly cached = new Map<string, readonly ModelPrice[]>();
 
   constructor(
     private readonly prices: ModelPriceRepository,
     config: PylonConfig,
+    private readonly changes: ModelPriceChanges,
   ) {
     this.configured = config.modelPrices;
+    changes.onChange((orgId) => (orgId === 'all' ? this.cached.clear() : this.cached.delete(orgId)));
   }
 
   async priceFor(orgId: string, modelId: string): Promise<PriceInEffect> {
-    const own = matching(await this.prices.forOrg(orgId), modelId);
+    const own = matching(await this.ownPrices(orgId), modelId);
     if (own) return { ...own, source: 'organisation' };
     const configured = matching(this.configured, modelId);
     if (configured) return { ...configured, source: 'configured' };
@@ -55,7 +64,27 @@ export class ModelPricesService {
   }
 
   /** Replaces the organisation's own prices (an empty list: MODEL_PRICES applies again). */
-  replace(orgId: string, prices: readonly ModelPrice[]): Promise<void> {
-    return this.prices.replace(orgId, prices);
+  async replace(orgId: string, prices: readonly ModelPrice[]): Promise<void> {
+    try {
+      await this.prices.replace(orgId, prices);
+    } finally {
+      // This process applies them from now on, without waiting for the announcement.
+      this.cached.delete(orgId);
+    }
+  }
+
+  /** The organisation's own prices: cached while every change to them is heard, else read. */
+  private async ownPrices(orgId: string): Promise<readonly ModelPrice[]> {
+    if (!this.changes.hearing()) return this.prices.forOrg(orgId);
+    const cached = this.cached.get(orgId);
+    if (cached) return cached;
+    const generation = this.changes.generation;
+    const own = await this.prices.forOrg(orgId);
+    // A change announced while reading may have come after the read: keep nothing then.
+    if (generation === this.changes.generation && this.changes.hearing()) {
+      if (this.cached.size >= CACHED_ORGS) this.cached.clear();
+      this.cached.set(orgId, own);
+    }
+    return own;
   }
 }

@@ -48,6 +48,19 @@ describe('PylonMetrics', () => {
     assert.equal(valueOf(exposition, 'pylon_workflows_completed_total', { workflow_type: 'agentRunWorkflow', outcome: 'failed' }), 0);
   });
 
+  it('both processes count the statements they send to the database, by statement', async () => {
+    for (const process of ['api', 'worker'] as const) {
+      const metrics = new PylonMetrics(process);
+      metrics.countDbStatement('SELECT 1');
+      metrics.countDbStatement('SELECT 1');
+      metrics.countDbStatement('COMMIT');
+      const exposition = await scrape(metrics);
+      assert.equal(exposition.types.get('pylon_db_statements_total'), 'counter');
+      assert.equal(valueOf(exposition, 'pylon_db_statements_total', { statement: 'SELECT 1' }), 2);
+      assert.equal(valueOf(exposition, 'pylon_db_statements_total', { statement: 'COMMIT' }), 1);
+    }
+  });
+
   it('reads the task queue backlog at each scrape; an unreadable backlog has no samples, not stale ones', async () => {
     const metrics = new PylonMetrics('api');
     let backlog: number | Error = 7;

@@ -38,6 +38,7 @@ export class PylonMetrics {
   private readonly taskQueueBacklog: Gauge<'task_queue' | 'task_type'>;
   private readonly webhookDeliveryAttempts: Counter<'result'>;
   private readonly workflowsCompleted: Counter<'workflow_type' | 'outcome'>;
+  private readonly dbStatements: Counter<'statement'>;
   private readBacklog: (() => Promise<readonly TaskQueueBacklogSample[]>) | undefined;
 
   constructor(readonly process: MetricsProcess) {
@@ -86,6 +87,12 @@ export class PylonMetrics {
       labelNames: ['workflow_type', 'outcome'],
       registers: worker,
     });
+    this.dbStatements = new Counter({
+      name: 'pylon_db_statements_total',
+      help: "Statements this process sent to the database, by statement (its SQL text's first 120 characters, never a parameter).",
+      labelNames: ['statement'],
+      registers: [this.registry],
+    });
     for (const workflowType of Object.values(WORKFLOW_TYPES)) {
       this.workflowsStarted.inc({ workflow_type: workflowType }, 0);
       for (const outcome of WORKFLOW_OUTCOMES) this.workflowsCompleted.inc({ workflow_type: workflowType, outcome }, 0);
@@ -128,6 +135,11 @@ export class PylonMetrics {
 
   countWorkflowEnded(workflowType: string, outcome: WorkflowOutcome): void {
     this.workflowsCompleted.inc({ workflow_type: workflowType, outcome });
+  }
+
+  /** One statement sent to the database; `statement` is its label (`statementLabel` of @pylon/db). */
+  countDbStatement(statement: string): void {
+    this.dbStatements.inc({ statement });
   }
 
   /** Where `pylon_task_queue_backlog` is read from at each scrape. */

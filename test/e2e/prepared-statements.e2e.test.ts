@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { AgentRunRepository, RunEventRepository, createDataSource } from '@pylon/db';
+import { AgentRunRepository, RunEventRepository, createDataSource, onStatementSent } from '@pylon/db';
 import { testInfra } from '../support/infra';
 
 type PreparedStatement = { name: string; statement: string };
@@ -68,5 +68,25 @@ describe('prepared statements', () => {
     const runs = new AgentRunRepository(db);
     await assert.rejects(runs.findById(randomUUID(), 'not-a-uuid'), /invalid input syntax for type uuid/);
     assert.equal(await runs.findById(randomUUID(), randomUUID()), null);
+  });
+
+  it('every statement a pool sends, prepared or not and in a transaction too, is told to the listeners until they stop', async () => {
+    for (const preparedStatements of [true, false]) {
+      const db = await connect(preparedStatements);
+      const runs = new AgentRunRepository(db);
+      const [orgId, runId] = [randomUUID(), randomUUID()];
+      const heard: string[] = [];
+      const stop = onStatementSent((label) => heard.push(label));
+      try {
+        await runs.findById(orgId, runId);
+        await db.transaction((manager) => manager.query('SELECT 1 AS one'));
+      } finally {
+        stop();
+      }
+      await runs.findById(orgId, runId);
+      assert.equal(heard.length, 4, `${preparedStatements}: ${JSON.stringify(heard)}`);
+      assert.ok(heard[0]!.startsWith('SELECT id, org_id AS "orgId", agent_version_id AS "agentVersionId"'), heard[0]);
+      assert.deepEqual(heard.slice(1), ['START TRANSACTION', 'SELECT 1 AS one', 'COMMIT']);
+    }
   });
 });

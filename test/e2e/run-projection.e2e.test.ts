@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { AgentRunRepository, createDataSource, type AgentRunEventFactory } from '@pylon/db';
+import { AgentRunRepository, RunUsageRepository, createDataSource, type AgentRunEventFactory } from '@pylon/db';
 import { sql } from '../support/db';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
@@ -151,5 +151,36 @@ describe('the run projection under retries', () => {
     assert.equal(await runs.markFailed(randomUUID(), run, 'not yours', describeRun), null);
     assert.equal((await runs.findById(tenant.orgId, runId))?.status, 'queued', 'nothing changed');
     assert.equal((await sql(`SELECT id FROM events WHERE resource_id = $1`, [runId])).length, 0);
+  });
+
+  it("a success with its free turn records the turn in the same statement, numbered after the run's turns, as recordTurn would", async () => {
+    const runId = await queuedRun();
+    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const usage = new RunUsageRepository(db);
+    const turn = (inputTokens: number) => ({
+      model: 'local/extractive',
+      inputTokens,
+      outputTokens: 3,
+      countedBy: 'tokenizer' as const,
+      cost: 0,
+      charged: true,
+      ledgerEntryId: null,
+    });
+    await usage.recordTurn(null, tenant.orgId, runId, turn(10));
+    const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', describeRun, [], turn(20));
+    assert.ok(eventId);
+    // A retried turn whose answer was recorded already: the run stays as it was, the turn is recorded (as on its own).
+    assert.equal(await runs.markSucceeded(tenant.orgId, running, 'another answer', describeRun, [], turn(30)), eventId);
+    const turns = await usage.turnsOfRun(tenant.orgId, runId);
+    assert.deepEqual(
+      turns.map((row) => [row.turn, row.inputTokens, row.outputTokens, row.countedBy, row.cost, row.charged, row.ledgerEntryId]),
+      [
+        [1, 10, 3, 'tokenizer', 0, true, null],
+        [2, 20, 3, 'tokenizer', 0, true, null],
+        [3, 30, 3, 'tokenizer', 0, true, null],
+      ],
+    );
+    assert.equal((await runs.findById(tenant.orgId, runId))?.output, 'the answer');
+    assert.equal((await sql(`SELECT id FROM events WHERE resource_id = $1`, [runId])).length, 1);
   });
 });

@@ -23,6 +23,7 @@ import { McpHeaderReseal1765900000000 } from './1765900000000-mcp-header-reseal'
 import { KnowledgeBases1766000000000 } from './1766000000000-knowledge-bases';
 import { KnowledgeRevisions1766100000000 } from './1766100000000-knowledge-revisions';
 import { KnowledgeFiles1766200000000 } from './1766200000000-knowledge-files';
+import { ModelPriceChanges1766350000000 } from './1766350000000-model-price-changes';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   KnowledgeBases1766000000000,
   KnowledgeRevisions1766100000000,
   KnowledgeFiles1766200000000,
+  ModelPriceChanges1766350000000,
 ];

@@ -6,6 +6,7 @@ import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
 import type { NewRunEvent } from './run-event.repository';
+import { insertTurn, turnParameters, type NewRunTurnUsage } from './run-usage.repository';
 import { prepared } from '../prepared-statements';
 import { queryPool } from '../pool-query';
 import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
@@ -56,8 +57,8 @@ const MARK_RUNNING = prepared(
  * The final transition, from any of `from`: its events in the run's log, its webhook event and the
  * deliveries it owes, and for a conversation's turn that succeeded, its answer as the conversation's item.
  */
-const finishFrom = (from: string) =>
-  prepared(`WITH finished AS (
+const finishFrom = (from: string, turn = '') =>
+  prepared(`WITH ${turn}finished AS (
      UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
       WHERE id = $1 AND org_id = $2 AND status IN (${from})
      RETURNING id, org_id, conversation_id, conversation_seq, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
@@ -75,6 +76,8 @@ const finishFrom = (from: string) =>
    SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`);
 const FINISH = finishFrom(`'queued', 'running'`);
 const FINISH_QUEUED = finishFrom(`'queued'`);
+/** FINISH with the model turn that answered ($11–$17): recorded whether or not the run was still to finish, as on its own. */
+const FINISH_WITH_TURN = finishFrom(`'queued', 'running'`, `turn AS (${insertTurn(1, 2, 11)}), `);
 
 export function toAgentRun(row: AgentRun): AgentRun {
   return Object.assign(new AgentRun(), row);
@@ -161,11 +164,22 @@ export class AgentRunRepository {
   }
 
   /**
-   * → succeeded with the output, after `logBefore` (e.g. the last output deltas). `run` is the run as
-   * last read; only its unchanging fields are used. The event id, or null when the run was already final.
+   * → succeeded with the output, after `logBefore` (e.g. the last output deltas), and with `turn` the
+   * model turn that answered, recorded in the same statement. `run` is the run as last read; only its
+   * unchanging fields are used. The event id, or null when the run was already final.
    */
-  markSucceeded(orgId: string, run: AgentRun, output: string, describe: AgentRunEventFactory, logBefore: NewRunEvent[] = []): Promise<string | null> {
-    return this.finish(orgId, run, { status: 'succeeded', output, error: null }, describe, logBefore);
+  markSucceeded(
+    orgId: string,
+    run: AgentRun,
+    output: string,
+    describe: AgentRunEventFactory,
+    logBefore: NewRunEvent[] = [],
+    turn: NewRunTurnUsage | null = null,
+  ): Promise<string | null> {
+    const final = { status: 'succeeded', output, error: null } as const;
+    return turn
+      ? this.finish(orgId, run, final, describe, logBefore, FINISH_WITH_TURN, turnParameters(turn))
+      : this.finish(orgId, run, final, describe, logBefore);
   }
 
   markFailed(orgId: string, run: AgentRun, error: string, describe: AgentRunEventFactory): Promise<string | null> {
@@ -194,6 +208,7 @@ export class AgentRunRepository {
     describe: AgentRunEventFactory,
     logBefore: NewRunEvent[] = [],
     statement = FINISH,
+    more: unknown[] = [],
   ): Promise<string | null> {
     const events = describe(toAgentRun({ ...run, ...final }));
     const log = [...logBefore, events.log];
@@ -209,6 +224,7 @@ export class AgentRunRepository {
       eventId,
       events.webhook.type,
       JSON.stringify(events.webhook.data),
+      ...more,
     ])) as Array<{ finished: number; planned: number }>;
     if (row!.finished === 0) return this.unannouncedEvent(orgId, run.id);
     return row!.planned > 0 ? eventId : null;

@@ -22,6 +22,22 @@ export type NewRunTurnUsage = Omit<RunTurnUsage, 'turn' | 'createdAt'>;
 const TURN_COLUMNS = `turn, model, input_tokens AS "inputTokens", output_tokens AS "outputTokens", counted_by AS "countedBy",
   cost::float8 AS cost, charged, ledger_entry_id AS "ledgerEntryId", ${isoTimestamp('created_at')} AS "createdAt"`;
 
+/**
+ * The INSERT of a run's next turn, numbered after its last, for a statement whose parameters hold the
+ * run's id at `$run`, its organisation's at `$org` and the turn's `turnParameters` from `$first` on: the
+ * repository's own, or another that records the turn with what it ends in.
+ */
+export function insertTurn(run: number, org: number, first: number): string {
+  const turn = Array.from({ length: 7 }, (_, index) => `$${first + index}`).join(', ');
+  return `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
+         SELECT $${run}, COALESCE(MAX(turn), 0) + 1, $${org}, ${turn} FROM agent_run_turns WHERE run_id = $${run}`;
+}
+
+/** The turn's values, in the order `insertTurn` takes them. */
+export function turnParameters(usage: NewRunTurnUsage): unknown[] {
+  return [usage.model, usage.inputTokens, usage.outputTokens, usage.countedBy, usage.cost, usage.charged, usage.ledgerEntryId];
+}
+
 /** The turns of agent runs (`agent_run_turns`): what each took and cost. */
 @Injectable()
 export class RunUsageRepository {
@@ -30,12 +46,7 @@ export class RunUsageRepository {
   /** The run's next turn, numbered after its last; inside the caller's transaction (with the turn's debit) when given one. */
   async recordTurn(manager: EntityManager | null, orgId: string, runId: string, usage: NewRunTurnUsage): Promise<RunTurnUsage> {
     const [row] = returnedRows<RunTurnUsage>(
-      await (manager ?? this.db.manager).query(
-        `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
-         SELECT $1, COALESCE(MAX(turn), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM agent_run_turns WHERE run_id = $1
-         RETURNING ${TURN_COLUMNS}`,
-        [runId, orgId, usage.model, usage.inputTokens, usage.outputTokens, usage.countedBy, usage.cost, usage.charged, usage.ledgerEntryId],
-      ),
+      await (manager ?? this.db.manager).query(`${insertTurn(1, 2, 3)} RETURNING ${TURN_COLUMNS}`, [runId, orgId, ...turnParameters(usage)]),
     );
     return row!;
   }

@@ -1,0 +1,84 @@
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Client } from 'pg';
+import type { PylonConfig } from '@pylon/config';
+
+/** How long after a lost connection the next attempt to listen waits. */
+const RECONNECT_DELAY_MS = 1_000;
+
+/**
+ * PostgreSQL's announcements on one channel (LISTEN on one connection per process; a trigger sends them,
+ * each naming what changed). A cache of what they announce may be trusted only while `hearing()`: a
+ * process that cannot hear a change must read every time. `generation` grows with every announcement and
+ * every lost connection, so that a read started before one is not cached after it. (ApiKeyChanges works
+ * the same way, for API keys.)
+ */
+export class ChangeAnnouncements implements OnModuleDestroy {
+  private readonly logger: Logger;
+  private readonly listeners = new Set<(changed: string | 'all') => void>();
+  private client: Client | undefined;
+  private connected = false;
+  private closed = false;
+  private retryAt = 0;
+  generation = 0;
+
+  constructor(
+    private readonly config: PylonConfig,
+    private readonly channel: string,
+    private readonly what: string,
+  ) {
+    this.logger = new Logger(`ChangeAnnouncements(${channel})`);
+  }
+
+  /** Whether every change committed from now on will be heard; starts listening when not yet. */
+  hearing(): boolean {
+    if (!this.client && !this.closed && Date.now() >= this.retryAt) this.listen();
+    return this.connected;
+  }
+
+  /** Calls `onChange` with what changed, or 'all' when announcements may have been missed. */
+  onChange(onChange: (changed: string | 'all') => void): void {
+    this.listeners.add(onChange);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private announce(changed: string | 'all'): void {
+    this.generation++;
+    for (const listener of this.listeners) listener(changed);
+  }
+
+  private listen(): void {
+    const client = new Client({ connectionString: this.config.requireDatabaseUrl(), application_name: `pylon-${this.channel}` });
+    this.client = client;
+    const lost = (error?: unknown) => {
+      if (this.client !== client) return;
+      if (error && !this.closed)
+        this.logger.warn(`announcements of changed ${this.what} stopped (${(error as Error).message}); they are read every time until they resume`);
+      this.client = undefined;
+      this.connected = false;
+      this.retryAt = Date.now() + RECONNECT_DELAY_MS;
+      this.announce('all');
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      client.end().catch(() => undefined);
+    };
+    client.on('notification', (message) => {
+      if (message.payload) this.announce(message.payload);
+    });
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${this.channel}`))
+      .then(() => {
+        if (this.client !== client) return;
+        // Whatever changed before LISTEN took effect was not heard.
+        this.announce('all');
+        this.connected = true;
+      })
+      .catch(lost);
+  }
+}
