@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 U = TypeVar("U")
 
 
-async def asettle(value: Any) -> Any:
+async def asettle(value: Awaitable[T] | T) -> T:
     """What a user's handler or callback gave, awaited if it was a coroutine (AsyncPylon takes either kind)."""
     return await value if inspect.isawaitable(value) else value
 
