@@ -4,6 +4,9 @@ replaced. The output is checked in; test/sdk-python-sync.test.ts fails when it d
 
     python generate_sync.py            rewrites src/pylon_sdk/_sync/
     python generate_sync.py --out DIR  writes the modules into DIR instead (the drift check)
+
+with the Python of the tools' virtualenv: `$(bash scripts/ensure-python-sdk-tools.sh)/bin/python`, or run
+test/sdk-python-sync.test.ts with PY_SDK_UPDATE_SYNC=1 (`PY_SDK_UPDATE_SYNC=1 npm test -- sdk-python-sync`).
 """
 
 from __future__ import annotations
