@@ -1,7 +1,7 @@
 """The Pylon API client for Python: `Pylon` and `AsyncPylon` (see docs/sdk.md in the Pylon repository)."""
 
 from . import models
-from ._client import AsyncPylon, Pylon
+from ._async._client import AsyncPylon
 from ._errors import (
     AuthenticationError,
     ConflictError,
@@ -43,6 +43,7 @@ from ._errors import (
 )
 from ._files import DownloadedFile, FileInput
 from ._stream import TERMINAL_EVENTS, RunEvent
+from ._sync._client import Pylon
 from ._tools import ToolApprovalDecision
 from ._webhooks import verify_webhook
 

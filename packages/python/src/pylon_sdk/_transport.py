@@ -1,20 +1,19 @@
-"""One HTTP exchange with the API, retried as is safe (the same rules as the TypeScript SDK, docs/sdk.md)."""
+"""One HTTP exchange with the API, retried as is safe (the same rules as the TypeScript SDK, docs/sdk.md): the
+request, its headers and the retry rules, shared by the transports of pylon_sdk/_async and pylon_sdk/_sync."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
-import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 import httpx
 
-from ._errors import ConnectionError, PylonError, error_of
+from ._errors import PylonError
 
 QueryValue = Union[str, int, float, bool, Sequence[Union[str, int]], None]
 
@@ -47,6 +46,9 @@ class Request:
         return self.method in ("GET", "DELETE") or self.idempotency_key is not None or self.repeatable
 
 
+PageRequest = Callable[[Any], Request]  # cursor (None for the first page) -> the request of that page
+
+
 def delay_before(attempt: int, retry_after: float | None) -> float:
     """Retry-After when the API gave one; otherwise exponential backoff with full jitter."""
     if retry_after is not None:
@@ -61,7 +63,7 @@ def should_retry(failure: Exception, request: Request) -> bool:
     return request.may_repeat
 
 
-class _Base:
+class TransportBase:
     def __init__(self, api_key: str | None, base_url: str | None, max_retries: int, timeout: float) -> None:
         self.api_key = api_key if api_key is not None else os.environ.get("PYLON_API_KEY")
         self.base_url = (base_url or os.environ.get("PYLON_URL") or "http://127.0.0.1:3000").rstrip("/")
@@ -101,56 +103,10 @@ class _Base:
         """The body as httpx takes it: JSON bytes, or a form (httpx encodes it anew, with its boundary, on each attempt)."""
         if request.files is not None:
             return {"files": request.files, "data": request.form or {}}
-        return {"content": _Base.content(request)}
+        return {"content": TransportBase.content(request)}
 
     @staticmethod
     def decode(request: Request, response: httpx.Response) -> Any:
         if request.raw:
             return response
         return response.json() if response.content else None
-
-
-class SyncTransport(_Base):
-    def __init__(self, api_key: str | None, base_url: str | None, max_retries: int, timeout: float, http: httpx.Client | None) -> None:
-        super().__init__(api_key, base_url, max_retries, timeout)
-        self.http = http or httpx.Client(timeout=timeout)
-
-    def request(self, request: Request) -> Any:
-        for attempt in range(self.max_retries + 1):
-            failure: Exception
-            try:
-                response = self.http.request(
-                    request.method, self.base_url + request.path, params=self.params(request.query), headers=self.headers(request), **self.send_args(request)
-                )
-                if response.is_success:
-                    return self.decode(request, response)
-                failure = error_of(response)
-            except httpx.TransportError as error:
-                failure = ConnectionError(f"{request.method} {request.path} failed: {error}")
-            if not should_retry(failure, request) or attempt >= self.max_retries:
-                raise failure
-            time.sleep(delay_before(attempt, failure.retry_after if isinstance(failure, PylonError) else None))
-        raise AssertionError("unreachable")
-
-
-class AsyncTransport(_Base):
-    def __init__(self, api_key: str | None, base_url: str | None, max_retries: int, timeout: float, http: httpx.AsyncClient | None) -> None:
-        super().__init__(api_key, base_url, max_retries, timeout)
-        self.http = http or httpx.AsyncClient(timeout=timeout)
-
-    async def request(self, request: Request) -> Any:
-        for attempt in range(self.max_retries + 1):
-            failure: Exception
-            try:
-                response = await self.http.request(
-                    request.method, self.base_url + request.path, params=self.params(request.query), headers=self.headers(request), **self.send_args(request)
-                )
-                if response.is_success:
-                    return self.decode(request, response)
-                failure = error_of(response)
-            except httpx.TransportError as error:
-                failure = ConnectionError(f"{request.method} {request.path} failed: {error}")
-            if not should_retry(failure, request) or attempt >= self.max_retries:
-                raise failure
-            await asyncio.sleep(delay_before(attempt, failure.retry_after if isinstance(failure, PylonError) else None))
-        raise AssertionError("unreachable")
