@@ -39,6 +39,8 @@ export class PylonMetrics {
   private readonly webhookDeliveryAttempts: Counter<'result'>;
   private readonly workflowsCompleted: Counter<'workflow_type' | 'outcome'>;
   private readonly dbStatements: Counter<'statement'>;
+  /** The counter's series by statement label (bounded by MAX_STATEMENT_LABELS), as httpSeries. */
+  private readonly dbStatementSeries = new Map<string, { inc(): void }>();
   private readBacklog: (() => Promise<readonly TaskQueueBacklogSample[]>) | undefined;
 
   constructor(readonly process: MetricsProcess) {
@@ -139,7 +141,12 @@ export class PylonMetrics {
 
   /** One statement sent to the database; `statement` is its label (`statementLabel` of @pylon/db). */
   countDbStatement(statement: string): void {
-    this.dbStatements.inc({ statement });
+    let series = this.dbStatementSeries.get(statement);
+    if (!series) {
+      series = this.dbStatements.labels({ statement });
+      this.dbStatementSeries.set(statement, series);
+    }
+    series.inc();
   }
 
   /** Where `pylon_task_queue_backlog` is read from at each scrape. */
