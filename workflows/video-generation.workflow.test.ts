@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -42,12 +41,13 @@ describe('videoGenerationWorkflow (time skipping)', () => {
   let stopWorkers!: () => void;
 
   const scriptOf = (input: VideoWorkflowInput): Script => scripts.get(input.generationId)!;
-  const record = (input: VideoWorkflowInput, name: keyof VideoActivities, reason?: string) =>
-    scriptOf(input).calls.push({ name, atMs: Context.current().info.currentAttemptScheduledTimestampMs, ...(reason ? { reason } : {}) });
+  /** Each call as it starts, at the test server's time (the worker's own clock does not skip). */
+  const record = async (input: VideoWorkflowInput, name: keyof VideoActivities, reason?: string) =>
+    scriptOf(input).calls.push({ name, atMs: await env.currentTimeMs(), ...(reason ? { reason } : {}) });
 
   const activities: VideoActivities = {
     async submitVideo(input) {
-      record(input, 'submitVideo');
+      await record(input, 'submitVideo');
       const script = scriptOf(input);
       if (script.submitFailures && script.submitFailures.count > 0) {
         script.submitFailures.count--;
@@ -56,22 +56,22 @@ describe('videoGenerationWorkflow (time skipping)', () => {
       return script.submission;
     },
     async pollVideo(input) {
-      record(input, 'pollVideo');
+      await record(input, 'pollVideo');
       const script = scriptOf(input);
       const polls = script.calls.filter((call) => call.name === 'pollVideo').length;
       return script.polls[Math.min(polls, script.polls.length) - 1]!;
     },
     async renderVideo(input) {
-      record(input, 'renderVideo');
+      await record(input, 'renderVideo');
       return { state: 'completed', eventId: `completed:${input.generationId}` };
     },
     async failVideo(input) {
-      record(input, 'failVideo', input.reason);
+      await record(input, 'failVideo', input.reason);
       // Exactly once, as the ledger does it: a second call finds the generation final and has no event.
       return scriptOf(input).calls.filter((call) => call.name === 'failVideo').length === 1 ? `failed:${input.generationId}` : null;
     },
     async cancelVideo(input) {
-      record(input, 'cancelVideo');
+      await record(input, 'cancelVideo');
     },
   };
 
@@ -111,7 +111,11 @@ describe('videoGenerationWorkflow (time skipping)', () => {
     return { input, outcome, events, calls: calls.map((call) => ({ ...call, atS: Math.round((call.atMs - startedAtMs) / 100) / 10 })) };
   }
 
-  const pollTimes = (calls: Array<{ name: string; atS: number }>) => calls.filter((call) => call.name === 'pollVideo').map((call) => call.atS);
+  /** When each poll started, in seconds after the submit started (the first wait begins once it is done). */
+  const pollTimes = (calls: Array<{ name: string; atS: number }>) => {
+    const submitted = calls.find((call) => call.name === 'submitVideo')!.atS;
+    return calls.filter((call) => call.name === 'pollVideo').map((call) => call.atS - submitted);
+  };
   /** Server times in seconds since the start; each step may run late by the real time its activities took. */
   const assertTimes = (actual: number[], expected: number[], what: string) => {
     assert.equal(actual.length, expected.length, `${what}: ${JSON.stringify(actual)}`);
