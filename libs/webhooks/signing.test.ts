@@ -36,7 +36,10 @@ describe('a Standard Webhooks signature', () => {
     assert.throws(() => new Webhook(generateWebhookSecret()).verify(body, headers));
   });
 
-  it('refuses an empty secret, as standardwebhooks does', () => {
-    assert.throws(() => signatureHeaders(id, at, '{}', ['whsec_']), /empty/);
+  it('refuses an empty secret or one that is not base64, as standardwebhooks does', () => {
+    for (const secret of ['whsec_', 'whsec_not base64!', 'whsec_MTI']) {
+      assert.throws(() => new Webhook(secret).sign(id, at, '{}'));
+      assert.throws(() => signatureHeaders(id, at, '{}', [secret]));
+    }
   });
 });
