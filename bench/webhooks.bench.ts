@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { webhookRetryWorkflowId } from '@pylon/contracts';
+import { WORKFLOW_TYPES, pylonSearchAttributes, taskQueueName, webhookEventWorkflowId, webhookRetryWorkflowId } from '@pylon/contracts';
+import { eventWithDeliveries } from '@pylon/db/repositories/event-recorder';
 import { Http } from '../test/support/http';
 import { AppProcess, Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
@@ -170,6 +171,51 @@ async function pylonRun(http: Http, tenant: Tenant, arrivals: RunArrivals, endpo
     latencyMs: performance.now() - started,
     postMs,
     error: ok ? undefined : `${arrivals.count(runId)} of ${endpoints} deliveries after ${RUN_DELIVERIES_TIMEOUT_MS} ms`,
+  };
+}
+
+/**
+ * An event that needs no run: recorded with its deliveries by the statement Pylon records events with
+ * (eventWithDeliveries), then announced as the API announces the events it records (EventAnnouncer: a
+ * `webhookEventWorkflow` on the webhooks task queue). Its `data` is a real run's, with a fresh `run_id`,
+ * so that the receiver tells its deliveries apart and the body is the same size.
+ */
+async function directEvent(
+  pool: Pool,
+  temporal: Client,
+  taskQueuePrefix: string,
+  tenant: Tenant,
+  template: { type: string; data: Record<string, unknown> },
+  arrivals: RunArrivals,
+  endpoints: number,
+): Promise<RunOutcome> {
+  const started = performance.now();
+  const eventId = randomUUID();
+  const resourceId = randomUUID();
+  try {
+    await pool.query(
+      `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')} SELECT count(*)::int AS planned FROM planned`,
+      [eventId, tenant.orgId, template.type, resourceId, JSON.stringify({ ...template.data, run_id: resourceId })],
+    );
+    await temporal.workflow.start(WORKFLOW_TYPES.webhookEvent, {
+      workflowId: webhookEventWorkflowId(eventId),
+      taskQueue: taskQueueName(taskQueuePrefix, 'webhooks'),
+      priority: { fairnessKey: tenant.orgId },
+      args: [{ eventId, orgId: tenant.orgId }],
+      typedSearchAttributes: pylonSearchAttributes(tenant.orgId, eventId),
+      staticSummary: `Webhook deliveries of event ${eventId}`,
+    });
+  } catch (error) {
+    return { ok: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+  }
+  const postMs = performance.now() - started;
+  const ok = await arrivals.wait(resourceId, endpoints, RUN_DELIVERIES_TIMEOUT_MS);
+  return {
+    ok,
+    runId: resourceId,
+    latencyMs: performance.now() - started,
+    postMs,
+    error: ok ? undefined : `${arrivals.count(resourceId)} of ${endpoints} deliveries after ${RUN_DELIVERIES_TIMEOUT_MS} ms`,
   };
 }
 
@@ -453,13 +499,14 @@ export const webhooksBenchmark: Benchmark = {
     const pacedSeconds = envInt('BENCH_WEBHOOK_PACED_SECONDS', 10);
     const wideEndpoints = envInt('BENCH_WEBHOOK_WIDE_ENDPOINTS', 20);
     const wideRuns = envInt('BENCH_WEBHOOK_WIDE_RUNS', 50);
+    const directEvents = envInt('BENCH_WEBHOOK_DIRECT_EVENTS', 150);
     const deliveries = endpointCount * runCount;
 
     const clock = preciseWallClock();
     const receiver = await Receiver.start();
     const stackEnv = { ...BENCH_LIMITS_ENV, WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback' };
     let stack: Stack | undefined;
-    const pool = new Pool({ connectionString: context.infra.databaseUrl, max: 2 });
+    const pool = new Pool({ connectionString: context.infra.databaseUrl, max: 4 });
     const connection = await Connection.connect({ address: context.infra.temporalAddress });
     const temporal = new Client({ connection });
     const agent = new Agent({ keepAlive: true, maxSockets: baselineConcurrency });
@@ -557,6 +604,38 @@ export const webhooksBenchmark: Benchmark = {
         wideSecrets,
       ).figures;
 
+      // ── Pylon with wide events that need no run (the same organisation): what the delivery path sustains
+      // when the event source is cheap; each event recorded and announced as the API does it.
+      const wideTemplateArrival = wideArrivals[0];
+      if (!wideTemplateArrival) throw new Error('no wide delivery arrived: nothing to model the direct events on');
+      const wideTemplate = JSON.parse(wideTemplateArrival.body) as { type: string; data: Record<string, unknown> };
+      const taskQueuePrefix = stack.env.TEMPORAL_TASK_QUEUE_PREFIX!;
+      log(
+        `pylon: ${directEvents} events recorded and announced directly (no run) to ${wideEndpoints} endpoints (${directEvents * wideEndpoints} deliveries), ${concurrency} in flight`,
+      );
+      receiver.onArrival = (runId) => arrivals.arrived(runId);
+      await receiver.reset(true);
+      const direct = await runConcurrently(directEvents, concurrency, () =>
+        directEvent(pool, temporal, taskQueuePrefix, wideTenant, wideTemplate, arrivals, wideEndpoints),
+      );
+      await sleep(settleMs);
+      receiver.onArrival = () => undefined;
+      const directArrivals = await receiver.take();
+      const directResourceIds = direct.results.flatMap((outcome) => (outcome.runId ? [outcome.runId] : []));
+      const directEventRows = (
+        await pool.query<{ id: string }>(`SELECT id FROM events WHERE org_id = $1 AND resource_id = ANY($2::uuid[])`, [
+          wideTenant.orgId,
+          directResourceIds,
+        ])
+      ).rows;
+      const d = analyse(
+        directArrivals,
+        new Set(directEventRows.flatMap((event) => widePaths.map((path) => deliveryKey(event.id, path)))),
+        wideSecrets,
+      ).figures;
+      const directFailures = direct.results.filter((outcome) => !outcome.ok);
+      if (directFailures.length) log(`pylon: ${directFailures.length} direct events without all their deliveries, e.g. ${directFailures[0]!.error}`);
+
       // ── Baseline: the same messages (type, data, paths, sizes), signed and sent by a bare loop.
       const templates: Template[] = [...pylonSide.first]
         .sort((a, b) => a.at - b.at)
@@ -628,6 +707,7 @@ export const webhooksBenchmark: Benchmark = {
           pacedSeconds,
           wideEndpoints,
           wideRuns,
+          directEvents,
           signaturesVerified: 'all (standardwebhooks Webhook.verify)',
         },
         rows: [
@@ -652,11 +732,22 @@ export const webhooksBenchmark: Benchmark = {
             pylon: w.createdToArrivalMs.p99,
             baseline: b.createdToArrivalMs.p99,
           },
-          { metric: 'missing deliveries', pylon: p.missing + q.missing + w.missing, baseline: b.missing, digits: 0 },
-          { metric: 'duplicated deliveries', pylon: p.duplicated + q.duplicated + w.duplicated, baseline: b.duplicated, digits: 0 },
+          {
+            metric: `${wideEndpoints} endpoints per event, events without runs: deliveries/s`,
+            pylon: d.deliveriesPerSecond,
+            baseline: b.deliveriesPerSecond,
+            digits: 1,
+          },
+          {
+            metric: `${wideEndpoints} endpoints per event, events without runs: created_at → arrival p99 (ms)`,
+            pylon: d.createdToArrivalMs.p99,
+            baseline: b.createdToArrivalMs.p99,
+          },
+          { metric: 'missing deliveries', pylon: p.missing + q.missing + w.missing + d.missing, baseline: b.missing, digits: 0 },
+          { metric: 'duplicated deliveries', pylon: p.duplicated + q.duplicated + w.duplicated + d.duplicated, baseline: b.duplicated, digits: 0 },
           {
             metric: 'bad signatures',
-            pylon: p.signatures.invalid + q.signatures.invalid + w.signatures.invalid,
+            pylon: p.signatures.invalid + q.signatures.invalid + w.signatures.invalid + d.signatures.invalid,
             baseline: b.signatures.invalid,
             digits: 0,
           },
@@ -674,6 +765,15 @@ export const webhooksBenchmark: Benchmark = {
             postMs: summarize(ok.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
           },
           wide: { endpoints: wideEndpoints, runs: wideRuns, runsWithAllDeliveries: wide.results.filter((outcome) => outcome.ok).length, ...w },
+          direct: {
+            endpoints: wideEndpoints,
+            events: directEvents,
+            eventsWithAllDeliveries: direct.results.filter((outcome) => outcome.ok).length,
+            firstErrors: [...new Set(directFailures.map((outcome) => outcome.error))].slice(0, 5),
+            wallSeconds: round(direct.wallMs / 1000, 2),
+            eventsPerSecond: round((directEvents / direct.wallMs) * 1000, 2),
+            ...d,
+          },
           paced: { runsPerSecond: pacedRate, seconds: pacedSeconds, runsWithAllDeliveries: paced.filter((outcome) => outcome.ok).length, ...q },
           eventsRecorded: events.length,
           eventTypes: [...new Set(events.map((event) => event.type))],
@@ -694,6 +794,7 @@ export const webhooksBenchmark: Benchmark = {
           "pylon's created_at has millisecond resolution (latencies about +0.5 ms on average); the receiver stamps arrivals with sub-millisecond resolution on the same wall clock (performance.timeOrigin + performance.now()).",
           'stages: planned = webhook_deliveries.created_at (in the transaction that records the event), attempt started = webhook_attempts.started_at (in the deliverEvent activity on the webhooks task queue, after it loaded the event and its endpoints).',
           `wide: an organisation with ${wideEndpoints} endpoints (the default cap), ${wideRuns} runs, ${concurrency} in flight: what the delivery path itself sustains, when the runs are not the bottleneck.`,
+          `events without runs: ${directEvents} events of the wide organisation, ${concurrency} in flight, each recorded with its deliveries by the statement Pylon records events with and announced as the API announces its events (a webhookEventWorkflow on the webhooks task queue); data is a real run's with a fresh run_id. What the delivery path sustains when the event source is not the bound.`,
           `paced: ${pacedRate} runs/s started on a timer for ${pacedSeconds} s whatever the earlier ones are doing (open loop), each waiting for its ${endpointCount} deliveries; the baseline figures beside it are the bare loop's, as above.`,
         ],
       };

@@ -125,6 +125,14 @@ export class PrivateTargets {
  * allows: a literal IP is checked as is, a name by every address it resolves to.
  */
 export async function assertDeliverableUrl(value: string, allowed: PrivateTargets): Promise<URL> {
+  return (await resolveDeliverableUrl(value, allowed)).url;
+}
+
+/**
+ * assertDeliverableUrl, and the addresses it checked (a literal IP's own, else every address the name
+ * resolved to, in the resolver's order): what a connection to the receiver may be pinned to.
+ */
+export async function resolveDeliverableUrl(value: string, allowed: PrivateTargets): Promise<{ url: URL; addresses: LookupAddress[] }> {
   let url: URL;
   try {
     url = new URL(value);
@@ -135,15 +143,17 @@ export async function assertDeliverableUrl(value: string, allowed: PrivateTarget
   if (url.username || url.password) throw new RefusedUrlError('url must not carry credentials');
   if (url.port === '0') throw new RefusedUrlError('url port 0 cannot be connected to');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await resolve(host);
-  const refused = addresses.find((address) => !allowed.allows(address));
-  if (refused) throw new RefusedUrlError(`url resolves to a non-public address (${refused}) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list`);
-  return url;
+  const family = isIP(host);
+  const addresses = family ? [{ address: host, family }] : await resolve(host);
+  const refused = addresses.find((entry) => !allowed.allows(entry.address));
+  if (refused)
+    throw new RefusedUrlError(`url resolves to a non-public address (${refused.address}) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list`);
+  return { url, addresses };
 }
 
-async function resolve(host: string): Promise<string[]> {
+async function resolve(host: string): Promise<LookupAddress[]> {
   try {
-    return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    return await lookup(host, { all: true, verbatim: true });
   } catch {
     throw new RefusedUrlError(`url host ${host} does not resolve`);
   }

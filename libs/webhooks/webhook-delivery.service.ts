@@ -1,20 +1,22 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DELIVERY_SCHEDULE_MS, WORKFLOW_TYPES, webhookRetrySummary, webhookRetryWorkflowId, type AttemptOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
 import { WorkflowStarter } from '@pylon/temporal';
-import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
+import { PrivateTargets, RefusedUrlError, resolveDeliverableUrl } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { attemptResult } from './attempt-result';
-import { attemptHeaders, webhookRequest } from './envelope';
+import { WebhookConnectionPool } from './connection-pool';
+import { attemptHeaders, webhookRequest, type WebhookRequest } from './envelope';
 import { postWebhook, type WebhookResponse } from './sender';
 
 /** One attempt to make: which delivery, where to, what. */
 interface AttemptPlan {
   deliveryId: string;
   endpoint: WebhookEndpoint;
-  event: PylonEvent;
+  /** What the event's deliveries POST, serialised once for all of them. */
+  request: WebhookRequest;
   /** When the next attempt will be, if this one fails; null after the last. */
   nextAttemptInMs: number | null;
 }
@@ -25,7 +27,10 @@ interface AttemptPlan {
  * else is retried), that every attempt is recorded, and how much an endpoint may have in flight.
  */
 @Injectable()
-export class WebhookDeliveryService {
+export class WebhookDeliveryService implements OnModuleDestroy {
+  /** Keep-alive connections per receiver (origin and pinned addresses), bounded. */
+  private readonly connections = new WebhookConnectionPool();
+
   private readonly recorder = new AttemptRecorder((attempts) => this.webhooks.recordAttempts(attempts));
 
   /** The private receivers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS), read once. */
@@ -40,6 +45,10 @@ export class WebhookDeliveryService {
     this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
   }
 
+  onModuleDestroy(): void {
+    this.connections.close();
+  }
+
   /**
    * The first attempt of each of the event's deliveries that has none yet, all at once; the deliveries
    * that still need the retry schedule (this time's failures and any earlier ones) enter it together.
@@ -49,10 +58,11 @@ export class WebhookDeliveryService {
     const nextAttemptInMs = DELIVERY_SCHEDULE_MS[1];
     const pending = await this.webhooks.pendingDeliveriesOfEvent(orgId, eventId, this.config.webhookMaxInflightPerEndpoint);
     if (!pending) return [];
+    const request = webhookRequest(pending.event);
     const outcomes = await Promise.all(
       pending.unattempted.map(async ({ deliveryId, endpoint }) => ({
         deliveryId,
-        outcome: await this.attempt({ deliveryId, endpoint, event: pending.event, nextAttemptInMs }),
+        outcome: await this.attempt({ deliveryId, endpoint, request, nextAttemptInMs }),
       })),
     );
     const retrying = [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
@@ -82,10 +92,12 @@ export class WebhookDeliveryService {
    */
   async retryDeliveries(orgId: string, deliveryIds: string[], nextAttemptInMs: number | null): Promise<string[]> {
     const contexts = await this.webhooks.pendingDeliveryContexts(orgId, deliveryIds);
+    const requests = new Map<string, WebhookRequest>();
+    const requestOf = (event: PylonEvent) => requests.get(event.id) ?? requests.set(event.id, webhookRequest(event)).get(event.id)!;
     const outcomes = await Promise.all(
       contexts.map(async ({ delivery, endpoint, event }) => ({
         deliveryId: delivery.id,
-        outcome: await this.attempt({ deliveryId: delivery.id, endpoint, event, nextAttemptInMs }),
+        outcome: await this.attempt({ deliveryId: delivery.id, endpoint, request: requestOf(event), nextAttemptInMs }),
       })),
     );
     return outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId);
@@ -99,7 +111,7 @@ export class WebhookDeliveryService {
   async attemptDelivery(orgId: string, deliveryId: string, nextAttemptInMs: number | null): Promise<AttemptOutcome> {
     const context = await this.webhooks.deliveryContext(orgId, deliveryId);
     if (!context) return 'stopped';
-    return this.attempt({ deliveryId, endpoint: context.endpoint, event: context.event, nextAttemptInMs });
+    return this.attempt({ deliveryId, endpoint: context.endpoint, request: webhookRequest(context.event), nextAttemptInMs });
   }
 
   async markDeliveryFailed(orgId: string, deliveryId: string, reason: string): Promise<void> {
@@ -110,7 +122,7 @@ export class WebhookDeliveryService {
    * One signed POST; a refused address or a network error is a recorded failed attempt, not an error.
    * Counted in `pylon_webhook_delivery_attempts_total` by result once recorded.
    */
-  private async attempt({ deliveryId, endpoint, event, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
+  private async attempt({ deliveryId, endpoint, request, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
     if (!endpoint.enabled) {
       await this.webhooks.setDeliveryStatus(
         endpoint.orgId,
@@ -121,7 +133,7 @@ export class WebhookDeliveryService {
       return 'stopped';
     }
     const startedAt = new Date();
-    const { response, requestHeaders } = await this.post(endpoint, event, startedAt);
+    const { response, requestHeaders } = await this.post(endpoint, request, startedAt);
     const result = attemptResult(response);
     const delivered = result === 'delivered';
     const gone = result === 'gone';
@@ -144,22 +156,23 @@ export class WebhookDeliveryService {
   /** The POST, and the headers it sent (null when the address check refused it before any request). */
   private async post(
     endpoint: WebhookEndpoint,
-    event: PylonEvent,
+    request: WebhookRequest,
     startedAt: Date,
   ): Promise<{ response: WebhookResponse; requestHeaders: Record<string, string> | null }> {
-    const request = webhookRequest(event);
     const secrets = [endpoint.secret];
     if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > startedAt)
       secrets.push(endpoint.previousSecret);
     const headers = attemptHeaders(request, startedAt, secrets);
     try {
-      const url = await assertDeliverableUrl(endpoint.url, this.privateTargets);
+      const { url, addresses } = await resolveDeliverableUrl(endpoint.url, this.privateTargets);
       const response = await postWebhook({
         url,
         headers,
         body: request.body,
         timeoutMs: this.config.webhookAttemptTimeoutMs,
         privateTargets: this.privateTargets,
+        addresses,
+        connections: this.connections,
       });
       return { response, requestHeaders: response.refused ? null : headers };
     } catch (error) {
