@@ -43,6 +43,21 @@ function figures(rounds: { result: AutocannonResult; cpuMs: Record<string, numbe
   };
 }
 
+/** A run of the benchmark tenant that has succeeded, to be read: its id. */
+export async function succeededRun(context: BenchContext): Promise<string> {
+  const http = await context.http();
+  const tenant = await context.tenant();
+  const created = await http.post('/api/v1/agent-runs', {
+    token: tenant.key,
+    body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'What is Pylon? A benchmark reads this run.' },
+  });
+  assert.equal(created.status, 200, created.text);
+  const runId = created.body.run_id as string;
+  const { run } = await waitForRun(http, tenant.key, runId);
+  assert.equal(run.status, 'succeeded', JSON.stringify(run));
+  return runId;
+}
+
 export const agentRunReadBenchmark: Benchmark = {
   name: 'agent-run-read',
   description:
@@ -57,14 +72,7 @@ export const agentRunReadBenchmark: Benchmark = {
     const http = await context.http();
     const tenant = await context.tenant();
 
-    const created = await http.post('/api/v1/agent-runs', {
-      token: tenant.key,
-      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'What is Pylon? A benchmark reads this run.' },
-    });
-    assert.equal(created.status, 200, created.text);
-    const runId = created.body.run_id as string;
-    const { run } = await waitForRun(http, tenant.key, runId);
-    assert.equal(run.status, 'succeeded', JSON.stringify(run));
+    const runId = await succeededRun(context);
 
     const baseline = await startBaselineServer('baseline-read-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) });
     try {

@@ -11,8 +11,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stack } from '../test/support/stack';
-import { waitForRun } from '../test/support/tenant';
 import { runAutocannon } from './autocannon';
+import { succeededRun } from './agent-run-read.bench';
 import { startBaselineServer } from './baseline-server';
 import { OTHER_STAGE, REQUEST_STAGES, monotonicMicros, profileStages, type Hotspot } from './cpu-profile-stages';
 import { measureCpu, withChildren } from './process-cpu';
@@ -30,15 +30,8 @@ export const requestCostBenchmark: Benchmark = {
     const connections = envInt('BENCH_COST_CONNECTIONS', 20);
     const intervalUs = envInt('BENCH_COST_PROFILE_INTERVAL_US', 250);
 
-    const http = await context.http();
     const tenant = await context.tenant();
-    const created = await http.post('/api/v1/agent-runs', {
-      token: tenant.key,
-      body: { org_id: tenant.orgId, agent_version_id: tenant.versionId, input: 'What is Pylon? A benchmark reads this run.' },
-    });
-    assert.equal(created.status, 200, created.text);
-    const runId = created.body.run_id as string;
-    assert.equal((await waitForRun(http, tenant.key, runId)).run.status, 'succeeded');
+    const runId = await succeededRun(context);
 
     // Both servers of this benchmark write a profile when they exit; the shared stack does not.
     const profileDir = mkdtempSync(join(tmpdir(), 'pylon-request-cost-'));

@@ -4,16 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   EXTRACTION_FAILURE,
-  siblingTaskQueue,
   type EventInput,
   type IngestDocumentInput,
   type KnowledgeIngestionActivities,
   type KnowledgeVectorIndexActivities,
 } from '@pylon/contracts';
-import { createTimeSkippingEnv } from '../test/support/time-skipping';
+import { createTimeSkippingEnv, startWorkflowWorkers } from '../test/support/time-skipping';
 import { knowledgeIngestWorkflow } from './knowledge-ingest.workflow';
 import { knowledgeVectorIndexWorkflow } from './knowledge-vector-index.workflow';
 
@@ -44,8 +43,7 @@ describe('knowledge ingestion and vector index workflows (time skipping)', () =>
   const attempts = new Map<string, Attempt[]>();
   const announced: EventInput[] = [];
   let env: TestWorkflowEnvironment;
-  let running: Promise<void>;
-  let stopWorkers!: () => void;
+  let stopWorkers: (() => Promise<void>) | undefined;
 
   /** Each activity records its attempt, then does what the document's script says (by default: succeed plainly). */
   function scripted<A extends { docId?: string; orgId: string; batchIndex?: number }>(step: Step, fallback: (input: A) => unknown) {
@@ -80,23 +78,10 @@ describe('knowledge ingestion and vector index workflows (time skipping)', () =>
   before(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     env = await createTimeSkippingEnv();
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
-    const webhooks = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: siblingTaskQueue(taskQueue, 'webhooks'),
-      activities: {
-        deliverEvent: async (event: EventInput) => {
-          announced.push(event);
-          return { retrying: 0 };
-        },
-      },
-    });
-    const stop = new Promise<void>((resolve) => (stopWorkers = resolve));
-    running = Promise.all([worker.runUntil(stop), webhooks.runUntil(stop)]).then(() => undefined);
+    stopWorkers = await startWorkflowWorkers(env, taskQueue, activities, announced);
   });
   after(async () => {
-    stopWorkers?.();
-    await running;
+    await stopWorkers?.();
     await env?.teardown();
   });
 

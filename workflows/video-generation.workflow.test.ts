@@ -4,17 +4,16 @@ import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   VIDEO_CANCELLED_REASON,
-  siblingTaskQueue,
   type EventInput,
   type VideoActivities,
   type VideoPollResult,
   type VideoSubmission,
   type VideoWorkflowInput,
 } from '@pylon/contracts';
-import { createTimeSkippingEnv } from '../test/support/time-skipping';
+import { createTimeSkippingEnv, startWorkflowWorkers } from '../test/support/time-skipping';
 import { videoGenerationWorkflow } from './video-generation.workflow';
 
 /** What the provider does for one generation, and what the workflow asked of it, at which server time. */
@@ -37,8 +36,7 @@ describe('videoGenerationWorkflow (time skipping)', () => {
   const scripts = new Map<string, Script>();
   const announced: EventInput[] = [];
   let env: TestWorkflowEnvironment;
-  let running: Promise<void>;
-  let stopWorkers!: () => void;
+  let stopWorkers: (() => Promise<void>) | undefined;
 
   const scriptOf = (input: VideoWorkflowInput): Script => scripts.get(input.generationId)!;
   /** Each call as it starts, at the test server's time (the worker's own clock does not skip). */
@@ -78,24 +76,10 @@ describe('videoGenerationWorkflow (time skipping)', () => {
   before(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     env = await createTimeSkippingEnv();
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: require.resolve('./index'), activities });
-    // announce() hands each event to the webhooks task queue beside the workflow's own.
-    const webhooks = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: siblingTaskQueue(taskQueue, 'webhooks'),
-      activities: {
-        deliverEvent: async (event: EventInput) => {
-          announced.push(event);
-          return { retrying: 0 };
-        },
-      },
-    });
-    const stop = new Promise<void>((resolve) => (stopWorkers = resolve));
-    running = Promise.all([worker.runUntil(stop), webhooks.runUntil(stop)]).then(() => undefined);
+    stopWorkers = await startWorkflowWorkers(env, taskQueue, activities, announced);
   });
   after(async () => {
-    stopWorkers?.();
-    await running;
+    await stopWorkers?.();
     await env?.teardown();
   });
 

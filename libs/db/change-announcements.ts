@@ -9,8 +9,8 @@ const RECONNECT_DELAY_MS = 1_000;
  * PostgreSQL's announcements on one channel (LISTEN on one connection per process; a trigger sends them,
  * each naming what changed). A cache of what they announce may be trusted only while `hearing()`: a
  * process that cannot hear a change must read every time. `generation` grows with every announcement and
- * every lost connection, so that a read started before one is not cached after it. (ApiKeyChanges works
- * the same way, for API keys.)
+ * every lost connection, so that a read started before one is not cached after it. One subclass per
+ * channel: ApiKeyChanges, ModelPriceChanges.
  */
 export class ChangeAnnouncements implements OnModuleDestroy {
   private readonly logger: Logger;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { siblingTaskQueue, type EventInput } from '@pylon/contracts';
 
 /** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
 export const TEMPORAL_TEST_SERVER_CACHE = join(
@@ -47,4 +48,38 @@ export async function devServerWorkflowEnv(): Promise<TestWorkflowEnvironment> {
   const address = process.env.TEMPORAL_ADDRESS;
   if (!address) throw new Error('workflow tests run under `npm test`, which starts Temporal');
   return TestWorkflowEnvironment.createFromExistingServer({ address });
+}
+
+/** Pylon's workflows as the compiled tree holds them (dist-test/workflows), for a test's Worker. */
+const WORKFLOWS = require.resolve(join(__dirname, '..', '..', 'workflows', 'index'));
+
+/**
+ * A workflow test's workers on `env`, running until the returned function is called: Pylon's workflows
+ * with `activities` on `taskQueue`, and beside it the webhooks task queue, whose deliverEvent (what
+ * announce() calls) pushes each announced event to `announced`.
+ */
+export async function startWorkflowWorkers(
+  env: TestWorkflowEnvironment,
+  taskQueue: string,
+  activities: object,
+  announced: EventInput[],
+): Promise<() => Promise<void>> {
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: WORKFLOWS, activities });
+  const webhooks = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: siblingTaskQueue(taskQueue, 'webhooks'),
+    activities: {
+      deliverEvent: async (event: EventInput) => {
+        announced.push(event);
+        return { retrying: 0 };
+      },
+    },
+  });
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const running = Promise.all([worker.runUntil(stopped), webhooks.runUntil(stopped)]);
+  return async () => {
+    stop();
+    await running;
+  };
 }
