@@ -44,7 +44,7 @@ function temporalMetrics(config: PylonConfig): RuntimeOptions['telemetryOptions'
 
 /**
  * The Temporal worker: one Temporal Worker per kind of work it is told to poll (WORKER_QUEUES, all by
- * default), each on its own task queue with its own slots, sharing one connection and the workflow
+ * default), each on its own task queue with its own slots (agent runs on two: theirs and the express lane), sharing one connection and the workflow
  * bundle the build made. Opens no HTTP port, unless WORKER_METRICS_PORT asks for its Prometheus metrics.
  */
 async function main(): Promise<void> {
@@ -68,13 +68,16 @@ async function main(): Promise<void> {
     const workflows = await workflowBundle(new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })));
     if (!workflows.prebuilt)
       PinoLogger.root.warn(`no prebuilt workflow bundle at ${WORKFLOW_BUNDLE_PATH} (npm run build makes it): bundled the workflow code at start-up`);
+    // One Temporal Worker per task queue of the kinds this process polls; the agent runs' express lane gets
+    // its own workflow-task slots (AGENT_RUNS_EXPRESS_SLOTS), so no other organisation's backlog holds them.
+    const polled = config.taskQueues().filter(({ kind }) => config.workerQueues.includes(kind));
     const workers = await Promise.all(
-      config.workerQueues.map((kind) => {
-        const slots = config.workerSlots[kind];
+      polled.map(({ kind, lane, taskQueue }) => {
+        const slots = lane === 'express' ? { ...config.workerSlots[kind], workflowTasks: config.agentRunsExpressSlots } : config.workerSlots[kind];
         return Worker.create({
           connection,
           namespace: config.temporalNamespace,
-          taskQueue: config.taskQueue(kind),
+          taskQueue,
           workflowBundle: workflows.bundle,
           activities: activitiesFor(app, kind),
           maxConcurrentWorkflowTaskExecutions: slots.workflowTasks,
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
         PinoLogger.root.warn({ err: error }, 'could not create the run-event retention schedule; old run events are kept until a worker does'),
       );
     }
-    const queues = config.workerQueues.map((kind) => config.taskQueue(kind));
+    const queues = polled.map(({ taskQueue }) => taskQueue);
     console.log(`pylon worker polling ${queues.map((queue) => `"${queue}"`).join(', ')} on ${config.temporalAddress}`);
     await Promise.all(workers.map((worker) => worker.run()));
   } finally {

@@ -125,6 +125,12 @@ export class AgentRunsService {
       ...(scheduled ? { schedule_id: scheduled.scheduleId } : {}),
     });
     let version: AgentVersion | null = null;
+    // Learnt as the run is inserted; a retry that finds it still queued starts it on the standard lane.
+    let express = false;
+    const inserting = (inserted: { nothingElseQueued: boolean } | null) => {
+      express = !!inserted?.nothingElseQueued && this.config.agentRunsExpressSlots > 0;
+      return inserted !== null;
+    };
     const run = await createOnce<QueuedRun>(idempotencyKey, requestHash, {
       findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
       admit: async () => {
@@ -145,7 +151,7 @@ export class AgentRunsService {
           conversationSeq: null,
         };
         const origin = scheduled ? { scheduleId: scheduled.scheduleId, scheduledAt: scheduled.scheduledAt } : {};
-        if (!turn) return (await this.runs.insertQueued({ ...queued, ...origin, input: request.input, idempotencyKey })) ? queued : null;
+        if (!turn) return inserting(await this.runs.insertQueued({ ...queued, ...origin, input: request.input, idempotencyKey })) ? queued : null;
         return this.transactions.run(async (manager) => {
           if (!(await this.conversations.lockForTurn(manager, orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
           if (turn.ifBusy === 'reject' && (await this.conversations.unfinishedTurns(orgId, turn.conversationId, manager)).length > 0) {
@@ -156,14 +162,14 @@ export class AgentRunsService {
             conversationId: turn.conversationId,
             conversationSeq: await this.conversations.takeTurnNumber(manager, orgId, turn.conversationId),
           };
-          return (await this.runs.insertQueued({ ...numbered, input: request.input, idempotencyKey }, manager)) ? numbered : null;
+          return inserting(await this.runs.insertQueued({ ...numbered, input: request.input, idempotencyKey }, manager)) ? numbered : null;
         });
       },
       work: {
         awaitsStart: (earlier) => earlier.status === 'queued',
         start: async (queued) => {
           const ofRun = version ?? (await this.version(orgId, queued.agentVersionId));
-          if (ofRun) await this.startWorkflow(orgId, queued, ofRun, scheduled?.firingWorkflowId);
+          if (ofRun) await this.startWorkflow(orgId, queued, ofRun, { scheduleFiringWorkflowId: scheduled?.firingWorkflowId, express });
         },
         undo: async (queued, error) => {
           this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
@@ -365,7 +371,16 @@ export class AgentRunsService {
     return run && this.runs.markFailed(orgId, run, error, runEvent);
   }
 
-  private async startWorkflow(orgId: string, run: QueuedRun, version: AgentVersion, scheduleFiringWorkflowId?: string): Promise<void> {
+  /**
+   * A run of an organisation that had nothing else queued goes to the express lane, whose slots its
+   * neighbours' backlogs never hold (PylonConfig.agentRunsExpressSlots).
+   */
+  private async startWorkflow(
+    orgId: string,
+    run: QueuedRun,
+    version: AgentVersion,
+    { scheduleFiringWorkflowId, express }: { scheduleFiringWorkflowId?: string; express: boolean },
+  ): Promise<void> {
     const runId = run.id;
     return this.workflows.start({
       workflowType: WORKFLOW_TYPES.agentRun,
@@ -385,6 +400,7 @@ export class AgentRunsService {
       ],
       orgId,
       fairnessWeight: await this.limits.dispatchWeight(orgId),
+      express,
       resourceId: runId,
       summary: run.conversationId ? `Agent run ${runId} (turn ${run.conversationSeq} of conversation ${run.conversationId})` : `Agent run ${runId}`,
     });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type WorkKind } from '@pylon/contracts';
+import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type Lane, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
 import { readSecretsKeys } from './secrets-key';
 import {
@@ -61,6 +61,14 @@ export class PylonConfig {
   readonly temporalTaskQueuePrefix: string;
   readonly workerQueues: WorkKind[];
   readonly workerSlots: Record<WorkKind, WorkerSlots>;
+  /**
+   * Workflow-task slots (and as many activity and local-activity slots) of each worker's agent-runs
+   * express lane: a task queue of its own (`<prefix>.agent-runs-express`) for the runs of organisations that
+   * had no other run queued when theirs was created, so that such a run never waits for a slot behind
+   * another organisation's backlog. 0 turns the lane off (every run on `<prefix>.agent-runs`); the API and
+   * the workers must be given the same value.
+   */
+  readonly agentRunsExpressSlots: number;
   readonly temporalUiUrl: string | undefined;
   readonly openaiApiKey: string | undefined;
   readonly openaiBaseUrl: string | undefined;
@@ -166,6 +174,8 @@ export class PylonConfig {
         ];
       }),
     ) as Record<WorkKind, WorkerSlots>;
+    this.agentRunsExpressSlots = readInt(env, 'AGENT_RUNS_EXPRESS_SLOTS', DEFAULT_WORKER_SLOTS['agent-runs'].workflowTasks, 0, 10_000);
+    if (this.agentRunsExpressSlots === 1) throw new ConfigError('AGENT_RUNS_EXPRESS_SLOTS', 'must be 0 (no express lane) or at least 2');
     this.temporalUiUrl = readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:']);
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
@@ -241,9 +251,18 @@ export class PylonConfig {
     this.secretsPreviousKeys = secrets.previous;
   }
 
-  /** The task queue of one kind of work. */
-  taskQueue(kind: WorkKind): string {
-    return taskQueueName(this.temporalTaskQueuePrefix, kind);
+  /** The task queue of one kind of work, or of its express lane. */
+  taskQueue(kind: WorkKind, lane: Lane = 'standard'): string {
+    return taskQueueName(this.temporalTaskQueuePrefix, kind, lane);
+  }
+
+  /** Every task queue the workers poll, by kind and lane: one per kind, and the agent runs' express lane unless it is off. */
+  taskQueues(): Array<{ kind: WorkKind; lane: Lane; taskQueue: string }> {
+    return WORK_KINDS.flatMap((kind) =>
+      (['standard', 'express'] as const)
+        .filter((lane) => lane === 'standard' || (kind === 'agent-runs' && this.agentRunsExpressSlots > 0))
+        .map((lane) => ({ kind, lane, taskQueue: this.taskQueue(kind, lane) })),
+    );
   }
 
   /** The database URL, or a start-up error naming the setting when a process needs one. */

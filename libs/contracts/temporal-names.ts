@@ -9,9 +9,15 @@ export type WorkKind = (typeof WORK_KINDS)[number];
 
 export const DEFAULT_TASK_QUEUE_PREFIX = 'pylon';
 
-/** A kind's task queue: `<prefix>.<kind>`, e.g. `pylon.agent-runs`. */
-export function taskQueueName(prefix: string, kind: WorkKind): string {
-  return `${prefix}.${kind}`;
+/**
+ * A kind's work goes to its task queue; agent runs also have an express lane, a task queue of their own
+ * for the runs of organisations with nothing else queued (see PylonConfig.agentRunsExpressSlots).
+ */
+export type Lane = 'standard' | 'express';
+
+/** A kind's task queue: `<prefix>.<kind>`, e.g. `pylon.agent-runs`; its express lane's, `pylon.agent-runs-express`. */
+export function taskQueueName(prefix: string, kind: WorkKind, lane: Lane = 'standard'): string {
+  return lane === 'express' ? `${prefix}.${kind}-express` : `${prefix}.${kind}`;
 }
 
 /** Another kind's task queue, from the queue a workflow runs on (workflows only know their own). */

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { WORK_KINDS, type WorkKind } from '@pylon/contracts';
+import type { WorkKind } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 
 const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
 
-/** The approximate backlog of one kind's task queue, as Temporal reports it. */
+/** The approximate backlog of one task queue (a kind's, or the agent runs' express lane), as Temporal reports it. */
 export interface QueueBacklog {
   kind: WorkKind;
   taskQueue: string;
@@ -20,7 +20,7 @@ function toNumber(value: { toString(): string } | number | null | undefined): nu
 }
 
 /**
- * The backlog of every kind's task queue: Temporal's DescribeTaskQueue with `report_stats` (default
+ * The backlog of every task queue the workers poll: Temporal's DescribeTaskQueue with `report_stats` (default
  * API mode, one call per task queue type), whose `approximate_backlog_count` counts the tasks no
  * worker has picked up yet. One read is shared by every caller that accepts its age.
  */
@@ -60,8 +60,7 @@ export class TaskQueueBacklogReader {
     const deadline = Date.now() + timeoutMs;
     const described = connection.withDeadline(deadline, () =>
       Promise.all(
-        WORK_KINDS.map(async (kind): Promise<QueueBacklog> => {
-          const taskQueue = this.config.taskQueue(kind);
+        this.config.taskQueues().map(async ({ kind, taskQueue }): Promise<QueueBacklog> => {
           const [workflowTasks, activityTasks] = await Promise.all([
             this.backlogCount(connection, taskQueue, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
             this.backlogCount(connection, taskQueue, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),

@@ -38,7 +38,8 @@ const INSERT_QUEUED = prepared(
      INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
      SELECT conversation_id, org_id, id, $9, 'input', jsonb_build_object('text', input), $7 FROM inserted WHERE conversation_id IS NOT NULL
    )
-   SELECT id FROM inserted`,
+   -- Read in the statement's snapshot, so the run just inserted is not among them.
+   SELECT id, NOT EXISTS (SELECT 1 FROM agent_runs WHERE org_id = $2 AND status = 'queued') AS nothing_else_queued FROM inserted`,
 );
 const FIND_BY_ID = prepared(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`);
 const MARK_RUNNING = prepared(
@@ -97,10 +98,10 @@ export class AgentRunRepository {
 
   /**
    * Inserts a queued run with its `queued` event (and, for a conversation's turn, its input as the
-   * conversation's item); false when a run with that id or idempotency key already exists. Within the
-   * caller's transaction when `manager` is given.
+   * conversation's item), and says whether the organisation had no other run queued; null when a run with
+   * that id or idempotency key already exists. Within the caller's transaction when `manager` is given.
    */
-  async insertQueued(run: NewAgentRun, manager: EntityManager = this.db.manager): Promise<boolean> {
+  async insertQueued(run: NewAgentRun, manager: EntityManager = this.db.manager): Promise<{ nothingElseQueued: boolean } | null> {
     const parameters = [
       run.id,
       run.orgId,
@@ -114,8 +115,8 @@ export class AgentRunRepository {
       run.scheduleId ?? null,
       run.scheduledAt ?? null,
     ];
-    const inserted = (await manager.query(INSERT_QUEUED, parameters)) as unknown[];
-    return inserted.length > 0;
+    const [inserted] = (await manager.query(INSERT_QUEUED, parameters)) as Array<{ nothing_else_queued: boolean }>;
+    return inserted ? { nothingElseQueued: inserted.nothing_else_queued } : null;
   }
 
   /** The hottest read of the API (callers poll it): plain SQL on the pool, no query builder or QueryRunner. */
