@@ -66,15 +66,6 @@ export const REQUEST_STAGES: Stage[] = [
 
 export const OTHER_STAGE = 'other (unattributed)';
 
-/**
- * Microseconds of CPU each stage took in a profile's samples between `fromUs` and `toUs` (the monotonic
- * clock of the profiled process, which on Linux is the clock of `process.hrtime` in every process). Idle
- * samples are left out.
- */
-export function stageTimes(profileFile: string, fromUs: number, toUs: number, stages: Stage[] = REQUEST_STAGES): Map<string, number> {
-  return profileStages(profileFile, fromUs, toUs, stages).times;
-}
-
 /** A frame where samples were taken (self time), with its stage. */
 export interface Hotspot {
   stage: string;
@@ -83,8 +74,10 @@ export interface Hotspot {
 }
 
 /**
- * Per stage, its time (as stageTimes) and the frames the samples were taken in (self time), most first:
- * what to look at inside a stage.
+ * Microseconds of CPU each stage took in a profile's samples between `fromUs` and `toUs` (the monotonic
+ * clock of the profiled process, which on Linux is the clock of `process.hrtime` in every process). Idle
+ * samples are left out.
+ * With it, the frames the samples were taken in (self time), most first: what to look at inside a stage.
  */
 export function profileStages(
   profileFile: string,
