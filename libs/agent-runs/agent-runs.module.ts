@@ -12,26 +12,20 @@ import { ConversationsService } from './conversations.service';
 import { RunMeteringService } from './run-metering.service';
 import { AgentSchedulesService } from './agent-schedules.service';
 
+const SERVICES = [
+  AgentRunsService,
+  RunEventsService,
+  RequiredActionsService,
+  ConversationsService,
+  RunMeteringService,
+  McpToolsService,
+  AgentSchedulesService,
+];
+
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule],
-  providers: [
-    AgentRunsService,
-    RunEventsService,
-    RequiredActionsService,
-    ConversationsService,
-    RunMeteringService,
-    McpToolsService,
-    AgentSchedulesService,
-  ],
-  exports: [
-    AgentRunsService,
-    RunEventsService,
-    RequiredActionsService,
-    ConversationsService,
-    RunMeteringService,
-    McpToolsService,
-    AgentSchedulesService,
-  ],
+  providers: SERVICES,
+  exports: SERVICES,
 })
 export class AgentRunsModule {}

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentSchedulesService, type ScheduleWithNextRuns } from '@pylon/agent-runs';
+import { AgentSchedulesService, toAgentRunView, type ScheduleWithNextRuns } from '@pylon/agent-runs';
 import type { AgentRun } from '@pylon/db';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -147,16 +147,5 @@ function toScheduleView({ schedule, nextRunTimes }: ScheduleWithNextRuns): Agent
 }
 
 function toScheduledRunView(run: AgentRun): ScheduledRunView {
-  return {
-    run_id: run.id,
-    org_id: run.orgId,
-    agent_version_id: run.agentVersionId,
-    input: run.input,
-    output: run.output,
-    status: run.status,
-    error: run.error,
-    scheduled_at: (run.scheduledAt ?? run.createdAt).toISOString(),
-    created_at: run.createdAt.toISOString(),
-    updated_at: run.updatedAt.toISOString(),
-  };
+  return { ...toAgentRunView(run), scheduled_at: (run.scheduledAt ?? run.createdAt).toISOString() };
 }

@@ -1822,16 +1822,17 @@ export interface components {
             output?: string | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Why the run failed; `cancelled` when cancelled. */
             error?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
             /**
              * Format: date-time
              * @description The time the schedule fired for (its nominal time; the trigger time for a trigger).
              */
             scheduled_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         ScheduledRunList: {
             data: components["schemas"]["ScheduledRunView"][];

@@ -4,7 +4,7 @@ import { MIN_SCHEDULE_INTERVAL_SECONDS, RUN_STATUSES, SCHEDULE_OVERLAPS, type Ru
 import { IsOmittable } from '../../common/omittable';
 import { IsUuid } from '../../common/uuid';
 import { OrgPageQuery, PageQuery } from '../../common/pagination.dto';
-import { MAX_RUN_INPUT_CHARS } from '../../agent-runs/dto/agent-run.dto';
+import { AgentRunView, MAX_RUN_INPUT_CHARS } from '../../agent-runs/dto/agent-run.dto';
 
 /** A year: the longest interval. */
 const MAX_INTERVAL_SECONDS = 31_536_000;
@@ -136,18 +136,9 @@ export class ListAgentSchedulesQuery extends OrgPageQuery {}
 export class ListScheduleRunsQuery extends PageQuery {}
 
 /** A run of the schedule: the run as GET /api/v1/agent-runs/{runId} shows it, and the firing's nominal time. */
-export class ScheduledRunView {
-  @ApiProperty({ format: 'uuid' }) run_id!: string;
-  @ApiProperty({ format: 'uuid' }) org_id!: string;
-  @ApiProperty({ format: 'uuid' }) agent_version_id!: string;
-  @ApiProperty() input!: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Set when the run succeeded.' }) output!: string | null;
-  @ApiProperty({ enum: RUN_STATUSES }) status!: RunStatus;
-  @ApiPropertyOptional({ type: String, nullable: true }) error!: string | null;
+export class ScheduledRunView extends AgentRunView {
   @ApiProperty({ format: 'date-time', description: 'The time the schedule fired for (its nominal time; the trigger time for a trigger).' })
   scheduled_at!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
 export class ScheduledRunList {
