@@ -471,9 +471,9 @@ class ScheduledRunView(TypedDict):
     output: NotRequired[str]
     status: Literal['queued', 'running', 'succeeded', 'failed']
     error: NotRequired[str]
-    scheduled_at: str
     created_at: str
     updated_at: str
+    scheduled_at: str
 
 
 class ScheduledRunList(TypedDict):
