@@ -158,9 +158,10 @@ function Shell({ children }: { children: ReactNode }) {
   // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it;
   // not when a page only put what it shows in its address (navigating with the state {keepFocus: true}).
   const firstRender = useRef(true);
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu (on a narrow screen) is open on the page where it was opened: navigating closes it.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = menuOpenAt === location;
   useEffect(() => {
-    setMenuOpen(false);
     document.title = `${section?.label ?? (location === '/' ? 'Overview' : 'Page not found')} · Pylon console`;
     if (firstRender.current) firstRender.current = false;
     else if (!(window.history.state as { keepFocus?: boolean } | null)?.keepFocus) document.getElementById('main')?.focus();
@@ -174,7 +175,13 @@ function Shell({ children }: { children: ReactNode }) {
         <Link href="/" className="brand">
           Pylon console
         </Link>
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpenAt(menuOpen ? null : location)}
+        >
           Menu
         </button>
         <nav aria-label="Sections" id="sections">

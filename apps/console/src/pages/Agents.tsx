@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { call, type Schemas } from '../api/client';
-import { useKnowledgeBases } from '../api/knowledge';
+import type { Schemas } from '../api/client';
+import { useAgent, useAgents, useAgentVersions, useCreateAgent, useCreateAgentVersion, useModelProviders } from '../hooks/use-agents';
+import { useKnowledgeBases } from '../hooks/use-knowledge';
 import { DocsLink, Done, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../components/ui';
 import { describeTools } from '../components/VersionPicker';
 import { McpToolFields, mcpTool, type McpServerDraft } from '../components/McpToolFields';
@@ -12,10 +12,7 @@ import { baseLabel } from './knowledge/KnowledgeBases';
 /** The organisation's agents: list and create; each agent's versions on its own page. */
 export function AgentsPage() {
   const pager = usePager();
-  const agents = useQuery({
-    queryKey: ['agents', pager.cursor],
-    queryFn: () => call((pylon) => pylon.agents.list({ limit: 20 }).page(pager.cursor)),
-  });
+  const agents = useAgents(pager.cursor);
   return (
     <>
       <h1>Agents</h1>
@@ -62,18 +59,11 @@ export function AgentsPage() {
 
 function CreateAgent() {
   const { orgId } = useSession();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const create = useMutation({
-    mutationFn: () => call((pylon) => pylon.agents.create({ org_id: orgId, name })),
-    onSuccess: () => {
-      setName('');
-      void queryClient.invalidateQueries({ queryKey: ['agents'] });
-    },
-  });
+  const create = useCreateAgent({ onSuccess: () => setName('') });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ org_id: orgId, name });
   };
   return (
     <section aria-labelledby="create-agent-heading">
@@ -99,12 +89,9 @@ function CreateAgent() {
 
 /** One agent: its immutable versions, and a form for the next one. */
 export function AgentPage({ agentId }: { agentId: string }) {
-  const agent = useQuery({ queryKey: ['agent', agentId], queryFn: () => call((pylon) => pylon.agents.get(agentId)) });
+  const agent = useAgent(agentId);
   const pager = usePager();
-  const versions = useQuery({
-    queryKey: ['agent-versions', agentId, pager.cursor],
-    queryFn: () => call((pylon) => pylon.agents.listVersions(agentId, { limit: 20 }).page(pager.cursor)),
-  });
+  const versions = useAgentVersions(agentId, pager.cursor);
   return (
     <>
       <p>
@@ -182,8 +169,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
 type Provider = Schemas['ModelProviderView'];
 
 function CreateVersion({ agentId }: { agentId: string }) {
-  const queryClient = useQueryClient();
-  const providers = useQuery({ queryKey: ['model-providers'], queryFn: () => call((pylon) => pylon.agents.modelProviders()) });
+  const providers = useModelProviders();
   const [model, setModel] = useState('local/extractive');
   const [hostedName, setHostedName] = useState('');
   const [instructions, setInstructions] = useState('');
@@ -202,42 +188,37 @@ function CreateVersion({ agentId }: { agentId: string }) {
   // A provider that takes any model name is chosen as "provider/"; its model name is typed.
   const provider = list.find((candidate) => model === `${candidate.provider}/` || candidate.models?.includes(model));
   const modelId = provider && provider.models === null ? `${provider.provider}/${hostedName.trim()}` : model;
-  const create = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.agents.createVersion(agentId, {
-          model: modelId,
-          instructions,
-          ...(temperature ? { temperature: Number(temperature) } : {}),
-          ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
-          tools: [
-            ...(searchKnowledge
-              ? [
-                  {
-                    type: 'knowledge_search' as const,
-                    match_count: Number(matchCount),
-                    // None chosen: it searches every knowledge base of the organisation.
-                    ...(knowledgeBaseIds.length > 0 ? { knowledge_base_ids: knowledgeBaseIds } : {}),
-                  },
-                ]
-              : []),
-            ...mcpServers.map(mcpTool),
-          ],
-          ...(schema && 'value' in schema
-            ? { response_format: { type: 'json_schema' as const, name: formatName.trim(), schema: schema.value, strict } }
-            : {}),
-        }),
-      ),
+  const create = useCreateAgentVersion(agentId, {
     onSuccess: () => {
       setInstructions('');
       setMcpServers([]);
       setKnowledgeBaseIds([]);
-      void queryClient.invalidateQueries({ queryKey: ['agent-versions', agentId] });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({
+      model: modelId,
+      instructions,
+      ...(temperature ? { temperature: Number(temperature) } : {}),
+      ...(runTimeout ? { run_timeout_seconds: Number(runTimeout) } : {}),
+      tools: [
+        ...(searchKnowledge
+          ? [
+              {
+                type: 'knowledge_search' as const,
+                match_count: Number(matchCount),
+                // None chosen: it searches every knowledge base of the organisation.
+                ...(knowledgeBaseIds.length > 0 ? { knowledge_base_ids: knowledgeBaseIds } : {}),
+              },
+            ]
+          : []),
+        ...mcpServers.map(mcpTool),
+      ],
+      ...(schema && 'value' in schema
+        ? { response_format: { type: 'json_schema' as const, name: formatName.trim(), schema: schema.value, strict } }
+        : {}),
+    });
   };
   return (
     <section aria-labelledby="create-version-heading">

@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { call } from '../api/client';
-import { useLedger, VIDEO_COST, type LedgerEntry } from '../api/ledger';
-import { useUsage } from '../api/usage';
+import { VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { useLedger, useLedgerPage } from '../hooks/use-tokens';
+import { useUsage } from '../hooks/use-usage';
 import { LedgerChart } from '../components/LedgerChart';
 import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../components/ui';
 import { useSession } from '../session';
@@ -24,7 +23,7 @@ export function BillingPage() {
             the model’s price (the offline models are free unless the operator prices them); knowledge search costs no tokens.
           </p>
         )}
-        {entries.data && <LedgerChart entries={entries.data.data} />}
+        {entries.data && <LedgerChart entries={entries.data.data} now={entries.dataUpdatedAt} />}
       </section>
       <RunCharges />
       <LedgerTable />
@@ -91,11 +90,7 @@ function RunCharges() {
 
 function LedgerTable() {
   const pager = usePager();
-  const page = useQuery({
-    queryKey: ['token-entries-page', pager.cursor],
-    queryFn: () => call((pylon) => pylon.tokens.entries({ limit: 20 }).page(pager.cursor)),
-    refetchInterval: 5_000,
-  });
+  const page = useLedgerPage(pager.cursor);
   return (
     <section aria-labelledby="ledger-heading">
       <h2 id="ledger-heading">Ledger</h2>

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { call, type Schemas } from '../api/client';
-import { useUsage } from '../api/usage';
+import type { Schemas } from '../api/client';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../hooks/use-api-keys';
+import { useUsage } from '../hooks/use-usage';
 import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../components/ui';
 import { SCOPES, type Scope } from '../scopes';
 import { useSession } from '../session';
@@ -11,17 +11,12 @@ type NewScope = Schemas['CreateApiKeyRequest']['scopes'][number];
 /** The organisation's API keys: list, create (at most this key's scopes), roll with a grace period, revoke. */
 export function KeysPage() {
   const { key: me, can } = useSession();
-  const queryClient = useQueryClient();
   const pager = usePager();
-  const keys = useQuery({
-    queryKey: ['api-keys', pager.cursor],
-    queryFn: () => call((pylon) => pylon.apiKeys.list({ limit: 20 }).page(pager.cursor)),
-  });
+  const keys = useApiKeys(pager.cursor);
   // Request counts come from the usage summary, which has every live key of the organisation.
   const usage = useUsage();
   const requests = new Map((usage.data?.api_keys ?? []).map((counts) => [counts.key_id, counts]));
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
 
   // A key can never get a scope its creator lacks, so only the ones this key has are offered.
   const grantable: Array<{ scope: NewScope; allows: string }> = [
@@ -33,20 +28,17 @@ export function KeysPage() {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<NewScope[]>([]);
   const [expiresAt, setExpiresAt] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      call((pylon) => pylon.apiKeys.create({ name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) })),
+  const create = useCreateApiKey({
     onSuccess: (issued) => {
       setSecret({ label: `Secret of the new key “${issued.name}”`, value: issued.api_key });
       setName('');
       setChosen([]);
       setExpiresAt('');
-      void refresh();
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ name, scopes: chosen, ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}) });
   };
   const toggle = (scope: NewScope, on: boolean) => setChosen(on ? [...chosen, scope] : chosen.filter((s) => s !== scope));
 
@@ -82,14 +74,7 @@ export function KeysPage() {
               </thead>
               <tbody>
                 {keys.data.data.map((key) => (
-                  <KeyRow
-                    key={key.key_id}
-                    apiKey={key}
-                    requests={requests.get(key.key_id)}
-                    isMine={key.key_id === me.key_id}
-                    onSecret={setSecret}
-                    onChange={refresh}
-                  />
+                  <KeyRow key={key.key_id} apiKey={key} requests={requests.get(key.key_id)} isMine={key.key_id === me.key_id} onSecret={setSecret} />
                 ))}
               </tbody>
             </table>
@@ -137,33 +122,22 @@ function KeyRow({
   requests,
   isMine,
   onSecret,
-  onChange,
 }: {
   apiKey: Schemas['ApiKeyView'];
   requests: Schemas['KeyUsageView'] | undefined;
   isMine: boolean;
   onSecret: (secret: { label: string; value: string }) => void;
-  onChange: () => void;
 }) {
   const [graceSeconds, setGraceSeconds] = useState('3600');
   const [confirming, setConfirming] = useState(false);
-  const roll = useMutation({
-    mutationFn: () => call((pylon) => pylon.apiKeys.roll(apiKey.key_id, { grace_seconds: Number(graceSeconds) })),
-    onSuccess: (rolled) => {
+  const roll = useRollApiKey(apiKey.key_id, {
+    onSuccess: (rolled) =>
       onSecret({
         label: `New secret of “${rolled.name}” (the old one works for requests until ${new Date(rolled.previous_secret_expires_at ?? Date.now()).toLocaleString()}, but can no longer create, roll or revoke keys)`,
         value: rolled.api_key,
-      });
-      onChange();
-    },
+      }),
   });
-  const revoke = useMutation({
-    mutationFn: () => call((pylon) => pylon.apiKeys.revoke(apiKey.key_id)),
-    onSuccess: () => {
-      setConfirming(false);
-      onChange();
-    },
-  });
+  const revoke = useRevokeApiKey(apiKey.key_id, { onSuccess: () => setConfirming(false) });
   const revoked = apiKey.revoked_at !== null;
   return (
     <tr>
@@ -217,7 +191,7 @@ function KeyRow({
                 <option value="86400">1 day</option>
               </select>
             </label>
-            <button type="button" onClick={() => roll.mutate()} disabled={roll.isPending} aria-label={`Roll ${apiKey.name}`}>
+            <button type="button" onClick={() => roll.mutate(Number(graceSeconds))} disabled={roll.isPending} aria-label={`Roll ${apiKey.name}`}>
               Roll
             </button>
             {confirming ? (

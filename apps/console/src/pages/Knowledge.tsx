@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { call, type Schemas } from '../api/client';
-import { listDocuments, pagesLabel, queryKnowledge, useKnowledgeBases, type KnowledgeDocument } from '../api/knowledge';
+import type { Schemas } from '../api/client';
+import { pagesLabel, type KnowledgeDocument } from '../api/knowledge';
+import { useAddDocument, useDeleteDocument, useDocuments, useKnowledgeBases, useSearchKnowledge } from '../hooks/use-knowledge';
 import { DocsLink, Done, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
 import { FileUploads } from './knowledge/FileUploads';
@@ -21,12 +21,8 @@ export function KnowledgePage() {
   const bases = useKnowledgeBases();
   const chosen = bases.data?.find((base) => base.knowledge_base_id === baseId);
   const defaultBase = bases.data?.find((base) => base.is_default);
-  const documents = useQuery({
-    queryKey: ['documents', baseId, pager.cursor],
-    queryFn: () => listDocuments({ limit: 20, cursor: pager.cursor, knowledgeBaseId: baseId || undefined }),
-    // While a document is being ingested, its status is followed until ready or failed.
-    refetchInterval: (query) => (query.state.data?.data.some((document) => document.status === 'processing') ? 1_000 : false),
-  });
+  // While a document is being ingested, its status is followed until ready or failed.
+  const documents = useDocuments(baseId, pager.cursor);
   return (
     <>
       <h1>Knowledge</h1>
@@ -82,15 +78,8 @@ export function KnowledgePage() {
 }
 
 function DocumentRow({ document, canDelete }: { document: KnowledgeDocument; canDelete: boolean }) {
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => call((pylon) => pylon.knowledge.documents.delete(document.doc_id)),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['documents'] });
-      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
-    },
-  });
+  const remove = useDeleteDocument(document.doc_id);
   return (
     <tr>
       <td>
@@ -144,30 +133,23 @@ function DocumentRow({ document, canDelete }: { document: KnowledgeDocument; can
 /** Adds a document from pasted text (POST /knowledge/documents), into the chosen base (the default when all are shown). */
 function AddText({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const { orgId } = useSession();
-  const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [title, setTitle] = useState('');
-  const add = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.knowledge.documents.create({
-          org_id: orgId,
-          title: title.trim(),
-          content: text,
-          metadata: { source: 'console' },
-          ...(knowledgeBaseId ? { knowledge_base_id: knowledgeBaseId } : {}),
-        }),
-      ),
+  const add = useAddDocument({
     onSuccess: () => {
       setText('');
       setTitle('');
-      void queryClient.invalidateQueries({ queryKey: ['documents'] });
-      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    add.mutate();
+    add.mutate({
+      org_id: orgId,
+      title: title.trim(),
+      content: text,
+      metadata: { source: 'console' },
+      ...(knowledgeBaseId ? { knowledge_base_id: knowledgeBaseId } : {}),
+    });
   };
   return (
     <section aria-labelledby="add-text-heading">
@@ -207,12 +189,10 @@ function Search() {
   const [scope, setScope] = useState('');
   const bases = useKnowledgeBases();
   const baseNames = new Map(bases.data?.map((base) => [base.knowledge_base_id, base.name]));
-  const search = useMutation({
-    mutationFn: () => queryKnowledge({ org_id: orgId, query, mode, match_count: matchCount, ...(scope ? { knowledge_base_ids: [scope] } : {}) }),
-  });
+  const search = useSearchKnowledge();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    search.mutate();
+    search.mutate({ org_id: orgId, query, mode, match_count: matchCount, ...(scope ? { knowledge_base_ids: [scope] } : {}) });
   };
   return (
     <section aria-labelledby="search-heading">

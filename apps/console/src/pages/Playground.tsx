@@ -1,13 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { call } from '../api/client';
-import { conversationTitle, createConversation, listConversations, listItems, startTurn, type ConversationItem } from '../api/conversations';
+import { conversationTitle, type ConversationItem } from '../api/conversations';
 import { useRunEvents } from '../api/run-events';
 import { PendingAction, pendingAction, pretty } from '../components/PendingAction';
 import { RunTimeline } from '../components/RunTimeline';
 import { DocsLink, ErrorNotice, ScopeNote } from '../components/ui';
 import { VersionPicker, type PickedVersion } from '../components/VersionPicker';
+import { useAgentVersion } from '../hooks/use-agents';
+import { useConversationItems, useConversationItemsChanged, useConversations, useSendMessage } from '../hooks/use-conversations';
+import { useRun } from '../hooks/use-runs';
 import { useSession } from '../session';
 
 /** Events after which the conversation has new items (a tool call, an output, the answer). */
@@ -19,23 +20,21 @@ const ITEM_EVENTS = new Set(['tool_call', 'requires_action', 'tool_result', 'too
  */
 export function PlaygroundPage({ conversationId }: { conversationId: string | undefined }) {
   const { can } = useSession();
-  const queryClient = useQueryClient();
   const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
   /** The turn this page started last, to follow before the items show it. */
   const [sent, setSent] = useState<{ conversationId: string; runId: string } | null>(null);
-  const items = useQuery({
-    queryKey: ['conversation-items', conversationId],
-    enabled: conversationId !== undefined && can('runs:read'),
-    queryFn: () => listItems(conversationId!),
-  });
+  const items = useConversationItems(conversationId, can('runs:read'));
   const lastRunId = items.data?.at(-1)?.run_id ?? null;
   const turnRunId = conversationId === undefined ? null : sent?.conversationId === conversationId ? sent.runId : lastRunId;
-  const refreshItems = () => void queryClient.invalidateQueries({ queryKey: ['conversation-items', conversationId] });
+  const refreshItems = useConversationItemsChanged(conversationId);
   const { events, streamError, live } = useRunEvents(turnRunId, {
     onEvent: (event) => ITEM_EVENTS.has(event.type) && refreshItems(),
     onEnd: refreshItems,
   });
-  useLastTurnVersion(lastRunId, picked, setPicked);
+  // With no version chosen yet, the version of the conversation's latest turn is shown chosen.
+  const unset = picked.agentId === '' && picked.versionId === '';
+  const lastTurnVersion = useLastTurnVersion(lastRunId, unset);
+  const version = (unset && lastTurnVersion) || picked;
 
   if (!can('runs:read')) {
     return (
@@ -62,7 +61,7 @@ export function PlaygroundPage({ conversationId }: { conversationId: string | un
       <section aria-labelledby="playground-setup-heading">
         <h2 id="playground-setup-heading">Agent and conversation</h2>
         <div className="stack">
-          <VersionPicker idPrefix="playground" value={picked} onChange={setPicked} />
+          <VersionPicker idPrefix="playground" value={version} onChange={setPicked} />
           <ConversationPicker conversationId={conversationId} />
         </div>
       </section>
@@ -81,7 +80,7 @@ export function PlaygroundPage({ conversationId }: { conversationId: string | un
           {action && turnRunId && <PendingAction key={action.tool_calls.map((call) => call.id).join()} runId={turnRunId} action={action} />}
           <Composer
             conversationId={conversationId}
-            versionId={picked.versionId}
+            versionId={version.versionId}
             busy={live && turnRunId !== null ? (action ? 'waiting' : 'answering') : null}
             onSent={(turn) => setSent(turn)}
           />
@@ -109,38 +108,24 @@ export function PlaygroundPage({ conversationId }: { conversationId: string | un
   );
 }
 
-/** With no version chosen yet, the version of the conversation's latest turn. */
-function useLastTurnVersion(lastRunId: string | null, picked: PickedVersion, setPicked: (picked: PickedVersion) => void) {
+/** The version of the conversation's latest turn (looked up only while `wanted`), or null until known. */
+function useLastTurnVersion(lastRunId: string | null, wanted: boolean): PickedVersion | null {
   const { can } = useSession();
-  const unset = picked.agentId === '' && picked.versionId === '';
-  const run = useQuery({
-    queryKey: ['run', lastRunId],
-    enabled: unset && lastRunId !== null,
-    queryFn: () => call((pylon) => pylon.agentRuns.get(lastRunId!)),
-  });
+  const run = useRun(lastRunId, wanted);
   const versionId = run.data?.agent_version_id;
-  const version = useQuery({
-    queryKey: ['agent-version', versionId],
-    enabled: unset && versionId !== undefined && can('agents:manage'),
-    queryFn: () => call((pylon) => pylon.agents.getVersion(versionId!)),
-    staleTime: 60_000,
-  });
+  const version = useAgentVersion(versionId, wanted && can('agents:manage'));
   // A key that cannot list agents picks by version id alone.
-  const found: PickedVersion | null = version.data
+  return version.data
     ? { agentId: version.data.agent_id, versionId: version.data.agent_version_id }
     : versionId && !can('agents:manage')
       ? { agentId: '', versionId }
       : null;
-  useEffect(() => {
-    if (unset && found) setPicked(found);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [found?.versionId]);
 }
 
 /** The organisation's conversations, newest first, to continue one; or a new one. */
 function ConversationPicker({ conversationId }: { conversationId: string | undefined }) {
   const [, navigate] = useLocation();
-  const conversations = useQuery({ queryKey: ['conversations'], queryFn: () => listConversations() });
+  const conversations = useConversations();
   const list = conversations.data?.data ?? [];
   return (
     <>
@@ -166,7 +151,7 @@ function ConversationPicker({ conversationId }: { conversationId: string | undef
 }
 
 function ConversationName({ conversationId }: { conversationId: string | undefined }) {
-  const conversations = useQuery({ queryKey: ['conversations'], queryFn: () => listConversations() });
+  const conversations = useConversations();
   if (conversationId === undefined) return <>New conversation</>;
   const found = conversations.data?.data.find((conversation) => conversation.conversation_id === conversationId);
   return <>{found ? conversationTitle(found) : `Conversation ${conversationId.slice(0, 8)}`}</>;
@@ -246,26 +231,22 @@ function Composer({
 }) {
   const { orgId } = useSession();
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const [message, setMessage] = useState('');
-  const send = useMutation({
-    mutationFn: async (input: string) => {
-      let id = conversationId;
-      if (id === undefined) {
-        id = (await createConversation(orgId, { title: input.slice(0, 80), source: 'console playground' })).conversation_id;
-        void queryClient.invalidateQueries({ queryKey: ['conversations'] });
-        // The address names the conversation from now on; the focus stays in the message box.
-        navigate(`/playground/${id}`, { replace: true, state: { keepFocus: true } });
-      }
-      const turn = await startTurn(id, { org_id: orgId, agent_version_id: versionId, input });
-      return { conversationId: id, runId: turn.run_id };
+  const send = useSendMessage(
+    {
+      orgId,
+      conversationId,
+      versionId,
+      // The address names the conversation from now on; the focus stays in the message box.
+      onConversation: (id) => navigate(`/playground/${id}`, { replace: true, state: { keepFocus: true } }),
     },
-    onSuccess: (turn) => {
-      setMessage('');
-      onSent(turn);
-      void queryClient.invalidateQueries({ queryKey: ['conversation-items', turn.conversationId] });
+    {
+      onSuccess: (turn) => {
+        setMessage('');
+        onSent(turn);
+      },
     },
-  });
+  );
   const blocked = versionId === '' || busy !== null || send.isPending;
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,31 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { call } from '../api/client';
 import { useRunEvents } from '../api/run-events';
 import { Citations } from '../components/Citations';
 import { PendingAction, pendingAction } from '../components/PendingAction';
 import { RunTimeline } from '../components/RunTimeline';
 import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../components/ui';
+import { useAgentVersion } from '../hooks/use-agents';
+import { useCancelRun, useRun, useRunEnded, useRunUsage } from '../hooks/use-runs';
 import { useSession } from '../session';
 
 /** One run: its input, its output as it is produced (the live event stream), and cancel. */
 export function RunPage({ runId }: { runId: string }) {
   const { can } = useSession();
-  const queryClient = useQueryClient();
-  const run = useQuery({
-    queryKey: ['run', runId],
-    queryFn: () => call((pylon) => pylon.agentRuns.get(runId)),
-  });
-  const { events, streamError, live } = useRunEvents(runId, {
-    onEnd: () => {
-      void queryClient.invalidateQueries({ queryKey: ['run', runId] });
-      void queryClient.invalidateQueries({ queryKey: ['run-usage', runId] });
-    },
-  });
-  const cancel = useMutation({
-    mutationFn: () => call((pylon) => pylon.agentRuns.cancel(runId)),
-    onSuccess: (cancelled) => queryClient.setQueryData(['run', runId], cancelled),
-  });
+  const run = useRun(runId);
+  const runEnded = useRunEnded(runId);
+  const { events, streamError, live } = useRunEvents(runId, { onEnd: runEnded });
+  const cancel = useCancelRun(runId);
   const streamed = events
     .filter((event) => event.type === 'output_delta')
     .map((event) => String(event.data.text ?? ''))
@@ -123,12 +112,7 @@ export function RunPage({ runId }: { runId: string }) {
 /** The version a run ran, as "agent v2 · model" linked to its agent (needs agents:manage), or its id. */
 function VersionName({ versionId }: { versionId: string }) {
   const { can } = useSession();
-  const version = useQuery({
-    queryKey: ['agent-version', versionId],
-    enabled: can('agents:manage'),
-    queryFn: () => call((pylon) => pylon.agents.getVersion(versionId)),
-    staleTime: 60_000,
-  });
+  const version = useAgentVersion(versionId, can('agents:manage'));
   if (!version.data) return <Id value={versionId} label="the agent version id" />;
   return (
     <>
@@ -142,11 +126,7 @@ function VersionName({ versionId }: { versionId: string }) {
 
 /** What the run's model turns took and cost (GET /api/v1/agent-runs/{run_id}/usage): one row per turn, and the total. */
 function RunCost({ runId, finished }: { runId: string; finished: boolean }) {
-  const usage = useQuery({
-    queryKey: ['run-usage', runId],
-    queryFn: () => call((pylon) => pylon.agentRuns.usage(runId)),
-    refetchInterval: finished ? false : 5_000,
-  });
+  const usage = useRunUsage(runId, finished);
   const data = usage.data;
   return (
     <section aria-labelledby="cost-heading">

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
+import { useRuns, useStartRun } from '../hooks/use-runs';
 import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { VersionPicker, type PickedVersion } from '../components/VersionPicker';
 import { useSession } from '../session';
@@ -14,11 +14,7 @@ export function RunsPage() {
   const { can } = useSession();
   const [status, setStatus] = useState<RunStatus | ''>('');
   const pager = usePager();
-  const runs = useQuery({
-    queryKey: ['runs', status, pager.cursor],
-    queryFn: () => call((pylon) => pylon.agentRuns.list({ limit: 20, ...(status ? { status } : {}) }).page(pager.cursor)),
-    refetchInterval: 5_000,
-  });
+  const runs = useRuns(status, pager.cursor);
   return (
     <>
       <h1>Runs</h1>
@@ -90,19 +86,12 @@ export function RunsPage() {
 function StartRun() {
   const { orgId } = useSession();
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
   const [input, setInput] = useState('');
-  const start = useMutation({
-    mutationFn: () => call((pylon) => pylon.agentRuns.create({ org_id: orgId, agent_version_id: picked.versionId, input })),
-    onSuccess: (created) => {
-      void queryClient.invalidateQueries({ queryKey: ['runs'] });
-      navigate(`/runs/${created.run_id}`);
-    },
-  });
+  const start = useStartRun({ onSuccess: (created) => navigate(`/runs/${created.run_id}`) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    start.mutate();
+    start.mutate({ org_id: orgId, agent_version_id: picked.versionId, input });
   };
   return (
     <section aria-labelledby="start-run-heading">

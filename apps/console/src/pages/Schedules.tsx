@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
+import { useCreateSchedule, useSchedule, useScheduleActions, useScheduleRuns, useSchedules } from '../hooks/use-schedules';
 import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
 import { VersionPicker, type PickedVersion } from '../components/VersionPicker';
 import { useSession } from '../session';
@@ -23,11 +23,7 @@ export function describeTiming(schedule: Pick<Schedule, 'cron' | 'every_seconds'
 export function SchedulesPage() {
   const { can } = useSession();
   const pager = usePager();
-  const schedules = useQuery({
-    queryKey: ['schedules', pager.cursor],
-    queryFn: () => call((pylon) => pylon.agentSchedules.list({ limit: 20 }).page(pager.cursor)),
-    refetchInterval: 5_000,
-  });
+  const schedules = useSchedules(pager.cursor);
   return (
     <>
       <h1>Schedules</h1>
@@ -88,23 +84,8 @@ export function SchedulesPage() {
 
 /** Pause or resume, trigger, delete: each button names its schedule for a screen reader. */
 function ScheduleActions({ schedule, onDeleted }: { schedule: Schedule; onDeleted?: () => void }) {
-  const queryClient = useQueryClient();
-  const id = schedule.schedule_id;
-  const name = `schedule ${id.slice(0, 8)}`;
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['schedules'] });
-    void queryClient.invalidateQueries({ queryKey: ['schedule', id] });
-    void queryClient.invalidateQueries({ queryKey: ['schedule-runs', id] });
-  };
-  const pause = useMutation({ mutationFn: () => call((pylon) => pylon.agentSchedules.update(id, { paused: !schedule.paused })), onSuccess: refresh });
-  const trigger = useMutation({ mutationFn: () => call((pylon) => pylon.agentSchedules.trigger(id)), onSuccess: refresh });
-  const remove = useMutation({
-    mutationFn: () => call((pylon) => pylon.agentSchedules.delete(id)),
-    onSuccess: () => {
-      refresh();
-      onDeleted?.();
-    },
-  });
+  const name = `schedule ${schedule.schedule_id.slice(0, 8)}`;
+  const { pause, trigger, remove } = useScheduleActions(schedule, { onDeleted });
   const [confirming, setConfirming] = useState(false);
   const busy = pause.isPending || trigger.isPending || remove.isPending;
   return (
@@ -144,7 +125,6 @@ function ScheduleActions({ schedule, onDeleted }: { schedule: Schedule; onDelete
 function CreateSchedule() {
   const { orgId } = useSession();
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
   const [input, setInput] = useState('');
   const [mode, setMode] = useState<'cron' | 'every'>('every');
@@ -153,26 +133,17 @@ function CreateSchedule() {
   const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const [overlap, setOverlap] = useState<Overlap>('skip');
   const [paused, setPaused] = useState(false);
-  const create = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.agentSchedules.create({
-          org_id: orgId,
-          agent_version_id: picked.versionId,
-          input,
-          ...(mode === 'cron' ? { cron, timezone } : { every_seconds: Number(every) }),
-          overlap,
-          paused,
-        }),
-      ),
-    onSuccess: (created) => {
-      void queryClient.invalidateQueries({ queryKey: ['schedules'] });
-      navigate(`/schedules/${created.schedule_id}`);
-    },
-  });
+  const create = useCreateSchedule({ onSuccess: (created) => navigate(`/schedules/${created.schedule_id}`) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({
+      org_id: orgId,
+      agent_version_id: picked.versionId,
+      input,
+      ...(mode === 'cron' ? { cron, timezone } : { every_seconds: Number(every) }),
+      overlap,
+      paused,
+    });
   };
   return (
     <section aria-labelledby="create-schedule-heading">
@@ -230,16 +201,8 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
   const { can } = useSession();
   const [, navigate] = useLocation();
   const pager = usePager();
-  const schedule = useQuery({
-    queryKey: ['schedule', scheduleId],
-    queryFn: () => call((pylon) => pylon.agentSchedules.get(scheduleId)),
-    refetchInterval: 5_000,
-  });
-  const runs = useQuery({
-    queryKey: ['schedule-runs', scheduleId, pager.cursor],
-    queryFn: () => call((pylon) => pylon.agentSchedules.runs(scheduleId, { limit: 20 }).page(pager.cursor)),
-    refetchInterval: 3_000,
-  });
+  const schedule = useSchedule(scheduleId);
+  const runs = useScheduleRuns(scheduleId, pager.cursor);
   return (
     <>
       <p>

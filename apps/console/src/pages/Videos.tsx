@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
 import { Link } from 'wouter';
-import { describeRefund, refundsByGeneration, useLedger, VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { describeRefund, refundsByGeneration, VIDEO_COST, type LedgerEntry } from '../api/ledger';
+import { useLedger } from '../hooks/use-tokens';
+import { useCancelVideo, useExtendVideo, useGenerateVideo, useGenerations } from '../hooks/use-videos';
 import { DocsLink, ErrorNotice, ScopeNote, Status, When } from '../components/ui';
 import { useSession } from '../session';
 
@@ -22,19 +23,8 @@ export function VideosPage() {
   const charged = ledger.filter((entry) => entry.kind === 'debit' && entry.reference_type === 'video_generation').map((entry) => entry.reference_id!);
   const refunds = refundsByGeneration(ledger);
   const ids = [...new Set([...madeHere, ...charged])].slice(0, 50);
-  const generations = useQuery({
-    queryKey: ['generations', ids],
-    enabled: ids.length > 0,
-    queryFn: () => call((pylon) => pylon.videos.get(ids)),
-    refetchInterval: (query) =>
-      query.state.data?.some((generation) => generation.state === 'pending' || generation.state === 'processing') ? 1_000 : false,
-  });
-  const queryClient = useQueryClient();
-  const created = (generation: Generation) => {
-    setMadeHere((seen) => [generation.id, ...seen]);
-    void queryClient.invalidateQueries({ queryKey: ['token-entries'] });
-    void queryClient.invalidateQueries({ queryKey: ['token-balance'] });
-  };
+  const generations = useGenerations(ids);
+  const created = (generation: Generation) => setMadeHere((seen) => [generation.id, ...seen]);
 
   return (
     <>
@@ -82,16 +72,7 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
   const [aspectRatio, setAspectRatio] = useState<AspectRatio>('16:9');
   const [imageUrl, setImageUrl] = useState('');
   const [imageEndUrl, setImageEndUrl] = useState('');
-  const generate = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.videos.create({
-          user_prompt: prompt,
-          aspect_ratio: aspectRatio,
-          ...(imageUrl ? { image_url: imageUrl } : {}),
-          ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}),
-        }),
-      ),
+  const generate = useGenerateVideo({
     onSuccess: (generation) => {
       setPrompt('');
       onCreated(generation);
@@ -99,7 +80,12 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    generate.mutate();
+    generate.mutate({
+      user_prompt: prompt,
+      aspect_ratio: aspectRatio,
+      ...(imageUrl ? { image_url: imageUrl } : {}),
+      ...(imageEndUrl ? { image_end_url: imageEndUrl } : {}),
+    });
   };
   return (
     <section aria-labelledby="generate-heading">
@@ -140,24 +126,15 @@ function VideoCard({
   onCreated: (generation: Generation) => void;
 }) {
   const { can } = useSession();
-  const queryClient = useQueryClient();
   const [playing, setPlaying] = useState(false);
   const [extension, setExtension] = useState('');
-  const extend = useMutation({
-    mutationFn: () => call((pylon) => pylon.videos.extend(generation.id, { user_prompt: extension })),
+  const extend = useExtendVideo(generation.id, {
     onSuccess: (created) => {
       setExtension('');
       onCreated(created);
     },
   });
-  const cancel = useMutation({
-    mutationFn: () => call((pylon) => pylon.videos.cancel(generation.id)),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['generations'] });
-      void queryClient.invalidateQueries({ queryKey: ['token-entries'] });
-      void queryClient.invalidateQueries({ queryKey: ['token-balance'] });
-    },
-  });
+  const cancel = useCancelVideo(generation.id);
   const video = generation.video;
   const busy = generation.state === 'pending' || generation.state === 'processing';
   return (
@@ -201,7 +178,7 @@ function VideoCard({
           className="row"
           onSubmit={(event) => {
             event.preventDefault();
-            extend.mutate();
+            extend.mutate(extension);
           }}
         >
           <label htmlFor={`extend-${generation.id}`}>Extend with</label>

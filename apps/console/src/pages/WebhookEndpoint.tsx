@@ -1,7 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
+import {
+  useDeleteWebhookEndpoint,
+  useDeliveries,
+  useRecoverDeliveries,
+  useRetryDelivery,
+  useRotateWebhookSecret,
+  useSendTestEvent,
+  useUpdateWebhookEndpoint,
+  useWebhookEndpoint,
+} from '../hooks/use-webhooks';
 import { DocsLink, Done, ErrorNotice, Id, Pager, SecretOnce, Status, TableScroll, usePager, When } from '../components/ui';
 import { EventChoice, WEBHOOK_EVENTS, type WebhookEvent } from './Webhooks';
 
@@ -13,10 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One endpoint: edit, enable/disable, rotate its secret, send a test event, delete; and its delivery log. */
 export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
-  const endpoint = useQuery({
-    queryKey: ['webhook-endpoint', endpointId],
-    queryFn: () => call((pylon) => pylon.webhooks.get(endpointId)),
-  });
+  const endpoint = useWebhookEndpoint(endpointId);
   return (
     <>
       <p>
@@ -37,49 +43,26 @@ export function WebhookEndpointPage({ endpointId }: { endpointId: string }) {
 
 function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
   const endpointId = endpoint.endpoint_id;
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
   const [done, setDone] = useState('');
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['webhook-endpoint', endpointId] });
-    void queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
-    void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] });
-  };
   const [secret, setSecret] = useState<string | null>(null);
   const [graceSeconds, setGraceSeconds] = useState('86400');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => call((pylon) => pylon.webhooks.update(endpointId, { enabled })),
-    onSuccess: (updated) => {
+  const toggle = useUpdateWebhookEndpoint(endpointId, {
+    onSuccess: (updated) =>
       setDone(
         updated.enabled ? 'Endpoint enabled: new events are delivered to it.' : 'Endpoint disabled: nothing is sent to it until it is enabled.',
-      );
-      refresh();
-    },
+      ),
   });
-  const rotate = useMutation({
-    mutationFn: () => call((pylon) => pylon.webhooks.rotateSecret(endpointId, { grace_seconds: Number(graceSeconds) })),
+  const rotate = useRotateWebhookSecret(endpointId, {
     onSuccess: (rotated) => {
       setSecret(rotated.secret);
       setDone('Secret rotated.');
-      refresh();
     },
   });
-  const test = useMutation({
-    mutationFn: () => call((pylon) => pylon.webhooks.sendTestEvent(endpointId)),
-    onSuccess: () => {
-      setDone('Test event sent: it appears in the delivery log below.');
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => call((pylon) => pylon.webhooks.delete(endpointId)),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
-      navigate('/webhooks');
-    },
-  });
+  const test = useSendTestEvent(endpointId, { onSuccess: () => setDone('Test event sent: it appears in the delivery log below.') });
+  const remove = useDeleteWebhookEndpoint(endpointId, { onSuccess: () => navigate('/webhooks') });
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
@@ -88,10 +71,7 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
           endpoint={endpoint}
           onDone={(saved) => {
             setEditing(false);
-            if (saved) {
-              setDone('Endpoint saved.');
-              refresh();
-            }
+            if (saved) setDone('Endpoint saved.');
           }}
         />
       ) : (
@@ -131,7 +111,7 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
         <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !endpoint.enabled}>
           Send test event
         </button>
-        <button type="button" onClick={() => toggle.mutate(!endpoint.enabled)} disabled={toggle.isPending}>
+        <button type="button" onClick={() => toggle.mutate({ enabled: !endpoint.enabled })} disabled={toggle.isPending}>
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
         <label>
@@ -142,7 +122,7 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
             <option value="86400">1 day</option>
           </select>
         </label>
-        <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+        <button type="button" onClick={() => rotate.mutate(Number(graceSeconds))} disabled={rotate.isPending}>
           Rotate secret
         </button>
         {confirmingDelete ? (
@@ -171,20 +151,10 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: Endpoint; onDone: (saved
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [events, setEvents] = useState<WebhookEvent[]>((endpoint.events ?? []) as WebhookEvent[]);
-  const save = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.webhooks.update(endpoint.endpoint_id, {
-          url,
-          description: description.trim(),
-          events: events.length > 0 ? events : null,
-        }),
-      ),
-    onSuccess: () => onDone(true),
-  });
+  const save = useUpdateWebhookEndpoint(endpoint.endpoint_id, { onSuccess: () => onDone(true) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.mutate({ url, description: description.trim(), events: events.length > 0 ? events : null });
   };
   return (
     <form onSubmit={submit} className="stack" aria-label="Edit endpoint">
@@ -208,7 +178,6 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: Endpoint; onDone: (saved
 
 /** The delivery log: filters, a compact table, each delivery opening onto its request and every attempt's answer. */
 function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabled: boolean }) {
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [eventType, setEventType] = useState('');
   const [search, setSearch] = useState('');
@@ -217,29 +186,12 @@ function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabled: boo
   const eventId = search.trim();
   const searching = eventId !== '';
   const validSearch = !searching || UUID.test(eventId);
-  const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', endpointId, status, eventType, validSearch ? eventId : '', pager.cursor],
-    queryFn: () =>
-      call((pylon) =>
-        pylon.webhooks
-          .deliveries(endpointId, {
-            limit: 20,
-            ...(status ? { status } : {}),
-            ...(eventType ? { event_type: eventType as WebhookEvent } : {}),
-            ...(searching && validSearch ? { event_id: eventId } : {}),
-          })
-          .page(pager.cursor),
-      ),
-    refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === 'pending') ? 1_000 : 10_000),
-  });
+  const deliveries = useDeliveries(endpointId, { status, eventType, eventId: searching && validSearch ? eventId : '' }, pager.cursor);
   const changed = () => {
     pager.reset();
     setDone('');
   };
-  const retried = (message: string) => {
-    setDone(message);
-    void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] });
-  };
+  const retried = setDone;
   return (
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Delivery log</h2>
@@ -329,8 +281,7 @@ function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabled: boo
 
 function DeliveryRow({ delivery, endpointId, onRetried }: { delivery: Delivery; endpointId: string; onRetried: (message: string) => void }) {
   const [open, setOpen] = useState(false);
-  const retry = useMutation({
-    mutationFn: () => call((pylon) => pylon.webhooks.retryDelivery(endpointId, delivery.delivery_id)),
+  const retry = useRetryDelivery(endpointId, {
     onSuccess: () =>
       onRetried(
         `${delivery.status === 'delivered' ? 'Sent again' : 'Retrying now'}: a new attempt of ${delivery.event_type} ${delivery.event_id.slice(0, 8)} is on its way; it appears in its details.`,
@@ -361,7 +312,7 @@ function DeliveryRow({ delivery, endpointId, onRetried }: { delivery: Delivery; 
               delivery of {delivery.event_type} {delivery.event_id}
             </span>
           </button>
-          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
+          <button type="button" onClick={() => retry.mutate(delivery.delivery_id)} disabled={retry.isPending}>
             {delivery.status === 'delivered' ? 'Send again' : 'Retry now'}
           </button>
         </td>
@@ -477,8 +428,7 @@ function pretty(body: string): string {
 /** Re-sends every failed delivery since a time, in one call. */
 function Recover({ endpointId, enabled, onRecovered }: { endpointId: string; enabled: boolean; onRecovered: (message: string) => void }) {
   const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
-  const recover = useMutation({
-    mutationFn: () => call((pylon) => pylon.webhooks.recover(endpointId, { since: new Date(since).toISOString() })),
+  const recover = useRecoverDeliveries(endpointId, {
     onSuccess: (result) =>
       onRecovered(
         result.recovered === 0
@@ -492,7 +442,7 @@ function Recover({ endpointId, enabled, onRecovered }: { endpointId: string; ena
       aria-label="Recover failed deliveries"
       onSubmit={(event) => {
         event.preventDefault();
-        recover.mutate();
+        recover.mutate(new Date(since).toISOString());
       }}
     >
       <label htmlFor="recover-since">Recover failed deliveries since</label>

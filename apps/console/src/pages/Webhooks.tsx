@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
+import { useCreateWebhookEndpoint, useWebhookEndpoints } from '../hooks/use-webhooks';
 import { DocsLink, ErrorNotice, Pager, SecretOnce, Status, usePager, When, TableScroll } from '../components/ui';
 import { useSession } from '../session';
 
@@ -18,10 +18,7 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
 /** Webhook endpoints: list, and create (the signing secret shown once). */
 export function WebhooksPage() {
   const pager = usePager();
-  const endpoints = useQuery({
-    queryKey: ['webhook-endpoints', pager.cursor],
-    queryFn: () => call((pylon) => pylon.webhooks.list({ limit: 20 }).page(pager.cursor)),
-  });
+  const endpoints = useWebhookEndpoints(pager.cursor);
   return (
     <>
       <h1>Webhooks</h1>
@@ -80,27 +77,21 @@ export function WebhooksPage() {
 
 function CreateEndpoint() {
   const { orgId } = useSession();
-  const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [secret, setSecret] = useState<Schemas['WebhookEndpointWithSecret'] | null>(null);
-  const create = useMutation({
-    mutationFn: () =>
-      call((pylon) =>
-        pylon.webhooks.create({ org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) }),
-      ),
+  const create = useCreateWebhookEndpoint({
     onSuccess: (created) => {
       setSecret(created);
       setUrl('');
       setDescription('');
       setEvents([]);
-      void queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ org_id: orgId, url, ...(events.length > 0 ? { events } : {}), ...(description ? { description } : {}) });
   };
   return (
     <section aria-labelledby="create-endpoint-heading">

@@ -1,17 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import {
-  downloadFile,
-  formatBytes,
-  getDocument,
-  replaceDocumentFile,
-  replaceDocumentText,
-  useKnowledgeBases,
-  type KnowledgeDocument,
-} from '../../api/knowledge';
+import { formatBytes, type KnowledgeDocument } from '../../api/knowledge';
 import type { UploadProgress } from '../../api/uploads';
 import { Done, ErrorNotice, Id, Status, When } from '../../components/ui';
+import { useDocument, useDownloadDocumentFile, useKnowledgeBases, useReplaceDocument } from '../../hooks/use-knowledge';
 import { useSession } from '../../session';
 import { ACCEPTED_FILES } from './FileUploads';
 
@@ -21,11 +13,7 @@ import { ACCEPTED_FILES } from './FileUploads';
  */
 export function DocumentPage({ docId }: { docId: string }) {
   const { can } = useSession();
-  const document = useQuery({
-    queryKey: ['document', docId],
-    queryFn: () => getDocument(docId),
-    refetchInterval: (query) => (query.state.data?.status === 'processing' ? 1_000 : false),
-  });
+  const document = useDocument(docId);
   const bases = useKnowledgeBases();
   const data = document.data;
   const base = data && bases.data?.find((candidate) => candidate.knowledge_base_id === data.knowledge_base_id);
@@ -102,14 +90,12 @@ function RevisionNote({ document }: { document: KnowledgeDocument }) {
 function FileFacts({ document }: { document: KnowledgeDocument }) {
   const file = document.file!;
   const name = file.name ?? `document-${document.doc_id}`;
-  const [url, setUrl] = useState<string | null>(null);
+  // The download of one revision: a new revision has another file, so the old download goes.
+  const [saved, setSaved] = useState<{ revision: number; url: string } | null>(null);
+  const url = saved?.revision === document.revision ? saved.url : null;
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  // A new revision has another file: the old download goes.
-  useEffect(() => setUrl(null), [document.revision]);
-  const download = useMutation({
-    mutationFn: () => downloadFile(document.doc_id),
-    onSuccess: ({ blob }) => setUrl(URL.createObjectURL(blob)),
-  });
+  const revision = document.revision;
+  const download = useDownloadDocumentFile(document.doc_id, { onSuccess: ({ blob }) => setSaved({ revision, url: URL.createObjectURL(blob) }) });
   return (
     <>
       <span data-testid="document-file">
@@ -133,28 +119,21 @@ function FileFacts({ document }: { document: KnowledgeDocument }) {
 /** A new revision from a file (with its upload's progress) or from text; the document keeps its id. */
 function Replace({ document }: { document: KnowledgeDocument }) {
   const { orgId } = useSession();
-  const queryClient = useQueryClient();
   const [source, setSource] = useState<'file' | 'text'>(document.file ? 'file' : 'text');
   const [file, setFile] = useState<File | null>(null);
   const [text, setText] = useState('');
   const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const replace = useMutation({
-    mutationFn: async () => {
-      if (source === 'text') return replaceDocumentText(document.doc_id, { org_id: orgId, content: text });
-      if (!file) throw new Error('Choose a file first.');
-      setProgress({ sent: 0, total: file.size });
-      return replaceDocumentFile(document.doc_id, file, {}, setProgress);
-    },
-    onSuccess: (updated) => {
-      queryClient.setQueryData(['document', document.doc_id], updated);
-      void queryClient.invalidateQueries({ queryKey: ['documents'] });
+  const replace = useReplaceDocument(document.doc_id, {
+    onSuccess: () => {
       setText('');
       setFile(null);
     },
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    replace.mutate(undefined, { onSuccess: () => (event.target as HTMLFormElement).reset() });
+    replace.mutate(source === 'text' ? { orgId, text } : { file, onProgress: setProgress }, {
+      onSuccess: () => (event.target as HTMLFormElement).reset(),
+    });
   };
   const percent = progress && progress.total > 0 ? Math.min(100, Math.round((progress.sent / progress.total) * 100)) : 0;
   return (

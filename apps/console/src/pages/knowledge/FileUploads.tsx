@@ -1,9 +1,9 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type DragEvent } from 'react';
 import { Link } from 'wouter';
-import { getDocument, uploadFile, type KnowledgeDocument } from '../../api/knowledge';
+import { uploadFile, type KnowledgeDocument } from '../../api/knowledge';
 import type { UploadProgress } from '../../api/uploads';
 import { ErrorNotice, Status } from '../../components/ui';
+import { useDocumentsChanged, useFollowedDocument, useFollowedDocuments } from '../../hooks/use-knowledge';
 
 /** The types the API takes (it recognises each file from its bytes; these only narrow the file chooser). */
 export const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
@@ -26,7 +26,7 @@ let nextKey = 0;
  */
 export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: string; baseName: string }) {
   const id = useId();
-  const queryClient = useQueryClient();
+  const documentsChanged = useDocumentsChanged();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
 
@@ -41,8 +41,7 @@ export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: st
       uploadFile(upload.file, { knowledgeBaseId: knowledgeBaseId || undefined }, (progress) => update(upload.key, { progress })).then(
         (document) => {
           update(upload.key, { document, progress: { sent: upload.file.size, total: upload.file.size } });
-          void queryClient.invalidateQueries({ queryKey: ['documents'] });
-          void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
+          documentsChanged();
         },
         (error: unknown) => update(upload.key, { error }),
       );
@@ -95,20 +94,9 @@ export function FileUploads({ knowledgeBaseId, baseName }: { knowledgeBaseId: st
   );
 }
 
-/** An uploaded file's document, followed every second until ready or failed (one query per document, shared). */
-function followDocument(docId: string | undefined) {
-  return {
-    queryKey: ['document', docId],
-    enabled: !!docId,
-    queryFn: () => getDocument(docId!),
-    refetchInterval: (query: { state: { data?: KnowledgeDocument } }) =>
-      (query.state.data?.status ?? 'processing') === 'processing' ? 1_000 : false,
-  } as const;
-}
-
 /** All the files added on this page so far, as one progress: how many are done (ready, failed or refused) of all. */
 function UploadsSummary({ uploads }: { uploads: Upload[] }) {
-  const followed = useQueries({ queries: uploads.map((upload) => followDocument(upload.document?.doc_id)) });
+  const followed = useFollowedDocuments(uploads.map((upload) => upload.document?.doc_id));
   const statuses = uploads.map((upload, i) => (followed[i]?.data ?? upload.document)?.status);
   const ready = statuses.filter((status) => status === 'ready').length;
   const failed = statuses.filter((status) => status === 'failed').length;
@@ -130,7 +118,7 @@ function UploadsSummary({ uploads }: { uploads: Upload[] }) {
 
 /** One file: its upload's progress, then its document's status until ready or failed (with the reason). */
 function UploadItem({ upload }: { upload: Upload }) {
-  const followed = useQuery(followDocument(upload.document?.doc_id));
+  const followed = useFollowedDocument(upload.document?.doc_id);
   const document = followed.data ?? upload.document;
   const name = upload.file.name;
   const percent = upload.progress.total > 0 ? Math.min(100, Math.round((upload.progress.sent / upload.progress.total) * 100)) : 0;

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { createKnowledgeBase, deleteKnowledgeBase, useKnowledgeBases, type KnowledgeBase } from '../../api/knowledge';
+import type { KnowledgeBase } from '../../api/knowledge';
+import { useCreateKnowledgeBase, useDeleteKnowledgeBase, useKnowledgeBases } from '../../hooks/use-knowledge';
 import { Done, ErrorNotice } from '../../components/ui';
 import { useSession } from '../../session';
 
@@ -15,39 +15,26 @@ export function baseLabel(base: KnowledgeBase): string {
  */
 export function KnowledgeBasePicker({ value, onChange }: { value: string; onChange: (baseId: string) => void }) {
   const { orgId, can } = useSession();
-  const queryClient = useQueryClient();
   const bases = useKnowledgeBases();
   const [name, setName] = useState('');
   const [confirming, setConfirming] = useState(false);
   const chosen = bases.data?.find((base) => base.knowledge_base_id === value);
-  const create = useMutation({
-    mutationFn: () => createKnowledgeBase({ org_id: orgId, name: name.trim() }),
-    onSuccess: async (base) => {
+  // The new base is listed at once, chosen; a deleted one is gone at once, and all of them shown.
+  const create = useCreateKnowledgeBase({
+    onSuccess: (base) => {
       setName('');
-      // Listed at once, so that the picker shows it chosen before the list is fetched again (a fetch under way,
-      // from before it existed, is dropped).
-      await queryClient.cancelQueries({ queryKey: ['knowledge-bases'] });
-      queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) => [...(bases ?? []), base]);
       onChange(base.knowledge_base_id);
-      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
     },
   });
-  const remove = useMutation({
-    mutationFn: (base: KnowledgeBase) => deleteKnowledgeBase(base.knowledge_base_id, base.document_count > 0),
-    onSuccess: async (_, deleted) => {
+  const remove = useDeleteKnowledgeBase({
+    onSuccess: () => {
       setConfirming(false);
-      await queryClient.cancelQueries({ queryKey: ['knowledge-bases'] });
-      queryClient.setQueryData<KnowledgeBase[]>(['knowledge-bases'], (bases) =>
-        bases?.filter((base) => base.knowledge_base_id !== deleted.knowledge_base_id),
-      );
       onChange('');
-      void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
-      void queryClient.invalidateQueries({ queryKey: ['documents'] });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ org_id: orgId, name: name.trim() });
   };
   return (
     <section aria-labelledby="bases-heading">
