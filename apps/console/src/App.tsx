@@ -1,19 +1,22 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { ErrorNotice } from './components/ui';
-import { AgentPage, AgentsPage } from './pages/Agents';
-import { BillingPage } from './pages/Billing';
-import { HomePage } from './pages/Home';
-import { KeysPage } from './pages/Keys';
-import { DocumentPage, KnowledgePage } from './pages/Knowledge';
-import { PlaygroundPage } from './pages/Playground';
-import { RunPage } from './pages/Run';
-import { RunsPage } from './pages/Runs';
-import { SchedulePage, SchedulesPage } from './pages/Schedules';
-import { SignInPage } from './pages/SignIn';
-import { VideosPage } from './pages/Videos';
-import { WebhookEndpointPage } from './pages/WebhookEndpoint';
-import { WebhooksPage } from './pages/Webhooks';
+import { AgentPage } from './features/agents/AgentPage';
+import { AgentsPage } from './features/agents/AgentsPage';
+import { BillingPage } from './features/billing/BillingPage';
+import { DocumentPage } from './features/knowledge/DocumentPage';
+import { KnowledgePage } from './features/knowledge/KnowledgePage';
+import { KeysPage } from './features/keys/KeysPage';
+import { HomePage } from './features/overview/HomePage';
+import { PlaygroundPage } from './features/playground/PlaygroundPage';
+import { RunPage } from './features/runs/RunPage';
+import { RunsPage } from './features/runs/RunsPage';
+import { SchedulePage } from './features/schedules/SchedulePage';
+import { SchedulesPage } from './features/schedules/SchedulesPage';
+import { SignInPage } from './features/sign-in/SignInPage';
+import { VideosPage } from './features/videos/VideosPage';
+import { EndpointPage } from './features/webhooks/EndpointPage';
+import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import type { Scope } from './scopes';
 import { SessionProvider, useSession, useSignIn } from './session';
 
@@ -132,7 +135,7 @@ export function App() {
           <Route path="/webhooks/:endpointId">
             {(params) => (
               <Guarded scope="webhooks:manage">
-                <WebhookEndpointPage endpointId={params.endpointId} />
+                <EndpointPage endpointId={params.endpointId} />
               </Guarded>
             )}
           </Route>

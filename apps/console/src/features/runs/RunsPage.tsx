@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { Schemas } from '../api/client';
-import { useRuns, useStartRun } from '../hooks/use-runs';
-import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../components/ui';
-import { VersionPicker, type PickedVersion } from '../components/VersionPicker';
-import { useSession } from '../session';
+import type { Schemas } from '../../api/client';
+import { useRuns, useStartRun } from '../../hooks/use-runs';
+import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../../components/ui';
+import { VersionPicker, type PickedVersion } from '../../components/VersionPicker';
+import { useSession } from '../../session';
 
 type RunStatus = Schemas['AgentRunView']['status'];
 const STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed'];

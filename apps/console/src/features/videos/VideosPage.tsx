@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { Schemas } from '../api/client';
+import type { Schemas } from '../../api/client';
 import { Link } from 'wouter';
-import { describeRefund, refundsByGeneration, VIDEO_COST, type LedgerEntry } from '../api/ledger';
-import { useLedger } from '../hooks/use-tokens';
-import { useCancelVideo, useExtendVideo, useGenerateVideo, useGenerations } from '../hooks/use-videos';
-import { DocsLink, ErrorNotice, ScopeNote, Status, When } from '../components/ui';
-import { useSession } from '../session';
+import { describeRefund, refundsByGeneration, VIDEO_COST, type LedgerEntry } from '../../api/ledger';
+import { useLedger } from '../../hooks/use-tokens';
+import { useCancelVideo, useExtendVideo, useGenerateVideo, useGenerations } from '../../hooks/use-videos';
+import { DocsLink, ErrorNotice, ScopeNote, Status, When } from '../../components/ui';
+import { useSession } from '../../session';
 
 type Generation = Schemas['VideoGenerationResponse'];
 type AspectRatio = Schemas['CreateGenerationRequest']['aspect_ratio'];

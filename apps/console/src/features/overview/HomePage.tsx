@@ -1,10 +1,10 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { type Schemas } from '../api/client';
-import { useUsage } from '../hooks/use-usage';
-import { DocsLink, ErrorNotice, Id, TableScroll, When } from '../components/ui';
-import { SCOPES } from '../scopes';
-import { useSession } from '../session';
+import { type Schemas } from '../../api/client';
+import { useUsage } from '../../hooks/use-usage';
+import { DocsLink, ErrorNotice, Id, TableScroll, When } from '../../components/ui';
+import { SCOPES } from '../../scopes';
+import { useSession } from '../../session';
 
 type Usage = Schemas['UsageView'];
 type UsageWindow = Usage['windows'][number];

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ErrorNotice } from '../components/ui';
+import { ErrorNotice } from '../../components/ui';
 
 /** Sign in with an organisation API key; it is kept in this tab's sessionStorage only. */
 export function SignInPage({ onSignIn, error }: { onSignIn: (apiKey: string) => void; error: unknown }) {

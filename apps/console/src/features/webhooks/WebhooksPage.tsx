@@ -1,19 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { Schemas } from '../api/client';
-import { useCreateWebhookEndpoint, useWebhookEndpoints } from '../hooks/use-webhooks';
-import { DocsLink, ErrorNotice, Pager, SecretOnce, Status, usePager, When, TableScroll } from '../components/ui';
-import { useSession } from '../session';
-
-export type WebhookEvent = NonNullable<Schemas['CreateWebhookEndpointRequest']['events']>[number];
-export const WEBHOOK_EVENTS: WebhookEvent[] = [
-  'agent_run.succeeded',
-  'agent_run.failed',
-  'knowledge_document.ready',
-  'knowledge_document.failed',
-  'video_generation.completed',
-  'video_generation.failed',
-];
+import type { Schemas } from '../../api/client';
+import { useCreateWebhookEndpoint, useWebhookEndpoints } from '../../hooks/use-webhooks';
+import { DocsLink, ErrorNotice, Pager, SecretOnce, Status, usePager, When, TableScroll } from '../../components/ui';
+import { useSession } from '../../session';
+import { EventChoice, type WebhookEvent } from './EventChoice';
 
 /** Webhook endpoints: list, and create (the signing secret shown once). */
 export function WebhooksPage() {
@@ -119,23 +110,5 @@ function CreateEndpoint() {
         <ErrorNotice error={create.error} />
       </form>
     </section>
-  );
-}
-
-export function EventChoice({ chosen, onChange }: { chosen: WebhookEvent[]; onChange: (events: WebhookEvent[]) => void }) {
-  return (
-    <fieldset>
-      <legend>Events (none checked: every event)</legend>
-      {WEBHOOK_EVENTS.map((event) => (
-        <label key={event} className="check">
-          <input
-            type="checkbox"
-            checked={chosen.includes(event)}
-            onChange={(change) => onChange(change.target.checked ? [...chosen, event] : chosen.filter((e) => e !== event))}
-          />
-          <code>{event}</code>
-        </label>
-      ))}
-    </fieldset>
   );
 }

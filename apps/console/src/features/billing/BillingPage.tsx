@@ -1,10 +1,10 @@
 import { Link } from 'wouter';
-import { VIDEO_COST, type LedgerEntry } from '../api/ledger';
-import { useLedger, useLedgerPage } from '../hooks/use-tokens';
-import { useUsage } from '../hooks/use-usage';
-import { LedgerChart } from '../components/LedgerChart';
-import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../components/ui';
-import { useSession } from '../session';
+import { VIDEO_COST, type LedgerEntry } from '../../api/ledger';
+import { useLedger, useLedgerPage } from '../../hooks/use-tokens';
+import { useUsage } from '../../hooks/use-usage';
+import { LedgerChart } from '../../components/LedgerChart';
+import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../../components/ui';
+import { useSession } from '../../session';
 
 /** Tokens: the balance, how it moved (a chart that follows grants, debits and refunds), and the ledger as a table. */
 export function BillingPage() {

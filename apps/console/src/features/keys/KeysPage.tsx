@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Schemas } from '../api/client';
-import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../hooks/use-api-keys';
-import { useUsage } from '../hooks/use-usage';
-import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../components/ui';
-import { SCOPES, type Scope } from '../scopes';
-import { useSession } from '../session';
+import type { Schemas } from '../../api/client';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../../hooks/use-api-keys';
+import { useUsage } from '../../hooks/use-usage';
+import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../../components/ui';
+import { SCOPES, type Scope } from '../../scopes';
+import { useSession } from '../../session';
 
 type NewScope = Schemas['CreateApiKeyRequest']['scopes'][number];
 

@@ -1,12 +1,12 @@
 import { Link } from 'wouter';
-import { useRunEvents } from '../api/run-events';
-import { Citations } from '../components/Citations';
-import { PendingAction, pendingAction } from '../components/PendingAction';
-import { RunTimeline } from '../components/RunTimeline';
-import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../components/ui';
-import { useAgentVersion } from '../hooks/use-agents';
-import { useCancelRun, useRun, useRunEnded, useRunUsage } from '../hooks/use-runs';
-import { useSession } from '../session';
+import { useRunEvents } from '../../api/run-events';
+import { Citations } from '../../components/Citations';
+import { PendingAction, pendingAction } from '../../components/PendingAction';
+import { RunTimeline } from '../../components/RunTimeline';
+import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../../components/ui';
+import { useAgentVersion } from '../../hooks/use-agents';
+import { useCancelRun, useRun, useRunEnded, useRunUsage } from '../../hooks/use-runs';
+import { useSession } from '../../session';
 
 /** One run: its input, its output as it is produced (the live event stream), and cancel. */
 export function RunPage({ runId }: { runId: string }) {
