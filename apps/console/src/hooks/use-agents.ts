@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Agent, AgentVersion, Pylon } from '@pylon/sdk';
 import { call } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 export type AgentVersionCreate = Parameters<Pylon['agents']['createVersion']>[1];
 
@@ -63,22 +63,18 @@ type AgentCreate = Parameters<Pylon['agents']['create']>[0];
 
 export function useCreateAgent({ onSuccess }: After<Agent, AgentCreate> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AgentCreate) => call((pylon) => pylon.agents.create(body)),
-    onSuccess: (created, body) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.agents.all });
-      return onSuccess?.(created, body);
-    },
-  });
+  return useChange(
+    (body: AgentCreate) => call((pylon) => pylon.agents.create(body)),
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.agents.all }),
+    { onSuccess },
+  );
 }
 
 export function useCreateAgentVersion(agentId: string, { onSuccess }: After<AgentVersion, AgentVersionCreate> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AgentVersionCreate) => call((pylon) => pylon.agents.createVersion(agentId, body)),
-    onSuccess: (created, body) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.agents.versions(agentId) });
-      return onSuccess?.(created, body);
-    },
-  });
+  return useChange(
+    (body: AgentVersionCreate) => call((pylon) => pylon.agents.createVersion(agentId, body)),
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.agents.versions(agentId) }),
+    { onSuccess },
+  );
 }

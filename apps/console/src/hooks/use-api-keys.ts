@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Pylon } from '@pylon/sdk';
 import { call } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 type KeyCreate = Parameters<Pylon['apiKeys']['create']>[0];
 type Issued<M extends 'create' | 'roll'> = Awaited<ReturnType<Pylon['apiKeys'][M]>>;
@@ -22,25 +22,13 @@ function useRefreshKeys() {
 
 export function useCreateApiKey({ onSuccess }: After<Issued<'create'>, KeyCreate> = {}) {
   const refresh = useRefreshKeys();
-  return useMutation({
-    mutationFn: (body: KeyCreate) => call((pylon) => pylon.apiKeys.create(body)),
-    onSuccess: (issued, body) => {
-      refresh();
-      return onSuccess?.(issued, body);
-    },
-  });
+  return useChange((body: KeyCreate) => call((pylon) => pylon.apiKeys.create(body)), refresh, { onSuccess });
 }
 
 /** A new secret for a key; the old one keeps working for requests for `graceSeconds`. */
 export function useRollApiKey(keyId: string, { onSuccess }: After<Issued<'roll'>, number> = {}) {
   const refresh = useRefreshKeys();
-  return useMutation({
-    mutationFn: (graceSeconds: number) => call((pylon) => pylon.apiKeys.roll(keyId, { grace_seconds: graceSeconds })),
-    onSuccess: (rolled, graceSeconds) => {
-      refresh();
-      return onSuccess?.(rolled, graceSeconds);
-    },
-  });
+  return useChange((graceSeconds: number) => call((pylon) => pylon.apiKeys.roll(keyId, { grace_seconds: graceSeconds })), refresh, { onSuccess });
 }
 
 export function useRevokeApiKey(keyId: string, { onSuccess }: After<unknown> = {}) {

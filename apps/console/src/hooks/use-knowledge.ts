@@ -17,7 +17,7 @@ import {
 } from '../api/knowledge';
 import { queryKeys } from '../api/query-keys';
 import type { UploadProgress } from '../api/uploads';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 type DocumentCreate = Parameters<Pylon['knowledge']['documents']['create']>[0];
 
@@ -113,13 +113,7 @@ export function useDeleteKnowledgeBase({ onSuccess }: After<void, KnowledgeBase>
 
 export function useAddDocument({ onSuccess }: After<KnowledgeDocument, DocumentCreate> = {}) {
   const documentsChanged = useDocumentsChanged();
-  return useMutation({
-    mutationFn: (body: DocumentCreate) => call((pylon) => pylon.knowledge.documents.create(body)),
-    onSuccess: (document, body) => {
-      documentsChanged();
-      return onSuccess?.(document, body);
-    },
-  });
+  return useChange((body: DocumentCreate) => call((pylon) => pylon.knowledge.documents.create(body)), documentsChanged, { onSuccess });
 }
 
 export function useDeleteDocument(docId: string) {

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { call, type Schemas } from '../api/client';
 import { approveToolCalls, submitToolOutputs, type ToolApproval } from '../api/conversations';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 type RunStatus = Schemas['AgentRunView']['status'];
 type RunCreate = Parameters<Pylon['agentRuns']['create']>[0];
@@ -47,13 +47,11 @@ export function useRunEnded(runId: string) {
 
 export function useStartRun({ onSuccess }: After<Awaited<ReturnType<Pylon['agentRuns']['create']>>, RunCreate> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: RunCreate) => call((pylon) => pylon.agentRuns.create(body)),
-    onSuccess: (created, body) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.runs.lists });
-      return onSuccess?.(created, body);
-    },
-  });
+  return useChange(
+    (body: RunCreate) => call((pylon) => pylon.agentRuns.create(body)),
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.runs.lists }),
+    { onSuccess },
+  );
 }
 
 export function useCancelRun(runId: string) {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgentSchedule, AgentScheduleCreate } from '@pylon/sdk';
 import { call } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 /** The schedules, one page of 20, refreshed every 5 s (their next runs move). */
 export function useSchedules(cursor: string | undefined) {
@@ -32,13 +32,11 @@ export function useScheduleRuns(scheduleId: string, cursor: string | undefined) 
 
 export function useCreateSchedule({ onSuccess }: After<AgentSchedule, AgentScheduleCreate> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AgentScheduleCreate) => call((pylon) => pylon.agentSchedules.create(body)),
-    onSuccess: (created, body) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.schedules.all });
-      return onSuccess?.(created, body);
-    },
-  });
+  return useChange(
+    (body: AgentScheduleCreate) => call((pylon) => pylon.agentSchedules.create(body)),
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.schedules.all }),
+    { onSuccess },
+  );
 }
 
 /** Pause or resume, trigger and delete one schedule; each reads the schedules and its runs again. */

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Pylon, VideoGeneration } from '@pylon/sdk';
 import { call } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 import { useLedgerChanged } from './use-tokens';
 
 type VideoCreate = Parameters<Pylon['videos']['create']>[0];
@@ -20,24 +20,12 @@ export function useGenerations(ids: string[]) {
 
 export function useGenerateVideo({ onSuccess }: After<VideoGeneration, VideoCreate> = {}) {
   const ledgerChanged = useLedgerChanged();
-  return useMutation({
-    mutationFn: (body: VideoCreate) => call((pylon) => pylon.videos.create(body)),
-    onSuccess: (generation, body) => {
-      ledgerChanged();
-      return onSuccess?.(generation, body);
-    },
-  });
+  return useChange((body: VideoCreate) => call((pylon) => pylon.videos.create(body)), ledgerChanged, { onSuccess });
 }
 
 export function useExtendVideo(generationId: string, { onSuccess }: After<VideoGeneration, string> = {}) {
   const ledgerChanged = useLedgerChanged();
-  return useMutation({
-    mutationFn: (prompt: string) => call((pylon) => pylon.videos.extend(generationId, { user_prompt: prompt })),
-    onSuccess: (generation, prompt) => {
-      ledgerChanged();
-      return onSuccess?.(generation, prompt);
-    },
-  });
+  return useChange((prompt: string) => call((pylon) => pylon.videos.extend(generationId, { user_prompt: prompt })), ledgerChanged, { onSuccess });
 }
 
 /** Cancels a generation: it and the ledger (its refund) are read again. */

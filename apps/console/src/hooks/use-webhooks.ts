@@ -3,7 +3,7 @@ import type { Pylon, RecoveredDeliveries, WebhookEndpoint } from '@pylon/sdk';
 import { useCallback } from 'react';
 import { call, type Schemas } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { After } from './mutation';
+import { useChange, type After } from './mutation';
 
 type EndpointCreate = Parameters<Pylon['webhooks']['create']>[0];
 type EndpointUpdate = Parameters<Pylon['webhooks']['update']>[1];
@@ -51,13 +51,11 @@ export function useDeliveries(endpointId: string, filters: DeliveryFilters, curs
 
 export function useCreateWebhookEndpoint({ onSuccess }: After<Awaited<ReturnType<Pylon['webhooks']['create']>>, EndpointCreate> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: EndpointCreate) => call((pylon) => pylon.webhooks.create(body)),
-    onSuccess: (created, body) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.endpointLists() });
-      return onSuccess?.(created, body);
-    },
-  });
+  return useChange(
+    (body: EndpointCreate) => call((pylon) => pylon.webhooks.create(body)),
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.endpointLists() }),
+    { onSuccess },
+  );
 }
 
 /** After an endpoint changed: it, the list and its delivery log read again. */
@@ -72,13 +70,7 @@ function useEndpointChanged(endpointId: string) {
 /** Changes an endpoint: its URL, description and events, or enabled. */
 export function useUpdateWebhookEndpoint(endpointId: string, { onSuccess }: After<WebhookEndpoint, EndpointUpdate> = {}) {
   const changed = useEndpointChanged(endpointId);
-  return useMutation({
-    mutationFn: (body: EndpointUpdate) => call((pylon) => pylon.webhooks.update(endpointId, body)),
-    onSuccess: (updated, body) => {
-      changed();
-      return onSuccess?.(updated, body);
-    },
-  });
+  return useChange((body: EndpointUpdate) => call((pylon) => pylon.webhooks.update(endpointId, body)), changed, { onSuccess });
 }
 
 /** A new signing secret; the old one keeps signing for `graceSeconds`. */
@@ -87,12 +79,8 @@ export function useRotateWebhookSecret(
   { onSuccess }: After<Awaited<ReturnType<Pylon['webhooks']['rotateSecret']>>, number> = {},
 ) {
   const changed = useEndpointChanged(endpointId);
-  return useMutation({
-    mutationFn: (graceSeconds: number) => call((pylon) => pylon.webhooks.rotateSecret(endpointId, { grace_seconds: graceSeconds })),
-    onSuccess: (rotated, graceSeconds) => {
-      changed();
-      return onSuccess?.(rotated, graceSeconds);
-    },
+  return useChange((graceSeconds: number) => call((pylon) => pylon.webhooks.rotateSecret(endpointId, { grace_seconds: graceSeconds })), changed, {
+    onSuccess,
   });
 }
 
@@ -127,23 +115,11 @@ function useDeliveriesChanged(endpointId: string) {
 /** Retry now (a pending or failed delivery) or Send again (a delivered one). */
 export function useRetryDelivery(endpointId: string, { onSuccess }: After<unknown, string> = {}) {
   const changed = useDeliveriesChanged(endpointId);
-  return useMutation({
-    mutationFn: (deliveryId: string) => call((pylon) => pylon.webhooks.retryDelivery(endpointId, deliveryId)),
-    onSuccess: (retried, deliveryId) => {
-      changed();
-      return onSuccess?.(retried, deliveryId);
-    },
-  });
+  return useChange((deliveryId: string) => call((pylon) => pylon.webhooks.retryDelivery(endpointId, deliveryId)), changed, { onSuccess });
 }
 
 /** Re-sends every failed delivery since a time (ISO 8601), in one call. */
 export function useRecoverDeliveries(endpointId: string, { onSuccess }: After<RecoveredDeliveries, string> = {}) {
   const changed = useDeliveriesChanged(endpointId);
-  return useMutation({
-    mutationFn: (since: string) => call((pylon) => pylon.webhooks.recover(endpointId, { since })),
-    onSuccess: (result, since) => {
-      changed();
-      return onSuccess?.(result, since);
-    },
-  });
+  return useChange((since: string) => call((pylon) => pylon.webhooks.recover(endpointId, { since })), changed, { onSuccess });
 }
