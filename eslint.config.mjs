@@ -1,8 +1,11 @@
 // ESLint: a few rules, each chosen for a failure it prevents (Prettier owns formatting).
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 
 const WORKFLOW_SOURCES = ['workflows/**/*.ts'];
+const CONSOLE_SOURCES = ['apps/console/**/*.{ts,tsx}'];
 const TESTS = ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
@@ -11,7 +14,6 @@ export default tseslint.config(
       'dist/**',
       'dist-test/**',
       'node_modules/**',
-      'apps/console/**',
       'test-artifacts/**',
       '.data/**',
       'packages/*/dist/**',
@@ -22,7 +24,7 @@ export default tseslint.config(
     ],
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', ...CONSOLE_SOURCES],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -67,6 +69,24 @@ export default tseslint.config(
         { selector: 'ImportExpression', message: 'no dynamic import in workflow code' },
         { selector: "CallExpression[callee.name='require']", message: 'no require in workflow code' },
       ],
+    },
+  },
+  {
+    // The console (React): the rules of hooks and React Compiler's checks (react-hooks 7's recommended set:
+    // effects, refs, purity, memoization, set-state in render or effect), every hook's dependencies named,
+    // and jsx-a11y's recommended checks of labels, roles and keyboard use (axe-core checks the rendered pages).
+    files: CONSOLE_SOURCES,
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    files: CONSOLE_SOURCES,
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A region that scrolls (a wide table, the chat log) takes the focus so that the keyboard can scroll it
+      // (axe-core's scrollable-region-focusable): tabIndex on a labelled role="region" or role="log" is allowed.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region', 'log'], allowExpressionValues: true }],
     },
   },
   prettier,

@@ -9,6 +9,8 @@ export default defineConfig({
   root,
   base: '/console/',
   plugins: [react()],
+  // The SDK from its sources (as apps/console/tsconfig.json's `paths` says): `import … from '@pylon/sdk'`.
+  resolve: { alias: { '@pylon/sdk': fileURLToPath(new URL('../../packages/sdk/src/index.ts', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),
     emptyOutDir: true,

@@ -1,19 +1,22 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { ErrorNotice } from './components/ui';
-import { AgentPage, AgentsPage } from './pages/Agents';
-import { BillingPage } from './pages/Billing';
-import { HomePage } from './pages/Home';
-import { KeysPage } from './pages/Keys';
-import { DocumentPage, KnowledgePage } from './pages/Knowledge';
-import { PlaygroundPage } from './pages/Playground';
-import { RunPage } from './pages/Run';
-import { RunsPage } from './pages/Runs';
-import { SchedulePage, SchedulesPage } from './pages/Schedules';
-import { SignInPage } from './pages/SignIn';
-import { VideosPage } from './pages/Videos';
-import { WebhookEndpointPage } from './pages/WebhookEndpoint';
-import { WebhooksPage } from './pages/Webhooks';
+import { AgentPage } from './features/agents/AgentPage';
+import { AgentsPage } from './features/agents/AgentsPage';
+import { BillingPage } from './features/billing/BillingPage';
+import { DocumentPage } from './features/knowledge/DocumentPage';
+import { KnowledgePage } from './features/knowledge/KnowledgePage';
+import { KeysPage } from './features/keys/KeysPage';
+import { HomePage } from './features/overview/HomePage';
+import { PlaygroundPage } from './features/playground/PlaygroundPage';
+import { RunPage } from './features/runs/RunPage';
+import { RunsPage } from './features/runs/RunsPage';
+import { SchedulePage } from './features/schedules/SchedulePage';
+import { SchedulesPage } from './features/schedules/SchedulesPage';
+import { SignInPage } from './features/sign-in/SignInPage';
+import { VideosPage } from './features/videos/VideosPage';
+import { EndpointPage } from './features/webhooks/EndpointPage';
+import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import type { Scope } from './scopes';
 import { SessionProvider, useSession, useSignIn } from './session';
 
@@ -132,7 +135,7 @@ export function App() {
           <Route path="/webhooks/:endpointId">
             {(params) => (
               <Guarded scope="webhooks:manage">
-                <WebhookEndpointPage endpointId={params.endpointId} />
+                <EndpointPage endpointId={params.endpointId} />
               </Guarded>
             )}
           </Route>
@@ -158,9 +161,10 @@ function Shell({ children }: { children: ReactNode }) {
   // After a client-side navigation, focus goes to the new page (as after a page load) and the title names it;
   // not when a page only put what it shows in its address (navigating with the state {keepFocus: true}).
   const firstRender = useRef(true);
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu (on a narrow screen) is open on the page where it was opened: navigating closes it.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = menuOpenAt === location;
   useEffect(() => {
-    setMenuOpen(false);
     document.title = `${section?.label ?? (location === '/' ? 'Overview' : 'Page not found')} · Pylon console`;
     if (firstRender.current) firstRender.current = false;
     else if (!(window.history.state as { keepFocus?: boolean } | null)?.keepFocus) document.getElementById('main')?.focus();
@@ -174,7 +178,13 @@ function Shell({ children }: { children: ReactNode }) {
         <Link href="/" className="brand">
           Pylon console
         </Link>
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpenAt(menuOpen ? null : location)}
+        >
           Menu
         </button>
         <nav aria-label="Sections" id="sections">

@@ -1,6 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { call, onKeyRefused, type Schemas } from './api/client';
+import { queryKeys } from './api/query-keys';
 import { forgetApiKey, storeApiKey, storedApiKey } from './api/session';
 import { grants, type Scope } from './scopes';
 
@@ -26,30 +27,31 @@ export function useSignIn() {
   /** Why the last key was refused, for the sign-in page. */
   const [refusal, setRefusal] = useState<unknown>(null);
   const current = useQuery({
-    queryKey: ['whoami', apiKey],
+    queryKey: queryKeys.whoami(apiKey),
     enabled: apiKey !== null,
     queryFn: () => call((pylon) => pylon.apiKeys.whoami()),
     staleTime: 60_000,
   });
-  const signOut = useCallback(() => {
-    forgetApiKey();
-    queryClient.clear();
-    setApiKey(null);
-  }, [queryClient]);
-  // A key the API refuses (mistyped, or revoked or expired while signed in) is not kept.
-  useEffect(() => {
-    if (!current.isError) return;
-    setRefusal(current.error);
-    signOut();
-  }, [current.isError, current.error, signOut]);
-  useEffect(
-    () =>
-      onKeyRefused((failure) => {
-        setRefusal(failure);
-        signOut();
-      }),
-    [signOut],
+  /** Forgets the key; `refusal` says why, when the API refused it. */
+  const forget = useCallback(
+    (reason: unknown = null) => {
+      forgetApiKey();
+      queryClient.clear();
+      setRefusal(reason);
+      setApiKey(null);
+    },
+    [queryClient],
   );
+  const signOut = useCallback(() => forget(), [forget]);
+  // A key the API refuses (mistyped, or revoked or expired while signed in) is not kept: when its whoami
+  // finally fails (after the retries of a network error), or any request is refused for the key itself.
+  useEffect(() => {
+    const whoami = hashKey(queryKeys.whoami(apiKey));
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && event.query.queryHash === whoami) forget(event.action.error);
+    });
+  }, [queryClient, apiKey, forget]);
+  useEffect(() => onKeyRefused(forget), [forget]);
   const signIn = useCallback(
     (key: string) => {
       storeApiKey(key);

@@ -1,4 +1,4 @@
-import { Pylon, PylonError, type Schemas } from '../../../../packages/sdk/src/index';
+import { Pylon, PylonError, type Schemas } from '@pylon/sdk';
 import { storedApiKey } from './session';
 
 export type { Schemas };
@@ -13,23 +13,6 @@ export class ApiFailure extends Error {
   ) {
     super(detail ? `${code}: ${detail}` : code);
   }
-}
-
-/** Turns a failed response into an ApiFailure (from any body, JSON or not). */
-export async function failureOf(response: Response, body?: unknown): Promise<ApiFailure> {
-  let error = body;
-  if (error === undefined) error = await response.json().catch(() => undefined);
-  const code =
-    typeof error === 'object' && error !== null && typeof (error as { error?: unknown }).error === 'string'
-      ? (error as { error: string }).error
-      : `http_${response.status}`;
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiFailure(
-    response.status,
-    code,
-    response.headers.get('error-detail'),
-    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
-  );
 }
 
 const REFUSED_KEY = new Set(['invalid_api_key', 'missing_api_key']);

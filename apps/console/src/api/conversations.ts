@@ -1,4 +1,4 @@
-import type { Conversation, ConversationItem, RequiredAction, ToolApprovalsSubmit, ToolOutputsSubmit } from '../../../../packages/sdk/src/index';
+import type { Conversation, ConversationItem, RequiredAction, ToolApprovalsSubmit, ToolOutputsSubmit } from '@pylon/sdk';
 import { call } from './client';
 
 export type { Conversation, ConversationItem, RequiredAction };

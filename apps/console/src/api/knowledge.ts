@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { call, type Schemas } from './client';
 import { fileForm, sendForm, type UploadProgress } from './uploads';
 
@@ -25,10 +24,6 @@ export async function listKnowledgeBases(): Promise<KnowledgeBase[]> {
     cursor = list.next_cursor;
   }
   return bases.sort((a, b) => Number(b.is_default) - Number(a.is_default));
-}
-
-export function useKnowledgeBases(enabled = true) {
-  return useQuery({ queryKey: ['knowledge-bases'], queryFn: listKnowledgeBases, enabled, staleTime: 5_000 });
 }
 
 export function createKnowledgeBase(body: { org_id: string; name: string; description?: string | null }): Promise<KnowledgeBase> {

@@ -1,30 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { call, type Schemas } from './client';
+import type { Schemas } from './client';
 
 export type LedgerEntry = Schemas['TokenEntryView'];
 
 /** What one video generation or extension costs, in tokens. */
 export const VIDEO_COST = 500_000;
-
-/**
- * The organisation's balance and its latest ledger entries (newest first), refreshed every few seconds: a
- * refund is written by the video workflow after a cancel or failure, not by the request the page made.
- */
-export function useLedger(enabled = true) {
-  const entries = useQuery({
-    queryKey: ['token-entries'],
-    enabled,
-    queryFn: () => call((pylon) => pylon.tokens.entries({ limit: 100 }).firstPage()),
-    refetchInterval: 5_000,
-  });
-  const balance = useQuery({
-    queryKey: ['token-balance'],
-    enabled,
-    queryFn: () => call((pylon) => pylon.tokens.balance()),
-    refetchInterval: 5_000,
-  });
-  return { entries, balance };
-}
 
 /** The refund of each refunded video generation, by generation id (a refund points at its debit, the debit at the generation). */
 export function refundsByGeneration(entries: LedgerEntry[]): Map<string, LedgerEntry> {

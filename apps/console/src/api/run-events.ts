@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { call, type Schemas } from './client';
 
 /**
@@ -27,32 +27,47 @@ export async function followRunEvents(runId: string, onEvent: (event: RunEvent) 
  * arrives, `onEnd` after the terminal event; `live` until then.
  */
 export function useRunEvents(runId: string | null, handlers: { onEvent?: (event: RunEvent) => void; onEnd?: () => void } = {}) {
-  const [events, setEvents] = useState<RunEvent[]>([]);
-  const [streamError, setStreamError] = useState<unknown>(null);
-  const [live, setLive] = useState(false);
-  // The latest handlers, so that following a run does not start again when the page renders.
-  const latest = useRef(handlers);
-  latest.current = handlers;
+  // What the stream of one run gave; a stream of another run starts from nothing.
+  const [stream, setStream] = useState<FollowedStream>(() => followed(runId));
+  const current = stream.runId === runId ? stream : followed(runId);
+  // The latest handlers, as effect events, so that following a run does not start again when the page renders.
+  const onEvent = useEffectEvent((event: RunEvent) => handlers.onEvent?.(event));
+  const onEnd = useEffectEvent(() => handlers.onEnd?.());
   useEffect(() => {
-    setEvents([]);
-    setStreamError(null);
-    setLive(runId !== null);
     if (runId === null) return;
     const controller = new AbortController();
+    const update = (change: (stream: FollowedStream) => Partial<FollowedStream>) =>
+      !controller.signal.aborted &&
+      setStream((seen) => {
+        const base = seen.runId === runId ? seen : followed(runId);
+        return { ...base, ...change(base) };
+      });
     followRunEvents(
       runId,
       (event) => {
-        setEvents((seen) => [...seen, event]);
-        latest.current.onEvent?.(event);
+        update((seen) => ({ events: [...seen.events, event] }));
+        onEvent(event);
       },
       controller.signal,
     )
       .then(
-        () => !controller.signal.aborted && latest.current.onEnd?.(),
-        (error: unknown) => setStreamError(error),
+        () => !controller.signal.aborted && onEnd(),
+        (error: unknown) => update(() => ({ streamError: error })),
       )
-      .finally(() => !controller.signal.aborted && setLive(false));
+      .finally(() => !controller.signal.aborted && update(() => ({ live: false })));
     return () => controller.abort();
   }, [runId]);
-  return { events, streamError, live };
+  return { events: current.events, streamError: current.streamError, live: current.live };
+}
+
+interface FollowedStream {
+  runId: string | null;
+  events: RunEvent[];
+  streamError: unknown;
+  live: boolean;
+}
+
+/** A run's stream before its first event: live until its end, unless there is no run. */
+function followed(runId: string | null): FollowedStream {
+  return { runId, events: [], streamError: null, live: runId !== null };
 }

@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { VIDEO_COST } from '../api/ledger';
 
 const WIDTH = 640;
 const HEIGHT = 200;
@@ -8,12 +9,12 @@ const PAD = { top: 12, right: 16, bottom: 28, left: 72 };
  * The balance over time, as a step line of each ledger entry's `balance_after` (a small hand-made SVG:
  * one chart does not justify a chart library). The entries come newest first.
  */
-export function LedgerChart({ entries }: { entries: Schemas['TokenEntryView'][] }) {
+export function LedgerChart({ entries, now: readAt }: { entries: Schemas['TokenEntryView'][]; now: number }) {
   if (entries.length === 0) return <p>No ledger entries yet.</p>;
   const points = [...entries].reverse().map((entry) => ({ at: Date.parse(entry.created_at), balance: entry.balance_after, entry }));
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  const now = Math.max(Date.now(), last.at);
+  const now = Math.max(readAt, last.at);
   const span = Math.max(now - first.at, 1);
   const top = Math.max(...points.map((point) => point.balance), 1);
   const x = (at: number) => PAD.left + ((at - first.at) / span) * (WIDTH - PAD.left - PAD.right);
@@ -49,7 +50,7 @@ export function LedgerChart({ entries }: { entries: Schemas['TokenEntryView'][] 
         ))}
       </svg>
       <figcaption>
-        {description} Grants and refunds raise it; each generation or extension takes {(500_000).toLocaleString()}.
+        {description} Grants and refunds raise it; each generation or extension takes {VIDEO_COST.toLocaleString()}.
       </figcaption>
     </figure>
   );

@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { approveToolCalls, submitToolOutputs, type RequiredAction, type ToolCall } from '../api/conversations';
+import type { RequiredAction, ToolCall } from '../api/conversations';
 import type { RunEvent } from '../api/run-events';
+import { useApproveToolCalls, useSubmitToolOutputs } from '../hooks/use-runs';
 import { parsed } from './RunTimeline';
 import { Done, ErrorNotice, When } from './ui';
 
@@ -55,16 +55,10 @@ function callLabel(calls: ToolCall[], index: number): string {
 function ToolOutputsForm({ runId, calls }: { runId: string; calls: ToolCall[] }) {
   const id = useId();
   const [outputs, setOutputs] = useState<string[]>(() => calls.map(() => '{}'));
-  const send = useMutation({
-    mutationFn: () =>
-      submitToolOutputs(
-        runId,
-        calls.map((call, index) => ({ tool_call_id: call.id, output: outputs[index] ?? '' })),
-      ),
-  });
+  const send = useSubmitToolOutputs(runId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate();
+    send.mutate(calls.map((call, index) => ({ tool_call_id: call.id, output: outputs[index] ?? '' })));
   };
   return (
     <form onSubmit={submit} className="stack">
@@ -111,21 +105,17 @@ function ApprovalsForm({ runId, calls }: { runId: string; calls: ToolCall[] }) {
   const [decisions, setDecisions] = useState<Array<boolean | null>>(() => calls.map(() => null));
   const [reasons, setReasons] = useState<string[]>(() => calls.map(() => ''));
   const decide = (index: number, approve: boolean) => setDecisions(decisions.map((decision, at) => (at === index ? approve : decision)));
-  const send = useMutation({
-    mutationFn: () =>
-      approveToolCalls(
-        runId,
-        calls.map((call, index) => ({
-          tool_call_id: call.id,
-          approve: decisions[index] === true,
-          ...(reasons[index]?.trim() ? { reason: reasons[index].trim() } : {}),
-        })),
-      ),
-  });
+  const send = useApproveToolCalls(runId);
   const undecided = decisions.filter((decision) => decision === null).length;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate();
+    send.mutate(
+      calls.map((call, index) => ({
+        tool_call_id: call.id,
+        approve: decisions[index] === true,
+        ...(reasons[index]?.trim() ? { reason: reasons[index].trim() } : {}),
+      })),
+    );
   };
   return (
     <form onSubmit={submit} className="stack">

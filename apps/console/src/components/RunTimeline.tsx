@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { call } from '../api/client';
 import type { RunEvent } from '../api/run-events';
+import { useCitedDocument } from '../hooks/use-knowledge';
 import { useSession } from '../session';
 import { Status } from './ui';
 
@@ -199,11 +198,6 @@ function TimelineStep({ step }: { step: Step }) {
 /** A cited document's title (its id until known, or when this key cannot read knowledge). */
 export function CitedTitle({ docId }: { docId: string }) {
   const { can } = useSession();
-  const document = useQuery({
-    queryKey: ['document', docId],
-    enabled: can('kb:read'),
-    queryFn: () => call((pylon) => pylon.knowledge.documents.get(docId)),
-    staleTime: 60_000,
-  });
+  const document = useCitedDocument(docId, can('kb:read'));
   return <>{document.data?.title ?? <code>{docId.slice(0, 8)}</code>}</>;
 }

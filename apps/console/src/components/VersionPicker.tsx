@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { call } from '../api/client';
+import { useAgentChoices, useAgentVersionChoices } from '../hooks/use-agents';
 import { useSession } from '../session';
 import { ErrorNotice, ScopeNote } from './ui';
 
@@ -56,16 +55,8 @@ export interface PickedVersion {
 export function VersionPicker({ idPrefix, value, onChange }: { idPrefix: string; value: PickedVersion; onChange: (picked: PickedVersion) => void }) {
   const { can } = useSession();
   const canPick = can('agents:manage');
-  const agents = useQuery({
-    queryKey: ['agents'],
-    enabled: canPick,
-    queryFn: () => call((pylon) => pylon.agents.list({ limit: 100 }).firstPage()),
-  });
-  const versions = useQuery({
-    queryKey: ['agent-versions', value.agentId],
-    enabled: canPick && value.agentId !== '',
-    queryFn: () => call((pylon) => pylon.agents.listVersions(value.agentId, { limit: 100 }).firstPage()),
-  });
+  const agents = useAgentChoices(canPick);
+  const versions = useAgentVersionChoices(value.agentId, canPick);
   if (!canPick) {
     return (
       <>

@@ -24,9 +24,11 @@ export function ScopeNote({ children }: { children: ReactNode }) {
 export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
+  const value = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
+    value.current?.focus();
   }, []);
   return (
     <dialog
@@ -43,7 +45,7 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
         <label htmlFor={id} className="visually-hidden">
           {label}
         </label>
-        <input id={id} className="secret-value" readOnly value={secret} autoFocus onFocus={(event) => event.currentTarget.select()} />
+        <input id={id} className="secret-value" readOnly value={secret} ref={value} onFocus={(event) => event.currentTarget.select()} />
         <CopyButton value={secret} label="the secret" />
       </div>
       <p>
@@ -98,7 +100,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
         type="button"
         className="quiet"
         onClick={() =>
-          navigator.clipboard.writeText(value).then(
+          void navigator.clipboard.writeText(value).then(
             () => setState('copied'),
             () => setState('failed'),
           )
