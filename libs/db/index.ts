@@ -71,10 +71,8 @@ export {
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export {
   KnowledgeChunkRepository,
-  RRF_K,
-  type ChunkMatch,
-  type ChunkQuery,
-  type ChunkQueryMatch,
+  type ChunkSearch,
+  type ChunkSearchRow,
   type DraftChunk,
   type SearchPlan,
 } from './repositories/knowledge-chunk.repository';
