@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '@pylon/contracts';
-import type { AgentRun, AgentRunEventFactory } from '@pylon/db';
+import type { AgentRun, EventFactory } from '@pylon/db';
 
 /** 2.1: the run as the API returns it (and as its events carry it), exactly these nine fields. */
 export interface AgentRunView {
@@ -40,25 +40,18 @@ export function toAgentRunCreated(run: Pick<AgentRun, 'id' | 'status' | 'created
 }
 
 /**
- * A final state's events, both carrying the run as the API returns it: the webhook event
- * `agent_run.succeeded` or `.failed`, and the run's terminal log event `succeeded` or `failed`.
+ * A final state's event, carrying the run as the API returns it: the webhook event `agent_run.succeeded`
+ * or `.failed` (the run's terminal log event, `succeeded` or `failed`, carries the same data).
  */
-export const runEvent: AgentRunEventFactory = (run) => {
-  const view = { ...toAgentRunView(run) };
-  return {
-    webhook: { type: run.status === 'succeeded' ? EVENT_TYPES.agentRunSucceeded : EVENT_TYPES.agentRunFailed, data: view },
-    log: { type: run.status, data: view },
-  };
-};
+export const runEvent: EventFactory<AgentRun> = (run) => ({
+  type: run.status === 'succeeded' ? EVENT_TYPES.agentRunSucceeded : EVENT_TYPES.agentRunFailed,
+  data: { ...toAgentRunView(run) },
+});
 
-/** A structured answer's final events: as runEvent's, the `succeeded` ones also carrying the answer parsed (`output_parsed`). */
-export function structuredRunEvent(parsed: unknown): AgentRunEventFactory {
+/** A structured answer's final event: as runEvent's, a `succeeded` one also carrying the answer parsed (`output_parsed`). */
+export function structuredRunEvent(parsed: unknown): EventFactory<AgentRun> {
   return (run) => {
-    const events = runEvent(run);
-    if (run.status !== 'succeeded') return events;
-    return {
-      webhook: { ...events.webhook, data: { ...events.webhook.data, output_parsed: parsed } },
-      log: { ...events.log, data: { ...events.log.data, output_parsed: parsed } },
-    };
+    const event = runEvent(run);
+    return run.status === 'succeeded' ? { ...event, data: { ...event.data, output_parsed: parsed } } : event;
   };
 }

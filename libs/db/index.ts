@@ -23,9 +23,11 @@ export { createDataSource, runMigrations } from './data-source';
 export { onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
 export { DbModule } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
-export { AgentRunRepository, type NewAgentRun, type AgentRunEventFactory } from './repositories/agent-run.repository';
+export { AgentRunRepository, type NewAgentRun } from './repositories/agent-run.repository';
+export { type EventFactory, type DescribedEvent } from './repositories/event-recorder';
 export { AgentScheduleRepository, type AgentScheduleChanges } from './repositories/agent-schedule.repository';
-export { RunEventRepository, type NewRunEvent, type StoredRunEvent } from './repositories/run-event.repository';
+export { RunEventRepository, type StoredRunEvent } from './repositories/run-event.repository';
+export { type NewRunEvent } from './repositories/agent-run-row';
 export {
   ConversationRepository,
   type ConversationItem,
@@ -60,7 +62,6 @@ export { KnowledgeBaseRepository, type KnowledgeBaseChanges } from './repositori
 export {
   KnowledgeDocumentRepository,
   type NewKnowledgeDocument,
-  type DocumentEventFactory,
   type EmbeddedChunk,
   type EmbeddingProgress,
   type RevisionFields,
@@ -70,20 +71,13 @@ export {
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export {
   KnowledgeChunkRepository,
-  RRF_K,
-  type ChunkMatch,
-  type ChunkQuery,
-  type ChunkQueryMatch,
+  type ChunkSearch,
+  type ChunkSearchRow,
   type DraftChunk,
   type SearchPlan,
 } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
-export {
-  VideoGenerationRepository,
-  type NewVideoGeneration,
-  type VideoOutcome,
-  type GenerationEventFactory,
-} from './repositories/video-generation.repository';
+export { VideoGenerationRepository, type NewVideoGeneration, type VideoOutcome } from './repositories/video-generation.repository';
 export {
   WebhookRepository,
   type AttemptOfDelivery,

@@ -1,5 +1,5 @@
 import { DOCUMENT_FILE_MEDIA_TYPES, EVENT_TYPES, type DocumentFileType, type DocumentStatus } from '@pylon/contracts';
-import type { DocumentEventFactory, EmbeddingProgress, KnowledgeDocument } from '@pylon/db';
+import type { EmbeddingProgress, EventFactory, KnowledgeDocument } from '@pylon/db';
 
 /** A knowledge document as the API returns it (and as its events carry it). */
 export interface KnowledgeDocumentView {
@@ -58,7 +58,7 @@ export function toDocumentView(document: Omit<KnowledgeDocument, 'content'>, pro
 }
 
 /** `knowledge_document.ready` or `.failed`, carrying the document as the API returns it. */
-export const documentEvent: DocumentEventFactory = (document) => ({
+export const documentEvent: EventFactory<KnowledgeDocument> = (document) => ({
   type: document.status === 'ready' ? EVENT_TYPES.knowledgeDocumentReady : EVENT_TYPES.knowledgeDocumentFailed,
   data: { ...toDocumentView(document) },
 });

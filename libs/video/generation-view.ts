@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type VideoState } from '@pylon/contracts';
-import type { GenerationEventFactory, VideoGeneration } from '@pylon/db';
+import type { EventFactory, VideoGeneration } from '@pylon/db';
 
 /** A video generation as the API returns it (2.4), and as its events carry it. */
 export interface VideoGenerationView {
@@ -38,7 +38,7 @@ export function toGenerationView(generation: VideoGeneration, publicUrl: string)
 }
 
 /** `video_generation.completed` or `.failed`, carrying the generation as the API returns it. */
-export function generationEvent(publicUrl: string): GenerationEventFactory {
+export function generationEvent(publicUrl: string): EventFactory<VideoGeneration> {
   return (generation) => ({
     type: generation.state === 'completed' ? EVENT_TYPES.videoGenerationCompleted : EVENT_TYPES.videoGenerationFailed,
     data: { ...toGenerationView(generation, publicUrl) },

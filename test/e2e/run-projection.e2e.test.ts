@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { AgentRunRepository, RunUsageRepository, createDataSource, type AgentRunEventFactory } from '@pylon/db';
+import { AgentRunRepository, RunUsageRepository, createDataSource, type AgentRun, type EventFactory } from '@pylon/db';
 import { sql } from '../support/db';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
 
-const describeRun: AgentRunEventFactory = (run) => {
-  const data = { run_id: run.id, status: run.status };
-  return { webhook: { type: run.status === 'succeeded' ? 'agent_run.succeeded' : 'agent_run.failed', data }, log: { type: run.status, data } };
-};
+const describeRun: EventFactory<AgentRun> = (run) => ({
+  type: run.status === 'succeeded' ? 'agent_run.succeeded' : 'agent_run.failed',
+  data: { run_id: run.id, status: run.status },
+});
 
 /**
  * The run projection's promises to a retried activity, on the real database: a final step that is
@@ -82,10 +82,10 @@ describe('the run projection under retries', () => {
   it("the final events carry the run's new updated_at, set by the database in the same statement", async () => {
     const runId = await queuedRun();
     const running = (await runs.markRunning(tenant.orgId, runId))!;
-    const withTimes: AgentRunEventFactory = (run) => {
-      const data = { run_id: run.id, status: run.status, output: run.output, updated_at: run.updatedAt.toISOString() };
-      return { webhook: { type: 'agent_run.succeeded', data }, log: { type: run.status, data } };
-    };
+    const withTimes: EventFactory<AgentRun> = (run) => ({
+      type: 'agent_run.succeeded',
+      data: { run_id: run.id, status: run.status, output: run.output, updated_at: run.updatedAt.toISOString() },
+    });
     const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', withTimes, [
       { type: 'output_delta', data: { text: 'the answer' } },
     ]);

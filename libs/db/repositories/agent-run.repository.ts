@@ -1,26 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { eventWithDeliveries, unannouncedEvent, type NewEvent } from './event-recorder';
-import type { NewRunEvent } from './run-event.repository';
+import { eventWithDeliveries, recordChange, unannouncedEvent, type EventFactory } from './event-recorder';
+import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
 import { insertTurn, turnParameters, type NewRunTurnUsage } from './run-usage.repository';
 import { prepared } from '../prepared-statements';
 import { queryPool } from '../pool-query';
 import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
 
-/** The events of a run's final state, from the run as it is then: for webhooks, and the run's own log. */
-export type AgentRunEventFactory = (run: AgentRun) => { webhook: Omit<NewEvent, 'orgId' | 'resourceId'>; log: NewRunEvent };
-
 export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'> &
   Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq' | 'scheduleId' | 'scheduledAt'>>;
-
-/** The run's columns under its entity's property names, so raw rows need no query builder to map. */
-export const RUN_COLUMNS = `id, org_id AS "orgId", agent_version_id AS "agentVersionId", input, output, status, error,
-  idempotency_key AS "idempotencyKey", request_hash AS "requestHash", conversation_id AS "conversationId",
-  conversation_seq AS "conversationSeq", schedule_id AS "scheduleId", scheduled_at AS "scheduledAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
 const INSERT_QUEUED = prepared(
@@ -79,10 +70,6 @@ const FINISH = finishFrom(`'queued', 'running'`);
 const FINISH_QUEUED = finishFrom(`'queued'`);
 /** FINISH with the model turn that answered ($11–$17): recorded whether or not the run was still to finish, as on its own. */
 const FINISH_WITH_TURN = finishFrom(`'queued', 'running'`, `turn AS (${insertTurn(1, 2, 11)}), `);
-
-export function toAgentRun(row: AgentRun): AgentRun {
-  return Object.assign(new AgentRun(), row);
-}
 
 /**
  * The run projection. Transitions are conditional updates, so a retried activity never
@@ -173,7 +160,7 @@ export class AgentRunRepository {
     orgId: string,
     run: AgentRun,
     output: string,
-    describe: AgentRunEventFactory,
+    describe: EventFactory<AgentRun>,
     logBefore: NewRunEvent[] = [],
     turn: NewRunTurnUsage | null = null,
   ): Promise<string | null> {
@@ -183,12 +170,12 @@ export class AgentRunRepository {
       : this.finish(orgId, run, final, describe, logBefore);
   }
 
-  markFailed(orgId: string, run: AgentRun, error: string, describe: AgentRunEventFactory): Promise<string | null> {
+  markFailed(orgId: string, run: AgentRun, error: string, describe: EventFactory<AgentRun>): Promise<string | null> {
     return this.finish(orgId, run, { status: 'failed', output: null, error }, describe);
   }
 
   /** → failed, only if it is still queued (a cancelled run that never started); as markFailed otherwise. */
-  markFailedIfQueued(orgId: string, run: AgentRun, error: string, describe: AgentRunEventFactory): Promise<string | null> {
+  markFailedIfQueued(orgId: string, run: AgentRun, error: string, describe: EventFactory<AgentRun>): Promise<string | null> {
     return this.finish(orgId, run, { status: 'failed', output: null, error }, describe, [], FINISH_QUEUED);
   }
 
@@ -206,28 +193,29 @@ export class AgentRunRepository {
     orgId: string,
     run: AgentRun,
     final: Pick<AgentRun, 'status' | 'output' | 'error'>,
-    describe: AgentRunEventFactory,
+    describe: EventFactory<AgentRun>,
     logBefore: NewRunEvent[] = [],
     statement = FINISH,
     more: unknown[] = [],
   ): Promise<string | null> {
-    const events = describe(toAgentRun({ ...run, ...final }));
-    const log = [...logBefore, events.log];
-    const eventId = randomUUID();
-    const [row] = (await this.db.query(statement, [
-      run.id,
-      orgId,
-      final.status,
-      final.output,
-      final.error,
-      log.map((entry) => entry.type),
-      log.map((entry) => JSON.stringify(entry.data)),
-      eventId,
-      events.webhook.type,
-      JSON.stringify(events.webhook.data),
-      ...more,
-    ])) as Array<{ finished: number; planned: number }>;
-    if (row!.finished === 0) return this.unannouncedEvent(orgId, run.id);
-    return row!.planned > 0 ? eventId : null;
+    const event = describe(toAgentRun({ ...run, ...final }));
+    // The run's log ends with its final status, carrying what the webhook event carries.
+    const log = [...logBefore, { type: final.status, data: event.data }];
+    return recordChange(this.db.manager, orgId, run.id, async ({ id }) => {
+      const [row] = (await this.db.query(statement, [
+        run.id,
+        orgId,
+        final.status,
+        final.output,
+        final.error,
+        log.map((entry) => entry.type),
+        log.map((entry) => JSON.stringify(entry.data)),
+        id,
+        event.type,
+        JSON.stringify(event.data),
+        ...more,
+      ])) as Array<{ finished: number; planned: number }>;
+      return row!.finished === 0 ? null : row!.planned;
+    });
   }
 }

@@ -28,27 +28,51 @@ export function eventWithDeliveries(rows: string): string {
      )`;
 }
 
-const RECORD_EVENT = prepared(
+const INSERT_EVENT = prepared(
   `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')}
    SELECT count(*)::int AS planned FROM planned`,
 );
 
-/**
- * Records an event inside the caller's transaction, together with its deliveries (one statement), so
- * the event and everything owed for it exist exactly when the change does. Returns the event's id when
- * it has deliveries to make (something to announce), else null.
- */
-export async function recordEvent(manager: EntityManager, event: NewEvent): Promise<string | null> {
-  const eventId = randomUUID();
-  const parameters = [eventId, event.orgId, event.type, event.resourceId, JSON.stringify(event.data)];
-  const [row] = (await manager.query(RECORD_EVENT, parameters)) as Array<{ planned: number }>;
-  return row!.planned > 0 ? eventId : null;
+/** The webhook event of a row's new state: its type and data (its organisation and resource are the row's). */
+export type DescribedEvent = Omit<NewEvent, 'orgId' | 'resourceId'>;
+
+/** Describes the event of a row's new state, from the row as it is then. */
+export type EventFactory<Row> = (row: Row) => DescribedEvent;
+
+/** What `recordChange` hands its write: the new event's id, and how to record it in the write's transaction. */
+export interface EventWrite {
+  id: string;
+  /** Records the event with its deliveries (one statement); how many deliveries it planned. */
+  insert(event: DescribedEvent): Promise<number>;
 }
 
 /**
- * For a transition that had already happened (a retried activity whose first try committed): the
- * resource's event that still has deliveries never attempted, so announcing it again loses nothing.
+ * The one way a repository records a change with its event, so the event and everything owed for it
+ * exist exactly when the change does. `write` makes the change and records the event under `event.id`,
+ * in the same statement (eventWithDeliveries) or with `event.insert` in the same transaction, and
+ * answers how many deliveries the event planned, or null when the change had already happened (a
+ * retried step). The id of the event to announce: the new event when it owes deliveries; for a change
+ * already made, the resource's event whose deliveries were never attempted (so announcing it again loses
+ * nothing); else null.
  */
+export async function recordChange(
+  manager: EntityManager,
+  orgId: string,
+  resourceId: string,
+  write: (event: EventWrite) => Promise<number | null>,
+): Promise<string | null> {
+  const id = randomUUID();
+  const insert = async (event: DescribedEvent) => {
+    const parameters = [id, orgId, event.type, resourceId, JSON.stringify(event.data)];
+    const [row] = (await manager.query(INSERT_EVENT, parameters)) as Array<{ planned: number }>;
+    return row!.planned;
+  };
+  const planned = await write({ id, insert });
+  if (planned === null) return unannouncedEvent(manager, orgId, resourceId);
+  return planned > 0 ? id : null;
+}
+
+/** The resource's latest event that still has deliveries never attempted, else null (see recordChange). */
 export async function unannouncedEvent(manager: EntityManager, orgId: string, resourceId: string): Promise<string | null> {
   const rows = (await manager.query(
     `SELECT ev.id FROM events ev

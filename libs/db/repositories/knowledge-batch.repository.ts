@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { DocumentStatus } from '@pylon/contracts';
 import { KnowledgeBatch, KnowledgeDocument } from '../entities';
-import type { DocumentEventFactory, NewKnowledgeDocument } from './knowledge-document.repository';
-import { recordEvent } from './event-recorder';
+import type { NewKnowledgeDocument } from './knowledge-document.repository';
+import { recordChange, type EventFactory } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 /** A batch to insert; all its documents go into one knowledge base. */
@@ -120,7 +120,13 @@ export class KnowledgeBatchRepository {
    * Fails the given documents of the batch that are still processing, each with its event, in one
    * transaction; the ids of the events to announce.
    */
-  async failDocuments(orgId: string, batchId: string, docIds: string[], reason: string, describe: DocumentEventFactory): Promise<string[]> {
+  async failDocuments(
+    orgId: string,
+    batchId: string,
+    docIds: string[],
+    reason: string,
+    describe: EventFactory<KnowledgeDocument>,
+  ): Promise<string[]> {
     if (docIds.length === 0) return [];
     return this.db.transaction(async (manager) => {
       const failed = (await manager.query(
@@ -131,8 +137,9 @@ export class KnowledgeBatchRepository {
       )) as unknown[];
       const eventIds: string[] = [];
       for (const { id } of returnedRows<{ id: string }>(failed)) {
-        const document = (await manager.findOneBy(KnowledgeDocument, { id, orgId }))!;
-        const eventId = await recordEvent(manager, { orgId, resourceId: id, ...describe(document) });
+        const eventId = await recordChange(manager, orgId, id, async (event) =>
+          event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id, orgId }))!)),
+        );
         if (eventId) eventIds.push(eventId);
       }
       return eventIds;

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { DocumentStatus, PublishOutcome } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
+import { recordChange, unannouncedEvent, type EventFactory } from './event-recorder';
 import { TOUCH_UPDATED_AT, countInStatus, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
@@ -54,9 +54,6 @@ export interface ReplacementRecord {
 export type RevisionAcceptance = KnowledgeDocument | 'stale' | 'key-taken';
 
 class KeyTaken extends Error {}
-
-/** Describes the event of a document's final state, from the document as it is then. */
-export type DocumentEventFactory = (document: KnowledgeDocument) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
 @Injectable()
 export class KnowledgeDocumentRepository {
@@ -259,7 +256,7 @@ export class KnowledgeDocumentRepository {
    * is recorded. Not published when it is no longer processing, and `superseded` (nothing changed, no
    * event) when a later revision was accepted meanwhile.
    */
-  async publish(orgId: string, docId: string, revision: number, describe: DocumentEventFactory): Promise<PublishOutcome> {
+  async publish(orgId: string, docId: string, revision: number, describe: EventFactory<KnowledgeDocument>): Promise<PublishOutcome> {
     return this.publishWith(orgId, docId, revision, describe, async (manager) => {
       const [missing] = (await manager.query(
         `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3 AND embedding IS NULL`,
@@ -283,7 +280,7 @@ export class KnowledgeDocumentRepository {
     docId: string,
     revision: number,
     chunks: EmbeddedChunk[],
-    describe: DocumentEventFactory,
+    describe: EventFactory<KnowledgeDocument>,
   ): Promise<PublishOutcome> {
     return this.publishWith(orgId, docId, revision, describe, async (manager) => {
       if (chunks.length > 0) {
@@ -317,7 +314,7 @@ export class KnowledgeDocumentRepository {
     orgId: string,
     docId: string,
     revision: number,
-    describe: DocumentEventFactory,
+    describe: EventFactory<KnowledgeDocument>,
     insertChunks: (manager: EntityManager) => Promise<number>,
   ): Promise<PublishOutcome> {
     return this.db.transaction(async (manager) => {
@@ -337,8 +334,9 @@ export class KnowledgeDocumentRepository {
           WHERE id = $1 AND org_id = $2`,
         [docId, orgId, chunkCount, revision],
       );
-      const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      const eventId = await recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      const eventId = await recordChange(manager, orgId, docId, async (event) =>
+        event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!)),
+      );
       return { published: true, chunkCount, eventId };
     });
   }
@@ -347,7 +345,13 @@ export class KnowledgeDocumentRepository {
    * Revision `revision`, processing → failed, dropping its drafts (and older ones) and recording the event; the ready
    * revision's chunks stay searchable. A final revision stays as it is; a superseded one changes nothing (null).
    */
-  async markFailed(orgId: string, docId: string, revision: number, reason: string, describe: DocumentEventFactory): Promise<string | null> {
+  async markFailed(
+    orgId: string,
+    docId: string,
+    revision: number,
+    reason: string,
+    describe: EventFactory<KnowledgeDocument>,
+  ): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
         `UPDATE knowledge_documents SET status = 'failed', failure_reason = $4, ${TOUCH_UPDATED_AT}
@@ -360,10 +364,13 @@ export class KnowledgeDocumentRepository {
         const [current] = (await manager.query(`SELECT revision FROM knowledge_documents WHERE id = $1 AND org_id = $2`, [docId, orgId])) as Array<{
           revision: number;
         }>;
-        return current?.revision === revision ? unannouncedEvent(manager, orgId, docId) : null;
+        // A superseded revision has no event of its own.
+        if (current?.revision !== revision) return null;
       }
-      const document = (await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!;
-      return recordEvent(manager, { orgId, resourceId: docId, ...describe(document) });
+      return recordChange(manager, orgId, docId, async (event) => {
+        if (returnedRows(updated).length === 0) return null;
+        return event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!));
+      });
     });
   }
 }

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ActionAnswer, EventType, RequiredActionType, ToolCall } from '@pylon/contracts';
-import { eventWithDeliveries, unannouncedEvent } from './event-recorder';
+import type { ActionAnswer, RequiredActionType, ToolCall } from '@pylon/contracts';
+import { eventWithDeliveries, recordChange, type DescribedEvent } from './event-recorder';
 import type { NewConversationItem } from './conversation.repository';
-import type { NewRunEvent } from './run-event.repository';
+import type { NewRunEvent } from './agent-run-row';
 
 export type RunActionStatus = 'pending' | 'answered' | 'expired';
 
@@ -56,27 +55,22 @@ export class RunActionRepository {
    * Records the action of a running run with its events (`log` for the run, `webhook` for endpoints).
    * The id of the webhook event to announce, or null (no endpoint wants it, or a retry found it done).
    */
-  async insert(
-    orgId: string,
-    action: NewRunAction,
-    log: NewRunEvent,
-    webhook: { type: EventType; data: Record<string, unknown> },
-  ): Promise<string | null> {
-    const eventId = randomUUID();
-    const [row] = (await this.db.query(INSERT_ACTION, [
-      action.id,
-      action.runId,
-      orgId,
-      action.type,
-      JSON.stringify(action.toolCalls),
-      action.expiresAt,
-      JSON.stringify(log.data),
-      eventId,
-      webhook.type,
-      JSON.stringify(webhook.data),
-    ])) as Array<{ inserted: number; planned: number }>;
-    if (row!.inserted === 0) return unannouncedEvent(this.db.manager, orgId, action.runId);
-    return row!.planned > 0 ? eventId : null;
+  async insert(orgId: string, action: NewRunAction, log: NewRunEvent, webhook: DescribedEvent): Promise<string | null> {
+    return recordChange(this.db.manager, orgId, action.runId, async ({ id }) => {
+      const [row] = (await this.db.query(INSERT_ACTION, [
+        action.id,
+        action.runId,
+        orgId,
+        action.type,
+        JSON.stringify(action.toolCalls),
+        action.expiresAt,
+        JSON.stringify(log.data),
+        id,
+        webhook.type,
+        JSON.stringify(webhook.data),
+      ])) as Array<{ inserted: number; planned: number }>;
+      return row!.inserted === 0 ? null : row!.planned;
+    });
   }
 
   async findById(orgId: string, actionId: string): Promise<RunAction | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AgentRun } from '../entities';
 import { prepared } from '../prepared-statements';
-import { RUN_COLUMNS, toAgentRun } from './agent-run.repository';
+import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
 
 /** One entry of a run's event log; `seq` counts from 1 within the run. */
 export interface StoredRunEvent {
@@ -10,11 +10,6 @@ export interface StoredRunEvent {
   type: string;
   data: Record<string, unknown>;
   createdAt: Date;
-}
-
-export interface NewRunEvent {
-  type: string;
-  data: Record<string, unknown>;
 }
 
 /** Every run appends to its log and every stream reads it: prepared (see prepared-statements.ts). */

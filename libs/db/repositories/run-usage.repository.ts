@@ -25,12 +25,14 @@ const TURN_COLUMNS = `turn, model, input_tokens AS "inputTokens", output_tokens 
 /**
  * The INSERT of a run's next turn, numbered after its last, for a statement whose parameters hold the
  * run's id at `$run`, its organisation's at `$org` and the turn's `turnParameters` from `$first` on: the
- * repository's own, or another that records the turn with what it ends in.
+ * repository's own, or another that records the turn with what it ends in. Only for a run of that
+ * organisation (nothing is written otherwise).
  */
 export function insertTurn(run: number, org: number, first: number): string {
   const turn = Array.from({ length: 7 }, (_, index) => `$${first + index}`).join(', ');
   return `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
-         SELECT $${run}, COALESCE(MAX(turn), 0) + 1, $${org}, ${turn} FROM agent_run_turns WHERE run_id = $${run}`;
+         SELECT r.id, (SELECT COALESCE(MAX(t.turn), 0) + 1 FROM agent_run_turns t WHERE t.run_id = r.id), r.org_id, ${turn}
+           FROM agent_runs r WHERE r.id = $${run} AND r.org_id = $${org}`;
 }
 
 /** The turn's values, in the order `insertTurn` takes them. */
@@ -48,7 +50,8 @@ export class RunUsageRepository {
     const [row] = returnedRows<RunTurnUsage>(
       await (manager ?? this.db.manager).query(`${insertTurn(1, 2, 3)} RETURNING ${TURN_COLUMNS}`, [runId, orgId, ...turnParameters(usage)]),
     );
-    return row!;
+    if (!row) throw new Error(`no agent run ${runId} in organisation ${orgId}`);
+    return row;
   }
 
   turnsOfRun(orgId: string, runId: string): Promise<RunTurnUsage[]> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { VideoGeneration } from '../entities';
-import { recordEvent, unannouncedEvent, type NewEvent } from './event-recorder';
+import { recordChange, type EventFactory } from './event-recorder';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewVideoGeneration = Pick<
@@ -26,8 +26,6 @@ export interface VideoOutcome {
   width: number;
   height: number;
 }
-
-export type GenerationEventFactory = (generation: VideoGeneration) => Omit<NewEvent, 'orgId' | 'resourceId'>;
 
 /** Video generations: rows and their events only. Paying for them is the video service's (libs/video). */
 @Injectable()
@@ -94,7 +92,7 @@ export class VideoGenerationRepository {
   }
 
   /** → completed with the video, and its event, in one transaction; a final generation stays as it is. */
-  async complete(orgId: string, generationId: string, video: VideoOutcome, describe: GenerationEventFactory): Promise<string | null> {
+  async complete(orgId: string, generationId: string, video: VideoOutcome, describe: EventFactory<VideoGeneration>): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations
@@ -102,23 +100,25 @@ export class VideoGenerationRepository {
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, video.videoUrl, video.thumbnailUrl, video.width, video.height],
       );
-      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, generationId);
-      const generation = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      return recordEvent(manager, { orgId, resourceId: generationId, ...describe(generation) });
+      return recordChange(manager, orgId, generationId, async (event) => {
+        if (returnedRows(updated).length === 0) return null;
+        return event.insert(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
+      });
     });
   }
 
   /** → failed, and its event, in one transaction; a final generation stays as it is. */
-  async markFailed(orgId: string, generationId: string, reason: string, describe: GenerationEventFactory): Promise<string | null> {
+  async markFailed(orgId: string, generationId: string, reason: string, describe: EventFactory<VideoGeneration>): Promise<string | null> {
     return this.db.transaction(async (manager) => {
       const updated = await manager.query(
         `UPDATE video_generations SET state = 'failed', failure_reason = $3, estimate_wait_seconds = NULL, ${TOUCH_UPDATED_AT}
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, reason.slice(0, 1000)],
       );
-      if (returnedRows(updated).length === 0) return unannouncedEvent(manager, orgId, generationId);
-      const failed = (await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!;
-      return recordEvent(manager, { orgId, resourceId: generationId, ...describe(failed) });
+      return recordChange(manager, orgId, generationId, async (event) => {
+        if (returnedRows(updated).length === 0) return null;
+        return event.insert(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
+      });
     });
   }
 }
