@@ -84,15 +84,15 @@ export {
   type VideoOutcome,
   type GenerationEventFactory,
 } from './repositories/video-generation.repository';
+export { WebhookEndpointRepository, type EndpointChanges } from './repositories/webhook-endpoint.repository';
 export {
-  WebhookRepository,
+  WebhookDeliveryRepository,
   type AttemptOfDelivery,
   type AttemptRecord,
   type DeliveryContext,
   type DeliveryFilter,
-  type EndpointChanges,
   type EventDeliveries,
-} from './repositories/webhook.repository';
+} from './repositories/webhook-delivery.repository';
 export {
   UsageRepository,
   USAGE_SQL,

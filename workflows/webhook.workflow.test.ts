@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Context } from '@temporalio/activity';
+import type { WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type DeliveryInput, type WebhookActivities } from '@pylon/contracts';
+import { DELIVERY_SCHEDULE_MS, type AttemptOutcome, type WebhookActivities, type WebhookEventInput } from '@pylon/contracts';
 import { createTimeSkippingEnv } from '../test/support/time-skipping';
-import { attemptNow, webhookDeliveryWorkflow } from './webhook-delivery.workflow';
-import { webhookRetryWorkflow } from './webhook-retry.workflow';
+import { attemptNow, retry, webhookWorkflow } from './webhook.workflow';
 
 /** The marker a local activity leaves in the history (a patch leaves one named core_patch). */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -21,7 +21,7 @@ const SLACK_MS = 3 * SECOND;
 interface Attempt {
   attempt: number;
   nextAttemptInMs: number | null;
-  /** Workflow time, from the workflow's start, at which the workflow scheduled this attempt (the server's clock). */
+  /** Workflow time, from the workflow's start, at which the workflow made this attempt (the server's clock). */
   offsetMs: number;
   /** Made by a local activity: its call number, until the test reads the time from the history. */
   localCall?: number;
@@ -58,24 +58,32 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
+type Handle = WorkflowHandle<typeof webhookWorkflow>;
+
 /** What the scripted receiver of one delivery answers, and what the activities saw for it. */
 interface Delivery {
   answers: AttemptOutcome[];
+  /** Attempts made before the workflow started (the first one, by the source workflow's deliverEvent). */
+  before: number;
   attempts: Attempt[];
   failed: { reason: string; offsetMs: number; localCall?: number }[];
+  /** A replay's answer waits for this (the receiver is slow). */
+  answerAfter?: Promise<void>;
 }
 
 /**
- * The delivery workflow on Temporal's time-skipping test server with its activities replaced: the receiver's
- * answers are scripted and each attempt is recorded with the workflow time it was scheduled at (the activity's
- * scheduled timestamp, which the test server stamps with its own, skipped, clock — Date.now() in the activity
- * would be real time). Hours of timers pass in milliseconds while a test awaits the result. One worker (one
- * workflow bundle) serves every test, each on its own delivery id; the tests run one after another, as time
- * skipping is global to the test server.
+ * The webhook workflow on Temporal's time-skipping test server with its activities replaced: the receiver's
+ * answers are scripted and each attempt is recorded with the workflow time it was made at (see when(): the
+ * server's clock, which time skipping moves, not the worker's real one). Hours of
+ * timers pass in milliseconds while a test awaits the result. One worker (one workflow bundle) serves every
+ * test, each on its own event and delivery ids; the tests run one after another, as time skipping is global
+ * to the test server.
  */
-describe('webhook delivery and retry workflows (time skipping)', () => {
-  const taskQueue = `webhook-delivery-test-${randomUUID()}`;
+describe('webhook workflow (time skipping)', () => {
+  const taskQueue = `webhook-test-${randomUUID()}`;
   const deliveries = new Map<string, Delivery>();
+  /** The deliveries of each event, for its first attempts. */
+  const eventDeliveries = new Map<string, string[]>();
   let planned = 0;
   let env: TestWorkflowEnvironment;
   let running: Promise<void>;
@@ -86,38 +94,43 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     if (!delivery) throw new Error(`no scripted receiver for delivery ${deliveryId}`);
     return delivery;
   };
-  /** Absolute until the test knows the workflow's start time (an attempt may run before describe() answers). */
-  const scheduledAt = () => Context.current().info.scheduledTimestampMs;
-  /**
-   * A local activity knows only the worker's real clock: it records which local activity call it was, and
-   * the test replaces that with the server time of the call's marker in the history (the k-th marker).
-   */
   let localCalls = 0;
-  const when = (): Pick<Attempt, 'offsetMs' | 'localCall'> =>
-    Context.current().info.isLocal ? { offsetMs: NaN, localCall: localCalls++ } : { offsetMs: scheduledAt() };
+  /**
+   * When an activity ran. A local activity (the first attempts, the rounds) knows only the worker's real clock:
+   * it records which local activity call it was. Another (a replay) records the time the server scheduled it
+   * at, absolute until the test knows the workflow's start time.
+   */
+  const when = (local: boolean): Pick<Attempt, 'offsetMs' | 'localCall'> => {
+    const { isLocal, scheduledTimestampMs } = Context.current().info;
+    assert.equal(isLocal, local, local ? 'the first attempts and the rounds are local activities' : 'a replay is an activity task');
+    return isLocal ? { offsetMs: NaN, localCall: localCalls++ } : { offsetMs: scheduledTimestampMs };
+  };
+  /** Records an attempt of the delivery; answers its scripted outcome. */
+  const attempt = (deliveryId: string, nextAttemptInMs: number | null, at: Pick<Attempt, 'offsetMs' | 'localCall'>): AttemptOutcome => {
+    const delivery = deliveryOf(deliveryId);
+    delivery.attempts.push({ attempt: delivery.before + delivery.attempts.length + 1, nextAttemptInMs, ...at });
+    return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1]!;
+  };
   const activities: WebhookActivities = {
     deliverEvent: async () => {
       planned++;
       return { retrying: 0 };
     },
-    attemptDelivery: async (input) => {
-      const delivery = deliveryOf(input.deliveryId);
-      delivery.attempts.push({ attempt: input.attempt, nextAttemptInMs: input.nextAttemptInMs, offsetMs: scheduledAt() });
-      return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1]!;
+    attemptEvent: async (input) => {
+      const at = when(true);
+      return (eventDeliveries.get(input.eventId) ?? []).filter((deliveryId) => attempt(deliveryId, DELIVERY_SCHEDULE_MS[1], at) === 'retry');
     },
-    markDeliveryFailed: async (input) => {
-      deliveryOf(input.deliveryId).failed.push({ reason: input.reason, offsetMs: scheduledAt() });
+    attemptDelivery: async (input) => {
+      const outcome = attempt(input.deliveryId, input.nextAttemptInMs, when(false));
+      await deliveryOf(input.deliveryId).answerAfter;
+      return outcome;
     },
     retryDeliveries: async (input) => {
-      const at = when();
-      return input.deliveryIds.filter((deliveryId) => {
-        const delivery = deliveryOf(deliveryId);
-        delivery.attempts.push({ attempt: delivery.attempts.length + 2, nextAttemptInMs: input.nextAttemptInMs, ...at });
-        return delivery.answers[Math.min(delivery.attempts.length, delivery.answers.length) - 1] === 'retry';
-      });
+      const at = when(true);
+      return input.deliveryIds.filter((deliveryId) => attempt(deliveryId, input.nextAttemptInMs, at) === 'retry');
     },
     markDeliveriesFailed: async (input) => {
-      const at = when();
+      const at = when(true);
       for (const deliveryId of input.deliveryIds) deliveryOf(deliveryId).failed.push({ reason: input.reason, ...at });
     },
   };
@@ -137,45 +150,83 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     stopWorker?.();
     await running;
     await env?.teardown();
-    assert.equal(planned, 0, 'a delivery delivers no event of its own');
+    assert.equal(planned, 0, 'the webhook workflow calls no deliverEvent of its own');
   });
 
   /**
-   * Runs one delivery; `answers[i]` is what the receiver's attempt i+1 yields (the last one repeats).
-   * `during` runs before the result is awaited — i.e. while the server's clock still runs in real time.
+   * Runs one event's webhook workflow: `answers[d][i]` is what the receiver's attempt i+1 of delivery d yields
+   * (the last one repeats). `start` says how it is started: as the API starts it (it makes the first attempts),
+   * as the source's deliverEvent starts it (the first attempts made and failed, the first wait as its start
+   * delay), or by a replay's signal (signalWithStart, naming the first delivery). `during` runs before the
+   * result is awaited — i.e. while the server's clock still runs in real time.
    */
-  async function deliver(
-    answers: AttemptOutcome[],
+  async function run(
+    answers: AttemptOutcome[][],
     options: {
-      replay?: boolean;
-      stillScheduled?: boolean;
-      during?: (ctx: { handle: Awaited<ReturnType<typeof env.client.workflow.start>>; attempts: Attempt[]; startedAtMs: number }) => Promise<void>;
+      start?: 'first attempts' | 'retries' | 'replay';
+      during?: (ctx: { handle: Handle; ids: string[]; startedAtMs: number }) => Promise<void>;
     } = {},
   ) {
-    const input: DeliveryInput = {
-      deliveryId: randomUUID(),
+    const start = options.start ?? 'first attempts';
+    const ids = answers.map((list) => {
+      const deliveryId = randomUUID();
+      deliveries.set(deliveryId, { answers: list, before: start === 'retries' ? 1 : 0, attempts: [], failed: [] });
+      return deliveryId;
+    });
+    const eventId = randomUUID();
+    eventDeliveries.set(eventId, ids);
+    const input: WebhookEventInput = {
       orgId: randomUUID(),
-      ...(options.replay ? { replay: true } : {}),
-      ...(options.stillScheduled ? { stillScheduled: true } : {}),
+      eventId,
+      ...(start === 'first attempts' ? {} : { retrying: start === 'retries' ? ids : [] }),
     };
-    const delivery: Delivery = { answers, attempts: [], failed: [] };
-    deliveries.set(input.deliveryId, delivery);
+    const firstCall = localCalls;
     const realStart = Date.now();
-    const handle = await env.client.workflow.start(webhookDeliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
+    const startOptions = { taskQueue, workflowId: `webhook:${eventId}`, args: [input] as [WebhookEventInput] };
+    const handle: Handle =
+      start === 'replay'
+        ? await env.client.workflow.signalWithStart(webhookWorkflow, { ...startOptions, signal: attemptNow, signalArgs: [ids[0]!] })
+        : await env.client.workflow.start(webhookWorkflow, {
+            ...startOptions,
+            ...(start === 'retries' ? { startDelay: DELIVERY_SCHEDULE_MS[1] } : {}),
+          });
     const startedAtMs = (await handle.describe()).startTime.getTime();
     const workerStopped = running.then(() => {
       throw new Error('the worker stopped before the workflow finished');
     });
-    await Promise.race([options.during?.({ handle, attempts: delivery.attempts, startedAtMs }), workerStopped]);
+    await Promise.race([options.during?.({ handle, ids, startedAtMs }), workerStopped]);
     const result = await Promise.race([handle.result(), workerStopped]);
-    const { attempts, failed } = delivery;
-    for (const record of [...attempts, ...failed]) record.offsetMs -= startedAtMs;
-    return { result, attempts, failed, realMs: Date.now() - realStart };
+    const realMs = Date.now() - realStart;
+    const { events } = await handle.fetchHistory();
+    const markerTimes = (events ?? [])
+      .filter((event) => event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
+      .map((event) => tsToMs(event.eventTime));
+    const of = ids.map((id) => deliveryOf(id));
+    for (const delivery of of)
+      for (const record of [...delivery.attempts, ...delivery.failed])
+        record.offsetMs = (record.localCall === undefined ? record.offsetMs : markerTimes[record.localCall - firstCall]!) - startedAtMs;
+    /** The tasks Temporal dispatched: workflow tasks and activity tasks (a local activity is a marker inside a workflow task). */
+    const tasks = (events ?? []).flatMap((event) => {
+      if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
+      if (event.activityTaskScheduledEventAttributes) return ['activity task'];
+      return [];
+    });
+    return { result, deliveries: of, tasks, realMs };
+  }
+
+  /** One delivery of an event the workflow makes the first attempts of (an event recorded by the API, a test event). */
+  async function deliver(answers: AttemptOutcome[], options: Parameters<typeof run>[1] = {}) {
+    const {
+      result,
+      deliveries: [delivery],
+      realMs,
+    } = await run([answers], options);
+    return { result, attempts: delivery!.attempts, failed: delivery!.failed, realMs };
   }
 
   it('a receiver failing three times then answering 2xx: 4 attempts at +0, +5 s, +5 min 5 s, +35 min 5 s, delivered', async () => {
     const { result, attempts, failed, realMs } = await deliver(['retry', 'retry', 'retry', 'delivered']);
-    assert.deepEqual(result, { outcome: 'delivered', attempts: 4 });
+    assert.deepEqual(result, { failed: 0, attempts: 4 });
     assert.deepEqual(
       attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
       [
@@ -195,7 +246,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
 
   it('a receiver that never answers 2xx: 8 attempts over 27 h 35 min 5 s, then the delivery is marked failed once', async () => {
     const { result, attempts, failed, realMs } = await deliver(['retry']);
-    assert.deepEqual(result, { outcome: 'failed', attempts: 8 });
+    assert.deepEqual(result, { failed: 1, attempts: 8 });
     assert.deepEqual(
       attempts.map((a) => a.attempt),
       [1, 2, 3, 4, 5, 6, 7, 8],
@@ -228,7 +279,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
 
   it("a receiver answering 410 ('gone') on the 2nd attempt ends the delivery there", async () => {
     const { result, attempts, failed } = await deliver(['retry', 'gone', 'delivered']);
-    assert.deepEqual(result, { outcome: 'gone', attempts: 2 });
+    assert.deepEqual(result, { failed: 0, attempts: 2 });
     assertOffsets(
       attempts.map((a) => a.offsetMs),
       [0, 5 * SECOND],
@@ -238,27 +289,34 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
 
   it("'stopped' (endpoint disabled or deleted meanwhile) ends the delivery at once", async () => {
     const { result, attempts, failed } = await deliver(['stopped', 'delivered']);
-    assert.deepEqual(result, { outcome: 'stopped', attempts: 1 });
+    assert.deepEqual(result, { failed: 0, attempts: 1 });
     assert.equal(attempts.length, 1);
     assert.deepEqual(failed, []);
   });
 
+  /** Signals a replay of the event's delivery while it waits for its 5 min retry; returns when the signal was sent (workflow time). */
+  const replayDuringTheFiveMinuteWait = async ({ handle, ids, startedAtMs }: { handle: Handle; ids: string[]; startedAtMs: number }) => {
+    const { attempts } = deliveryOf(ids[0]!);
+    // Time skipping stays locked until the result is awaited: meanwhile the server's clock runs in real time.
+    await until(() => attempts.length === 1, 'the first attempt');
+    await env.sleep(5 * SECOND); // skips the 5 s wait for the 2nd attempt
+    await until(() => attempts.length === 2, 'the second attempt');
+    const timersStarted = async () => (await handle.fetchHistory()).events?.filter((event) => event.timerStartedEventAttributes).length ?? 0;
+    await until(async () => (await timersStarted()) === 2, 'the 5 min timer before the third attempt');
+    const signalledAtMs = (await env.currentTimeMs()) - startedAtMs;
+    await handle.signal(attemptNow, ids[0]!);
+    await until(() => attempts.length === 3, 'the attempt the signal asks for', 10 * SECOND);
+    return signalledAtMs;
+  };
+
   it('the attemptNow signal makes a delivery waiting for its 5 min retry attempt at once', async () => {
     let signalledAtMs = Number.NaN;
     const { result, attempts, failed } = await deliver(['retry', 'retry', 'delivered'], {
-      during: async ({ handle, attempts, startedAtMs }) => {
-        // Time skipping stays locked until the result is awaited: meanwhile the server's clock runs in real time.
-        await until(() => attempts.length === 1, 'the first attempt');
-        await env.sleep(5 * SECOND); // skips the 5 s wait for the 2nd attempt
-        await until(() => attempts.length === 2, 'the second attempt');
-        const timersStarted = async () => (await handle.fetchHistory()).events?.filter((event) => event.timerStartedEventAttributes).length ?? 0;
-        await until(async () => (await timersStarted()) === 2, 'the 5 min timer before the third attempt');
-        signalledAtMs = (await env.currentTimeMs()) - startedAtMs;
-        await handle.signal(attemptNow);
-        await until(() => attempts.length === 3, 'the attempt the signal asks for', 10 * SECOND);
-      },
+      during: async (ctx) => void (signalledAtMs = await replayDuringTheFiveMinuteWait(ctx)),
     });
-    assert.deepEqual(result, { outcome: 'delivered', attempts: 3 });
+    // Two rounds of the schedule; the replay's attempt is not one of them.
+    assert.deepEqual(result, { failed: 0, attempts: 2 });
+    assert.equal(attempts.length, 3);
     const [first, second, third] = attempts.map((a) => a.offsetMs) as [number, number, number];
     assert.ok(second - first >= 5 * SECOND && second - first < 5 * SECOND + SLACK_MS, `2nd attempt ${second - first} ms after the 1st`);
     assert.ok(signalledAtMs < second + 5 * MINUTE, `signalled at +${signalledAtMs} ms, after the 5 min timer would have fired`);
@@ -267,14 +325,14 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   });
 
   it('a replay makes exactly one attempt, with no retry planned', async () => {
-    const { result, attempts, failed } = await deliver(['retry'], { replay: true });
+    const { result, attempts, failed } = await deliver(['retry'], { start: 'replay' });
     assert.deepEqual(
       attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
       [{ attempt: 1, nextAttemptInMs: null }],
     );
     assert.ok(attempts[0]!.offsetMs < DELIVERY_SCHEDULE_MS[1], `replay attempted at +${attempts[0]!.offsetMs} ms`);
-    // The one attempt failing fails the delivery (the workflow's "after the last attempt" rule, with one attempt).
-    assert.deepEqual(result, { outcome: 'failed', attempts: 1 });
+    // The one attempt failing fails the delivery (it is on no schedule); no round of the schedule ran.
+    assert.deepEqual(result, { failed: 1, attempts: 0 });
     assert.deepEqual(
       failed.map((f) => f.reason),
       ['no 2xx after 1 attempt'],
@@ -282,70 +340,35 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
   });
 
   it('a failed replay of a delivery whose event retries are still to come leaves it to them', async () => {
-    const { result, attempts, failed } = await deliver(['retry'], { replay: true, stillScheduled: true });
-    assert.deepEqual(result, { outcome: 'retry', attempts: 1 });
-    assert.equal(attempts.length, 1);
+    let signalledAtMs = Number.NaN;
+    const { result, attempts, failed } = await deliver(['retry', 'retry', 'retry', 'delivered'], {
+      during: async (ctx) => void (signalledAtMs = await replayDuringTheFiveMinuteWait(ctx)),
+    });
+    assert.deepEqual(result, { failed: 0, attempts: 3 });
+    assert.equal(attempts.length, 4);
+    const [, second, replay, third] = attempts as [Attempt, Attempt, Attempt, Attempt];
+    assert.ok(replay.offsetMs >= signalledAtMs && replay.offsetMs < signalledAtMs + SLACK_MS, `replay at +${replay.offsetMs} ms`);
+    // The replay says when the schedule's next attempt is; the schedule goes on as if there had been no replay.
+    assert.ok(replay.nextAttemptInMs! > 0 && replay.nextAttemptInMs! <= 5 * MINUTE, `replay's next attempt in ${replay.nextAttemptInMs} ms`);
+    assert.ok(
+      third.offsetMs - second.offsetMs >= 5 * MINUTE && third.offsetMs - second.offsetMs < 5 * MINUTE + SLACK_MS,
+      `3rd round ${third.offsetMs - second.offsetMs} ms after the 2nd`,
+    );
     assert.deepEqual(failed, []);
   });
 
   it('a successful replay makes exactly one attempt', async () => {
-    const { result, attempts, failed } = await deliver(['delivered'], { replay: true });
-    assert.deepEqual(result, { outcome: 'delivered', attempts: 1 });
+    const { result, attempts, failed } = await deliver(['delivered'], { start: 'replay' });
+    assert.deepEqual(result, { failed: 0, attempts: 0 });
     assert.equal(attempts.length, 1);
     assert.deepEqual(failed, []);
   });
-
-  /**
-   * An event's deliveries whose first attempt failed, retried together; `answers[i]` is retry i's outcome per
-   * delivery. Started as the delivery activity starts it, unless `startedBefore` (before rounds ran as local activities).
-   */
-  async function retryTogether(answers: AttemptOutcome[][], options: { firstWaitAsStartDelay?: boolean; startedBefore?: boolean } = {}) {
-    const ids = answers.map((list) => {
-      const deliveryId = randomUUID();
-      deliveries.set(deliveryId, { answers: list, attempts: [], failed: [] });
-      return deliveryId;
-    });
-    const eventId = randomUUID();
-    const firstCall = localCalls;
-    const handle = await env.client.workflow.start(webhookRetryWorkflow, {
-      taskQueue,
-      workflowId: `retry:${eventId}`,
-      args: [
-        {
-          orgId: randomUUID(),
-          eventId,
-          deliveryIds: ids,
-          ...(options.firstWaitAsStartDelay ? { firstWaitWasStartDelay: true } : {}),
-          ...(options.startedBefore ? {} : { roundsInWorkflowTask: true }),
-        },
-      ],
-      ...(options.firstWaitAsStartDelay ? { startDelay: DELIVERY_SCHEDULE_MS[1] } : {}),
-    });
-    const startedAtMs = (await handle.describe()).startTime.getTime();
-    const result = await handle.result();
-    const { events } = await handle.fetchHistory();
-    const markerTimes = (events ?? [])
-      .filter((event) => event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
-      .map((event) => tsToMs(event.eventTime));
-    const of = ids.map((id) => deliveryOf(id));
-    for (const delivery of of)
-      for (const record of [...delivery.attempts, ...delivery.failed]) {
-        record.offsetMs = (record.localCall === undefined ? record.offsetMs : markerTimes[record.localCall - firstCall]!) - startedAtMs;
-      }
-    /** The tasks Temporal dispatched: workflow tasks and activity tasks (a local activity is a marker inside a workflow task). */
-    const tasks = (events ?? []).flatMap((event) => {
-      if (event.workflowTaskCompletedEventAttributes) return ['workflow task'];
-      if (event.activityTaskScheduledEventAttributes) return ['activity task'];
-      return [];
-    });
-    return { result, deliveries: of, tasks };
-  }
 
   it("an event's failed deliveries retry together: one recovers on its 3rd attempt, one never does; one round per step of the schedule", async () => {
     const {
       result,
       deliveries: [recovering, dead],
-    } = await retryTogether([['retry', 'delivered'], ['retry']]);
+    } = await run([['retry', 'delivered'], ['retry']], { start: 'retries' });
     assert.deepEqual(result, { failed: 1, attempts: 8 });
     assert.deepEqual(
       recovering!.attempts.map((a) => a.attempt),
@@ -380,7 +403,7 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
       result,
       deliveries: [dead],
       tasks,
-    } = await retryTogether([['retry']], { firstWaitAsStartDelay: true });
+    } = await run([['retry']], { start: 'retries' });
     assert.deepEqual(result, { failed: 1, attempts: 8 });
     // Seven rounds (attempts 2–8), each run inside the workflow task its timer wakes; the last one also fails the delivery.
     assert.deepEqual(tasks, Array(7).fill('workflow task'));
@@ -393,36 +416,39 @@ describe('webhook delivery and retry workflows (time skipping)', () => {
     });
   });
 
-  it('a retry workflow started before rounds ran in the workflow task keeps activity tasks, on the same schedule', async () => {
-    const {
-      result,
-      deliveries: [dead],
-      tasks,
-    } = await retryTogether([['retry']], { startedBefore: true });
-    assert.deepEqual(result, { failed: 1, attempts: 8 });
-    assert.deepEqual(
-      dead!.attempts.map((a) => a.localCall),
-      Array(7).fill(undefined),
-    );
-    const expected = cumulativeOffsets(8).slice(1);
-    dead!.attempts.forEach((a, i) => {
-      assert.ok(
-        a.offsetMs >= expected[i]! && a.offsetMs < expected[i]! + SLACK_MS,
-        `attempt ${a.attempt} at +${a.offsetMs} ms, expected +${expected[i]} ms`,
-      );
-    });
-    // Per round: the workflow task its timer wakes, the round's activity task, the workflow task after it; then the failing.
-    assert.equal(tasks.filter((task) => task === 'activity task').length, 8);
-  });
-
   it("'gone' and 'stopped' end a delivery's retries; when none is left the workflow ends early", async () => {
     const {
       result,
       deliveries: [gone, stopped],
-    } = await retryTogether([['gone'], ['retry', 'stopped']]);
+    } = await run([['gone'], ['retry', 'stopped']], { start: 'retries' });
     assert.deepEqual(result, { failed: 0, attempts: 3 });
     assert.equal(gone!.attempts.length, 1);
     assert.equal(stopped!.attempts.length, 2);
     assert.deepEqual([...gone!.failed, ...stopped!.failed], []);
+  });
+
+  it('a workflow started by a replay takes on deliveries whose first attempt failed meanwhile (the retry signal): they follow the schedule', async () => {
+    let answer!: () => void;
+    const {
+      result,
+      deliveries: [replayed, joining],
+    } = await run([['delivered'], ['delivered']], {
+      start: 'replay',
+      during: async ({ handle, ids }) => {
+        deliveryOf(ids[1]!).before = 1; // its first attempt failed, made by the source's deliverEvent
+        const slow = deliveryOf(ids[0]!);
+        slow.answerAfter = new Promise((resolve) => (answer = resolve));
+        await until(() => slow.attempts.length === 1, 'the replay');
+        await handle.signal(retry, [ids[1]!]);
+        answer();
+      },
+    });
+    assert.deepEqual(result, { failed: 0, attempts: 2 });
+    assert.equal(replayed!.attempts.length, 1);
+    // The delivery joins at the schedule's start: its 2nd attempt is the first round, 5 s after it joined.
+    assert.deepEqual(
+      joining!.attempts.map(({ attempt, nextAttemptInMs }) => ({ attempt, nextAttemptInMs })),
+      [{ attempt: 2, nextAttemptInMs: 5 * MINUTE }],
+    );
   });
 });
