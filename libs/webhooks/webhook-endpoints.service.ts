@@ -236,8 +236,10 @@ export class WebhookEndpointsService {
   async sendTestEvent(orgId: string, endpointId: string): Promise<WebhookDelivery> {
     await this.get(orgId, endpointId);
     await this.limits.admitTestEvent(orgId);
-    const event = await this.deliveries.recordTestEvent(orgId, endpointId, WEBHOOK_TEST_EVENT);
-    const delivery = await this.deliveries.createDelivery(orgId, endpointId, event);
+    const { event, delivery } = await this.deliveries.recordTestDelivery(orgId, endpointId, {
+      type: WEBHOOK_TEST_EVENT as PylonEvent['type'],
+      data: { endpoint_id: endpointId, message: 'This is a test event from Pylon.' },
+    });
     await this.events.announce(orgId, event.id);
     return delivery;
   }

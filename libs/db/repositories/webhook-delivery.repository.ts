@@ -167,28 +167,6 @@ export class WebhookDeliveryRepository {
     );
   }
 
-  /** A delivery of `eventId` to one endpoint only (a test event). */
-  async createDelivery(orgId: string, endpointId: string, event: PylonEvent): Promise<WebhookDelivery> {
-    const now = new Date();
-    return this.deliveries.save(
-      this.deliveries.create({
-        id: randomUUID(),
-        orgId,
-        endpointId,
-        eventId: event.id,
-        eventType: event.type,
-        status: 'pending',
-        attemptCount: 0,
-        nextAttemptAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        deliveredAt: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
-  }
-
   findDelivery(orgId: string, deliveryId: string): Promise<WebhookDelivery | null> {
     return this.deliveries.findOneBy({ id: deliveryId, orgId });
   }
@@ -303,18 +281,38 @@ export class WebhookDeliveryRepository {
       .getMany();
   }
 
-  /** For the "send test event" action: a fact of its own, not one of the organisation's resources. */
-  async recordTestEvent(orgId: string, endpointId: string, type: string): Promise<PylonEvent> {
-    const events = this.db.getRepository(PylonEvent);
-    return events.save(
-      events.create({
-        id: randomUUID(),
-        orgId,
-        type: type as PylonEvent['type'],
-        resourceId: endpointId,
-        data: { endpoint_id: endpointId, message: 'This is a test event from Pylon.' },
-        createdAt: new Date(),
-      }),
-    );
+  /**
+   * A test event (a fact of its own, not one of the organisation's resources) with its one pending delivery,
+   * to that endpoint only, in one transaction.
+   */
+  recordTestDelivery(
+    orgId: string,
+    endpointId: string,
+    event: Pick<PylonEvent, 'type' | 'data'>,
+  ): Promise<{ event: PylonEvent; delivery: WebhookDelivery }> {
+    return this.db.transaction(async (manager) => {
+      const now = new Date();
+      const events = manager.getRepository(PylonEvent);
+      const recorded = await events.save(events.create({ ...event, id: randomUUID(), orgId, resourceId: endpointId, createdAt: now }));
+      const deliveries = manager.getRepository(WebhookDelivery);
+      const delivery = await deliveries.save(
+        deliveries.create({
+          id: randomUUID(),
+          orgId,
+          endpointId,
+          eventId: recorded.id,
+          eventType: recorded.type,
+          status: 'pending',
+          attemptCount: 0,
+          nextAttemptAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          deliveredAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      return { event: recorded, delivery };
+    });
   }
 }
