@@ -164,7 +164,7 @@ describe('webhook workflow (time skipping)', () => {
     answers: AttemptOutcome[][],
     options: {
       start?: 'first attempts' | 'retries' | 'replay';
-      during?: (ctx: { handle: Handle; ids: string[]; startedAtMs: number }) => Promise<void>;
+      during?: (ctx: { handle: Handle; eventId: string; ids: string[]; startedAtMs: number }) => Promise<void>;
     } = {},
   ) {
     const start = options.start ?? 'first attempts';
@@ -194,7 +194,7 @@ describe('webhook workflow (time skipping)', () => {
     const workerStopped = running.then(() => {
       throw new Error('the worker stopped before the workflow finished');
     });
-    await Promise.race([options.during?.({ handle, ids, startedAtMs }), workerStopped]);
+    await Promise.race([options.during?.({ handle, eventId, ids, startedAtMs }), workerStopped]);
     const result = await Promise.race([handle.result(), workerStopped]);
     const realMs = Date.now() - realStart;
     const { events } = await handle.fetchHistory();
@@ -425,6 +425,35 @@ describe('webhook workflow (time skipping)', () => {
     assert.equal(gone!.attempts.length, 1);
     assert.equal(stopped!.attempts.length, 2);
     assert.deepEqual([...gone!.failed, ...stopped!.failed], []);
+  });
+
+  it('a replay during the start delay (signal-with-start wakes the workflow) leaves the schedule as it was', async () => {
+    const {
+      result,
+      deliveries: [replayed],
+    } = await run([['retry', 'retry', 'delivered']], {
+      start: 'retries',
+      during: async ({ eventId, ids }) => {
+        await env.client.workflow.signalWithStart(webhookWorkflow, {
+          taskQueue,
+          workflowId: `webhook:${eventId}`,
+          args: [{ orgId: randomUUID(), eventId: randomUUID(), retrying: [] }],
+          signal: attemptNow,
+          signalArgs: [ids[0]!],
+        });
+        await until(() => deliveryOf(ids[0]!).attempts.length === 1, 'the replay');
+      },
+    });
+    assert.deepEqual(result, { failed: 0, attempts: 3 });
+    const [replay, second, third] = replayed!.attempts as [Attempt, Attempt, Attempt];
+    assert.ok(replay.offsetMs < DELIVERY_SCHEDULE_MS[1] + SLACK_MS, `replay at +${replay.offsetMs} ms`);
+    assert.ok(replay.nextAttemptInMs !== null, 'the replay of a delivery on the schedule says when its next attempt is');
+    assert.ok(second.offsetMs >= 5 * SECOND && second.offsetMs < 5 * SECOND + SLACK_MS, `2nd attempt at +${second.offsetMs} ms`);
+    assert.ok(
+      third.offsetMs - second.offsetMs >= 5 * MINUTE && third.offsetMs - second.offsetMs < 5 * MINUTE + SLACK_MS,
+      `3rd attempt ${third.offsetMs - second.offsetMs} ms after the 2nd`,
+    );
+    assert.deepEqual(replayed!.failed, [], 'a failed replay of a delivery on the schedule leaves it to the schedule');
   });
 
   it('a workflow started by a replay takes on deliveries whose first attempt failed meanwhile (the retry signal): they follow the schedule', async () => {
