@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { WORKFLOW_TYPES, pylonSearchAttributes, taskQueueName, webhookEventWorkflowId, webhookRetryWorkflowId } from '@pylon/contracts';
+import { WORKFLOW_TYPES, pylonSearchAttributes, taskQueueName, webhookWorkflowId, webhookWorkflowSummary } from '@pylon/contracts';
 import { eventWithDeliveries } from '@pylon/db/repositories/event-recorder';
 import { Http } from '../test/support/http';
 import { AppProcess, Stack } from '../test/support/stack';
@@ -176,8 +176,8 @@ async function pylonRun(http: Http, tenant: Tenant, arrivals: RunArrivals, endpo
 
 /**
  * An event that needs no run: recorded with its deliveries by the statement Pylon records events with
- * (eventWithDeliveries), then announced as the API announces the events it records (EventAnnouncer: a
- * `webhookEventWorkflow` on the webhooks task queue). Its `data` is a real run's, with a fresh `run_id`,
+ * (eventWithDeliveries), then announced as the API announces the events it records (EventAnnouncer: the
+ * event's `webhookWorkflow` on the webhooks task queue, which makes the first attempts). Its `data` is a real run's, with a fresh `run_id`,
  * so that the receiver tells its deliveries apart and the body is the same size.
  */
 async function directEvent(
@@ -197,13 +197,13 @@ async function directEvent(
       `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')} SELECT count(*)::int AS planned FROM planned`,
       [eventId, tenant.orgId, template.type, resourceId, JSON.stringify({ ...template.data, run_id: resourceId })],
     );
-    await temporal.workflow.start(WORKFLOW_TYPES.webhookEvent, {
-      workflowId: webhookEventWorkflowId(eventId),
+    await temporal.workflow.start(WORKFLOW_TYPES.webhook, {
+      workflowId: webhookWorkflowId(eventId),
       taskQueue: taskQueueName(taskQueuePrefix, 'webhooks'),
       priority: { fairnessKey: tenant.orgId },
       args: [{ eventId, orgId: tenant.orgId }],
       typedSearchAttributes: pylonSearchAttributes(tenant.orgId, eventId),
-      staticSummary: `Webhook deliveries of event ${eventId}`,
+      staticSummary: webhookWorkflowSummary(eventId),
     });
   } catch (error) {
     return { ok: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
@@ -389,27 +389,16 @@ async function pylonStages(
     list.forEach((latency, rank) => (byRank[rank] ??= []).push(latency));
   }
   const posts = overlap(attempts.map((row) => ({ start: row.attempt_ms!, end: row.attempt_ms! + (row.duration_ms ?? 0) })));
-  const retryWorkflows = (
-    await Promise.all(
-      events.map(async (event) =>
-        temporal.workflow
-          .getHandle(webhookRetryWorkflowId(event.id))
-          .describe()
-          .then(
-            () => 1,
-            () => 0,
-          ),
-      ),
-    )
-  ).reduce((sum: number, found) => sum + found, 0);
+  const retried = new Set([...deliveries.values()].filter((row) => row.attempt_count > 1 || row.status === 'pending').map((row) => row.event_id))
+    .size;
   return {
     deliveriesInDatabase: deliveries.size,
     deliveriesByStatus: byStatus,
     attemptsInDatabase: attempts.length,
     attemptsOtherThan200: attempts.filter((row) => row.status_code !== 200).length,
     deliveriesWithMoreThanOneAttempt: [...deliveries.values()].filter((row) => row.attempt_count > 1).length,
-    /** Events with deliveries that entered the durable retry schedule (a `webhook-retry:<event_id>` workflow); 0 when every first attempt succeeds. */
-    retryWorkflows,
+    /** Events with deliveries that entered the durable retry schedule (of their `webhook:<event_id>` workflow); 0 when every first attempt succeeds. */
+    eventsRetried: retried,
     stagesMs: stageFigures,
     byArrivalRankWithinEvent: byRank.map((latency, rank) => ({
       rank: rank + 1,
@@ -794,7 +783,7 @@ export const webhooksBenchmark: Benchmark = {
           "pylon's created_at has millisecond resolution (latencies about +0.5 ms on average); the receiver stamps arrivals with sub-millisecond resolution on the same wall clock (performance.timeOrigin + performance.now()).",
           'stages: planned = webhook_deliveries.created_at (in the transaction that records the event), attempt started = webhook_attempts.started_at (in the deliverEvent activity on the webhooks task queue, after it loaded the event and its endpoints).',
           `wide: an organisation with ${wideEndpoints} endpoints (the default cap), ${wideRuns} runs, ${concurrency} in flight: what the delivery path itself sustains, when the runs are not the bottleneck.`,
-          `events without runs: ${directEvents} events of the wide organisation, ${concurrency} in flight, each recorded with its deliveries by the statement Pylon records events with and announced as the API announces its events (a webhookEventWorkflow on the webhooks task queue); data is a real run's with a fresh run_id. What the delivery path sustains when the event source is not the bound.`,
+          `events without runs: ${directEvents} events of the wide organisation, ${concurrency} in flight, each recorded with its deliveries by the statement Pylon records events with and announced as the API announces its events (the event's webhookWorkflow on the webhooks task queue); data is a real run's with a fresh run_id. What the delivery path sustains when the event source is not the bound.`,
           `paced: ${pacedRate} runs/s started on a timer for ${pacedSeconds} s whatever the earlier ones are doing (open loop), each waiting for its ${endpointCount} deliveries; the baseline figures beside it are the bare loop's, as above.`,
         ],
       };

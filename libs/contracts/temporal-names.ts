@@ -32,9 +32,7 @@ export const WORKFLOW_TYPES = {
   knowledgeBatch: 'knowledgeBatchWorkflow',
   knowledgeVectorIndex: 'knowledgeVectorIndexWorkflow',
   videoGeneration: 'videoGenerationWorkflow',
-  webhookEvent: 'webhookEventWorkflow',
-  webhookRetry: 'webhookRetryWorkflow',
-  webhookDelivery: 'webhookDeliveryWorkflow',
+  webhook: 'webhookWorkflow',
   runEventsRetention: 'runEventsRetentionWorkflow',
   agentScheduleFiring: 'agentScheduleFiringWorkflow',
 } as const;
@@ -47,9 +45,7 @@ export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   knowledgeBatchWorkflow: 'knowledge',
   knowledgeVectorIndexWorkflow: 'knowledge',
   videoGenerationWorkflow: 'video',
-  webhookEventWorkflow: 'webhooks',
-  webhookRetryWorkflow: 'webhooks',
-  webhookDeliveryWorkflow: 'webhooks',
+  webhookWorkflow: 'webhooks',
   runEventsRetentionWorkflow: 'agent-runs',
   agentScheduleFiringWorkflow: 'agent-runs',
 };
@@ -81,21 +77,14 @@ export function videoWorkflowId(generationId: string): string {
   return `video:${generationId}`;
 }
 
-export function webhookEventWorkflowId(eventId: string): string {
-  return `webhook-event:${eventId}`;
+/** One webhook workflow per event: its retries, its test delivery, its replays. */
+export function webhookWorkflowId(eventId: string): string {
+  return `webhook:${eventId}`;
 }
 
-export function webhookRetryWorkflowId(eventId: string): string {
-  return `webhook-retry:${eventId}`;
-}
-
-/** What the Temporal UI shows for an event's retry workflow. */
-export function webhookRetrySummary(eventId: string, deliveries: number): string {
-  return `Webhook retries of event ${eventId}: ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'}`;
-}
-
-export function webhookDeliveryWorkflowId(deliveryId: string): string {
-  return `webhook:${deliveryId}`;
+/** What the Temporal UI shows for an event's webhook workflow. */
+export function webhookWorkflowSummary(eventId: string): string {
+  return `Webhook deliveries of event ${eventId}`;
 }
 
 /** Custom search attributes an operator filters on in the Temporal UI, e.g. `OrgId = "…"`. */

@@ -25,59 +25,47 @@ export interface EventInput {
   orgId: string;
 }
 
-/** The deliveries of one event whose first attempt failed: they follow the retry schedule together. */
-export interface EventRetryInput extends EventInput {
-  deliveryIds: string[];
-  /**
-   * Started with the schedule's first wait as its start delay (by the activity that made the first
-   * attempts), so its first round is due at once. Workflows started before this existed wait themselves.
-   */
-  firstWaitWasStartDelay?: boolean;
-  /**
-   * Each round runs as a local activity inside the workflow task its timer wakes. Workflows started
-   * before this existed ran their rounds as activity tasks, and their histories must replay that way.
-   */
-  roundsInWorkflowTask?: boolean;
-}
-
-export interface DeliveryInput {
-  deliveryId: string;
-  orgId: string;
-  /** A replay asked for through the API: one attempt, now. */
-  replay?: boolean;
-  /** The replayed delivery is pending, with retries of its event still to come: a failed replay does not fail it. */
-  stillScheduled?: boolean;
+/**
+ * What an event's webhook workflow (`webhook:<event_id>`) starts with. `retrying` absent: it makes the first
+ * attempt of every delivery of the event itself (an event recorded by the API, a test event). Present: the
+ * first attempts were made already (by the source workflow's deliverEvent activity) and these failed; the
+ * workflow was started with the schedule's first wait as its start delay, so their 2nd attempt is due at
+ * once. Empty: nothing to schedule (started by a replay, whose signal names the delivery).
+ */
+export interface WebhookEventInput extends EventInput {
+  retrying?: string[];
 }
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'gone' | 'stopped';
 
-/**
- * What the first attempts of an event came to. Histories recorded before it existed hold a list of the
- * delivery ids to retry instead, which their workflow then scheduled itself (announce() tells them apart).
- */
+/** What the first attempts of an event came to. */
 export interface EventDelivered {
-  /** Deliveries that entered the retry schedule (their event's retry workflow is started). */
+  /** Deliveries that entered the retry schedule (their event's webhook workflow is started). */
   retrying: number;
 }
 
-/** Activities of the webhook workflows. Workflows import this interface as a type only. */
+/** Activities of the webhook workflow and of announce(). Workflows import this interface as a type only. */
 export interface WebhookActivities {
   /**
-   * The first attempt of every delivery of an event that has none yet, all at once; the deliveries that
-   * need the retry schedule enter it (their event's retry workflow is started, its first round due after
-   * the schedule's first wait). Repeating it after a crash attempts only what was missed.
+   * The first attempt of every delivery of an event that has none yet, all at once, in the source workflow;
+   * the deliveries that need the retry schedule enter it (their event's webhook workflow is started, its first
+   * round due after the schedule's first wait). Repeating it after a crash attempts only what was missed.
    */
   deliverEvent(input: EventInput): Promise<EventDelivered>;
+  /** The first attempt of every delivery of the event that has none yet, all at once; returns those to retry. */
+  attemptEvent(input: EventInput): Promise<string[]>;
   /**
    * The next attempt of each of these deliveries that is still pending, all at once; returns those to
    * retry again (a replay may have delivered or failed one meanwhile: it is left alone).
    */
   retryDeliveries(input: { orgId: string; deliveryIds: string[]; nextAttemptInMs: number | null }): Promise<string[]>;
+  /** Fails those of these deliveries that are still pending. */
   markDeliveriesFailed(input: { orgId: string; deliveryIds: string[]; reason: string }): Promise<void>;
-  /** One signed POST, recorded whatever happens. */
-  attemptDelivery(input: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome>;
-  markDeliveryFailed(input: DeliveryInput & { reason: string }): Promise<void>;
+  /** One signed POST of a delivery whatever its status (a replay), recorded whatever happens. */
+  attemptDelivery(input: { orgId: string; deliveryId: string; nextAttemptInMs: number | null }): Promise<AttemptOutcome>;
 }
 
-/** Signal to a delivery waiting for its next attempt: attempt now. */
+/** Signal to an event's webhook workflow: attempt this delivery (its id) now, once (a replay). */
 export const ATTEMPT_NOW_SIGNAL = 'attemptNow';
+/** Signal to an event's webhook workflow: these deliveries (their ids) failed their first attempt just now; retry them on the schedule. */
+export const RETRY_SIGNAL = 'retry';

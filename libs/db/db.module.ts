@@ -26,7 +26,8 @@ import { KnowledgeDocumentRepository } from './repositories/knowledge-document.r
 import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-index.repository';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { VideoGenerationRepository } from './repositories/video-generation.repository';
-import { WebhookRepository } from './repositories/webhook.repository';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
 import { UsageRepository } from './repositories/usage.repository';
 import { Transactions } from './transactions';
 
@@ -49,7 +50,8 @@ const REPOSITORIES = [
   KnowledgeChunkRepository,
   LedgerRepository,
   VideoGenerationRepository,
-  WebhookRepository,
+  WebhookEndpointRepository,
+  WebhookDeliveryRepository,
   OrgLimitsRepository,
   RateLimitStore,
   KeyRateBucketRepository,

@@ -78,15 +78,15 @@ export {
 } from './repositories/knowledge-chunk.repository';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export { VideoGenerationRepository, type NewVideoGeneration, type VideoOutcome } from './repositories/video-generation.repository';
+export { WebhookEndpointRepository, type EndpointChanges } from './repositories/webhook-endpoint.repository';
 export {
-  WebhookRepository,
+  WebhookDeliveryRepository,
   type AttemptOfDelivery,
   type AttemptRecord,
   type DeliveryContext,
   type DeliveryFilter,
-  type EndpointChanges,
   type EventDeliveries,
-} from './repositories/webhook.repository';
+} from './repositories/webhook-delivery.repository';
 export {
   UsageRepository,
   USAGE_SQL,

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { WORKFLOW_TYPES, webhookEventWorkflowId } from '@pylon/contracts';
+import { WORKFLOW_TYPES, webhookWorkflowId, webhookWorkflowSummary, type WebhookEventInput } from '@pylon/contracts';
 import { WorkflowStarter } from './workflow-starter';
 
-/** For events recorded outside a workflow (by the API): delivers them through a workflow, once. */
+/**
+ * For events recorded outside a workflow (by the API, a test event): delivers them through their webhook
+ * workflow, once, which makes the first attempts itself.
+ */
 @Injectable()
 export class EventAnnouncer {
   constructor(private readonly workflows: WorkflowStarter) {}
@@ -10,12 +13,12 @@ export class EventAnnouncer {
   async announce(orgId: string, eventId: string | null): Promise<void> {
     if (!eventId) return;
     await this.workflows.start({
-      workflowType: WORKFLOW_TYPES.webhookEvent,
-      workflowId: webhookEventWorkflowId(eventId),
-      args: [{ eventId, orgId }],
+      workflowType: WORKFLOW_TYPES.webhook,
+      workflowId: webhookWorkflowId(eventId),
+      args: [{ eventId, orgId } satisfies WebhookEventInput],
       orgId,
       resourceId: eventId,
-      summary: `Webhook deliveries of event ${eventId}`,
+      summary: webhookWorkflowSummary(eventId),
     });
   }
 }

@@ -39,21 +39,44 @@ export class WorkflowStarter {
 
   /** Counted in `pylon_workflows_started_total` when this call started it. */
   async start(request: StartRequest): Promise<void> {
+    await this.tryStart(request);
+  }
+
+  /** As start(); false when the workflow was started already (and still runs, unless `rerunWhenClosed` is false). */
+  async tryStart(request: StartRequest): Promise<boolean> {
     try {
-      await this.temporal.workflow.start(request.workflowType, {
-        workflowId: request.workflowId,
-        taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType], request.express ? 'express' : 'standard'),
-        priority: { fairnessKey: request.orgId, ...(request.fairnessWeight ? { fairnessWeight: request.fairnessWeight } : {}) },
-        args: request.args,
-        workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
-        staticSummary: request.summary,
-        ...(request.startDelayMs ? { startDelay: request.startDelayMs } : {}),
-      });
+      await this.temporal.workflow.start(request.workflowType, this.options(request));
       this.metrics.countWorkflowStarted(request.workflowType);
+      return true;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      return false;
     }
+  }
+
+  /**
+   * Signals the workflow, starting it first when it is not running (a closed one runs again under the same
+   * id, with the request's arguments); a workflow waiting out its start delay gets its first task at once.
+   */
+  async signalWithStart(request: Omit<StartRequest, 'rerunWhenClosed'> & { signal: string; signalArgs: unknown[] }): Promise<void> {
+    await this.temporal.workflow.signalWithStart(request.workflowType, {
+      ...this.options({ ...request, rerunWhenClosed: true }),
+      signal: request.signal,
+      signalArgs: request.signalArgs,
+    });
+  }
+
+  private options(request: StartRequest) {
+    return {
+      workflowId: request.workflowId,
+      taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType], request.express ? 'express' : 'standard'),
+      priority: { fairnessKey: request.orgId, ...(request.fairnessWeight ? { fairnessWeight: request.fairnessWeight } : {}) },
+      args: request.args,
+      workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: pylonSearchAttributes(request.orgId, request.resourceId),
+      staticSummary: request.summary,
+      ...(request.startDelayMs ? { startDelay: request.startDelayMs } : {}),
+    };
   }
 
   /** Sends a signal (Temporal keeps it in the workflow's history, whether or not a worker is up); false when there is no such workflow. */

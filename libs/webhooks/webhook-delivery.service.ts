@@ -1,7 +1,15 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { DELIVERY_SCHEDULE_MS, WORKFLOW_TYPES, webhookRetrySummary, webhookRetryWorkflowId, type AttemptOutcome } from '@pylon/contracts';
+import {
+  DELIVERY_SCHEDULE_MS,
+  RETRY_SIGNAL,
+  WORKFLOW_TYPES,
+  webhookWorkflowId,
+  webhookWorkflowSummary,
+  type AttemptOutcome,
+  type WebhookEventInput,
+} from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { WebhookRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
+import { WebhookDeliveryRepository, WebhookEndpointRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
 import { WorkflowStarter } from '@pylon/temporal';
 import { PrivateTargets, RefusedUrlError, resolveDeliverableUrl } from './address-guard';
@@ -31,13 +39,14 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   /** Keep-alive connections per receiver (origin and pinned addresses), bounded. */
   private readonly connections = new WebhookConnectionPool();
 
-  private readonly recorder = new AttemptRecorder((attempts) => this.webhooks.recordAttempts(attempts));
+  private readonly recorder = new AttemptRecorder((attempts) => this.deliveries.recordAttempts(attempts));
 
   /** The private receivers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS), read once. */
   private readonly privateTargets: PrivateTargets;
 
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly endpoints: WebhookEndpointRepository,
     private readonly config: PylonConfig,
     private readonly metrics: PylonMetrics,
     private readonly workflows: WorkflowStarter,
@@ -50,13 +59,22 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   }
 
   /**
-   * The first attempt of each of the event's deliveries that has none yet, all at once; the deliveries
-   * that still need the retry schedule (this time's failures and any earlier ones) enter it together.
-   * Returns them.
+   * The first attempts of the event (see attemptEvent), in the workflow that recorded it; the deliveries that
+   * still need the retry schedule enter it together: their event's webhook workflow. Returns them.
    */
   async deliverEvent(orgId: string, eventId: string): Promise<string[]> {
+    const retrying = await this.attemptEvent(orgId, eventId);
+    if (retrying.length > 0) await this.scheduleRetries(orgId, eventId, retrying);
+    return retrying;
+  }
+
+  /**
+   * The first attempt of each of the event's deliveries that has none yet, all at once. Returns the
+   * deliveries that need the retry schedule: this time's failures and any earlier ones.
+   */
+  async attemptEvent(orgId: string, eventId: string): Promise<string[]> {
     const nextAttemptInMs = DELIVERY_SCHEDULE_MS[1];
-    const pending = await this.webhooks.pendingDeliveriesOfEvent(orgId, eventId, this.config.webhookMaxInflightPerEndpoint);
+    const pending = await this.deliveries.pendingDeliveriesOfEvent(orgId, eventId, this.config.webhookMaxInflightPerEndpoint);
     if (!pending) return [];
     const request = webhookRequest(pending.event);
     const outcomes = await Promise.all(
@@ -65,25 +83,31 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         outcome: await this.attempt({ deliveryId, endpoint, request, nextAttemptInMs }),
       })),
     );
-    const retrying = [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
-    if (retrying.length > 0) await this.scheduleRetries(orgId, eventId, retrying);
-    return retrying;
+    return [...pending.retrying, ...outcomes.filter(({ outcome }) => outcome === 'retry').map(({ deliveryId }) => deliveryId)];
   }
 
   /**
-   * The event's retry workflow (once per event: a repeated call finds it started), held by Temporal until
-   * the first retry is due, so it costs nothing while it waits.
+   * The event's webhook workflow, held by Temporal until the first retry is due, so it costs nothing while it
+   * waits (once per event: a repeated call finds it started, with these deliveries). When it is running
+   * already, started by a replay, the deliveries join it by a signal.
    */
   private async scheduleRetries(orgId: string, eventId: string, deliveryIds: string[]): Promise<void> {
-    await this.workflows.start({
-      workflowType: WORKFLOW_TYPES.webhookRetry,
-      workflowId: webhookRetryWorkflowId(eventId),
-      args: [{ orgId, eventId, deliveryIds, firstWaitWasStartDelay: true, roundsInWorkflowTask: true }],
-      orgId,
-      resourceId: eventId,
-      summary: webhookRetrySummary(eventId, deliveryIds.length),
-      startDelayMs: DELIVERY_SCHEDULE_MS[1],
-    });
+    const workflowId = webhookWorkflowId(eventId);
+    for (let tries = 0; tries < 3; tries++) {
+      const started = await this.workflows.tryStart({
+        workflowType: WORKFLOW_TYPES.webhook,
+        workflowId,
+        args: [{ orgId, eventId, retrying: deliveryIds } satisfies WebhookEventInput],
+        orgId,
+        resourceId: eventId,
+        summary: webhookWorkflowSummary(eventId),
+        rerunWhenClosed: true,
+        startDelayMs: DELIVERY_SCHEDULE_MS[1],
+      });
+      // Running already: the signal adds them to its schedule (a no-op when they are on it); closed meanwhile: start again.
+      if (started || (await this.workflows.signal(workflowId, RETRY_SIGNAL, deliveryIds))) return;
+    }
+    throw new Error(`could not start or signal ${workflowId}`);
   }
 
   /**
@@ -91,7 +115,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * meanwhile), all at once. Returns the ones to retry again.
    */
   async retryDeliveries(orgId: string, deliveryIds: string[], nextAttemptInMs: number | null): Promise<string[]> {
-    const contexts = await this.webhooks.pendingDeliveryContexts(orgId, deliveryIds);
+    const contexts = await this.deliveries.pendingDeliveryContexts(orgId, deliveryIds);
     const requests = new Map<string, WebhookRequest>();
     const requestOf = (event: PylonEvent) => requests.get(event.id) ?? requests.set(event.id, webhookRequest(event)).get(event.id)!;
     const outcomes = await Promise.all(
@@ -104,18 +128,14 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   }
 
   async markDeliveriesFailed(orgId: string, deliveryIds: string[], reason: string): Promise<void> {
-    await this.webhooks.failPendingDeliveries(orgId, deliveryIds, reason);
+    await this.deliveries.failPendingDeliveries(orgId, deliveryIds, reason);
   }
 
-  /** One attempt of a single delivery (a test event's schedule, or a replay). */
+  /** One attempt of a single delivery, whatever its status (a replay). */
   async attemptDelivery(orgId: string, deliveryId: string, nextAttemptInMs: number | null): Promise<AttemptOutcome> {
-    const context = await this.webhooks.deliveryContext(orgId, deliveryId);
+    const context = await this.deliveries.deliveryContext(orgId, deliveryId);
     if (!context) return 'stopped';
     return this.attempt({ deliveryId, endpoint: context.endpoint, request: webhookRequest(context.event), nextAttemptInMs });
-  }
-
-  async markDeliveryFailed(orgId: string, deliveryId: string, reason: string): Promise<void> {
-    await this.webhooks.setDeliveryStatus(orgId, deliveryId, 'failed', reason);
   }
 
   /**
@@ -124,7 +144,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    */
   private async attempt({ deliveryId, endpoint, request, nextAttemptInMs }: AttemptPlan): Promise<AttemptOutcome> {
     if (!endpoint.enabled) {
-      await this.webhooks.setDeliveryStatus(
+      await this.deliveries.setDeliveryStatus(
         endpoint.orgId,
         deliveryId,
         'failed',
@@ -149,7 +169,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       nextAttemptAt: delivered || gone || nextAttemptInMs === null ? null : new Date(Date.now() + nextAttemptInMs),
     });
     this.metrics.countWebhookAttempt(result);
-    if (gone) await this.webhooks.disableEndpoint(endpoint.orgId, endpoint.id, 'the receiver answered 410 Gone');
+    if (gone) await this.endpoints.disableEndpoint(endpoint.orgId, endpoint.id, 'the receiver answered 410 Gone');
     return delivered ? 'delivered' : gone ? 'gone' : 'retry';
   }
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
 import {
   ApiError,
   ATTEMPT_NOW_SIGNAL,
@@ -10,16 +8,18 @@ import {
   RECOVER_MAX_DELIVERIES,
   WEBHOOK_TEST_EVENT,
   WORKFLOW_TYPES,
-  pylonSearchAttributes,
-  webhookDeliveryWorkflowId,
+  webhookWorkflowId,
+  webhookWorkflowSummary,
+  type WebhookEventInput,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import {
   PylonEvent,
   WebhookAttempt,
   WebhookDelivery,
+  WebhookDeliveryRepository,
   WebhookEndpoint,
-  WebhookRepository,
+  WebhookEndpointRepository,
   type DeliveryFilter,
   type EndpointChanges,
   type Page,
@@ -27,7 +27,7 @@ import {
 } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
-import { WorkflowStarter } from '@pylon/temporal';
+import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { OrganizationsService } from '@pylon/organizations';
 import { PrivateTargets, RefusedUrlError, assertDeliverableUrl } from './address-guard';
 import { webhookRequest, type WebhookRequest } from './envelope';
@@ -75,10 +75,11 @@ export class WebhookEndpointsService {
   private readonly privateTargets: PrivateTargets;
 
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly orgs: OrganizationsService,
-    private readonly temporal: Client,
     private readonly workflows: WorkflowStarter,
+    private readonly events: EventAnnouncer,
     private readonly config: PylonConfig,
     private readonly limits: LimitsService,
   ) {
@@ -92,11 +93,11 @@ export class WebhookEndpointsService {
   create(orgId: string, request: NewEndpointRequest, idempotencyKey: string | null): Promise<WebhookEndpoint> {
     const requestHash = fingerprint({ url: request.url, description: request.description ?? '', events: JSON.stringify(request.events ?? null) });
     return createOnce<WebhookEndpoint>(idempotencyKey, requestHash, {
-      findByKey: (key) => this.webhooks.findEndpointByIdempotencyKey(orgId, key),
+      findByKey: (key) => this.endpoints.findEndpointByIdempotencyKey(orgId, key),
       admit: () => this.checkUrl(request.url),
       insert: () =>
         this.limits.withinWebhookEndpointCap(orgId, (cap) =>
-          this.webhooks.createEndpoint(
+          this.endpoints.createEndpoint(
             {
               id: randomUUID(),
               orgId,
@@ -116,11 +117,11 @@ export class WebhookEndpointsService {
   }
 
   list(orgId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return this.webhooks.listEndpoints(orgId, page);
+    return this.endpoints.listEndpoints(orgId, page);
   }
 
   async get(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.webhooks.findEndpoint(orgId, endpointId);
+    const endpoint = await this.endpoints.findEndpoint(orgId, endpointId);
     if (!endpoint) throw ApiError.notFound('no such webhook endpoint');
     return endpoint;
   }
@@ -128,16 +129,16 @@ export class WebhookEndpointsService {
   async update(orgId: string, endpointId: string, request: EndpointChanges): Promise<WebhookEndpoint> {
     await this.get(orgId, endpointId);
     if (request.url !== undefined) await this.checkUrl(request.url);
-    return (await this.webhooks.updateEndpoint(orgId, endpointId, request))!;
+    return (await this.endpoints.updateEndpoint(orgId, endpointId, request))!;
   }
 
   async delete(orgId: string, endpointId: string): Promise<void> {
-    if (!(await this.webhooks.deleteEndpoint(orgId, endpointId))) throw ApiError.notFound('no such webhook endpoint');
+    if (!(await this.endpoints.deleteEndpoint(orgId, endpointId))) throw ApiError.notFound('no such webhook endpoint');
   }
 
   async rotateSecret(orgId: string, endpointId: string, graceSeconds = this.config.webhookSecretGraceSeconds): Promise<WebhookEndpoint> {
     await this.get(orgId, endpointId);
-    return (await this.webhooks.rotateSecret(orgId, endpointId, generateWebhookSecret(), new Date(Date.now() + graceSeconds * 1000)))!;
+    return (await this.endpoints.rotateSecret(orgId, endpointId, generateWebhookSecret(), new Date(Date.now() + graceSeconds * 1000)))!;
   }
 
   /**
@@ -146,7 +147,7 @@ export class WebhookEndpointsService {
    */
   async disableAllOfOrg(orgId: string, reason: string | undefined): Promise<number> {
     await this.orgs.require(orgId);
-    return this.webhooks.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
+    return this.endpoints.disableAllEndpoints(orgId, reason ?? OPERATOR_DISABLED_REASON);
   }
 
   /**
@@ -155,13 +156,13 @@ export class WebhookEndpointsService {
    */
   async listDeliveries(orgId: string, endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveriesWithAttempts> {
     await this.get(orgId, endpointId);
-    const deliveries = await this.webhooks.listDeliveries(orgId, endpointId, filter, page);
+    const deliveries = await this.deliveries.listDeliveries(orgId, endpointId, filter, page);
     const [attempts, events] = await Promise.all([
-      this.webhooks.listAttempts(
+      this.deliveries.listAttempts(
         orgId,
         deliveries.items.map((delivery) => delivery.id),
       ),
-      this.webhooks.findEvents(
+      this.deliveries.findEvents(
         orgId,
         deliveries.items.map((delivery) => delivery.eventId),
       ),
@@ -171,25 +172,25 @@ export class WebhookEndpointsService {
 
   /** One delivery of the endpoint, with its attempts and request. */
   async getDelivery(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
-    const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
+    const delivery = await this.deliveries.findDelivery(orgId, deliveryId);
     if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
     const [attempts, events] = await Promise.all([
-      this.webhooks.listAttempts(orgId, [delivery.id]),
-      this.webhooks.findEvents(orgId, [delivery.eventId]),
+      this.deliveries.listAttempts(orgId, [delivery.id]),
+      this.deliveries.findEvents(orgId, [delivery.eventId]),
     ]);
     return { delivery, attempts, request: requestsOf(events).get(delivery.eventId) ?? null };
   }
 
   /** What this delivery POSTs (for the answers of a test event or a replay). */
   async requestOf(orgId: string, delivery: WebhookDelivery): Promise<WebhookRequest | null> {
-    return requestsOf(await this.webhooks.findEvents(orgId, [delivery.eventId])).get(delivery.eventId) ?? null;
+    return requestsOf(await this.deliveries.findEvents(orgId, [delivery.eventId])).get(delivery.eventId) ?? null;
   }
 
   /**
    * Bulk recovery: re-sends now every failed delivery of the endpoint created at or after `since` (which
    * may be at most RECOVER_MAX_AGE_DAYS back, and not in the future), oldest first, at most
-   * RECOVER_MAX_DELIVERIES per call, each as a replay does (its delivery workflow, one attempt, fair by
-   * organisation). They are pending from now until their attempt is recorded, so a second call goes on with
+   * RECOVER_MAX_DELIVERIES per call, each as a replay does (its event's webhook workflow, one attempt, fair
+   * by organisation). They are pending from now until their attempt is recorded, so a second call goes on with
    * the ones this left. A disabled endpoint is refused (409 `endpoint_disabled`): enable it first.
    */
   async recoverFailed(orgId: string, endpointId: string, since: Date): Promise<Recovery> {
@@ -203,69 +204,68 @@ export class WebhookEndpointsService {
         ErrorCode.EndpointDisabled,
         'the endpoint is disabled; enable it (PATCH with enabled: true) before recovering its deliveries',
       );
-    const recovery = await this.webhooks.reopenFailedDeliveries(orgId, endpointId, since, RECOVER_MAX_DELIVERIES);
+    const { reopened, more } = await this.deliveries.reopenFailedDeliveries(orgId, endpointId, since, RECOVER_MAX_DELIVERIES);
     const started = new Set<string>();
     let failure: { error: unknown } | undefined;
     let next = 0;
     const startReplays = async () => {
-      while (!failure && next < recovery.deliveryIds.length) {
-        const deliveryId = recovery.deliveryIds[next++]!;
+      while (!failure && next < reopened.length) {
+        const { deliveryId, eventId } = reopened[next++]!;
         try {
-          await this.deliverNow(orgId, deliveryId, false);
+          await this.deliverNow(orgId, eventId, deliveryId);
           started.add(deliveryId);
         } catch (error) {
           failure ??= { error };
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(RECOVER_CONCURRENCY, recovery.deliveryIds.length) }, startReplays));
+    await Promise.all(Array.from({ length: Math.min(RECOVER_CONCURRENCY, reopened.length) }, startReplays));
+    const deliveryIds = reopened.map(({ deliveryId }) => deliveryId);
     if (failure) {
       // Those not on their way are failed again, as they were, so that a later recovery picks them up.
-      await this.webhooks.refailDeliveries(
+      await this.deliveries.refailDeliveries(
         orgId,
-        recovery.deliveryIds.filter((deliveryId) => !started.has(deliveryId)),
+        deliveryIds.filter((deliveryId) => !started.has(deliveryId)),
       );
       throw failure.error;
     }
-    return recovery;
+    return { deliveryIds, more };
   }
 
-  /** A test event to this endpoint only, delivered like any other, within the organisation's test events per minute. */
+  /** A test event to this endpoint only, delivered like any other (by its webhook workflow), within the organisation's test events per minute. */
   async sendTestEvent(orgId: string, endpointId: string): Promise<WebhookDelivery> {
     await this.get(orgId, endpointId);
     await this.limits.admitTestEvent(orgId);
-    const event = await this.webhooks.recordTestEvent(orgId, endpointId, WEBHOOK_TEST_EVENT);
-    const delivery = await this.webhooks.createDelivery(orgId, endpointId, event);
-    await this.workflows.start({
-      workflowType: WORKFLOW_TYPES.webhookDelivery,
-      workflowId: webhookDeliveryWorkflowId(delivery.id),
-      args: [{ deliveryId: delivery.id, orgId }],
-      orgId,
-      resourceId: delivery.id,
-      summary: `Webhook test delivery ${delivery.id}`,
+    const { event, delivery } = await this.deliveries.recordTestDelivery(orgId, endpointId, {
+      type: WEBHOOK_TEST_EVENT as PylonEvent['type'],
+      data: { endpoint_id: endpointId, message: 'This is a test event from Pylon.' },
     });
+    await this.events.announce(orgId, event.id);
     return delivery;
   }
 
-  /** Re-sends a delivery now: its waiting workflow attempts early, or a finished one gets a new run of one attempt. */
+  /** Re-sends a delivery now: one attempt, by its event's webhook workflow (started again if it has finished). */
   async retry(orgId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
-    const delivery = await this.webhooks.findDelivery(orgId, deliveryId);
+    const delivery = await this.deliveries.findDelivery(orgId, deliveryId);
     if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
-    await this.deliverNow(orgId, deliveryId, delivery.status === 'pending');
+    await this.deliverNow(orgId, delivery.eventId, deliveryId);
     return delivery;
   }
 
-  /** `stillScheduled`: the delivery is pending, its retries still to come; a failed replay leaves them be. */
-  private async deliverNow(orgId: string, deliveryId: string, stillScheduled: boolean): Promise<void> {
-    await this.temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookDelivery, {
-      workflowId: webhookDeliveryWorkflowId(deliveryId),
-      taskQueue: this.config.taskQueue('webhooks'),
-      priority: { fairnessKey: orgId },
-      args: [{ deliveryId, orgId, replay: true, stillScheduled }],
+  /**
+   * A replay: the event's webhook workflow attempts the delivery at once, once; a workflow that has closed
+   * runs again with nothing scheduled, so a failed replay of a delivery off the schedule leaves it failed.
+   */
+  private async deliverNow(orgId: string, eventId: string, deliveryId: string): Promise<void> {
+    await this.workflows.signalWithStart({
+      workflowType: WORKFLOW_TYPES.webhook,
+      workflowId: webhookWorkflowId(eventId),
+      args: [{ orgId, eventId, retrying: [] } satisfies WebhookEventInput],
+      orgId,
+      resourceId: eventId,
+      summary: webhookWorkflowSummary(eventId),
       signal: ATTEMPT_NOW_SIGNAL,
-      signalArgs: [],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: pylonSearchAttributes(orgId, deliveryId),
+      signalArgs: [deliveryId],
     });
   }
 

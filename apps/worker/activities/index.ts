@@ -62,10 +62,10 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
     case 'webhooks':
       return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), [
         'deliverEvent',
+        'attemptEvent',
         'retryDeliveries',
         'markDeliveriesFailed',
         'attemptDelivery',
-        'markDeliveryFailed',
       ]);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type AttemptOutcome, type DeliveryInput, type EventDelivered, type EventInput, type WebhookActivities } from '@pylon/contracts';
+import { type AttemptOutcome, type EventDelivered, type EventInput, type WebhookActivities } from '@pylon/contracts';
 import { WebhookDeliveryService } from '@pylon/webhooks';
 import { heartbeating } from './heartbeating';
 
 const HEARTBEAT_MS = 2_000;
 
-/** Thin adapters between the webhook workflows and the delivery service. */
+/** Thin adapters between announce() and the webhook workflow, and the delivery service. */
 @Injectable()
 export class WebhookActivitiesImpl implements WebhookActivities {
   constructor(private readonly delivery: WebhookDeliveryService) {}
@@ -16,7 +16,11 @@ export class WebhookActivitiesImpl implements WebhookActivities {
     return { retrying: retrying.length };
   }
 
-  /** Heartbeats like deliverEvent: a round of retries is many POSTs at once. */
+  /** The webhook workflow's activities, this and those below, are local ones (heartbeating() knows). */
+  attemptEvent({ orgId, eventId }: EventInput): Promise<string[]> {
+    return heartbeating(HEARTBEAT_MS, () => this.delivery.attemptEvent(orgId, eventId));
+  }
+
   retryDeliveries({
     orgId,
     deliveryIds,
@@ -37,11 +41,11 @@ export class WebhookActivitiesImpl implements WebhookActivities {
     orgId,
     deliveryId,
     nextAttemptInMs,
-  }: DeliveryInput & { attempt: number; nextAttemptInMs: number | null }): Promise<AttemptOutcome> {
+  }: {
+    orgId: string;
+    deliveryId: string;
+    nextAttemptInMs: number | null;
+  }): Promise<AttemptOutcome> {
     return this.delivery.attemptDelivery(orgId, deliveryId, nextAttemptInMs);
-  }
-
-  markDeliveryFailed({ orgId, deliveryId, reason }: DeliveryInput & { reason: string }): Promise<void> {
-    return this.delivery.markDeliveryFailed(orgId, deliveryId, reason);
   }
 }

@@ -15,8 +15,8 @@ const NOT_SCOPED_BY_PARAMETER: Record<string, string> = {
   'ApiKeyRepository.insert': 'a new row: its org_id is in the row given',
   'KnowledgeDocumentRepository.insertProcessing': 'a new row: its org_id is in the row given',
   'VideoGenerationRepository.insertPending': 'a new row: its org_id is in the row given',
-  'WebhookRepository.createEndpoint': 'a new row: its org_id is in the row given',
-  'WebhookRepository.recordAttempts':
+  'WebhookEndpointRepository.createEndpoint': 'a new row: its org_id is in the row given',
+  'WebhookDeliveryRepository.recordAttempts':
     'attempts of several organisations in one statement: each row carries its org_id, and one whose delivery is not of that organisation is not recorded',
   // Private helpers of scoped methods.
   'LedgerRepository.insertEntry': 'private: writes the entry its scoped callers made, with its org_id',

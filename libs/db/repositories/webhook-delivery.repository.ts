@@ -5,9 +5,7 @@ import type { DeliveryStatus } from '@pylon/contracts';
 import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { prepared } from '../prepared-statements';
-import { TOUCH_UPDATED_AT, columnsWithPrefix, entityColumns, prefixedColumns, returnedRows } from './sql';
-
-export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'description'>>;
+import { TOUCH_UPDATED_AT, columnsWithPrefix, entityColumns, prefixedColumns } from './sql';
 
 /** Which of an endpoint's deliveries a list shows; each given field narrows it. */
 export interface DeliveryFilter {
@@ -107,93 +105,16 @@ export interface DeliveryContext {
   event: PylonEvent;
 }
 
+/**
+ * Webhook deliveries and their attempts (`webhook_deliveries`, `webhook_attempts`), with the endpoints and
+ * events (`events`) an attempt reads, and the test event an endpoint is sent.
+ */
 @Injectable()
-export class WebhookRepository {
+export class WebhookDeliveryRepository {
   constructor(private readonly db: DataSource) {}
-
-  private get endpoints() {
-    return this.db.getRepository(WebhookEndpoint);
-  }
 
   private get deliveries() {
     return this.db.getRepository(WebhookDelivery);
-  }
-
-  /**
-   * Adds the endpoint only while its organisation has fewer than `cap` endpoints (enabled or not); otherwise
-   * answers how many it has. The organisation's row stays locked from the count to the insert, so two
-   * concurrent creates of one organisation queue and can never both pass the cap. `created` is null, with
-   * nothing written, when the organisation already used the endpoint's Idempotency-Key.
-   */
-  createEndpoint(
-    endpoint: Omit<WebhookEndpoint, 'updatedAt' | 'disabledReason' | 'previousSecret' | 'previousSecretExpiresAt'>,
-    cap: number,
-  ): Promise<{ created: WebhookEndpoint | null } | { count: number }> {
-    return this.db.transaction(async (manager) => {
-      await manager.query(`SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [endpoint.orgId]);
-      const endpoints = manager.getRepository(WebhookEndpoint);
-      if (endpoint.idempotencyKey && (await endpoints.existsBy({ orgId: endpoint.orgId, idempotencyKey: endpoint.idempotencyKey }))) {
-        return { created: null };
-      }
-      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE org_id = $1`, [endpoint.orgId])) as Array<{
-        count: number;
-      }>;
-      if (count >= cap) return { count };
-      return {
-        created: await endpoints.save(
-          endpoints.create({ ...endpoint, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null, updatedAt: endpoint.createdAt }),
-        ),
-      };
-    });
-  }
-
-  findEndpointByIdempotencyKey(orgId: string, idempotencyKey: string): Promise<WebhookEndpoint | null> {
-    return this.endpoints.findOneBy({ orgId, idempotencyKey });
-  }
-
-  findEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint | null> {
-    return this.endpoints.findOneBy({ id: endpointId, orgId });
-  }
-
-  listEndpoints(orgId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return paginate(this.endpoints.createQueryBuilder('endpoint').where('endpoint.org_id = :orgId', { orgId }), page);
-  }
-
-  async updateEndpoint(orgId: string, endpointId: string, changes: EndpointChanges): Promise<WebhookEndpoint | null> {
-    const reenabled = changes.enabled === true ? { disabledReason: null } : {};
-    await this.endpoints.update({ id: endpointId, orgId }, { ...changes, ...reenabled, updatedAt: new Date() });
-    return this.findEndpoint(orgId, endpointId);
-  }
-
-  async deleteEndpoint(orgId: string, endpointId: string): Promise<boolean> {
-    return ((await this.endpoints.delete({ id: endpointId, orgId })).affected ?? 0) > 0;
-  }
-
-  /** The new secret signs from now on; the old one keeps signing alongside until `graceUntil`. */
-  async rotateSecret(orgId: string, endpointId: string, secret: string, graceUntil: Date): Promise<WebhookEndpoint | null> {
-    await this.db.query(
-      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, ${TOUCH_UPDATED_AT}
-        WHERE id = $1 AND org_id = $2`,
-      [endpointId, orgId, secret, graceUntil],
-    );
-    return this.findEndpoint(orgId, endpointId);
-  }
-
-  async disableEndpoint(orgId: string, endpointId: string, reason: string): Promise<void> {
-    await this.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2`, [
-      endpointId,
-      orgId,
-      reason,
-    ]);
-  }
-
-  /** Disables every enabled endpoint of the organisation at once; returns how many it disabled. */
-  async disableAllEndpoints(orgId: string, reason: string): Promise<number> {
-    const result = await this.db.query(
-      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, ${TOUCH_UPDATED_AT} WHERE org_id = $1 AND enabled RETURNING id`,
-      [orgId, reason],
-    );
-    return returnedRows(result).length;
   }
 
   /**
@@ -224,7 +145,7 @@ export class WebhookRepository {
     const deliveries = await this.deliveries.findBy({ orgId, id: In(deliveryIds), status: 'pending' });
     if (deliveries.length === 0) return [];
     const [endpoints, events] = await Promise.all([
-      this.endpoints.findBy({ orgId, id: In([...new Set(deliveries.map((delivery) => delivery.endpointId))]) }),
+      this.db.getRepository(WebhookEndpoint).findBy({ orgId, id: In([...new Set(deliveries.map((delivery) => delivery.endpointId))]) }),
       this.db.getRepository(PylonEvent).findBy({ orgId, id: In([...new Set(deliveries.map((delivery) => delivery.eventId))]) }),
     ]);
     const endpointById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
@@ -246,28 +167,6 @@ export class WebhookRepository {
     );
   }
 
-  /** A delivery of `eventId` to one endpoint only (a test event). */
-  async createDelivery(orgId: string, endpointId: string, event: PylonEvent): Promise<WebhookDelivery> {
-    const now = new Date();
-    return this.deliveries.save(
-      this.deliveries.create({
-        id: randomUUID(),
-        orgId,
-        endpointId,
-        eventId: event.id,
-        eventType: event.type,
-        status: 'pending',
-        attemptCount: 0,
-        nextAttemptAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        deliveredAt: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
-  }
-
   findDelivery(orgId: string, deliveryId: string): Promise<WebhookDelivery | null> {
     return this.deliveries.findOneBy({ id: deliveryId, orgId });
   }
@@ -276,7 +175,7 @@ export class WebhookRepository {
     const delivery = await this.findDelivery(orgId, deliveryId);
     if (!delivery) return null;
     const [endpoint, event] = await Promise.all([
-      this.findEndpoint(orgId, delivery.endpointId),
+      this.db.getRepository(WebhookEndpoint).findOneBy({ id: delivery.endpointId, orgId }),
       this.db.getRepository(PylonEvent).findOneBy({ id: delivery.eventId, orgId }),
     ]);
     return endpoint && event ? { delivery, endpoint, event } : null;
@@ -335,9 +234,14 @@ export class WebhookRepository {
   /**
    * Bulk recovery: the endpoint's failed deliveries created at or after `since`, oldest first, at most `limit`,
    * become pending again (due now) in one statement, so that the log shows them on their way and a second
-   * recovery does not pick them again. Returns them, and whether more failed ones remain past `limit`.
+   * recovery does not pick them again. Returns them (with their events), and whether more failed ones remain past `limit`.
    */
-  async reopenFailedDeliveries(orgId: string, endpointId: string, since: Date, limit: number): Promise<{ deliveryIds: string[]; more: boolean }> {
+  async reopenFailedDeliveries(
+    orgId: string,
+    endpointId: string,
+    since: Date,
+    limit: number,
+  ): Promise<{ reopened: Array<{ deliveryId: string; eventId: string }>; more: boolean }> {
     const rows = (await this.db.query(
       `WITH candidates AS (
          SELECT id, created_at FROM webhook_deliveries
@@ -349,12 +253,12 @@ export class WebhookRepository {
             SET status = 'pending', next_attempt_at = clock_timestamp(), ${TOUCH_UPDATED_AT}
            FROM (SELECT id FROM candidates ORDER BY created_at, id LIMIT $4) picked
           WHERE d.id = picked.id AND d.org_id = $1 AND d.status = 'failed'
-          RETURNING d.id, d.created_at
+          RETURNING d.id, d.event_id, d.created_at
        )
-       SELECT id, (SELECT count(*) FROM candidates) > $4 AS more FROM reopened ORDER BY created_at, id`,
+       SELECT id, event_id, (SELECT count(*) FROM candidates) > $4 AS more FROM reopened ORDER BY created_at, id`,
       [orgId, endpointId, since, limit],
-    )) as Array<{ id: string; more: boolean }>;
-    return { deliveryIds: rows.map((row) => row.id), more: rows[0]?.more ?? false };
+    )) as Array<{ id: string; event_id: string; more: boolean }>;
+    return { reopened: rows.map((row) => ({ deliveryId: row.id, eventId: row.event_id })), more: rows[0]?.more ?? false };
   }
 
   /** Reopened deliveries whose replay could not be started are failed again, as they were (their last error kept). */
@@ -377,18 +281,38 @@ export class WebhookRepository {
       .getMany();
   }
 
-  /** For the "send test event" action: a fact of its own, not one of the organisation's resources. */
-  async recordTestEvent(orgId: string, endpointId: string, type: string): Promise<PylonEvent> {
-    const events = this.db.getRepository(PylonEvent);
-    return events.save(
-      events.create({
-        id: randomUUID(),
-        orgId,
-        type: type as PylonEvent['type'],
-        resourceId: endpointId,
-        data: { endpoint_id: endpointId, message: 'This is a test event from Pylon.' },
-        createdAt: new Date(),
-      }),
-    );
+  /**
+   * A test event (a fact of its own, not one of the organisation's resources) with its one pending delivery,
+   * to that endpoint only, in one transaction.
+   */
+  recordTestDelivery(
+    orgId: string,
+    endpointId: string,
+    event: Pick<PylonEvent, 'type' | 'data'>,
+  ): Promise<{ event: PylonEvent; delivery: WebhookDelivery }> {
+    return this.db.transaction(async (manager) => {
+      const now = new Date();
+      const events = manager.getRepository(PylonEvent);
+      const recorded = await events.save(events.create({ ...event, id: randomUUID(), orgId, resourceId: endpointId, createdAt: now }));
+      const deliveries = manager.getRepository(WebhookDelivery);
+      const delivery = await deliveries.save(
+        deliveries.create({
+          id: randomUUID(),
+          orgId,
+          endpointId,
+          eventId: recorded.id,
+          eventType: recorded.type,
+          status: 'pending',
+          attemptCount: 0,
+          nextAttemptAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          deliveredAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      return { event: recorded, delivery };
+    });
   }
 }
