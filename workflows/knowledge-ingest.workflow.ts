@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import {
   EMBEDDING_BATCH_PARALLELISM,
   EXTRACTION_FAILURE,
@@ -47,9 +47,6 @@ const extractor = proxyActivities<KnowledgeIngestionActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [EXTRACTION_FAILURE] },
 });
 
-/** Histories from before ingestion in one step replay the batched path. */
-const INGEST_IN_ONE_STEP = 'ingest-in-one-step';
-
 /**
  * Knowledge ingestion. An uploaded file's text is extracted first. A document that fits the embedding batches that run at once — most do — is
  * chunked, embedded and published in one step. A larger one is chunked into drafts, embedded in batches (each retried on its
@@ -65,12 +62,10 @@ export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Pr
       if (!extraction.exists) return { status: 'deleted' };
     }
 
-    if (patched(INGEST_IN_ONE_STEP)) {
-      const oneStep = await embedder.ingestInOneStep(document);
-      if (oneStep.kind === 'deleted') return { status: 'deleted' };
-      if (oneStep.kind === 'superseded') return { status: 'superseded' };
-      if (oneStep.kind === 'published') return finish(document, oneStep);
-    }
+    const oneStep = await embedder.ingestInOneStep(document);
+    if (oneStep.kind === 'deleted') return { status: 'deleted' };
+    if (oneStep.kind === 'superseded') return { status: 'superseded' };
+    if (oneStep.kind === 'published') return finish(document, oneStep);
 
     const plan = await store.prepareChunks(document);
     if (plan.superseded) return { status: 'superseded' };
