@@ -3,7 +3,7 @@ import { PylonConfig } from '@pylon/config';
 import type { SearchFilter, SearchLeg, SearchMode } from '@pylon/contracts';
 import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type ChunkSearch, type ChunkSearchRow, type SearchPlan } from '@pylon/db';
 import { CachedQueryEmbedder } from '@pylon/embeddings';
-import { MAX_EF_SEARCH, planSearch, supportsIterativeScan } from './search-planner';
+import { planSearch, supportsIterativeScan } from './search-planner';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
 const SIZE_CACHE_MS = 5_000;
@@ -11,6 +11,8 @@ const SIZE_CACHE_MS = 5_000;
 const MIN_LEG_DEPTH = 50;
 const LEG_DEPTH_PER_MATCH = 4;
 const EXACT: SearchPlan = { exact: true, efSearch: 0, iterativeScan: false };
+/** The HNSW index never looks at more candidates than this. */
+const MAX_EF_SEARCH = 1000;
 /** The seed search's matches: at least one, at most this many. */
 const MAX_SEARCH_MATCHES = 100;
 /** Reciprocal rank fusion's constant (Cormack et al.): a chunk's fused score is the sum of 1 / (RRF_K + rank) over the legs. */

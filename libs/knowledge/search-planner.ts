@@ -14,7 +14,7 @@ export interface SearchShape {
 /** HNSW candidates per search: at least this many, and EF_PER_MATCH per match asked for (bench/README.md, knowledge-search). */
 const MIN_EF_SEARCH = 100;
 const EF_PER_MATCH = 8;
-export const MAX_EF_SEARCH = 1000;
+const MAX_EF_SEARCH = 1000;
 
 /**
  * A small organisation is scored exactly: a few thousand distance computations are fast and always
