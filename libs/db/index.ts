@@ -71,8 +71,10 @@ export {
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export {
   KnowledgeChunkRepository,
-  type ChunkSearch,
-  type ChunkSearchRow,
+  RRF_K,
+  type ChunkMatch,
+  type ChunkQuery,
+  type ChunkQueryMatch,
   type DraftChunk,
   type SearchPlan,
 } from './repositories/knowledge-chunk.repository';

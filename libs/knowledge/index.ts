@@ -1,7 +1,7 @@
 export { chunkText, type ChunkingOptions, type TextChunk } from './chunking';
 export { toDocumentView, documentEvent, type KnowledgeDocumentView } from './document-view';
 export { planSearch, supportsIterativeScan, type SearchShape } from './search-planner';
-export { KnowledgeSearchService, type ChunkMatch, type ChunkQueryMatch, type KnowledgeQuery } from './knowledge-search.service';
+export { KnowledgeSearchService, type KnowledgeQuery } from './knowledge-search.service';
 export { parseSearchFilter, FILTER_LIMITS } from './search-filter';
 export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeIngestionService } from './knowledge-ingestion.service';

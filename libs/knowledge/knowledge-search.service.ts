@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
-import type { SearchFilter, SearchLeg, SearchMode } from '@pylon/contracts';
-import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type ChunkSearch, type ChunkSearchRow, type SearchPlan } from '@pylon/db';
+import type { SearchFilter, SearchMode } from '@pylon/contracts';
+import { ChunkMatch, ChunkQueryMatch, KnowledgeChunkRepository, KnowledgeDocumentRepository, SearchPlan } from '@pylon/db';
 import { CachedQueryEmbedder } from '@pylon/embeddings';
 import { planSearch, supportsIterativeScan } from './search-planner';
 import { KnowledgeVectorIndexService } from './vector-index.service';
@@ -11,35 +11,6 @@ const SIZE_CACHE_MS = 5_000;
 const MIN_LEG_DEPTH = 50;
 const LEG_DEPTH_PER_MATCH = 4;
 const EXACT: SearchPlan = { exact: true, efSearch: 0, iterativeScan: false };
-/** The HNSW index never looks at more candidates than this. */
-const MAX_EF_SEARCH = 1000;
-/** The seed search's matches: at least one, at most this many. */
-const MAX_SEARCH_MATCHES = 100;
-/** Reciprocal rank fusion's constant (Cormack et al.): a chunk's fused score is the sum of 1 / (RRF_K + rank) over the legs. */
-const RRF_K = 60;
-
-/** A chunk the seed search found: score is the cosine similarity. */
-export interface ChunkMatch {
-  chunkId: string;
-  docId: string;
-  chunkIndex: number;
-  content: string;
-  score: number;
-  title: string;
-  metadata: Record<string, unknown>;
-  pageStart: number | null;
-  pageEnd: number | null;
-}
-
-/** A chunk a query found, with what each leg made of it. */
-export interface ChunkQueryMatch extends ChunkMatch {
-  knowledgeBaseId: string;
-  foundBy: SearchLeg[];
-  vectorRank: number | null;
-  vectorSimilarity: number | null;
-  keywordRank: number | null;
-  keywordScore: number | null;
-}
 
 export interface KnowledgeQuery {
   query: string;
@@ -87,16 +58,14 @@ export class KnowledgeSearchService implements OnModuleInit {
   async search(orgId: string, query: string, matchCount: number): Promise<ChunkMatch[]> {
     const [embedding, orgChunks] = await Promise.all([this.queries.embedQuery(query), this.orgChunkCount(orgId)]);
     if (orgChunks === 0) return [];
-    const k = Math.max(1, Math.min(MAX_SEARCH_MATCHES, Math.floor(matchCount)));
-    const search = { ...NO_SCOPE, embedding, text: null, score: 'vector' as const, legDepth: k, limit: k };
     const plan = await this.plan(orgId, orgChunks, matchCount);
-    const { matches, vectorCandidates } = await this.chunks.search(orgId, { ...search, index: indexOf(plan, k) });
+    const matches = await this.chunks.search(orgId, embedding, matchCount, plan);
     // An approximate index can come back short: answer exactly rather than short.
-    if (!plan.exact && vectorCandidates < Math.min(matchCount, orgChunks)) {
-      this.logger.debug(`HNSW returned ${vectorCandidates} of ${matchCount} for org ${orgId}; searching exactly`);
-      return (await this.chunks.search(orgId, { ...search, index: null })).matches.map(toQueryMatch);
+    if (!plan.exact && matches.length < Math.min(matchCount, orgChunks)) {
+      this.logger.debug(`HNSW returned ${matches.length} of ${matchCount} for org ${orgId}; searching exactly`);
+      return this.chunks.search(orgId, embedding, matchCount, EXACT);
     }
-    return matches.map(toQueryMatch);
+    return matches;
   }
 
   /**
@@ -114,28 +83,25 @@ export class KnowledgeSearchService implements OnModuleInit {
     ]);
     if (orgChunks === 0 || scopeChunks === 0) return [];
     const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
-    const search: ChunkSearch = {
-      embedding: embedding ?? null,
-      text: request.mode === 'vector' ? null : request.query,
-      score: request.mode,
-      rrfK: RRF_K,
-      legDepth,
+    const query = {
+      mode: request.mode,
+      embedding,
+      text: request.query,
       limit: request.matchCount,
-      index: null,
-      knowledgeBaseIds: bases ?? null,
-      filter: request.filter ?? null,
-      scoreThreshold: request.scoreThreshold ?? null,
+      legDepth,
+      plan: await this.plan(orgId, orgChunks, legDepth),
+      filter: request.filter,
+      scoreThreshold: request.scoreThreshold,
+      knowledgeBaseIds: bases,
     };
-    const plan = await this.plan(orgId, orgChunks, legDepth);
-    // A filtered vector leg is always exact: an index's nearest candidates may all fail the filter.
-    const index = needsEmbedding && !request.filter ? indexOf(plan, legDepth) : null;
-    const { matches, vectorCandidates } = await this.chunks.search(orgId, { ...search, index });
+    const { matches, vectorCandidates } = await this.chunks.query(orgId, query);
+    const indexedVectorLeg = needsEmbedding && !query.plan.exact && !query.filter;
     // A leg scoped to some bases can find only their chunks (counted from the documents, so as exact as the org's count).
-    if (index && vectorCandidates < Math.min(legDepth, scopeChunks ?? orgChunks)) {
+    if (indexedVectorLeg && vectorCandidates < Math.min(legDepth, scopeChunks ?? orgChunks)) {
       this.logger.debug(`HNSW returned ${vectorCandidates} of ${legDepth} candidates for org ${orgId}; searching exactly`);
-      return (await this.chunks.search(orgId, search)).matches.map(toQueryMatch);
+      return (await this.chunks.query(orgId, { ...query, plan: EXACT })).matches;
     }
-    return matches.map(toQueryMatch);
+    return matches;
   }
 
   /** Only a large organisation's search asks whether its own index is ready. */
@@ -159,18 +125,4 @@ export class KnowledgeSearchService implements OnModuleInit {
     this.orgSizes.set(orgId, { chunks, at: Date.now() });
     return chunks;
   }
-}
-
-const NO_SCOPE = { rrfK: RRF_K, knowledgeBaseIds: null, filter: null, scoreThreshold: null } as const;
-
-/** The vector leg's index settings for a plan (null: exact), looking at no fewer candidates than the leg ranks. */
-function indexOf(plan: SearchPlan, depth: number): ChunkSearch['index'] {
-  return plan.exact ? null : { efSearch: Math.min(MAX_EF_SEARCH, Math.max(plan.efSearch, depth)), iterativeScan: plan.iterativeScan };
-}
-
-function toQueryMatch(row: ChunkSearchRow): ChunkQueryMatch {
-  const foundBy: SearchLeg[] = [];
-  if (row.vectorRank !== null) foundBy.push('vector');
-  if (row.keywordRank !== null) foundBy.push('keyword');
-  return { ...row, foundBy };
 }

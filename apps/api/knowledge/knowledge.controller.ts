@@ -1,14 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  KnowledgeBasesService,
-  KnowledgeSearchService,
-  parseSearchFilter,
-  toDocumentView,
-  KnowledgeDocumentsService,
-  type ChunkMatch,
-  type ChunkQueryMatch,
-} from '@pylon/knowledge';
+import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
+import { KnowledgeBasesService, KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
 import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';

@@ -24,7 +24,6 @@ import { KnowledgeBases1766000000000 } from './1766000000000-knowledge-bases';
 import { KnowledgeRevisions1766100000000 } from './1766100000000-knowledge-revisions';
 import { KnowledgeFiles1766200000000 } from './1766200000000-knowledge-files';
 import { ModelPriceChanges1766350000000 } from './1766350000000-model-price-changes';
-import { KnowledgeFilterFunction1766400000000 } from './1766400000000-knowledge-filter-function';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -54,5 +53,4 @@ export const MIGRATIONS = [
   KnowledgeRevisions1766100000000,
   KnowledgeFiles1766200000000,
   ModelPriceChanges1766350000000,
-  KnowledgeFilterFunction1766400000000,
 ];

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { toSql } from 'pgvector';
 import { DataSource } from 'typeorm';
-import type { SearchFilter, SearchMode } from '@pylon/contracts';
+import type { SearchFilter, SearchLeg, SearchMode } from '@pylon/contracts';
+import { filterCondition } from './knowledge-filter.sql';
 import { vectorLiteral } from '../vector-literal';
 
 export interface DraftChunk {
@@ -14,10 +15,22 @@ export interface DraftChunk {
   pageEnd: number | null;
 }
 
+export interface ChunkMatch {
+  chunkId: string;
+  docId: string;
+  chunkIndex: number;
+  content: string;
+  score: number;
+  title: string;
+  metadata: Record<string, unknown>;
+  pageStart: number | null;
+  pageEnd: number | null;
+}
+
 /**
- * How the vector leg searches one organisation: `exact` scans only its rows (small organisations, and
- * large ones whose own index is not ready yet); otherwise the organisation's own HNSW index (a partial
- * index of its chunks) with `efSearch` candidates, and pgvector ≥ 0.8's iterative scan when available.
+ * How to search one organisation: `exact` scans only its rows (small organisations, and large ones
+ * whose own index is not ready yet); otherwise the organisation's own HNSW index (a partial index of its
+ * chunks) with `efSearch` candidates, and pgvector ≥ 0.8's iterative scan when available.
  */
 export interface SearchPlan {
   exact: boolean;
@@ -25,112 +38,35 @@ export interface SearchPlan {
   iterativeScan: boolean;
 }
 
-/**
- * One run of SEARCH. Every choice is its caller's (libs/knowledge's search service); the statement only
- * runs them. A leg runs when its input is given, and ranks up to `legDepth` candidates.
- */
-export interface ChunkSearch {
-  /** The vector leg's query embedding. */
-  embedding: readonly number[] | null;
-  /** The keyword leg's query text (its stemmed words, OR-ed). */
-  text: string | null;
-  /**
-   * What orders the matches (and what `scoreThreshold` applies to): the cosine similarity (`vector`), the
-   * keyword score (`keyword`), or reciprocal rank fusion of both legs' ranks with the constant `rrfK`,
-   * divided by its maximum (`hybrid`).
-   */
-  score: SearchMode;
-  rrfK: number;
-  legDepth: number;
+/** One query of `POST /knowledge/query`: which legs, how deep each looks, and what it keeps. */
+export interface ChunkQuery {
+  mode: SearchMode;
+  /** The query's embedding, for the vector leg. */
+  embedding?: readonly number[];
+  /** The query's text, for the keyword leg. */
+  text: string;
   limit: number;
-  /** The HNSW index's settings for the vector leg; null: every candidate scored exactly. */
-  index: { efSearch: number; iterativeScan: boolean } | null;
-  /** Only the chunks of documents in these knowledge bases (null: every base of the organisation). */
-  knowledgeBaseIds: readonly string[] | null;
-  /** Only the chunks of documents the filter matches (the database's knowledge_filter_matches). */
-  filter: SearchFilter | null;
-  scoreThreshold: number | null;
+  /** Candidates each leg ranks before fusion. */
+  legDepth: number;
+  /** How the vector leg searches when no filter restricts it (a filtered vector leg is always exact). */
+  plan: SearchPlan;
+  filter?: SearchFilter;
+  scoreThreshold?: number;
+  /** Only the chunks of documents in these knowledge bases (absent: every base of the organisation). */
+  knowledgeBaseIds?: readonly string[];
 }
 
-/** A match of SEARCH with each leg's rank and score (null for a leg that did not find it). */
-export interface ChunkSearchRow {
-  chunkId: string;
-  docId: string;
+export interface ChunkQueryMatch extends ChunkMatch {
   knowledgeBaseId: string;
-  chunkIndex: number;
-  content: string;
-  title: string;
-  metadata: Record<string, unknown>;
-  pageStart: number | null;
-  pageEnd: number | null;
-  score: number;
+  foundBy: SearchLeg[];
   vectorRank: number | null;
   vectorSimilarity: number | null;
   keywordRank: number | null;
   keywordScore: number | null;
 }
 
-/**
- * The knowledge search: one fixed statement, its every input a parameter. Its legs read only the chunks
- * of the documents in scope (`scope`: the bases and the filter, when either is given). The vector leg
- * scores every candidate exactly (OFFSET 0 keeps the planner from the index) or takes the HNSW index's
- * nearest; the keyword leg ranks by ts_rank_cd (normalised as rank/(rank+1)). A branch a call does not
- * use is constant-false for its parameters (each call is planned with its values) and never runs. The
- * first column counts the vector leg's candidates, so the caller sees when an HNSW leg came back short;
- * a search that matched nothing is one row with a null chunk_id.
- *
- * $1 org, $2 embedding, $3 text, $4 score, $5 rrfK, $6 legDepth, $7 limit, $8 exact, $9 knowledge base
- * ids, $10 filter, $11 score threshold (as text, read as the score's own type: real for the keyword score).
- */
-const SEARCH = `WITH scope AS MATERIALIZED (
-    SELECT id FROM knowledge_documents
-     WHERE org_id = $1 AND ($9::uuid[] IS NULL OR knowledge_base_id = ANY($9::uuid[]))
-       AND ($10::jsonb IS NULL OR knowledge_filter_matches($10::jsonb, title, metadata))
-  ), vector_leg AS MATERIALIZED (
-    SELECT id, distance, row_number() OVER (ORDER BY distance, id) AS rank FROM (
-      (SELECT id, distance FROM (
-         SELECT c.id, c.embedding <=> $2::vector AS distance FROM knowledge_chunks c
-          WHERE $2::vector IS NOT NULL AND $8::boolean AND c.org_id = $1
-            AND (($9::uuid[] IS NULL AND $10::jsonb IS NULL) OR c.doc_id IN (SELECT id FROM scope))
-         OFFSET 0
-       ) AS scored ORDER BY distance, id LIMIT $6)
-      UNION ALL
-      (SELECT c.id, c.embedding <=> $2::vector AS distance FROM knowledge_chunks c
-        WHERE $2::vector IS NOT NULL AND NOT $8::boolean AND c.org_id = $1
-          AND (($9::uuid[] IS NULL AND $10::jsonb IS NULL) OR c.doc_id IN (SELECT id FROM scope))
-        ORDER BY c.embedding <=> $2::vector LIMIT $6)
-    ) AS candidates
-  ), keyword_query AS (
-    SELECT coalesce(string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | '), '')::tsquery AS q
-      FROM unnest(tsvector_to_array(to_tsvector('english', $3::text))) AS lexeme
-  ), keyword_leg AS MATERIALIZED (
-    SELECT id, keyword_score, row_number() OVER (ORDER BY keyword_score DESC, id) AS rank FROM (
-      SELECT c.id, ts_rank_cd(c.content_tsv, kq.q, 32) AS keyword_score
-        FROM knowledge_chunks c CROSS JOIN keyword_query kq
-       WHERE $3::text IS NOT NULL AND c.org_id = $1 AND c.content_tsv @@ kq.q
-         AND (($9::uuid[] IS NULL AND $10::jsonb IS NULL) OR c.doc_id IN (SELECT id FROM scope))
-       ORDER BY keyword_score DESC, c.id LIMIT $6
-    ) AS candidates
-  ), fused AS (
-    SELECT coalesce(v.id, k.id) AS id, v.rank AS vector_rank, v.distance, k.rank AS keyword_rank, k.keyword_score,
-           CASE $4::text
-             WHEN 'hybrid' THEN
-               (coalesce(1.0::float8 / ($5::int + v.rank), 0) + coalesce(1.0::float8 / ($5::int + k.rank), 0)) * (($5::int + 1) / 2.0::float8)
-             WHEN 'vector' THEN 1 - v.distance
-             -- The real as its text reads, so that the score equals the keyword_score a client reads.
-             ELSE k.keyword_score::text::float8
-           END AS score
-      FROM vector_leg v FULL JOIN keyword_leg k ON k.id = v.id
-  ), matches AS (
-    SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
-           f.keyword_rank, f.keyword_score, d.title, d.metadata, d.knowledge_base_id, c.page_start, c.page_end
-      FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
-     WHERE $11::text IS NULL
-        OR CASE WHEN $4::text = 'keyword' THEN f.keyword_score >= $11::text::real ELSE f.score >= $11::text::float8 END
-     ORDER BY f.score DESC, c.id LIMIT $7
-  )
-  SELECT (SELECT count(*) FROM vector_leg) AS vector_candidates, m.* FROM (SELECT 1) AS one LEFT JOIN matches m ON true
-   ORDER BY m.score DESC, m.chunk_id`;
+/** Reciprocal rank fusion's constant (Cormack et al.): a chunk's fused score is the sum of 1 / (RRF_K + rank) over the legs. */
+export const RRF_K = 60;
 
 @Injectable()
 export class KnowledgeChunkRepository {
@@ -203,74 +139,190 @@ export class KnowledgeChunkRepository {
   }
 
   /**
-   * Runs SEARCH: on its own (one round trip) when the vector leg scans exactly or is absent, or with the
-   * HNSW index's tuning `SET LOCAL` in a transaction, so that the settings end with it. The matches, best
-   * first, and how many candidates the vector leg found.
+   * The knowledge search: the organisation's `k` chunks nearest to `embedding` by cosine distance,
+   * best first, with score = cosine similarity.
    */
-  async search(orgId: string, search: ChunkSearch): Promise<{ matches: ChunkSearchRow[]; vectorCandidates: number }> {
-    const parameters = [
-      orgId,
-      search.embedding ? vectorLiteral(search.embedding) : null,
-      search.text,
-      search.score,
-      search.rrfK,
-      search.legDepth,
-      search.limit,
-      search.index === null,
-      search.knowledgeBaseIds,
-      search.filter ? JSON.stringify(search.filter) : null,
-      search.scoreThreshold === null ? null : String(search.scoreThreshold),
-    ];
-    const index = search.embedding ? search.index : null;
-    const rows = index
-      ? await this.db.transaction(async (manager) => {
-          const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
-          await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
-          return (await manager.query(SEARCH, parameters)) as SearchRow[];
-        })
-      : ((await this.db.query(SEARCH, parameters)) as SearchRow[]);
-    return { matches: rows.flatMap(toSearchRow), vectorCandidates: Number(rows[0]?.vector_candidates ?? 0) };
+  async search(orgId: string, embedding: readonly number[], k: number, plan: SearchPlan): Promise<ChunkMatch[]> {
+    const limit = Math.max(1, Math.min(100, Math.floor(k)));
+    // A materialized CTE cannot use the HNSW index: every row of the organisation is scored exactly.
+    const nearest = plan.exact
+      ? `WITH scored AS MATERIALIZED (
+           SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks WHERE org_id = $1
+         )
+         SELECT id, distance FROM scored ORDER BY distance LIMIT $3`
+      : `WITH candidates AS MATERIALIZED (
+           SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks
+            WHERE org_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3
+         )
+         SELECT id, distance FROM candidates ORDER BY distance`;
+    const rows = await this.runSearch<ChunkMatchRow>(
+      `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata, c.page_start, c.page_end
+         FROM (${nearest}) AS n
+         JOIN knowledge_chunks c ON c.id = n.id
+         JOIN knowledge_documents d ON d.id = c.doc_id
+        ORDER BY n.distance, c.id`,
+      [orgId, vectorLiteral(embedding), limit],
+      plan.exact ? undefined : { efSearch: Math.max(plan.efSearch, limit), iterativeScan: plan.iterativeScan },
+    );
+    return rows.map(toChunkMatch);
+  }
+
+  /**
+   * One search statement: on its own (one round trip) when it scans exactly, or with the HNSW index's
+   * tuning `SET LOCAL` in a transaction, so that the settings end with it.
+   */
+  private async runSearch<T>(sql: string, params: unknown[], index?: { efSearch: number; iterativeScan: boolean }): Promise<T[]> {
+    if (!index) return (await this.db.query(sql, params)) as T[];
+    return this.db.transaction(async (manager) => {
+      const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
+      await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
+      return (await manager.query(sql, params)) as T[];
+    });
+  }
+
+  /**
+   * Vector, keyword or hybrid search of one organisation's chunks, filtered on their documents, in one
+   * statement. Each leg ranks up to `legDepth` candidates; hybrid fuses them by reciprocal rank fusion.
+   * Scores are in [0, 1] for keyword and hybrid (ts_rank_cd normalised as rank/(rank+1); RRF divided by
+   * its maximum, 2/(RRF_K+1)) and the cosine similarity for vector. `vectorCandidates` tells the caller
+   * whether an HNSW leg came back short.
+   */
+  async query(orgId: string, query: ChunkQuery): Promise<{ matches: ChunkQueryMatch[]; vectorCandidates: number }> {
+    const params: unknown[] = [orgId];
+    const bind = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const depth = bind(query.legDepth);
+    const filter = query.filter ? `AND ${filterCondition(query.filter, params)}` : '';
+    const bases = query.knowledgeBaseIds ? bind(query.knowledgeBaseIds) : undefined;
+    // In the legs that join the document (d), and as a semi-join on the HNSW path, which does not.
+    const scope = bases ? `AND d.knowledge_base_id = ANY(${bases}::uuid[])` : '';
+    const indexedScope = bases
+      ? `AND c.doc_id IN (SELECT id FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = ANY(${bases}::uuid[]))`
+      : '';
+    const legs: string[] = [];
+    const useVector = query.mode !== 'keyword';
+    const useKeyword = query.mode !== 'vector';
+    const exactVector = query.plan.exact || query.filter !== undefined;
+    if (useVector) {
+      if (!query.embedding) throw new Error('a vector search needs the query embedding');
+      const vector = `${bind(vectorLiteral(query.embedding))}::vector`;
+      // OFFSET 0 keeps the planner from using the HNSW index: every row that passes the filter is scored exactly.
+      const candidates = exactVector
+        ? `SELECT id, distance FROM (
+             SELECT c.id, c.embedding <=> ${vector} AS distance
+               FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.doc_id
+              WHERE c.org_id = $1 ${scope} ${filter}
+             OFFSET 0
+           ) AS scored ORDER BY distance, id LIMIT ${depth}`
+        : `SELECT c.id, c.embedding <=> ${vector} AS distance FROM knowledge_chunks c
+            WHERE c.org_id = $1 ${indexedScope} ORDER BY c.embedding <=> ${vector} LIMIT ${depth}`;
+      legs.push(`vector_leg AS MATERIALIZED (
+        SELECT id, distance, row_number() OVER (ORDER BY distance, id) AS rank FROM (${candidates}) AS candidates
+      )`);
+    }
+    if (useKeyword) {
+      // The query's stemmed words, OR-ed: a chunk matches if it shares any of them, and ts_rank_cd
+      // ranks those sharing more (and closer together) higher.
+      legs.push(`keyword_query AS (
+        SELECT coalesce(string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | '), '')::tsquery AS q
+          FROM unnest(tsvector_to_array(to_tsvector('english', ${bind(query.text)}))) AS lexeme
+      )`);
+      legs.push(`keyword_leg AS MATERIALIZED (
+        SELECT id, keyword_score, row_number() OVER (ORDER BY keyword_score DESC, id) AS rank FROM (
+          SELECT c.id, ts_rank_cd(c.content_tsv, kq.q, 32) AS keyword_score
+            FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.doc_id CROSS JOIN keyword_query kq
+           WHERE c.org_id = $1 AND c.content_tsv @@ kq.q ${scope} ${filter}
+           ORDER BY keyword_score DESC, c.id LIMIT ${depth}
+        ) AS candidates
+      )`);
+    }
+    let fused: string;
+    if (query.mode === 'hybrid') {
+      fused = `SELECT coalesce(v.id, k.id) AS id, v.rank AS vector_rank, v.distance, k.rank AS keyword_rank, k.keyword_score,
+                      (coalesce(1.0::float8 / (${RRF_K} + v.rank), 0) + coalesce(1.0::float8 / (${RRF_K} + k.rank), 0)) * ${(RRF_K + 1) / 2} AS score
+                 FROM vector_leg v FULL JOIN keyword_leg k ON k.id = v.id`;
+    } else if (query.mode === 'vector') {
+      fused = `SELECT id, rank AS vector_rank, distance, NULL::bigint AS keyword_rank, NULL::real AS keyword_score, 1 - distance AS score FROM vector_leg`;
+    } else {
+      fused = `SELECT id, NULL::bigint AS vector_rank, NULL::double precision AS distance, rank AS keyword_rank, keyword_score, keyword_score AS score FROM keyword_leg`;
+    }
+    const threshold = query.scoreThreshold === undefined ? '' : `WHERE f.score >= ${bind(query.scoreThreshold)}`;
+    const vectorCount = useVector ? '(SELECT count(*) FROM vector_leg)' : '0';
+    const limit = bind(query.limit);
+    const rows = await this.runSearch<ChunkQueryRow>(
+      `WITH ${legs.join(',\n')},
+       fused AS (${fused}),
+       matches AS (
+         SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, f.score, f.vector_rank, 1 - f.distance AS vector_similarity,
+                f.keyword_rank, f.keyword_score, d.title, d.metadata, d.knowledge_base_id, c.page_start, c.page_end
+           FROM fused f JOIN knowledge_chunks c ON c.id = f.id JOIN knowledge_documents d ON d.id = c.doc_id
+           ${threshold}
+          ORDER BY f.score DESC, c.id LIMIT ${limit}
+       )
+       SELECT ${vectorCount} AS vector_candidates, m.* FROM (SELECT 1) AS one LEFT JOIN matches m ON true
+        ORDER BY m.score DESC, m.chunk_id`,
+      params,
+      useVector && !exactVector
+        ? { efSearch: Math.min(1000, Math.max(query.plan.efSearch, query.legDepth)), iterativeScan: query.plan.iterativeScan }
+        : undefined,
+    );
+    const vectorCandidates = Number(rows[0]?.vector_candidates ?? 0);
+    return { matches: rows.filter((row) => row.chunk_id !== null).map(toQueryMatch), vectorCandidates };
   }
 }
 
-/** A row of SEARCH: a match (its chunk id null when the search matched nothing) with its legs' ranks. */
-interface SearchRow {
-  vector_candidates: string;
-  chunk_id: string | null;
+interface ChunkMatchRow {
+  chunk_id: string;
   doc_id: string;
-  knowledge_base_id: string;
   chunk_index: number;
   content: string;
+  score: number;
   title: string;
   metadata: Record<string, unknown>;
   page_start: number | null;
   page_end: number | null;
-  score: number;
+}
+
+function toChunkMatch(row: ChunkMatchRow): ChunkMatch {
+  return {
+    chunkId: row.chunk_id,
+    docId: row.doc_id,
+    chunkIndex: row.chunk_index,
+    content: row.content,
+    score: Number(row.score),
+    title: row.title,
+    metadata: row.metadata,
+    pageStart: row.page_start,
+    pageEnd: row.page_end,
+  };
+}
+
+/** A row of `query`: a match (its chunk id null when the query matched nothing) with its legs' ranks. */
+interface ChunkQueryRow extends Omit<ChunkMatchRow, 'chunk_id'> {
+  vector_candidates: string;
+  chunk_id: string | null;
   vector_rank: string | null;
   vector_similarity: number | null;
   keyword_rank: string | null;
   keyword_score: number | null;
+  knowledge_base_id: string;
 }
 
-function toSearchRow(row: SearchRow): ChunkSearchRow[] {
-  if (row.chunk_id === null) return [];
-  const orNull = (value: string | number | null) => (value === null ? null : Number(value));
-  return [
-    {
-      chunkId: row.chunk_id,
-      docId: row.doc_id,
-      knowledgeBaseId: row.knowledge_base_id,
-      chunkIndex: row.chunk_index,
-      content: row.content,
-      title: row.title,
-      metadata: row.metadata,
-      pageStart: row.page_start,
-      pageEnd: row.page_end,
-      score: Number(row.score),
-      vectorRank: orNull(row.vector_rank),
-      vectorSimilarity: orNull(row.vector_similarity),
-      keywordRank: orNull(row.keyword_rank),
-      keywordScore: orNull(row.keyword_score),
-    },
-  ];
+function toQueryMatch(row: ChunkQueryRow): ChunkQueryMatch {
+  const vectorRank = row.vector_rank === null ? null : Number(row.vector_rank);
+  const keywordRank = row.keyword_rank === null ? null : Number(row.keyword_rank);
+  const foundBy: SearchLeg[] = [];
+  if (vectorRank !== null) foundBy.push('vector');
+  if (keywordRank !== null) foundBy.push('keyword');
+  return {
+    ...toChunkMatch(row as ChunkMatchRow),
+    knowledgeBaseId: row.knowledge_base_id,
+    foundBy,
+    vectorRank,
+    vectorSimilarity: vectorRank === null ? null : Number(row.vector_similarity),
+    keywordRank,
+    keywordScore: keywordRank === null ? null : Number(row.keyword_score),
+  };
 }
