@@ -1,7 +1,7 @@
 /**
  * The HTTP baseline of the knowledge-search benchmark, run as a child process (like the API): a bare
  * Fastify server whose one route runs the repository's search statements (runSqlSearch, the SQL
- * baseline's own code) for one of the searches listed in SEARCHES_FILE (JSON, query vectors
+ * baseline's own code) for one of the searches listed in SEARCHES_FILE (JSON, statements
  * precomputed; the request names it by its index, `{"search": 3}`, a body as small as the API's)
  * through a `pg` Pool of the API's size, and answers the rows as JSON. No auth, no validation, no
  * embedding, no logging: what any HTTP API in front of the same SQL pays at least.

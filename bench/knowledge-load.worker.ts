@@ -5,18 +5,19 @@
  * answered: for `warmupSeconds` unmeasured, then for `durationSeconds` measured. Every request
  * started in the measured window counts; latencies are exact (performance.now()).
  *
- * mode `http`: POST /api/v1/knowledge/search on the API. mode `sql`: the repository's search SQL
- * with the repository's statements through a `pg` Pool (the baseline), with the query vector precomputed.
+ * mode `http`: POST /api/v1/knowledge/search on the API. mode `sql`: the repository's search statement
+ * (knowledgeSearchStatement) through a `pg` Pool (the baseline), built once with the query vector precomputed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolClient } from 'pg';
+import type { SearchPlan, SearchStatement } from '@pylon/db/repositories/knowledge-search.sql';
 
 export interface SqlSearch {
   orgId: string;
-  /** pgvector text form, '[0.1,0.2,…]'. */
-  vector: string;
   limit: number;
-  plan: { exact: boolean; efSearch: number; iterativeScan: boolean };
+  plan: SearchPlan;
+  /** The repository's statement for this search, built once (query vector precomputed). */
+  statement: SearchStatement;
 }
 
 export interface LoadRequest {
@@ -47,35 +48,15 @@ export interface LoadResult {
   latenciesMs: Record<string, number[]>;
 }
 
-/** The knowledge search of KnowledgeChunkRepository.search, verbatim: keep the two in step. */
-export const EXACT_NEAREST = `
-          WITH scored AS MATERIALIZED (
-            SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks WHERE org_id = $1
-          )
-          SELECT id, distance FROM scored ORDER BY distance LIMIT $3`;
-export const HNSW_NEAREST = `
-          WITH candidates AS MATERIALIZED (
-            SELECT id, embedding <=> $2::vector AS distance FROM knowledge_chunks
-             WHERE org_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3
-          )
-          SELECT id, distance FROM candidates ORDER BY distance`;
-export function searchSql(exact: boolean): string {
-  return `SELECT c.id AS chunk_id, c.doc_id, c.chunk_index, c.content, 1 - n.distance AS score, d.title, d.metadata
-           FROM (${exact ? EXACT_NEAREST : HNSW_NEAREST}) AS n
-           JOIN knowledge_chunks c ON c.id = n.id
-           JOIN knowledge_documents d ON d.id = c.doc_id
-          ORDER BY n.distance, c.id`;
-}
-
-/** The repository's statements in the same order: exact search alone; HNSW with its tuning set in a transaction. */
+/** The repository's search statements, run as KnowledgeChunkRepository.query runs them: alone, or after the HNSW tuning in a transaction. */
 export async function runSqlSearch(client: PoolClient, search: SqlSearch): Promise<Array<{ chunk_id: string; score: number }>> {
-  const params = [search.orgId, search.vector, search.limit];
-  if (search.plan.exact) return (await client.query(searchSql(true), params)).rows as Array<{ chunk_id: string; score: number }>;
+  const { sql, params, index } = search.statement;
+  if (!index) return (await client.query(sql, params)).rows as Array<{ chunk_id: string; score: number }>;
   await client.query('BEGIN');
   try {
-    const iterative = search.plan.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
-    await client.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(Math.max(search.plan.efSearch, search.limit))]);
-    const { rows } = await client.query(searchSql(false), params);
+    const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
+    await client.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
+    const { rows } = await client.query(sql, params);
     await client.query('COMMIT');
     return rows as Array<{ chunk_id: string; score: number }>;
   } catch (error) {

@@ -18,14 +18,13 @@
  * (clustered-embeddings.ts), served to the API's OpenAI provider by a local OpenAI-compatible server.
  */
 import { loadConfig } from '@pylon/config';
-import { vectorIndexDdl } from '@pylon/db';
+import { knowledgeSearchStatement, vectorIndexDdl, type SearchPlan } from '@pylon/db';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool, type PoolClient } from 'pg';
-import { toSql } from 'pgvector';
 import { LocalLexicalEmbedder } from '@pylon/embeddings/local-lexical-embedder';
 import { chunkText } from '@pylon/knowledge/chunking';
 import { planSearch, supportsIterativeScan } from '@pylon/knowledge/search-planner';
@@ -46,7 +45,7 @@ import {
 } from './knowledge-corpus';
 import { CLUSTERED_EMBEDDINGS_ID, ClusteredEmbeddings, serveEmbeddings, similarityProfile } from './clustered-embeddings';
 import { startBaselineServer } from './baseline-server';
-import { runSqlSearch, searchSql, type LoadJob, type LoadRequest, type LoadResult, type SqlSearch } from './knowledge-load.worker';
+import { runSqlSearch, type LoadJob, type LoadRequest, type LoadResult, type SqlSearch } from './knowledge-load.worker';
 import {
   BENCH_LIMITS_ENV,
   envInt,
@@ -116,7 +115,8 @@ interface Tenant {
 
 interface Query {
   text: string;
-  vector: string;
+  /** Frozen, as the API's query-embedding cache hands it out. */
+  embedding: readonly number[];
   /** The paragraph the query's words come from: its document's title and its chunk index. */
   source: { title: string; chunkIndex: number };
 }
@@ -166,7 +166,7 @@ async function sqlSearch(client: PoolClient, search: SqlSearch, forceIndex = fal
     await client.query(`SELECT set_config('enable_sort', 'off', true)`);
     await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.max(search.plan.efSearch, search.limit))]);
     if (search.plan.iterativeScan) await client.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-    const { rows } = await client.query(searchSql(false), [search.orgId, search.vector, search.limit]);
+    const { rows } = await client.query(search.statement.sql, search.statement.params);
     await client.query('COMMIT');
     return rows.map((row: { chunk_id: string; score: number }) => ({ id: row.chunk_id, distance: 1 - Number(row.score) }));
   } catch (error) {
@@ -181,7 +181,7 @@ async function usesHnsw(client: PoolClient, search: SqlSearch, forceIndex: boole
   try {
     if (forceIndex) await client.query(`SELECT set_config('enable_sort', 'off', true)`);
     await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.max(search.plan.efSearch, search.limit))]);
-    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${searchSql(false)}`, [search.orgId, search.vector, search.limit]);
+    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${search.statement.sql}`, search.statement.params);
     await client.query('COMMIT');
     const plan = JSON.stringify(rows[0]['QUERY PLAN']);
     const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"Index Name":"([^"]+)")?/g)].map((m) => (m[2] ? `${m[1]} on ${m[2]}` : m[1]));
@@ -453,7 +453,7 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
         const doc = corpus.document(tenant.plan.index, docIndex, tenant.plan.documents[docIndex]!);
         const chunkIndex = Math.floor(random() * doc.paragraphs.length);
         const text = corpus.query(random, doc.paragraphs[chunkIndex]!);
-        list.push({ text, vector: toSql(embedder.embedOne(text)) as string, source: { title: doc.title, chunkIndex } });
+        list.push({ text, embedding: Object.freeze(embedder.embedOne(text)), source: { title: doc.title, chunkIndex } });
       }
       queries.set(tenant.plan.sizeClass!, list);
     }
@@ -467,11 +467,12 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
     const hnswPlans = new Map(
       classTenants.map((tenant) => [tenant.plan.sizeClass!, planSearch({ ...shape(tenant), exactMaxChunks: 0, ownIndexReady: true })]),
     );
-    const search = (tenant: Tenant, query: Query, plan: SqlSearch['plan']): SqlSearch => ({
+    const search = (tenant: Tenant, query: Query, plan: SearchPlan): SqlSearch => ({
       orgId: tenant.orgId,
-      vector: query.vector,
       limit: K,
       plan,
+      // What KnowledgeSearchService.search asks for: the vector leg alone, K deep.
+      statement: knowledgeSearchStatement(tenant.orgId, { mode: 'vector', embedding: query.embedding, text: query.text, limit: K, legDepth: K, plan }),
     });
 
     // ── 3. Recall@6 ────────────────────────────────────────────────────────────────────────────────

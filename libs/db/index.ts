@@ -69,15 +69,15 @@ export {
   type RevisionAcceptance,
 } from './repositories/knowledge-document.repository';
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
+export { KnowledgeChunkRepository, type ChunkMatch, type ChunkQueryMatch, type DraftChunk } from './repositories/knowledge-chunk.repository';
 export {
-  KnowledgeChunkRepository,
+  knowledgeSearchStatement,
   RRF_K,
-  type ChunkMatch,
   type ChunkQuery,
-  type ChunkQueryMatch,
-  type DraftChunk,
+  type IndexTuning,
   type SearchPlan,
-} from './repositories/knowledge-chunk.repository';
+  type SearchStatement,
+} from './repositories/knowledge-search.sql';
 export { LedgerRepository, InsufficientTokensError, type EntryReference } from './repositories/ledger.repository';
 export { VideoGenerationRepository, type NewVideoGeneration, type VideoOutcome } from './repositories/video-generation.repository';
 export { WebhookEndpointRepository, type EndpointChanges } from './repositories/webhook-endpoint.repository';

@@ -25,7 +25,7 @@ const SIZE_CACHE_ENTRIES = 10_000;
 
 /**
  * Knowledge search: embeds the query (cached), picks the plan for the organisation's size, and runs
- * the one pgvector query. Refuses to start when the embedder's dimension does not match the column.
+ * the one pgvector statement (knowledge-search.sql.ts). Refuses to start when the embedder's dimension does not match the column.
  */
 @Injectable()
 export class KnowledgeSearchService implements OnModuleInit {
@@ -56,16 +56,7 @@ export class KnowledgeSearchService implements OnModuleInit {
 
   /** The seed search (`POST /knowledge/search`): the organisation's chunks nearest to the query, by cosine similarity. */
   async search(orgId: string, query: string, matchCount: number): Promise<ChunkMatch[]> {
-    const [embedding, orgChunks] = await Promise.all([this.queries.embedQuery(query), this.orgChunkCount(orgId)]);
-    if (orgChunks === 0) return [];
-    const plan = await this.plan(orgId, orgChunks, matchCount);
-    const matches = await this.chunks.search(orgId, embedding, matchCount, plan);
-    // An approximate index can come back short: answer exactly rather than short.
-    if (!plan.exact && matches.length < Math.min(matchCount, orgChunks)) {
-      this.logger.debug(`HNSW returned ${matches.length} of ${matchCount} for org ${orgId}; searching exactly`);
-      return this.chunks.search(orgId, embedding, matchCount, EXACT);
-    }
-    return matches;
+    return this.run(orgId, { query, matchCount, mode: 'vector' }, matchCount);
   }
 
   /**
@@ -74,6 +65,11 @@ export class KnowledgeSearchService implements OnModuleInit {
    * needs no embedding, so a keyword query works while the embedding provider is down.
    */
   async query(orgId: string, request: KnowledgeQuery): Promise<ChunkQueryMatch[]> {
+    return this.run(orgId, request, Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount));
+  }
+
+  /** Both searches: embed (cached), plan for the organisation's size, run the one statement. */
+  private async run(orgId: string, request: KnowledgeQuery, legDepth: number): Promise<ChunkQueryMatch[]> {
     const needsEmbedding = request.mode !== 'keyword';
     const bases = request.knowledgeBaseIds;
     const [embedding, orgChunks, scopeChunks] = await Promise.all([
@@ -82,7 +78,6 @@ export class KnowledgeSearchService implements OnModuleInit {
       bases ? (bases.length > 0 ? this.documents.readyChunkCountIn(orgId, bases) : 0) : undefined,
     ]);
     if (orgChunks === 0 || scopeChunks === 0) return [];
-    const legDepth = Math.max(MIN_LEG_DEPTH, LEG_DEPTH_PER_MATCH * request.matchCount);
     const query = {
       mode: request.mode,
       embedding,
@@ -96,7 +91,8 @@ export class KnowledgeSearchService implements OnModuleInit {
     };
     const { matches, vectorCandidates } = await this.chunks.query(orgId, query);
     const indexedVectorLeg = needsEmbedding && !query.plan.exact && !query.filter;
-    // A leg scoped to some bases can find only their chunks (counted from the documents, so as exact as the org's count).
+    // An approximate index can come back short: answer exactly rather than short. A leg scoped to some
+    // bases can find only their chunks (counted from the documents, so as exact as the org's count).
     if (indexedVectorLeg && vectorCandidates < Math.min(legDepth, scopeChunks ?? orgChunks)) {
       this.logger.debug(`HNSW returned ${vectorCandidates} of ${legDepth} candidates for org ${orgId}; searching exactly`);
       return (await this.chunks.query(orgId, { ...query, plan: EXACT })).matches;

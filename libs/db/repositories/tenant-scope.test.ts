@@ -19,7 +19,6 @@ const NOT_SCOPED_BY_PARAMETER: Record<string, string> = {
   'WebhookDeliveryRepository.recordAttempts':
     'attempts of several organisations in one statement: each row carries its org_id, and one whose delivery is not of that organisation is not recorded',
   // Private helpers of scoped methods.
-  'KnowledgeChunkRepository.runSearch': 'private: runs the statement its scoped callers (search, query) built',
   'LedgerRepository.insertEntry': 'private: writes the entry its scoped callers made, with its org_id',
   // Before an organisation is known, or across all of them, for the operator.
   'ApiKeyRepository.findByLookupId': 'authentication: the organisation is not known until the key is found',
