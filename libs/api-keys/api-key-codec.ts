@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { API_KEY_CHECKSUM_LENGTH, API_KEY_LENGTH, API_KEY_LOOKUP_LENGTH, API_KEY_PREFIX, API_KEY_SECRET_LENGTH } from '@pylon/contracts';
 
@@ -43,7 +43,7 @@ export function parseApiKey(candidate: string): { lookupId: string } | null {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function hashesMatch(expectedHex: string, actualHex: string): boolean {

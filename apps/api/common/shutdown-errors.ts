@@ -12,7 +12,5 @@ export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', async () => {
-    if (closing) throw new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down');
-  });
+  fastify.addHook('onRequest', (_request, _reply, done) => done(closing ? new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down') : undefined));
 }
