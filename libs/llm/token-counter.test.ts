@@ -25,4 +25,15 @@ describe('token counter (o200k_base)', () => {
     const usage = countTurn(request, { kind: 'answer', text: 'hello world' });
     assert.deepEqual(usage, { inputTokens: countTokens('Answer briefly.') + 2, outputTokens: 2, countedBy: 'tokenizer' });
   });
+
+  it('counts a remembered text, a long one and one evicted long ago the same as the first time', () => {
+    const long = 'retry '.repeat(5_000);
+    const first = countTokens(long);
+    assert.equal(countTokens(long), first);
+    const instructions = 'Answer in one sentence, citing the source.';
+    const expected = countTokens(instructions);
+    for (let i = 0; i < 1_000; i++) countTokens(`unique text number ${i}`);
+    assert.equal(countTokens(instructions), expected);
+    assert.equal(countTokens('hello world'), 2);
+  });
 });

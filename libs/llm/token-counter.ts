@@ -14,8 +14,26 @@ function o200k(): Tiktoken {
   return encoder;
 }
 
+/** Texts most turns repeat (an agent's instructions, its tools' definitions) are counted once: up to this many of them, */
+const REMEMBERED_TEXTS = 256;
+/** each of at most this many characters, so that the cache holds at most a few MB. */
+const REMEMBERED_TEXT_CHARS = 16_384;
+const remembered = new Map<string, number>();
+
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : o200k().encode(text).length;
+  if (text.length === 0) return 0;
+  if (text.length > REMEMBERED_TEXT_CHARS) return o200k().encode(text).length;
+  const known = remembered.get(text);
+  if (known !== undefined) {
+    // Least recently used goes first: a hit moves to the back of the Map's order.
+    remembered.delete(text);
+    remembered.set(text, known);
+    return known;
+  }
+  const tokens = o200k().encode(text).length;
+  if (remembered.size >= REMEMBERED_TEXTS) remembered.delete(remembered.keys().next().value!);
+  remembered.set(text, tokens);
+  return tokens;
 }
 
 /** Every text the model reads in a turn: instructions, history, input, this run's tool traffic, tool and schema definitions. */
