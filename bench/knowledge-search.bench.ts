@@ -472,7 +472,14 @@ async function runKnowledgeSearch(context: BenchContext, embeddingKind: Embeddin
       limit: K,
       plan,
       // What KnowledgeSearchService.search asks for: the vector leg alone, K deep.
-      statement: knowledgeSearchStatement(tenant.orgId, { mode: 'vector', embedding: query.embedding, text: query.text, limit: K, legDepth: K, plan }),
+      statement: knowledgeSearchStatement(tenant.orgId, {
+        mode: 'vector',
+        embedding: query.embedding,
+        text: query.text,
+        limit: K,
+        legDepth: K,
+        plan,
+      }),
     });
 
     // ── 3. Recall@6 ────────────────────────────────────────────────────────────────────────────────

@@ -26,5 +26,7 @@ function routingError(fastify: FastifyInstance, httpVersionMajor: number, url: s
   if (!is404) return undefined;
   const path = url.split('?', 1)[0]!;
   const allowed = METHODS.filter((method) => fastify.findRoute({ method, url: path }) !== null);
-  return allowed.length > 0 ? new ApiError(ErrorCode.MethodNotAllowed, 'this path does not take this method', { Allow: allowed.join(', ') }) : undefined;
+  return allowed.length > 0
+    ? new ApiError(ErrorCode.MethodNotAllowed, 'this path does not take this method', { Allow: allowed.join(', ') })
+    : undefined;
 }

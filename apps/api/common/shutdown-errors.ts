@@ -12,5 +12,7 @@ export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', (_request, _reply, done) => done(closing ? new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down') : undefined));
+  fastify.addHook('onRequest', (_request, _reply, done) =>
+    done(closing ? new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down') : undefined),
+  );
 }

@@ -17,7 +17,13 @@ describe('the knowledge search statement', () => {
     const first = knowledgeSearchStatement(ORG, query({ filter: { type: 'eq', attribute: { kind: 'metadata', key: 'team' }, value: 'a' } }));
     const second = knowledgeSearchStatement(
       '00000000-0000-4000-8000-000000000002',
-      query({ text: hostile, embedding: [0.9, 0.8, 0.7], limit: 3, legDepth: 60, filter: { type: 'eq', attribute: { kind: 'metadata', key: hostile }, value: hostile } }),
+      query({
+        text: hostile,
+        embedding: [0.9, 0.8, 0.7],
+        limit: 3,
+        legDepth: 60,
+        filter: { type: 'eq', attribute: { kind: 'metadata', key: hostile }, value: hostile },
+      }),
     );
     assert.equal(second.sql, first.sql);
     assert.ok(!second.sql.includes('DROP TABLE'));

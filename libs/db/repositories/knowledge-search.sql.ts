@@ -114,9 +114,7 @@ function exactCandidates(vector: string, depth: string, bases: string | undefine
 
 /** The nearest chunks by the organisation's HNSW index, which orders by the bare distance; the scope is a semi-join. */
 function indexedCandidates(vector: string, depth: string, bases: string | undefined): string {
-  const scope = bases
-    ? `AND c.doc_id IN (SELECT id FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = ANY(${bases}::uuid[]))`
-    : '';
+  const scope = bases ? `AND c.doc_id IN (SELECT id FROM knowledge_documents WHERE org_id = $1 AND knowledge_base_id = ANY(${bases}::uuid[]))` : '';
   return `SELECT c.id, c.embedding <=> ${vector} AS distance FROM knowledge_chunks c
      WHERE c.org_id = $1 ${scope} ORDER BY c.embedding <=> ${vector} LIMIT ${depth}`;
 }
