@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, Route, Switch, useLocation } from 'wouter';
+import { Link, Route, Switch, useLocation, type StringRouteParams } from 'wouter';
 import { ErrorNotice } from './components/ui';
 import { AgentPage } from './features/agents/AgentPage';
 import { AgentsPage } from './features/agents/AgentsPage';
@@ -48,104 +48,24 @@ export function App() {
       <Shell>
         <Switch>
           <Route path="/" component={HomePage} />
-          <Route path="/runs">
-            {() => (
-              <Guarded scope="runs:read">
-                <RunsPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/runs/:runId">
-            {(params) => (
-              <Guarded scope="runs:read">
-                <RunPage runId={params.runId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/schedules">
-            {() => (
-              <Guarded scope="runs:read">
-                <SchedulesPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/schedules/:scheduleId">
-            {(params) => (
-              <Guarded scope="runs:read">
-                <SchedulePage scheduleId={params.scheduleId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/playground/:conversationId?">
-            {(params) => (
-              <Guarded scope="runs:create">
-                <PlaygroundPage conversationId={params.conversationId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/agents">
-            {() => (
-              <Guarded scope="agents:manage">
-                <AgentsPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/agents/:agentId">
-            {(params) => (
-              <Guarded scope="agents:manage">
-                <AgentPage agentId={params.agentId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/billing">
-            {() => (
-              <Guarded scope="tokens:read">
-                <BillingPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/knowledge">
-            {() => (
-              <Guarded scope="kb:read">
-                <KnowledgePage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/knowledge/:docId">
-            {(params) => (
-              <Guarded scope="kb:read">
-                <DocumentPage docId={params.docId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/videos">
-            {() => (
-              <Guarded scope="video:read">
-                <VideosPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/webhooks">
-            {() => (
-              <Guarded scope="webhooks:manage">
-                <WebhooksPage />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/webhooks/:endpointId">
-            {(params) => (
-              <Guarded scope="webhooks:manage">
-                <EndpointPage endpointId={params.endpointId} />
-              </Guarded>
-            )}
-          </Route>
-          <Route path="/keys">
-            {() => (
-              <Guarded scope="keys:manage">
-                <KeysPage />
-              </Guarded>
-            )}
-          </Route>
+          <GuardedRoute path="/runs" scope="runs:read" page={() => <RunsPage />} />
+          <GuardedRoute path="/runs/:runId" scope="runs:read" page={(params) => <RunPage runId={params.runId} />} />
+          <GuardedRoute path="/schedules" scope="runs:read" page={() => <SchedulesPage />} />
+          <GuardedRoute path="/schedules/:scheduleId" scope="runs:read" page={(params) => <SchedulePage scheduleId={params.scheduleId} />} />
+          <GuardedRoute
+            path="/playground/:conversationId?"
+            scope="runs:create"
+            page={(params) => <PlaygroundPage conversationId={params.conversationId} />}
+          />
+          <GuardedRoute path="/agents" scope="agents:manage" page={() => <AgentsPage />} />
+          <GuardedRoute path="/agents/:agentId" scope="agents:manage" page={(params) => <AgentPage agentId={params.agentId} />} />
+          <GuardedRoute path="/billing" scope="tokens:read" page={() => <BillingPage />} />
+          <GuardedRoute path="/knowledge" scope="kb:read" page={() => <KnowledgePage />} />
+          <GuardedRoute path="/knowledge/:docId" scope="kb:read" page={(params) => <DocumentPage docId={params.docId} />} />
+          <GuardedRoute path="/videos" scope="video:read" page={() => <VideosPage />} />
+          <GuardedRoute path="/webhooks" scope="webhooks:manage" page={() => <WebhooksPage />} />
+          <GuardedRoute path="/webhooks/:endpointId" scope="webhooks:manage" page={(params) => <EndpointPage endpointId={params.endpointId} />} />
+          <GuardedRoute path="/keys" scope="keys:manage" page={() => <KeysPage />} />
           <Route>{() => <NotFound />}</Route>
         </Switch>
       </Shell>
@@ -217,6 +137,22 @@ function Shell({ children }: { children: ReactNode }) {
       </main>
     </>
   );
+}
+
+/**
+ * A route to a page that needs a scope (a `Switch` matches it by its `path` prop). For a string path, wouter's params are
+ * `StringRouteParams<Path>`; the cast only spells that out where TypeScript cannot resolve wouter's conditional type for a generic path.
+ */
+function GuardedRoute<Path extends string>({
+  path,
+  scope,
+  page,
+}: {
+  path: Path;
+  scope: Scope;
+  page: (params: StringRouteParams<Path>) => ReactNode;
+}) {
+  return <Route path={path}>{(params) => <Guarded scope={scope}>{page(params as StringRouteParams<Path>)}</Guarded>}</Route>;
 }
 
 function Guarded({ scope, children }: { scope: Scope; children: ReactNode }) {

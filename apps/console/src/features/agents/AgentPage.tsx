@@ -1,6 +1,8 @@
 import { Link } from 'wouter';
 import { useAgent, useAgentVersions } from '../../hooks/use-agents';
-import { ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../../components/ui';
+import { ErrorNotice, Id, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { Fact, Facts } from '../../components/Facts';
 import { describeTools } from '../../components/VersionPicker';
 import { CreateVersion } from './CreateVersion';
 import { ResponseFormatView } from './VersionFields';
@@ -18,66 +20,49 @@ export function AgentPage({ agentId }: { agentId: string }) {
       <h1>Agent {agent.data ? `“${agent.data.name}”` : ''}</h1>
       <ErrorNotice error={agent.error} />
       {agent.data && (
-        <dl className="facts">
-          <dt>Agent id</dt>
-          <dd>
+        <Facts>
+          <Fact term="Agent id">
             <Id value={agent.data.agent_id} label="the agent id" />
-          </dd>
-          <dt>Created</dt>
-          <dd>
+          </Fact>
+          <Fact term="Created">
             <When at={agent.data.created_at} />
-          </dd>
-        </dl>
+          </Fact>
+        </Facts>
       )}
       <section aria-labelledby="versions-heading">
         <h2 id="versions-heading">Versions</h2>
         <p className="hint">A version never changes: runs name the version they ran, so a new prompt or model is a new version.</p>
-        <ErrorNotice error={versions.error} />
-        {versions.data && versions.data.data.length > 0 && (
-          <TableScroll label="Versions, newest first">
-            <table>
-              <caption className="visually-hidden">Versions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Instructions</th>
-                  <th scope="col">Tools</th>
-                  <th scope="col">Answers</th>
-                  <th scope="col">Version id</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.data.data.map((version) => (
-                  <tr key={version.agent_version_id}>
-                    <td>v{version.version}</td>
-                    <td>
-                      <code>{version.model}</code>
-                    </td>
-                    <td>
-                      <span className="clip" title={version.instructions}>
-                        {version.instructions || <span className="muted">none</span>}
-                      </span>
-                    </td>
-                    <td>{describeTools(version.tools)}</td>
-                    <td>
-                      <ResponseFormatView format={version.response_format} version={version.version} />
-                    </td>
-                    <td>
-                      <Id value={version.agent_version_id} label={`the id of version ${version.version}`} />
-                    </td>
-                    <td>
-                      <When at={version.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {versions.data?.data.length === 0 && <p>No versions yet: an agent runs only as one of its versions.</p>}
-        <Pager pager={pager} nextCursor={versions.data?.next_cursor} label="Pages of versions" />
+        <PagedTable
+          list={versions}
+          pager={pager}
+          label="Versions, newest first"
+          columns={['Version', 'Model', 'Instructions', 'Tools', 'Answers', 'Version id', 'Created']}
+          empty="No versions yet: an agent runs only as one of its versions."
+          pagesLabel="Pages of versions"
+          row={(version) => (
+            <tr key={version.agent_version_id}>
+              <td>v{version.version}</td>
+              <td>
+                <code>{version.model}</code>
+              </td>
+              <td>
+                <span className="clip" title={version.instructions}>
+                  {version.instructions || <span className="muted">none</span>}
+                </span>
+              </td>
+              <td>{describeTools(version.tools)}</td>
+              <td>
+                <ResponseFormatView format={version.response_format} version={version.version} />
+              </td>
+              <td>
+                <Id value={version.agent_version_id} label={`the id of version ${version.version}`} />
+              </td>
+              <td>
+                <When at={version.created_at} />
+              </td>
+            </tr>
+          )}
+        />
       </section>
       <CreateVersion agentId={agentId} />
     </>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useAgents, useCreateAgent } from '../../hooks/use-agents';
-import { DocsLink, Done, ErrorNotice, Id, Pager, TableScroll, usePager, When } from '../../components/ui';
+import { DocsLink, Done, Id, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { Submit } from '../../components/Submit';
 import { useSession } from '../../session';
 
 /** The organisation's agents: list and create; each agent's versions on its own page. */
@@ -15,38 +17,27 @@ export function AgentsPage() {
       <CreateAgent />
       <section aria-labelledby="agents-heading">
         <h2 id="agents-heading">Agents</h2>
-        <ErrorNotice error={agents.error} />
-        {agents.data && agents.data.data.length > 0 && (
-          <TableScroll label="Agents, newest first">
-            <table>
-              <caption className="visually-hidden">Agents, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Agent id</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {agents.data.data.map((agent) => (
-                  <tr key={agent.agent_id}>
-                    <td>
-                      <Link href={`/agents/${agent.agent_id}`}>{agent.name}</Link>
-                    </td>
-                    <td>
-                      <Id value={agent.agent_id} label={`the id of ${agent.name}`} />
-                    </td>
-                    <td>
-                      <When at={agent.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {agents.data?.data.length === 0 && <p>No agents yet: create one above, then give it a version.</p>}
-        <Pager pager={pager} nextCursor={agents.data?.next_cursor} label="Pages of agents" />
+        <PagedTable
+          list={agents}
+          pager={pager}
+          label="Agents, newest first"
+          columns={['Name', 'Agent id', 'Created']}
+          empty="No agents yet: create one above, then give it a version."
+          pagesLabel="Pages of agents"
+          row={(agent) => (
+            <tr key={agent.agent_id}>
+              <td>
+                <Link href={`/agents/${agent.agent_id}`}>{agent.name}</Link>
+              </td>
+              <td>
+                <Id value={agent.agent_id} label={`the id of ${agent.name}`} />
+              </td>
+              <td>
+                <When at={agent.created_at} />
+              </td>
+            </tr>
+          )}
+        />
       </section>
     </>
   );
@@ -66,12 +57,9 @@ function CreateAgent() {
       <form onSubmit={submit} className="stack">
         <label htmlFor="agent-name">Name</label>
         <input id="agent-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
-        <div>
-          <button type="submit" disabled={create.isPending}>
-            Create agent
-          </button>
-        </div>
-        <ErrorNotice error={create.error} />
+        <Submit disabled={create.isPending} error={create.error}>
+          Create agent
+        </Submit>
         {create.data && (
           <Done>
             Agent “{create.data.name}” created. <Link href={`/agents/${create.data.agent_id}`}>Give it a first version</Link>.

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useCreateAgentVersion, useModelProviders } from '../../hooks/use-agents';
 import { Done, ErrorNotice } from '../../components/ui';
+import { Submit } from '../../components/Submit';
 import { McpToolFields, mcpTool, type McpServerDraft } from '../../components/McpToolFields';
 import { EXAMPLE_SCHEMA, KnowledgeBaseChoice, ModelNote, parseSchema } from './VersionFields';
 
@@ -167,12 +168,9 @@ export function CreateVersion({ agentId }: { agentId: string }) {
             </label>
           </fieldset>
         )}
-        <div>
-          <button type="submit" disabled={create.isPending || !provider || (schema !== null && 'error' in schema)}>
-            Create version
-          </button>
-        </div>
-        <ErrorNotice error={providers.error ?? create.error} />
+        <Submit disabled={create.isPending || !provider || (schema !== null && 'error' in schema)} error={providers.error ?? create.error}>
+          Create version
+        </Submit>
         {create.data && (
           <Done>
             Version {create.data.version} created with <code>{create.data.model}</code>: start a run of it on the <Link href="/runs">Runs</Link> page.

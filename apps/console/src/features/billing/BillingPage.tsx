@@ -3,7 +3,8 @@ import { VIDEO_COST, type LedgerEntry } from '../../api/ledger';
 import { useLedger, useLedgerPage } from '../../hooks/use-tokens';
 import { useUsage } from '../../hooks/use-usage';
 import { LedgerChart } from '../../components/LedgerChart';
-import { DocsLink, ErrorNotice, Id, Pager, ScopeNote, TableScroll, usePager, When } from '../../components/ui';
+import { DocsLink, ErrorNotice, Id, ScopeNote, usePager, When } from '../../components/ui';
+import { DataTable, PagedTable, numeric } from '../../components/DataTable';
 import { useSession } from '../../session';
 
 /** Tokens: the balance, how it moved (a chart that follows grants, debits and refunds), and the ledger as a table. */
@@ -48,39 +49,20 @@ function RunCharges() {
           <p className="hint">Every model call of every run, its tokens, and what the runs were charged; each run’s page lists its own turns.</p>
           <ErrorNotice error={usage.error} />
           {windows.length > 0 && (
-            <TableScroll label="Model turns of agent runs, per period">
-              <table>
-                <caption className="visually-hidden">Model turns of agent runs, per period</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Period</th>
-                    <th scope="col" className="number">
-                      Turns
-                    </th>
-                    <th scope="col" className="number">
-                      Input tokens
-                    </th>
-                    <th scope="col" className="number">
-                      Output tokens
-                    </th>
-                    <th scope="col" className="number">
-                      Charged
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {windows.map(({ name, models }) => (
-                    <tr key={name}>
-                      <th scope="row">{name === '24h' ? 'Last 24 hours' : 'Last 30 days'}</th>
-                      <td className="number">{models.turns.toLocaleString()}</td>
-                      <td className="number">{models.input_tokens.toLocaleString()}</td>
-                      <td className="number">{models.output_tokens.toLocaleString()}</td>
-                      <td className="number">{models.run_cost_tokens.toLocaleString()} tokens</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Model turns of agent runs, per period"
+              columns={['Period', numeric('Turns'), numeric('Input tokens'), numeric('Output tokens'), numeric('Charged')]}
+            >
+              {windows.map(({ name, models }) => (
+                <tr key={name}>
+                  <th scope="row">{name === '24h' ? 'Last 24 hours' : 'Last 30 days'}</th>
+                  <td className="number">{models.turns.toLocaleString()}</td>
+                  <td className="number">{models.input_tokens.toLocaleString()}</td>
+                  <td className="number">{models.output_tokens.toLocaleString()}</td>
+                  <td className="number">{models.run_cost_tokens.toLocaleString()} tokens</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </>
       )}
@@ -95,49 +77,31 @@ function LedgerTable() {
     <section aria-labelledby="ledger-heading">
       <h2 id="ledger-heading">Ledger</h2>
       <p className="hint">Every change to the balance, newest first. Entries are never changed or removed: a refund is an entry of its own.</p>
-      <ErrorNotice error={page.error} />
-      {page.data && page.data.data.length > 0 && (
-        <TableScroll label="Ledger entries, newest first">
-          <table>
-            <caption className="visually-hidden">Ledger entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="number">
-                  Amount
-                </th>
-                <th scope="col" className="number">
-                  Balance after
-                </th>
-                <th scope="col">Reason</th>
-                <th scope="col">For</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.data.map((entry) => (
-                <tr key={entry.entry_id} data-kind={entry.kind}>
-                  <td>
-                    <When at={entry.created_at} />
-                  </td>
-                  <td>{KIND_LABEL[entry.kind]}</td>
-                  <td className={`number delta-${entry.delta < 0 ? 'down' : 'up'}`}>
-                    {entry.delta > 0 ? '+' : '−'}
-                    {Math.abs(entry.delta).toLocaleString()}
-                  </td>
-                  <td className="number">{entry.balance_after.toLocaleString()}</td>
-                  <td>{entry.reason ?? <span className="muted">—</span>}</td>
-                  <td>
-                    <Reference entry={entry} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      {page.data?.data.length === 0 && <p>No ledger entries yet: an operator grants tokens with the admin API.</p>}
-      <Pager pager={pager} nextCursor={page.data?.next_cursor} label="Pages of ledger entries" />
+      <PagedTable
+        list={page}
+        pager={pager}
+        label="Ledger entries, newest first"
+        columns={['When', 'Type', numeric('Amount'), numeric('Balance after'), 'Reason', 'For']}
+        empty="No ledger entries yet: an operator grants tokens with the admin API."
+        pagesLabel="Pages of ledger entries"
+        row={(entry) => (
+          <tr key={entry.entry_id} data-kind={entry.kind}>
+            <td>
+              <When at={entry.created_at} />
+            </td>
+            <td>{KIND_LABEL[entry.kind]}</td>
+            <td className={`number delta-${entry.delta < 0 ? 'down' : 'up'}`}>
+              {entry.delta > 0 ? '+' : '−'}
+              {Math.abs(entry.delta).toLocaleString()}
+            </td>
+            <td className="number">{entry.balance_after.toLocaleString()}</td>
+            <td>{entry.reason ?? <span className="muted">—</span>}</td>
+            <td>
+              <Reference entry={entry} />
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

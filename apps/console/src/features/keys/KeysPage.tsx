@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react';
 import type { Schemas } from '../../api/client';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../../hooks/use-api-keys';
 import { useUsage } from '../../hooks/use-usage';
-import { DocsLink, ErrorNotice, Pager, SecretOnce, usePager, When, TableScroll } from '../../components/ui';
+import { DocsLink, ErrorNotice, SecretOnce, usePager, When } from '../../components/ui';
+import { ConfirmAction } from '../../components/ConfirmAction';
+import { PagedTable, numeric } from '../../components/DataTable';
+import { Submit } from '../../components/Submit';
 import { SCOPES, type Scope } from '../../scopes';
 import { useSession } from '../../session';
 
@@ -50,38 +53,27 @@ export function KeysPage() {
 
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys of the organisation</h2>
-        <ErrorNotice error={keys.error} />
-        {keys.data && (
-          <TableScroll label="API keys, newest first">
-            <table>
-              <caption className="visually-hidden">API keys, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col" className="number">
-                    Requests, 24 h
-                  </th>
-                  <th scope="col" className="number">
-                    Requests, 30 days
-                  </th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((key) => (
-                  <KeyRow key={key.key_id} apiKey={key} requests={requests.get(key.key_id)} isMine={key.key_id === me.key_id} onSecret={setSecret} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {keys.data?.data.length === 0 && <p>No keys yet.</p>}
-        <Pager pager={pager} nextCursor={keys.data?.next_cursor} label="Pages of keys" />
+        <PagedTable
+          list={keys}
+          pager={pager}
+          label="API keys, newest first"
+          columns={[
+            'Name',
+            'Prefix',
+            'Scopes',
+            'Created',
+            'Last used',
+            numeric('Requests, 24 h'),
+            numeric('Requests, 30 days'),
+            'Expires',
+            'Actions',
+          ]}
+          empty="No keys yet."
+          pagesLabel="Pages of keys"
+          row={(key) => (
+            <KeyRow key={key.key_id} apiKey={key} requests={requests.get(key.key_id)} isMine={key.key_id === me.key_id} onSecret={setSecret} />
+          )}
+        />
       </section>
 
       <section aria-labelledby="create-key-heading">
@@ -105,12 +97,9 @@ export function KeysPage() {
           )}
           <label htmlFor="key-expires">Expires (optional)</label>
           <input id="key-expires" type="datetime-local" value={expiresAt} onChange={(event) => setExpiresAt(event.target.value)} />
-          <div>
-            <button type="submit" disabled={create.isPending || chosen.length === 0}>
-              Create key
-            </button>
-          </div>
-          <ErrorNotice error={create.error} />
+          <Submit disabled={create.isPending || chosen.length === 0} error={create.error}>
+            Create key
+          </Submit>
         </form>
       </section>
     </>
@@ -129,7 +118,6 @@ function KeyRow({
   onSecret: (secret: { label: string; value: string }) => void;
 }) {
   const [graceSeconds, setGraceSeconds] = useState('3600');
-  const [confirming, setConfirming] = useState(false);
   const roll = useRollApiKey(apiKey.key_id, {
     onSuccess: (rolled) =>
       onSecret({
@@ -137,7 +125,7 @@ function KeyRow({
         value: rolled.api_key,
       }),
   });
-  const revoke = useRevokeApiKey(apiKey.key_id, { onSuccess: () => setConfirming(false) });
+  const revoke = useRevokeApiKey(apiKey.key_id);
   const revoked = apiKey.revoked_at !== null;
   return (
     <tr>
@@ -194,21 +182,14 @@ function KeyRow({
             <button type="button" onClick={() => roll.mutate(Number(graceSeconds))} disabled={roll.isPending} aria-label={`Roll ${apiKey.name}`}>
               Roll
             </button>
-            {confirming ? (
-              <span role="group" aria-label={`Confirm revoking ${apiKey.name}`}>
-                <span>Revoke {isMine ? 'the key you are signed in with' : 'it'}? Requests with it fail at once.</span>{' '}
-                <button type="button" className="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
-                  Yes, revoke
-                </button>{' '}
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Keep it
-                </button>
-              </span>
-            ) : (
-              <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>
-                Revoke
-              </button>
-            )}
+            <ConfirmAction
+              action="Revoke"
+              acting="revoking"
+              target={apiKey.name}
+              question={<span>Revoke {isMine ? 'the key you are signed in with' : 'it'}? Requests with it fail at once.</span>}
+              busy={revoke.isPending}
+              onConfirm={() => revoke.mutate()}
+            />
           </>
         )}
         <ErrorNotice error={roll.error ?? revoke.error} />

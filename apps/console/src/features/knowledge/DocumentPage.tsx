@@ -3,9 +3,16 @@ import { Link } from 'wouter';
 import { formatBytes, type KnowledgeDocument } from '../../api/knowledge';
 import type { UploadProgress } from '../../api/uploads';
 import { Done, ErrorNotice, Id, Status, When } from '../../components/ui';
+import { Fact, Facts } from '../../components/Facts';
+import { RadioChoice } from '../../components/RadioChoice';
 import { useDocument, useDownloadDocumentFile, useKnowledgeBases, useReplaceDocument } from '../../hooks/use-knowledge';
 import { useSession } from '../../session';
 import { ACCEPTED_FILES } from './FileUploads';
+
+const SOURCES = [
+  { value: 'file', label: 'a new file' },
+  { value: 'text', label: 'new text' },
+] as const;
 
 /**
  * One document: what it is, its revision and the one search answers from, its file (downloaded with the key),
@@ -25,42 +32,34 @@ export function DocumentPage({ docId }: { docId: string }) {
       <h1>Document {data ? `“${data.title}”` : ''}</h1>
       <ErrorNotice error={document.error} />
       {data && (
-        <dl className="facts">
-          <dt>Document id</dt>
-          <dd>
+        <Facts>
+          <Fact term="Document id">
             <Id value={data.doc_id} label="the document id" />
-          </dd>
-          <dt>Status</dt>
-          <dd>
+          </Fact>
+          <Fact term="Status">
             <Status value={data.status} />
             {data.failure_reason && <> — {data.failure_reason}</>}
-          </dd>
-          <dt>Revision</dt>
-          <dd data-testid="document-revision">
+          </Fact>
+          <Fact term="Revision" data-testid="document-revision">
             {data.revision}
             <RevisionNote document={data} />
-          </dd>
-          <dt>Search answers from</dt>
-          <dd data-testid="document-ready-revision">{data.ready_revision === null ? 'no revision yet' : `revision ${data.ready_revision}`}</dd>
-          <dt>Knowledge base</dt>
-          <dd>{base ? `${base.name}${base.is_default ? ' (default)' : ''}` : <code>{data.knowledge_base_id}</code>}</dd>
-          <dt>Chunks</dt>
-          <dd>{data.chunk_count}</dd>
-          <dt>File</dt>
-          <dd>{data.file ? <FileFacts document={data} /> : 'none: made from text'}</dd>
-          <dt>Added</dt>
-          <dd>
+          </Fact>
+          <Fact term="Search answers from" data-testid="document-ready-revision">
+            {data.ready_revision === null ? 'no revision yet' : `revision ${data.ready_revision}`}
+          </Fact>
+          <Fact term="Knowledge base">{base ? `${base.name}${base.is_default ? ' (default)' : ''}` : <code>{data.knowledge_base_id}</code>}</Fact>
+          <Fact term="Chunks">{data.chunk_count}</Fact>
+          <Fact term="File">{data.file ? <FileFacts document={data} /> : 'none: made from text'}</Fact>
+          <Fact term="Added">
             <When at={data.created_at} />
-          </dd>
-          <dt>Updated</dt>
-          <dd>
+          </Fact>
+          <Fact term="Updated">
             <When at={data.updated_at} />
-          </dd>
-          <dt>Metadata</dt>
-          <dd>
+          </Fact>
+          <Fact term="Metadata">
             <pre className="text">{JSON.stringify(data.metadata, null, 2)}</pre>
-          </dd>
-        </dl>
+          </Fact>
+        </Facts>
       )}
       {data && can('kb:write') && <Replace document={data} />}
     </>
@@ -144,15 +143,7 @@ function Replace({ document }: { document: KnowledgeDocument }) {
         ready; if the new one fails, the current one stays.
       </p>
       <form onSubmit={submit} className="stack">
-        <fieldset>
-          <legend>With</legend>
-          <label className="check">
-            <input type="radio" name="replace-source" checked={source === 'file'} onChange={() => setSource('file')} /> a new file
-          </label>
-          <label className="check">
-            <input type="radio" name="replace-source" checked={source === 'text'} onChange={() => setSource('text')} /> new text
-          </label>
-        </fieldset>
+        <RadioChoice legend="With" name="replace-source" value={source} onChange={setSource} options={SOURCES} />
         {source === 'file' ? (
           <>
             <label htmlFor="replace-file">New file (PDF, DOCX, HTML, Markdown, text)</label>

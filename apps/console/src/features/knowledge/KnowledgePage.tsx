@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { type KnowledgeDocument } from '../../api/knowledge';
 import { useDeleteDocument, useDocuments, useKnowledgeBases } from '../../hooks/use-knowledge';
-import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../../components/ui';
+import { DocsLink, ErrorNotice, ScopeNote, Status, usePager, When } from '../../components/ui';
+import { ConfirmAction } from '../../components/ConfirmAction';
+import { PagedTable } from '../../components/DataTable';
 import { useSession } from '../../session';
 import { FileUploads } from './FileUploads';
 import { KnowledgeBasePicker } from './KnowledgeBases';
@@ -46,30 +48,15 @@ export function KnowledgePage() {
       )}
       <section aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents{chosen ? ` in “${chosen.name}”` : ''}</h2>
-        <ErrorNotice error={documents.error} />
-        {documents.data && documents.data.data.length > 0 && (
-          <TableScroll label="Documents, newest first">
-            <table>
-              <caption className="visually-hidden">Documents, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Chunks</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {documents.data.data.map((document) => (
-                  <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {documents.data?.data.length === 0 && <p>No documents yet.</p>}
-        <Pager pager={pager} nextCursor={documents.data?.next_cursor} label="Pages of documents" />
+        <PagedTable
+          list={documents}
+          pager={pager}
+          label="Documents, newest first"
+          columns={['Title', 'Status', 'Chunks', 'Added', 'Actions']}
+          empty="No documents yet."
+          pagesLabel="Pages of documents"
+          row={(document) => <DocumentRow key={document.doc_id} document={document} canDelete={can('kb:write')} />}
+        />
       </section>
       <Search />
     </>
@@ -77,7 +64,6 @@ export function KnowledgePage() {
 }
 
 function DocumentRow({ document, canDelete }: { document: KnowledgeDocument; canDelete: boolean }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = useDeleteDocument(document.doc_id);
   return (
     <tr>
@@ -107,22 +93,16 @@ function DocumentRow({ document, canDelete }: { document: KnowledgeDocument; can
         <When at={document.created_at} />
       </td>
       <td className="actions">
-        {canDelete &&
-          (confirming ? (
-            <span role="group" aria-label={`Confirm deleting ${document.title}`}>
-              Delete it? Its chunks stop matching at once.{' '}
-              <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-                Yes, delete
-              </button>{' '}
-              <button type="button" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </span>
-          ) : (
-            <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${document.title}`}>
-              Delete
-            </button>
-          ))}
+        {canDelete && (
+          <ConfirmAction
+            action="Delete"
+            acting="deleting"
+            target={document.title}
+            question="Delete it? Its chunks stop matching at once."
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        )}
         <ErrorNotice error={remove.error} />
       </td>
     </tr>

@@ -2,7 +2,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type Schemas } from '../../api/client';
 import { useUsage } from '../../hooks/use-usage';
-import { DocsLink, ErrorNotice, Id, TableScroll, When } from '../../components/ui';
+import { DocsLink, ErrorNotice, Id, When } from '../../components/ui';
+import { DataTable } from '../../components/DataTable';
+import { Fact, Facts } from '../../components/Facts';
 import { SCOPES } from '../../scopes';
 import { useSession } from '../../session';
 
@@ -83,10 +85,7 @@ function Figures({ period }: { period: UsageWindow }) {
   return (
     <div className="stats">
       {runs && (
-        <Stat title="Agent runs" href="/runs" figure={runs.total}>
-          <p>
-            {runs.succeeded} succeeded, {runs.failed} failed, {runs.cancelled} cancelled, {runs.in_progress} in progress
-          </p>
+        <Stat title="Agent runs" href="/runs" figure={runs.total} detail={tally(runs, 'succeeded', 'failed', 'cancelled', 'in_progress')}>
           <p>
             Success rate <strong>{percent(runs.success_rate)}</strong>
             <br />
@@ -94,40 +93,30 @@ function Figures({ period }: { period: UsageWindow }) {
           </p>
         </Stat>
       )}
-      {documents && (
-        <Stat title="Documents" href="/knowledge" figure={documents.total}>
-          <p>
-            {documents.ready} ready, {documents.failed} failed, {documents.processing} processing
-          </p>
-        </Stat>
-      )}
-      {videos && (
-        <Stat title="Videos" href="/videos" figure={videos.total}>
-          <p>
-            {videos.completed} completed, {videos.failed} failed, {videos.in_progress} in progress
-          </p>
-        </Stat>
-      )}
+      {documents && <Stat title="Documents" href="/knowledge" figure={documents.total} detail={tally(documents, 'ready', 'failed', 'processing')} />}
+      {videos && <Stat title="Videos" href="/videos" figure={videos.total} detail={tally(videos, 'completed', 'failed', 'in_progress')} />}
       {deliveries && (
-        <Stat title="Webhook deliveries" href="/webhooks" figure={deliveries.total}>
-          <p>
-            {deliveries.delivered} delivered, {deliveries.failed} failed, {deliveries.pending} pending
-          </p>
-        </Stat>
+        <Stat title="Webhook deliveries" href="/webhooks" figure={deliveries.total} detail={tally(deliveries, 'delivered', 'failed', 'pending')} />
       )}
       {tokens && (
-        <Stat title="Tokens" href="/billing" figure={tokens.debited - tokens.refunded}>
-          <p>
-            used: {tokens.debited.toLocaleString()} charged, {tokens.refunded.toLocaleString()} refunded; {tokens.granted.toLocaleString()} granted
-          </p>
-        </Stat>
+        <Stat
+          title="Tokens"
+          href="/billing"
+          figure={tokens.debited - tokens.refunded}
+          detail={`used: ${tokens.debited.toLocaleString()} charged, ${tokens.refunded.toLocaleString()} refunded; ${tokens.granted.toLocaleString()} granted`}
+        />
       )}
     </div>
   );
 }
 
-/** One figure of the period, named by its heading, which links to its page. */
-function Stat({ title, href, figure, children }: { title: string; href: string; figure: number; children: ReactNode }) {
+/** "3 ready, 1 failed, 0 in progress": the named counts, in this order. */
+function tally<Counts extends object>(counts: Counts, ...names: Array<keyof Counts & string>): string {
+  return names.map((name) => `${String(counts[name])} ${name.replace('_', ' ')}`).join(', ');
+}
+
+/** One figure of the period, named by its heading, which links to its page; then what it is made of. */
+function Stat({ title, href, figure, detail, children }: { title: string; href: string; figure: number; detail: string; children?: ReactNode }) {
   const id = useId();
   return (
     <article className="stat" aria-labelledby={id}>
@@ -135,6 +124,7 @@ function Stat({ title, href, figure, children }: { title: string; href: string; 
         <Link href={href}>{title}</Link>
       </h3>
       <p className="big">{figure.toLocaleString()}</p>
+      <p>{detail}</p>
       {children}
     </article>
   );
@@ -161,33 +151,21 @@ function RecentFailures({ failures }: { failures: Failure[] }) {
       {failures.length === 0 ? (
         <p>None: nothing has failed lately.</p>
       ) : (
-        <TableScroll label="Recent failures, newest first">
-          <table>
-            <caption className="visually-hidden">Recent failures, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">Reason</th>
-                <th scope="col">When</th>
+        <DataTable label="Recent failures, newest first" columns={['What', 'Reason', 'When']}>
+          {failures.map((failure) => {
+            const href = failureLink(failure);
+            const label = `${FAILURE_KIND[failure.kind] ?? failure.kind} ${failure.id.slice(0, 8)}`;
+            return (
+              <tr key={`${failure.kind}-${failure.id}`}>
+                <td>{href ? <Link href={href}>{label}</Link> : label}</td>
+                <td>{failure.reason ? <code>{failure.reason}</code> : <span className="muted">no reason recorded</span>}</td>
+                <td>
+                  <When at={failure.at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {failures.map((failure) => {
-                const href = failureLink(failure);
-                const label = `${FAILURE_KIND[failure.kind] ?? failure.kind} ${failure.id.slice(0, 8)}`;
-                return (
-                  <tr key={`${failure.kind}-${failure.id}`}>
-                    <td>{href ? <Link href={href}>{label}</Link> : label}</td>
-                    <td>{failure.reason ? <code>{failure.reason}</code> : <span className="muted">no reason recorded</span>}</td>
-                    <td>
-                      <When at={failure.at} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );
@@ -199,44 +177,29 @@ function KeyFacts() {
   return (
     <section aria-labelledby="key-heading">
       <h2 id="key-heading">This key</h2>
-      <dl className="facts">
-        <dt>Organisation</dt>
-        <dd>
+      <Facts>
+        <Fact term="Organisation">
           <Id value={key.org_id} label="the organisation id" />
-        </dd>
-        <dt>API key</dt>
-        <dd>
+        </Fact>
+        <Fact term="API key">
           <code>{key.hint}</code> “{key.name}”
-        </dd>
-        <dt>Expires</dt>
-        <dd>{key.expires_at ? <When at={key.expires_at} /> : 'never'}</dd>
-      </dl>
+        </Fact>
+        <Fact term="Expires">{key.expires_at ? <When at={key.expires_at} /> : 'never'}</Fact>
+      </Facts>
       <p>The console offers only what the key’s scopes allow{key.scopes.includes('*') ? ': this key has every scope (*).' : '.'}</p>
       <details>
         <summary>What each scope allows</summary>
-        <TableScroll label="Scopes of this key">
-          <table>
-            <caption className="visually-hidden">Scopes of this key</caption>
-            <thead>
-              <tr>
-                <th scope="col">Scope</th>
-                <th scope="col">Lets the console</th>
-                <th scope="col">This key</th>
-              </tr>
-            </thead>
-            <tbody>
-              {SCOPES.map(({ scope, allows }) => (
-                <tr key={scope}>
-                  <td>
-                    <code>{scope}</code>
-                  </td>
-                  <td>{allows}</td>
-                  <td>{can(scope) ? <strong>allowed</strong> : <span className="muted">not allowed</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Scopes of this key" columns={['Scope', 'Lets the console', 'This key']}>
+          {SCOPES.map(({ scope, allows }) => (
+            <tr key={scope}>
+              <td>
+                <code>{scope}</code>
+              </td>
+              <td>{allows}</td>
+              <td>{can(scope) ? <strong>allowed</strong> : <span className="muted">not allowed</span>}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </section>
   );

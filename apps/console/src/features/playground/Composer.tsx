@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorNotice } from '../../components/ui';
+import { Submit } from '../../components/Submit';
 import { useSendMessage } from '../../hooks/use-conversations';
 import { useSession } from '../../session';
 
@@ -68,12 +69,9 @@ export function Composer({
               ? 'The agent is answering; the next message can go once this turn ends.'
               : 'Enter sends; Shift+Enter starts a new line.'}
       </p>
-      <div>
-        <button type="submit" disabled={blocked}>
-          Send
-        </button>
-      </div>
-      <ErrorNotice error={send.error} />
+      <Submit disabled={blocked} error={send.error}>
+        Send
+      </Submit>
     </form>
   );
 }

@@ -3,7 +3,9 @@ import { useRunEvents } from '../../api/run-events';
 import { Citations } from '../../components/Citations';
 import { PendingAction, pendingAction } from '../../components/PendingAction';
 import { RunTimeline } from '../../components/RunTimeline';
-import { DocsLink, ErrorNotice, Id, ScopeNote, Status, TableScroll, When } from '../../components/ui';
+import { DocsLink, ErrorNotice, Id, ScopeNote, Status, When } from '../../components/ui';
+import { DataTable, numeric } from '../../components/DataTable';
+import { Fact, Facts } from '../../components/Facts';
 import { useAgentVersion } from '../../hooks/use-agents';
 import { useCancelRun, useRun, useRunEnded, useRunUsage } from '../../hooks/use-runs';
 import { useSession } from '../../session';
@@ -39,9 +41,8 @@ export function RunPage({ runId }: { runId: string }) {
       <ErrorNotice error={run.error} />
       {data && (
         <>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
+          <Facts>
+            <Fact term="Status">
               <Status value={data.status} />
               {data.error && (
                 <>
@@ -49,24 +50,20 @@ export function RunPage({ runId }: { runId: string }) {
                   — error: <code>{data.error}</code>
                 </>
               )}
-            </dd>
-            <dt>Run id</dt>
-            <dd>
+            </Fact>
+            <Fact term="Run id">
               <Id value={data.run_id} label="the run id" />
-            </dd>
-            <dt>Agent version</dt>
-            <dd>
+            </Fact>
+            <Fact term="Agent version">
               <VersionName versionId={data.agent_version_id} />
-            </dd>
-            <dt>Created</dt>
-            <dd>
+            </Fact>
+            <Fact term="Created">
               <When at={data.created_at} />
-            </dd>
-            <dt>Updated</dt>
-            <dd>
+            </Fact>
+            <Fact term="Updated">
               <When at={data.updated_at} />
-            </dd>
-          </dl>
+            </Fact>
+          </Facts>
           {!finished &&
             (can('runs:create') ? (
               <p>
@@ -138,57 +135,38 @@ function RunCost({ runId, finished }: { runId: string; finished: boolean }) {
       <ErrorNotice error={usage.error} />
       {data && data.turns.length === 0 && <p>No model turns yet.</p>}
       {data && data.turns.length > 0 && (
-        <TableScroll label="Model turns of this run">
-          <table>
-            <caption className="visually-hidden">Model turns of this run</caption>
-            <thead>
-              <tr>
-                <th scope="col">Turn</th>
-                <th scope="col">Model</th>
-                <th scope="col" className="number">
-                  Input tokens
-                </th>
-                <th scope="col" className="number">
-                  Output tokens
-                </th>
-                <th scope="col">Counted by</th>
-                <th scope="col" className="number">
-                  Cost
-                </th>
-                <th scope="col">Charged</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.turns.map((turn) => (
-                <tr key={turn.turn}>
-                  <td>{turn.turn}</td>
-                  <td>
-                    <code>{turn.model}</code>
-                  </td>
-                  <td className="number">{turn.input_tokens.toLocaleString()}</td>
-                  <td className="number">{turn.output_tokens.toLocaleString()}</td>
-                  <td>{turn.counted_by === 'provider' ? 'the provider' : 'tokenizer (o200k_base)'}</td>
-                  <td className="number">{turn.cost_tokens.toLocaleString()}</td>
-                  <td>{turn.charged ? 'yes' : <strong>no: the balance could not pay it</strong>}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total ({data.total.turns === 1 ? '1 turn' : `${data.total.turns} turns`})
-                </th>
-                <td className="number">{data.total.input_tokens.toLocaleString()}</td>
-                <td className="number">{data.total.output_tokens.toLocaleString()}</td>
-                <td />
-                <td className="number" data-testid="run-cost-total">
-                  {data.total.cost_tokens.toLocaleString()}
-                </td>
-                <td />
-              </tr>
-            </tfoot>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Model turns of this run"
+          columns={['Turn', 'Model', numeric('Input tokens'), numeric('Output tokens'), 'Counted by', numeric('Cost'), 'Charged']}
+          footer={
+            <tr>
+              <th scope="row" colSpan={2}>
+                Total ({data.total.turns === 1 ? '1 turn' : `${data.total.turns} turns`})
+              </th>
+              <td className="number">{data.total.input_tokens.toLocaleString()}</td>
+              <td className="number">{data.total.output_tokens.toLocaleString()}</td>
+              <td />
+              <td className="number" data-testid="run-cost-total">
+                {data.total.cost_tokens.toLocaleString()}
+              </td>
+              <td />
+            </tr>
+          }
+        >
+          {data.turns.map((turn) => (
+            <tr key={turn.turn}>
+              <td>{turn.turn}</td>
+              <td>
+                <code>{turn.model}</code>
+              </td>
+              <td className="number">{turn.input_tokens.toLocaleString()}</td>
+              <td className="number">{turn.output_tokens.toLocaleString()}</td>
+              <td>{turn.counted_by === 'provider' ? 'the provider' : 'tokenizer (o200k_base)'}</td>
+              <td className="number">{turn.cost_tokens.toLocaleString()}</td>
+              <td>{turn.charged ? 'yes' : <strong>no: the balance could not pay it</strong>}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

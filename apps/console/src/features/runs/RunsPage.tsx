@@ -1,9 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import type { Schemas } from '../../api/client';
 import { useRuns, useStartRun } from '../../hooks/use-runs';
-import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../../components/ui';
-import { VersionPicker, type PickedVersion } from '../../components/VersionPicker';
+import { DocsLink, ErrorNotice, ScopeNote, Status, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { ShortIdLink } from '../../components/ShortIdLink';
+import { Submit } from '../../components/Submit';
+import { NO_RUN_REQUEST, RunRequestFields } from '../../components/RunRequestFields';
 import { useSession } from '../../session';
 
 type RunStatus = Schemas['AgentRunView']['status'];
@@ -42,42 +45,28 @@ export function RunsPage() {
             </option>
           ))}
         </select>
-        <ErrorNotice error={runs.error} />
-        {runs.data && runs.data.data.length > 0 && (
-          <TableScroll label="Runs, newest first">
-            <table>
-              <caption className="visually-hidden">Runs, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Input</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.data.data.map((run) => (
-                  <tr key={run.run_id}>
-                    <td>
-                      <Link href={`/runs/${run.run_id}`}>
-                        <code>{run.run_id.slice(0, 8)}</code>
-                      </Link>
-                    </td>
-                    <td>
-                      <Status value={run.status} />
-                    </td>
-                    <td className="clip">{run.input}</td>
-                    <td>
-                      <When at={run.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {runs.data?.data.length === 0 && <p>No runs{status ? ` with status ${status}` : ''}.</p>}
-        <Pager pager={pager} nextCursor={runs.data?.next_cursor} label="Pages of runs" />
+        <PagedTable
+          list={runs}
+          pager={pager}
+          label="Runs, newest first"
+          columns={['Run', 'Status', 'Input', 'Created']}
+          empty={`No runs${status ? ` with status ${status}` : ''}.`}
+          pagesLabel="Pages of runs"
+          row={(run) => (
+            <tr key={run.run_id}>
+              <td>
+                <ShortIdLink href={`/runs/${run.run_id}`} id={run.run_id} />
+              </td>
+              <td>
+                <Status value={run.status} />
+              </td>
+              <td className="clip">{run.input}</td>
+              <td>
+                <When at={run.created_at} />
+              </td>
+            </tr>
+          )}
+        />
       </section>
     </>
   );
@@ -86,26 +75,20 @@ export function RunsPage() {
 function StartRun() {
   const { orgId } = useSession();
   const [, navigate] = useLocation();
-  const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
-  const [input, setInput] = useState('');
+  const [request, setRequest] = useState(NO_RUN_REQUEST);
   const start = useStartRun({ onSuccess: (created) => navigate(`/runs/${created.run_id}`) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    start.mutate({ org_id: orgId, agent_version_id: picked.versionId, input });
+    start.mutate({ org_id: orgId, agent_version_id: request.version.versionId, input: request.input });
   };
   return (
     <section aria-labelledby="start-run-heading">
       <h2 id="start-run-heading">Start a run</h2>
       <form onSubmit={submit} className="stack">
-        <VersionPicker idPrefix="run" value={picked} onChange={setPicked} />
-        <label htmlFor="run-input">Input</label>
-        <textarea id="run-input" required rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
-        <div>
-          <button type="submit" disabled={start.isPending}>
-            Start run
-          </button>
-        </div>
-        <ErrorNotice error={start.error} />
+        <RunRequestFields idPrefix="run" value={request} onChange={setRequest} />
+        <Submit disabled={start.isPending} error={start.error}>
+          Start run
+        </Submit>
       </form>
     </section>
   );

@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import { useScheduleActions } from '../../hooks/use-schedules';
 import { ErrorNotice } from '../../components/ui';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { type Schedule } from './schedule';
 
 /** Pause or resume, trigger, delete: each button names its schedule for a screen reader. */
 export function ScheduleActions({ schedule, onDeleted }: { schedule: Schedule; onDeleted?: () => void }) {
   const name = `schedule ${schedule.schedule_id.slice(0, 8)}`;
   const { pause, trigger, remove } = useScheduleActions(schedule, { onDeleted });
-  const [confirming, setConfirming] = useState(false);
   const busy = pause.isPending || trigger.isPending || remove.isPending;
   return (
     <div className="actions">
@@ -17,21 +16,15 @@ export function ScheduleActions({ schedule, onDeleted }: { schedule: Schedule; o
       <button type="button" disabled={busy} onClick={() => trigger.mutate()} aria-label={`Run now: ${name}`}>
         Run now
       </button>{' '}
-      {confirming ? (
-        <span role="group" aria-label={`Confirm deleting ${name}`}>
-          Delete it? It fires no more; its runs stay.{' '}
-          <button type="button" className="danger" onClick={() => remove.mutate()} disabled={busy}>
-            Yes, delete
-          </button>{' '}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </span>
-      ) : (
-        <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Delete ${name}`}>
-          Delete
-        </button>
-      )}
+      <ConfirmAction
+        action="Delete"
+        acting="deleting"
+        target={name}
+        question="Delete it? It fires no more; its runs stay."
+        busy={busy}
+        disabled={busy}
+        onConfirm={() => remove.mutate()}
+      />
       {trigger.isSuccess && (
         <span role="status" className="hint">
           {' '}

@@ -1,6 +1,9 @@
 import { Link, useLocation } from 'wouter';
 import { useSchedule, useScheduleRuns } from '../../hooks/use-schedules';
-import { ErrorNotice, Id, Pager, Status, usePager, When, TableScroll } from '../../components/ui';
+import { ErrorNotice, Id, Status, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { Fact, Facts } from '../../components/Facts';
+import { ShortIdLink } from '../../components/ShortIdLink';
 import { useSession } from '../../session';
 import { describeTiming } from './schedule';
 import { ScheduleActions } from './ScheduleActions';
@@ -21,26 +24,22 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
       <ErrorNotice error={schedule.error} />
       {schedule.data && (
         <>
-          <dl className="facts">
-            <dt>Id</dt>
-            <dd>
+          <Facts>
+            <Fact term="Id">
               <Id value={schedule.data.schedule_id} label="schedule id" />
-            </dd>
-            <dt>When</dt>
-            <dd>{describeTiming(schedule.data)}</dd>
-            <dt>State</dt>
-            <dd>
+            </Fact>
+            <Fact term="When">{describeTiming(schedule.data)}</Fact>
+            <Fact term="State">
               <Status value={schedule.data.paused ? 'paused' : 'active'} />
-            </dd>
-            <dt>Overlap</dt>
-            <dd>{schedule.data.overlap}</dd>
-            <dt>Agent version</dt>
-            <dd>
+            </Fact>
+            <Fact term="Overlap">{schedule.data.overlap}</Fact>
+            <Fact term="Agent version">
               <code>{schedule.data.agent_version_id}</code>
-            </dd>
-            <dt>Input</dt>
-            <dd className="clip">{schedule.data.input}</dd>
-          </dl>
+            </Fact>
+            <Fact term="Input" className="clip">
+              {schedule.data.input}
+            </Fact>
+          </Facts>
           {can('runs:create') && <ScheduleActions schedule={schedule.data} onDeleted={() => navigate('/schedules')} />}
           <section aria-labelledby="next-runs-heading">
             <h2 id="next-runs-heading">Next runs</h2>
@@ -60,40 +59,28 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
       )}
       <section aria-labelledby="schedule-runs-heading">
         <h2 id="schedule-runs-heading">Its runs</h2>
-        <ErrorNotice error={runs.error} />
-        {runs.data && runs.data.data.length > 0 && (
-          <TableScroll label="The schedule's runs, newest first">
-            <table>
-              <caption className="visually-hidden">The schedule’s runs, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Scheduled for</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.data.data.map((run) => (
-                  <tr key={run.run_id}>
-                    <td>
-                      <Link href={`/runs/${run.run_id}`}>
-                        <code>{run.run_id.slice(0, 8)}</code>
-                      </Link>
-                    </td>
-                    <td>
-                      <When at={run.scheduled_at} />
-                    </td>
-                    <td>
-                      <Status value={run.status} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {runs.data?.data.length === 0 && <p>No runs yet.</p>}
-        <Pager pager={pager} nextCursor={runs.data?.next_cursor} label="Pages of the schedule's runs" />
+        <PagedTable
+          list={runs}
+          pager={pager}
+          label="The schedule's runs, newest first"
+          caption="The schedule’s runs, newest first"
+          columns={['Run', 'Scheduled for', 'Status']}
+          empty="No runs yet."
+          pagesLabel="Pages of the schedule's runs"
+          row={(run) => (
+            <tr key={run.run_id}>
+              <td>
+                <ShortIdLink href={`/runs/${run.run_id}`} id={run.run_id} />
+              </td>
+              <td>
+                <When at={run.scheduled_at} />
+              </td>
+              <td>
+                <Status value={run.status} />
+              </td>
+            </tr>
+          )}
+        />
       </section>
     </>
   );

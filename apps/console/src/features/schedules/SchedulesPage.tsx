@@ -1,11 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { useCreateSchedule, useSchedules } from '../../hooks/use-schedules';
-import { DocsLink, ErrorNotice, Pager, ScopeNote, Status, usePager, When, TableScroll } from '../../components/ui';
-import { VersionPicker, type PickedVersion } from '../../components/VersionPicker';
+import { DocsLink, ScopeNote, Status, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { RadioChoice } from '../../components/RadioChoice';
+import { ShortIdLink } from '../../components/ShortIdLink';
+import { Submit } from '../../components/Submit';
+import { NO_RUN_REQUEST, RunRequestFields } from '../../components/RunRequestFields';
 import { useSession } from '../../session';
 import { OVERLAPS, describeTiming, type Overlap } from './schedule';
 import { ScheduleActions } from './ScheduleActions';
+
+const MODES = [
+  { value: 'every', label: 'Every N seconds' },
+  { value: 'cron', label: 'Cron expression' },
+] as const;
 
 /** Schedules: create, list with their next run, pause or resume, trigger, delete. */
 export function SchedulesPage() {
@@ -23,48 +32,32 @@ export function SchedulesPage() {
       )}
       <section aria-labelledby="schedules-heading">
         <h2 id="schedules-heading">Schedules</h2>
-        <ErrorNotice error={schedules.error} />
-        {schedules.data && schedules.data.data.length > 0 && (
-          <TableScroll label="Schedules, newest first">
-            <table>
-              <caption className="visually-hidden">Schedules, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Input</th>
-                  {can('runs:create') && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {schedules.data.data.map((schedule) => (
-                  <tr key={schedule.schedule_id}>
-                    <td>
-                      <Link href={`/schedules/${schedule.schedule_id}`}>
-                        <code>{schedule.schedule_id.slice(0, 8)}</code>
-                      </Link>
-                    </td>
-                    <td>{describeTiming(schedule)}</td>
-                    <td>{schedule.next_run_at ? <When at={schedule.next_run_at} /> : '—'}</td>
-                    <td>
-                      <Status value={schedule.paused ? 'paused' : 'active'} />
-                    </td>
-                    <td className="clip">{schedule.input}</td>
-                    {can('runs:create') && (
-                      <td className="actions">
-                        <ScheduleActions schedule={schedule} />
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {schedules.data?.data.length === 0 && <p>No schedules yet.</p>}
-        <Pager pager={pager} nextCursor={schedules.data?.next_cursor} label="Pages of schedules" />
+        <PagedTable
+          list={schedules}
+          pager={pager}
+          label="Schedules, newest first"
+          columns={['Schedule', 'When', 'Next run', 'State', 'Input', ...(can('runs:create') ? ['Actions'] : [])]}
+          empty="No schedules yet."
+          pagesLabel="Pages of schedules"
+          row={(schedule) => (
+            <tr key={schedule.schedule_id}>
+              <td>
+                <ShortIdLink href={`/schedules/${schedule.schedule_id}`} id={schedule.schedule_id} />
+              </td>
+              <td>{describeTiming(schedule)}</td>
+              <td>{schedule.next_run_at ? <When at={schedule.next_run_at} /> : '—'}</td>
+              <td>
+                <Status value={schedule.paused ? 'paused' : 'active'} />
+              </td>
+              <td className="clip">{schedule.input}</td>
+              {can('runs:create') && (
+                <td className="actions">
+                  <ScheduleActions schedule={schedule} />
+                </td>
+              )}
+            </tr>
+          )}
+        />
       </section>
     </>
   );
@@ -73,8 +66,7 @@ export function SchedulesPage() {
 function CreateSchedule() {
   const { orgId } = useSession();
   const [, navigate] = useLocation();
-  const [picked, setPicked] = useState<PickedVersion>({ agentId: '', versionId: '' });
-  const [input, setInput] = useState('');
+  const [request, setRequest] = useState(NO_RUN_REQUEST);
   const [mode, setMode] = useState<'cron' | 'every'>('every');
   const [cron, setCron] = useState('0 9 * * MON-FRI');
   const [every, setEvery] = useState('3600');
@@ -86,8 +78,8 @@ function CreateSchedule() {
     event.preventDefault();
     create.mutate({
       org_id: orgId,
-      agent_version_id: picked.versionId,
-      input,
+      agent_version_id: request.version.versionId,
+      input: request.input,
       ...(mode === 'cron' ? { cron, timezone } : { every_seconds: Number(every) }),
       overlap,
       paused,
@@ -97,18 +89,8 @@ function CreateSchedule() {
     <section aria-labelledby="create-schedule-heading">
       <h2 id="create-schedule-heading">Create a schedule</h2>
       <form onSubmit={submit} className="stack">
-        <VersionPicker idPrefix="schedule" value={picked} onChange={setPicked} />
-        <label htmlFor="schedule-input">Input</label>
-        <textarea id="schedule-input" required rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
-        <fieldset>
-          <legend>When</legend>
-          <label className="check">
-            <input type="radio" name="schedule-mode" checked={mode === 'every'} onChange={() => setMode('every')} /> Every N seconds
-          </label>
-          <label className="check">
-            <input type="radio" name="schedule-mode" checked={mode === 'cron'} onChange={() => setMode('cron')} /> Cron expression
-          </label>
-        </fieldset>
+        <RunRequestFields idPrefix="schedule" value={request} onChange={setRequest} />
+        <RadioChoice legend="When" name="schedule-mode" value={mode} onChange={setMode} options={MODES} />
         {mode === 'every' ? (
           <>
             <label htmlFor="schedule-every">Every (seconds, at least 1)</label>
@@ -133,12 +115,9 @@ function CreateSchedule() {
         <label className="check">
           <input type="checkbox" checked={paused} onChange={(event) => setPaused(event.target.checked)} /> Create it paused
         </label>
-        <div>
-          <button type="submit" disabled={create.isPending}>
-            Create schedule
-          </button>
-        </div>
-        <ErrorNotice error={create.error} />
+        <Submit disabled={create.isPending} error={create.error}>
+          Create schedule
+        </Submit>
       </form>
     </section>
   );

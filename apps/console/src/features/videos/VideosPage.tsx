@@ -5,6 +5,7 @@ import { describeRefund, refundsByGeneration, VIDEO_COST, type LedgerEntry } fro
 import { useLedger } from '../../hooks/use-tokens';
 import { useCancelVideo, useExtendVideo, useGenerateVideo, useGenerations } from '../../hooks/use-videos';
 import { DocsLink, ErrorNotice, ScopeNote, Status, When } from '../../components/ui';
+import { Submit } from '../../components/Submit';
 import { useSession } from '../../session';
 
 type Generation = Schemas['VideoGenerationResponse'];
@@ -105,12 +106,9 @@ function Generate({ onCreated }: { onCreated: (generation: Generation) => void }
         <input id="video-start" type="url" value={imageUrl} onChange={(event) => setImageUrl(event.target.value)} />
         <label htmlFor="video-end">End image URL (optional)</label>
         <input id="video-end" type="url" value={imageEndUrl} onChange={(event) => setImageEndUrl(event.target.value)} />
-        <div>
-          <button type="submit" disabled={generate.isPending}>
-            Generate ({VIDEO_COST.toLocaleString()} tokens)
-          </button>
-        </div>
-        <ErrorNotice error={generate.error} />
+        <Submit disabled={generate.isPending} error={generate.error}>
+          Generate ({VIDEO_COST.toLocaleString()} tokens)
+        </Submit>
       </form>
     </section>
   );

@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import { useDeliveries, useRecoverDeliveries, useRetryDelivery } from '../../hooks/use-webhooks';
-import { Done, ErrorNotice, Pager, Status, TableScroll, usePager, When } from '../../components/ui';
+import { Done, ErrorNotice, Status, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
 import { type Delivery, type DeliveryStatus } from './types';
 import { DeliveryDetails } from './DeliveryDetails';
 import { WEBHOOK_EVENTS } from './EventChoice';
@@ -81,31 +82,16 @@ export function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabl
       </p>
       <Recover endpointId={endpointId} enabled={enabled} onRecovered={retried} />
       <Done>{done}</Done>
-      <ErrorNotice error={deliveries.error} />
-      {deliveries.data && deliveries.data.data.length > 0 && (
-        <TableScroll label="Deliveries, newest first">
-          <table className="log">
-            <caption className="visually-hidden">Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Event</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Created</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((delivery) => (
-                <DeliveryRow key={delivery.delivery_id} delivery={delivery} endpointId={endpointId} onRetried={retried} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      {deliveries.data?.data.length === 0 && <p>No deliveries{status || eventType || searching ? ' match these filters' : ' yet'}.</p>}
-      <Pager pager={pager} nextCursor={deliveries.data?.next_cursor} label="Pages of deliveries" />
+      <PagedTable
+        list={deliveries}
+        pager={pager}
+        label="Deliveries, newest first"
+        className="log"
+        columns={['Status', 'Event', 'Attempts', 'Created', 'Next attempt', 'Details']}
+        empty={`No deliveries${status || eventType || searching ? ' match these filters' : ' yet'}.`}
+        pagesLabel="Pages of deliveries"
+        row={(delivery) => <DeliveryRow key={delivery.delivery_id} delivery={delivery} endpointId={endpointId} onRetried={retried} />}
+      />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import {
   useWebhookEndpoint,
 } from '../../hooks/use-webhooks';
 import { DocsLink, Done, ErrorNotice, Id, SecretOnce, Status, When } from '../../components/ui';
+import { Fact, Facts } from '../../components/Facts';
 import { EventChoice, type WebhookEvent } from './EventChoice';
 import { type Endpoint } from './types';
 import { DeliveryLog } from './DeliveryLog';
@@ -68,29 +69,23 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
         />
       ) : (
         <>
-          <dl className="facts">
-            <dt>URL</dt>
-            <dd>
+          <Facts>
+            <Fact term="URL">
               <code>{endpoint.url}</code>
-            </dd>
-            <dt>Description</dt>
-            <dd>{endpoint.description || <span className="muted">—</span>}</dd>
-            <dt>Events</dt>
-            <dd>{endpoint.events ? endpoint.events.join(', ') : 'every event'}</dd>
-            <dt>State</dt>
-            <dd>
+            </Fact>
+            <Fact term="Description">{endpoint.description || <span className="muted">—</span>}</Fact>
+            <Fact term="Events">{endpoint.events ? endpoint.events.join(', ') : 'every event'}</Fact>
+            <Fact term="State">
               <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
               {endpoint.disabled_reason && <> — {endpoint.disabled_reason}</>}
-            </dd>
-            <dt>Endpoint id</dt>
-            <dd>
+            </Fact>
+            <Fact term="Endpoint id">
               <Id value={endpointId} label="the endpoint id" />
-            </dd>
-            <dt>Previous secret signs until</dt>
-            <dd>
+            </Fact>
+            <Fact term="Previous secret signs until">
               <When at={endpoint.previous_secret_expires_at} />
-            </dd>
-          </dl>
+            </Fact>
+          </Facts>
           <p>
             <button type="button" onClick={() => setEditing(true)}>
               Edit endpoint

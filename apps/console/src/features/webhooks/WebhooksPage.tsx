@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { Schemas } from '../../api/client';
 import { useCreateWebhookEndpoint, useWebhookEndpoints } from '../../hooks/use-webhooks';
-import { DocsLink, ErrorNotice, Pager, SecretOnce, Status, usePager, When, TableScroll } from '../../components/ui';
+import { DocsLink, SecretOnce, Status, usePager, When } from '../../components/ui';
+import { PagedTable } from '../../components/DataTable';
+import { Submit } from '../../components/Submit';
 import { useSession } from '../../session';
 import { EventChoice, type WebhookEvent } from './EventChoice';
 
@@ -17,50 +19,38 @@ export function WebhooksPage() {
       <CreateEndpoint />
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        <ErrorNotice error={endpoints.error} />
-        {endpoints.data && endpoints.data.data.length > 0 && (
-          <TableScroll label="Webhook endpoints">
-            <table>
-              <caption className="visually-hidden">Webhook endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.data.map((endpoint) => (
-                  <tr key={endpoint.endpoint_id}>
-                    <td>
-                      <Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>
-                      {endpoint.description && <div className="hint">{endpoint.description}</div>}
-                    </td>
-                    <td>
-                      {endpoint.events
-                        ? endpoint.events.map((event) => (
-                            <code key={event} className="tag">
-                              {event}
-                            </code>
-                          ))
-                        : 'every event'}
-                    </td>
-                    <td>
-                      <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
-                      {endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}
-                    </td>
-                    <td>
-                      <When at={endpoint.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {endpoints.data?.data.length === 0 && <p>No endpoints yet.</p>}
-        <Pager pager={pager} nextCursor={endpoints.data?.next_cursor} label="Pages of endpoints" />
+        <PagedTable
+          list={endpoints}
+          pager={pager}
+          label="Webhook endpoints"
+          columns={['URL', 'Events', 'State', 'Created']}
+          empty="No endpoints yet."
+          pagesLabel="Pages of endpoints"
+          row={(endpoint) => (
+            <tr key={endpoint.endpoint_id}>
+              <td>
+                <Link href={`/webhooks/${endpoint.endpoint_id}`}>{endpoint.url}</Link>
+                {endpoint.description && <div className="hint">{endpoint.description}</div>}
+              </td>
+              <td>
+                {endpoint.events
+                  ? endpoint.events.map((event) => (
+                      <code key={event} className="tag">
+                        {event}
+                      </code>
+                    ))
+                  : 'every event'}
+              </td>
+              <td>
+                <Status value={endpoint.enabled ? 'enabled' : 'disabled'} />
+                {endpoint.disabled_reason && <div className="hint">{endpoint.disabled_reason}</div>}
+              </td>
+              <td>
+                <When at={endpoint.created_at} />
+              </td>
+            </tr>
+          )}
+        />
       </section>
     </>
   );
@@ -102,12 +92,9 @@ function CreateEndpoint() {
         <label htmlFor="endpoint-description">Description (optional)</label>
         <input id="endpoint-description" maxLength={500} value={description} onChange={(event) => setDescription(event.target.value)} />
         <EventChoice chosen={events} onChange={setEvents} />
-        <div>
-          <button type="submit" disabled={create.isPending}>
-            Add endpoint
-          </button>
-        </div>
-        <ErrorNotice error={create.error} />
+        <Submit disabled={create.isPending} error={create.error}>
+          Add endpoint
+        </Submit>
       </form>
     </section>
   );
