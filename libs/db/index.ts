@@ -1,24 +1,4 @@
-export {
-  Agent,
-  AgentRun,
-  AgentSchedule,
-  AgentVersion,
-  ApiKey,
-  Conversation,
-  KnowledgeBase,
-  KnowledgeBatch,
-  KnowledgeDocument,
-  Organization,
-  OrgLimits,
-  PylonEvent,
-  TokenEntry,
-  VideoGeneration,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookEndpoint,
-  ENTITIES,
-  type TokenEntryKind,
-} from './entities';
+export * from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
 export { DbModule } from './db.module';
