@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolClient } from 'pg';
-import type { SearchPlan, SearchStatement } from '@pylon/db/repositories/knowledge-search.sql';
+import { indexTuningStatement, type SearchPlan, type SearchStatement } from '@pylon/db/repositories/knowledge-search.sql';
 
 export interface SqlSearch {
   orgId: string;
@@ -54,8 +54,8 @@ export async function runSqlSearch(client: PoolClient, search: SqlSearch): Promi
   if (!index) return (await client.query(sql, params)).rows as Array<{ chunk_id: string; score: number }>;
   await client.query('BEGIN');
   try {
-    const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
-    await client.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
+    const tuning = indexTuningStatement(index);
+    await client.query(tuning.sql, tuning.params);
     const { rows } = await client.query(sql, params);
     await client.query('COMMIT');
     return rows as Array<{ chunk_id: string; score: number }>;

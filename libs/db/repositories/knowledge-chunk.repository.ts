@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { toSql } from 'pgvector';
 import { DataSource } from 'typeorm';
 import type { SearchLeg } from '@pylon/contracts';
-import { knowledgeSearchStatement, type ChunkQuery } from './knowledge-search.sql';
+import { indexTuningStatement, knowledgeSearchStatement, type ChunkQuery } from './knowledge-search.sql';
 
 export interface DraftChunk {
   index: number;
@@ -113,8 +113,8 @@ export class KnowledgeChunkRepository {
     const { sql, params, index } = knowledgeSearchStatement(orgId, query);
     const rows = index
       ? await this.db.transaction(async (manager) => {
-          const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
-          await manager.query(`SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, [String(index.efSearch)]);
+          const tuning = indexTuningStatement(index);
+          await manager.query(tuning.sql, tuning.params);
           return (await manager.query(sql, params)) as ChunkQueryRow[];
         })
       : ((await this.db.query(sql, params)) as ChunkQueryRow[]);

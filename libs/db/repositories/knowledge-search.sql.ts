@@ -102,6 +102,12 @@ export function knowledgeSearchStatement(orgId: string, query: ChunkQuery): Sear
   return { sql, params, index };
 }
 
+/** The statement that sets the HNSW index's tuning for the rest of the transaction (`SET LOCAL`). */
+export function indexTuningStatement(index: IndexTuning): { sql: string; params: unknown[] } {
+  const iterative = index.iterativeScan ? `, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : '';
+  return { sql: `SELECT set_config('hnsw.ef_search', $1, true)${iterative}`, params: [String(index.efSearch)] };
+}
+
 /** Every row that passes the scope and filter, scored exactly: OFFSET 0 keeps the planner from using the HNSW index. */
 function exactCandidates(vector: string, depth: string, bases: string | undefined, filter: string): string {
   return `SELECT id, distance FROM (
