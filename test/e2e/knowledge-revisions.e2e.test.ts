@@ -275,12 +275,15 @@ describe('knowledge document revisions', () => {
     const query = 'amberlight cobaltlight keeper';
     await search(tenant, query); // the query's embedding is cached from here on: the fake's queue serves ingestion only
 
-    type Observation = { revisions: string; count: number };
+    // Three searches overlap at any time, so they finish out of order: each keeps when it was sent and answered.
+    type Observation = { revisions: string; count: number; sentAt: number; answeredAt: number };
     const observations: Observation[] = [];
     let stop = false;
     const loop = async () => {
       while (!stop) {
+        const sentAt = performance.now();
         const matches = await search(tenant, query);
+        const answeredAt = performance.now();
         const own = matches.filter((match) => match.doc_id === doc.doc_id);
         observations.push({
           revisions: [
@@ -290,6 +293,8 @@ describe('knowledge document revisions', () => {
             ),
           ].join(','),
           count: own.length,
+          sentAt,
+          answeredAt,
         });
       }
     };
@@ -315,9 +320,10 @@ describe('knowledge document revisions', () => {
     assert.deepEqual(bad, [], 'never missing, never both revisions, never a partial revision');
     assert.ok(n >= 20, `only ${n} searches`);
     assert.ok(seen.has('amber') && seen.has('cobalt'), `both revisions were served in turn: ${JSON.stringify([...seen])}`);
-    // Once cobalt was served, amber never again.
-    const firstCobalt = observations.findIndex((observation) => observation.revisions === 'cobalt');
-    assert.ok(observations.slice(firstCobalt).every((observation) => observation.revisions === 'cobalt'));
+    // Once cobalt was served, amber never again: no search sent after a cobalt answer arrived found amber.
+    const firstCobaltAnswer = Math.min(...observations.filter((o) => o.revisions === 'cobalt').map((o) => o.answeredAt));
+    const amberAfterCobalt = observations.filter((o) => o.revisions === 'amber' && o.sentAt > firstCobaltAnswer);
+    assert.deepEqual(amberAfterCobalt, [], 'amber served after cobalt had been');
   });
 
   it('Idempotency-Key: the same key and body answer without another revision; another body is 409', async () => {
