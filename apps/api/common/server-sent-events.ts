@@ -9,9 +9,16 @@ export interface ServerSentEvent {
 /**
  * A `text/event-stream` response on a raw Node response: frames with `id`, `event` and one JSON `data`
  * line, comment lines as heartbeats, and writes that wait while the client is slow to read.
+ *
+ * What is sent in one turn of the event loop leaves in one write: the head with the first frames, the
+ * frames of one read together, and the last frames with the end of the stream. A write of its own per
+ * frame cost the API a system call each (16% of its busy time in `agent-run-e2e`).
  */
 export class ServerSentEventStream {
   private heartbeat: NodeJS.Timeout | undefined;
+  private pending = '';
+  private writeScheduled = false;
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly response: ServerResponse) {}
 
@@ -23,28 +30,58 @@ export class ServerSentEventStream {
       connection: 'keep-alive',
       'x-accel-buffering': 'no', // nginx: pass events through as they come
     });
-    this.response.flushHeaders();
-    this.heartbeat = setInterval(() => this.response.write(': keep-alive\n\n'), heartbeatSeconds * 1000);
+    this.scheduleWrite(); // the head leaves with the first frames, or alone when there are none yet
+    this.heartbeat = setInterval(() => this.enqueue(': keep-alive\n\n'), heartbeatSeconds * 1000);
     this.heartbeat.unref();
   }
 
   async send(event: ServerSentEvent): Promise<void> {
-    const frame = `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
-    if (!this.response.write(frame) && !this.response.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.response.off('drain', done);
-          this.response.off('close', done);
-          resolve();
-        };
-        this.response.once('drain', done);
-        this.response.once('close', done);
-      });
-    }
+    if (this.drained) await this.drained;
+    this.enqueue(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
   }
 
   close(): void {
     clearInterval(this.heartbeat);
-    if (!this.response.writableEnded) this.response.end();
+    if (this.response.writableEnded) return;
+    const rest = this.pending;
+    this.pending = '';
+    if (rest) this.response.end(rest);
+    else this.response.end();
+  }
+
+  private enqueue(text: string): void {
+    this.pending += text;
+    this.scheduleWrite();
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeScheduled) return;
+    this.writeScheduled = true;
+    setImmediate(() => this.writePending());
+  }
+
+  private writePending(): void {
+    this.writeScheduled = false;
+    if (this.response.writableEnded || this.response.destroyed) return;
+    if (!this.pending) {
+      if (!this.response.headersSent) this.response.flushHeaders();
+      return;
+    }
+    const text = this.pending;
+    this.pending = '';
+    if (!this.response.write(text)) this.drained = this.untilDrained();
+  }
+
+  private untilDrained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        this.drained = undefined;
+        resolve();
+      };
+      this.response.once('drain', done);
+      this.response.once('close', done);
+    });
   }
 }
