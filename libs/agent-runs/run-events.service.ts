@@ -19,15 +19,20 @@ export interface RunEventStream {
   close(): void;
 }
 
-/** One run's announced events, from the moment of listening: the highest `seq` announced, and a wait for more. */
+/**
+ * One run's announced events, from the moment of listening: the highest `seq` announced, a wait for more,
+ * and the events the announcements carried, so a follower can send them without reading them back.
+ */
 class RunAnnouncements {
   private latest = 0;
+  private readonly carried = new Map<number, StoredRunEvent>();
   private wake: (() => void) | undefined;
   readonly stop: () => void;
 
   constructor(notifications: RunEventNotifications, runId: string) {
-    this.stop = notifications.subscribe(runId, (seq) => {
+    this.stop = notifications.subscribe(runId, ({ seq, event }) => {
       this.latest = Math.max(this.latest, seq);
+      if (event && this.carried.size < PAGE_LIMIT_MAX) this.carried.set(seq, event);
       this.wake?.();
     });
   }
@@ -48,6 +53,23 @@ class RunAnnouncements {
       };
       signal.addEventListener('abort', done, { once: true });
     });
+  }
+
+  /**
+   * Every announced event after `seq`, in order, when the announcements carried each of them; otherwise
+   * (none announced, one too large to carry, one announced before listening began) undefined: read the log.
+   */
+  takeAfter(seq: number): StoredRunEvent[] | undefined {
+    for (const carriedSeq of this.carried.keys()) if (carriedSeq <= seq) this.carried.delete(carriedSeq);
+    if (this.latest <= seq) return undefined;
+    const events: StoredRunEvent[] = [];
+    for (let next = seq + 1; next <= this.latest; next++) {
+      const event = this.carried.get(next);
+      if (!event) return undefined;
+      events.push(event);
+    }
+    for (const event of events) this.carried.delete(event.seq);
+    return events;
   }
 }
 
@@ -95,8 +117,9 @@ export class RunEventsService {
 
   /**
    * Every event after `after`, as stored (starting with `stored`, read when the stream opened) and then as
-   * it is committed, ending with the terminal event (or when `signal` aborts). The log is read again when
-   * an event beyond the last one sent is announced, or on a timer in case announcements are lost. A run
+   * it is committed, ending with the terminal event (or when `signal` aborts). New events come with their
+   * announcements; the log is read again when an announcement came without its event, or on a timer in
+   * case announcements are lost. A run
    * that is not final yet writes its terminal event with its final state, so only a run final already can
    * lack one in its log (purged by retention): its stream ends with its final state as the terminal event,
    * unless the log shows the end was already sent.
@@ -127,7 +150,7 @@ export class RunEventsService {
         await announcements.beyond(last, this.config.runEventsPollMs, signal);
         if (signal.aborted) return;
       }
-      batch = await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX);
+      batch = announcements.takeAfter(last) ?? (await this.events.after(orgId, run.id, last, PAGE_LIMIT_MAX));
     }
   }
 

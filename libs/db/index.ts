@@ -21,7 +21,7 @@ export { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './r
 export { ModelPriceRepository, type ModelPrice } from './repositories/model-price.repository';
 export { ModelPriceChanges } from './model-price-changes';
 export { ChangeAnnouncements } from './change-announcements';
-export { RunEventNotifications } from './run-event-notifications';
+export { RunEventNotifications, type RunAnnouncement } from './run-event-notifications';
 export { ApiKeyChanges } from './api-key-changes';
 export { isDatabaseUnavailable } from './connection-errors';
 export { RUN_EVENTS_CHANNEL } from './migrations/1764500000000-run-events';

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { EventSource } from 'eventsource';
 import { runEventsRetentionScheduleId } from '@pylon/contracts';
 import { sql } from '../support/db';
+import { parsePrometheusText } from '../support/prometheus';
 import { testInfra } from '../support/infra';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
@@ -275,8 +276,18 @@ describe('run events: stored, streamed live, resumable', () => {
   it('a stream served by another API replica follows a run created on the first one, woken by PostgreSQL, not by polling', async () => {
     // A replica that would read the table only every 30 s: events arriving sooner came by NOTIFY.
     const replica = await stack.startApiReplica({ RUN_EVENTS_POLL_MS: '30000' });
-    try {
-      fake.enqueue({ content: 'One sentence. Another sentence. A third one.', delayMs: 800, chunkDelayMs: 100 });
+    /** How often the replica has read a run's log after a stream's opening read. */
+    const logReads = async () => {
+      const exposition = parsePrometheusText(await (await fetch(`${replica.url}/metrics`)).text());
+      return exposition.samples
+        .filter(
+          (sample) =>
+            sample.name === 'pylon_db_statements_total' && sample.labels.statement!.startsWith('SELECT seq, type, data, created_at FROM run_events'),
+        )
+        .reduce((sum, sample) => sum + sample.value, 0);
+    };
+    const follow = async (content: string) => {
+      fake.enqueue({ content, delayMs: 800, chunkDelayMs: 100 });
       const runId = await startRun(slowVersion);
       const received = await readStream(`${replica.url}/api/v1/agent-runs/${runId}/events`, tenant.key);
       assert.equal(received.at(-1)!.type, 'succeeded');
@@ -285,8 +296,22 @@ describe('run events: stored, streamed live, resumable', () => {
         received.map((_, index) => index + 1),
       );
       const stored = await storedEvents(runId);
+      assert.deepEqual(
+        received.map((event) => [event.seq, event.type, event.data]),
+        stored.data.map((event) => [event.seq, event.type, event.data]),
+        'what the stream sent is the log',
+      );
+      return { received, stored };
+    };
+    try {
+      const { received, stored } = await follow('One sentence. Another sentence. A third one.');
       const lateness = received.slice(1).map((event, index) => event.at - Date.parse(stored.data[index + 1]!.created_at));
       assert.ok(Math.max(...lateness) < 5_000, `events reached the other replica ${JSON.stringify(lateness)} ms after they were written`);
+      assert.equal(await logReads(), 0, 'every event came with its announcement: the log was not read back');
+
+      // An answer of 10 000 characters in one piece: its delta and the terminal event (the run with its output) are too large to be carried.
+      await follow('x'.repeat(10_000));
+      assert.ok((await logReads()) >= 1, 'the event too large for its announcement was read from the log');
     } finally {
       await replica.api.stop();
     }

@@ -24,6 +24,7 @@ import { KnowledgeBases1766000000000 } from './1766000000000-knowledge-bases';
 import { KnowledgeRevisions1766100000000 } from './1766100000000-knowledge-revisions';
 import { KnowledgeFiles1766200000000 } from './1766200000000-knowledge-files';
 import { ModelPriceChanges1766350000000 } from './1766350000000-model-price-changes';
+import { RunEventPayloads1766400000000 } from './1766400000000-run-event-payloads';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   KnowledgeRevisions1766100000000,
   KnowledgeFiles1766200000000,
   ModelPriceChanges1766350000000,
+  RunEventPayloads1766400000000,
 ];
