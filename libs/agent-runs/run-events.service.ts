@@ -119,10 +119,9 @@ export class RunEventsService {
    * Every event after `after`, as stored (starting with `stored`, read when the stream opened) and then as
    * it is committed, ending with the terminal event (or when `signal` aborts). New events come with their
    * announcements; the log is read again when an announcement came without its event, or on a timer in
-   * case announcements are lost. A run
-   * that is not final yet writes its terminal event with its final state, so only a run final already can
-   * lack one in its log (purged by retention): its stream ends with its final state as the terminal event,
-   * unless the log shows the end was already sent.
+   * case announcements are lost. A run that is not final yet writes its terminal event with its final
+   * state, so only a run final already can lack one in its log (purged by retention): its stream ends with
+   * its final state as the terminal event, unless the log shows the end was already sent.
    */
   private async *follow(
     orgId: string,

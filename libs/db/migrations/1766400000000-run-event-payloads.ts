@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { RUN_EVENTS_CHANNEL } from './1764500000000-run-events';
+import { NUMBER_AND_ANNOUNCE_BY_SEQ, RUN_EVENTS_CHANNEL } from './1764500000000-run-events';
 
 /**
  * PostgreSQL refuses a NOTIFY payload of 8 000 bytes or more; an event whose announcement would be longer
@@ -35,16 +35,6 @@ export class RunEventPayloads1766400000000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`
-      CREATE OR REPLACE FUNCTION run_events_number_and_announce() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.seq < 1 THEN
-          PERFORM pg_advisory_xact_lock(hashtextextended(NEW.run_id::text, 0));
-          SELECT COALESCE(MAX(seq), 0) + 1 INTO NEW.seq FROM run_events WHERE run_id = NEW.run_id;
-        END IF;
-        PERFORM pg_notify('${RUN_EVENTS_CHANNEL}', NEW.run_id::text || ':' || NEW.seq);
-        RETURN NEW;
-      END
-      $$`);
+    await db.query(NUMBER_AND_ANNOUNCE_BY_SEQ);
   }
 }
