@@ -304,14 +304,17 @@ describe('run events: stored, streamed live, resumable', () => {
       return { received, stored };
     };
     try {
+      // The replica's LISTEN connection opens with its first stream: events committed before it listens are read back.
+      await follow('Warming up.');
+      const readsBefore = await logReads();
       const { received, stored } = await follow('One sentence. Another sentence. A third one.');
       const lateness = received.slice(1).map((event, index) => event.at - Date.parse(stored.data[index + 1]!.created_at));
       assert.ok(Math.max(...lateness) < 5_000, `events reached the other replica ${JSON.stringify(lateness)} ms after they were written`);
-      assert.equal(await logReads(), 0, 'every event came with its announcement: the log was not read back');
+      assert.equal(await logReads(), readsBefore, 'every event came with its announcement: the log was not read back');
 
       // An answer of 10 000 characters in one piece: its delta and the terminal event (the run with its output) are too large to be carried.
       await follow('x'.repeat(10_000));
-      assert.ok((await logReads()) >= 1, 'the event too large for its announcement was read from the log');
+      assert.ok((await logReads()) > readsBefore, 'the event too large for its announcement was read from the log');
     } finally {
       await replica.api.stop();
     }
