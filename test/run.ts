@@ -2,7 +2,8 @@
  * `npm test`: starts what the suites need (see startInfrastructure) and runs every compiled
  * `*.test.js` under dist-test/ (the tree `npm run build:test` compiles: the application with its unit
  * tests, test/ and bench/) with Node's test runner. `npm test -- <substring>…` runs the files whose path
- * under dist-test/ contains one of them.
+ * under dist-test/ contains one of them; `--e2e-only` runs only the files that use the database and the
+ * Temporal server it started (see usesInfrastructure), which is all that differs between CI's legs.
  * The logs of every API and worker the suites start go to one directory per run, printed at the end.
  */
 import { spawn } from 'node:child_process';
@@ -15,19 +16,33 @@ import { startInfrastructure } from './support/infrastructure';
 /** dist-test/, seen from dist-test/test/. */
 const DIST = join(__dirname, '..');
 
-function testFiles(filters: string[]): string[] {
+/**
+ * The files that run against the started infrastructure: the end-to-end suites and the repository tier. The
+ * rest (unit tests, workflow tests on the time-skipping server, the docs and SDK drift checks) use neither
+ * the database nor the Temporal server, so they pass or fail the same on every database and topology.
+ */
+function usesInfrastructure(file: string): boolean {
+  const path = relative(DIST, file);
+  return path.startsWith(join('test', 'e2e') + '/') || /^libs\/db\/repositories\/.*\.repository\.test\.js$/.test(path);
+}
+
+function testFiles(filters: string[], e2eOnly: boolean): string[] {
   return readdirSync(DIST, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
     .map((entry) => join(entry.parentPath, entry.name))
     .filter((file) => !file.includes('node_modules') && (filters.length === 0 || filters.some((filter) => relative(DIST, file).includes(filter))))
+    .filter((file) => !e2eOnly || usesInfrastructure(file))
     .sort();
 }
 
 async function main(): Promise<number> {
   requireSupportedNode();
   console.log(`Node ${process.version} (${process.execPath})`);
-  const filters = process.argv.slice(2);
-  const files = testFiles(filters);
+  const args = process.argv.slice(2);
+  const files = testFiles(
+    args.filter((arg) => arg !== '--e2e-only'),
+    args.includes('--e2e-only'),
+  );
   if (files.length === 0) throw new Error(`no test files match ${filters.join(' or ') || '*'}`);
   const logDir = join(tmpdir(), 'pylon-test-logs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
@@ -36,7 +51,8 @@ async function main(): Promise<number> {
   console.log(`app logs of this run (API and worker) go to ${logDir}`);
   console.log(`running ${files.length} test files: ${files.map((file) => relative(DIST, file)).join(', ')}`);
   try {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+    const concurrency = process.env.PYLON_TEST_CONCURRENCY || '1';
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
       stdio: 'inherit',
       env: { ...process.env, ...infra.env, PYLON_TEST_LOG_DIR: logDir },
     });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { Tiktoken } from 'js-tiktoken/lite';
 import { countTokens, countTurn } from './token-counter';
 
 describe('token counter (o200k_base)', () => {
@@ -35,5 +37,14 @@ describe('token counter (o200k_base)', () => {
     for (let i = 0; i < 1_000; i++) countTokens(`unique text number ${i}`);
     assert.equal(countTokens(instructions), expected);
     assert.equal(countTokens('hello world'), 2);
+  });
+
+  it('counts a long unbroken run (a blob a tool returned) in slices, within 0.5% of the exact count', () => {
+    assert.equal(countTokens('R'.repeat(16_000)), 8_000);
+    const exact = new Tiktoken(require('js-tiktoken/ranks/o200k_base'));
+    for (const blob of [randomBytes(12_000).toString('base64'), `see ${randomBytes(4_000).toString('hex')} and ${'x'.repeat(300)}.`]) {
+      const expected = exact.encode(blob).length;
+      assert.ok(Math.abs(countTokens(blob) - expected) <= expected * 0.005, `${countTokens(blob)} against ${expected}`);
+    }
   });
 });
