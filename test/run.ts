@@ -39,11 +39,10 @@ async function main(): Promise<number> {
   requireSupportedNode();
   console.log(`Node ${process.version} (${process.execPath})`);
   const args = process.argv.slice(2);
-  const files = testFiles(
-    args.filter((arg) => arg !== '--e2e-only'),
-    args.includes('--e2e-only'),
-  );
-  if (files.length === 0) throw new Error(`no test files match ${filters.join(' or ') || '*'}`);
+  const e2eOnly = args.includes('--e2e-only');
+  const filters = args.filter((arg) => arg !== '--e2e-only');
+  const files = testFiles(filters, e2eOnly);
+  if (files.length === 0) throw new Error(`no test files match ${filters.join(' or ') || '*'}${e2eOnly ? ' among the e2e files' : ''}`);
   const logDir = join(tmpdir(), 'pylon-test-logs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
   const infra = await startInfrastructure();

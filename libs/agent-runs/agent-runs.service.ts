@@ -220,12 +220,17 @@ export class AgentRunsService {
     signal: AbortSignal,
     mcpTools: McpServerTools[] = [],
   ): Promise<AgentTurn> {
-    const run = await this.runs.markRunning(orgId, runId);
-    if (!run) throw new RunNotFoundError(runId);
+    const started = await this.runs.markRunning(orgId, runId);
+    if (!started) throw new RunNotFoundError(runId);
+    const { run } = started;
     if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };
     if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
     const version = await this.version(orgId, run.agentVersionId);
     if (!version) throw new RunNotFoundError(runId);
+    // An attempt of this turn made these calls, and its result was lost with its worker: the same calls
+    // again, so that the ids the caller was shown (and may be answering) stay the run's, and nothing is asked twice.
+    const lost = callsNotInTranscript(started.toolCallsLogged, transcript);
+    if (lost.length > 0) return { kind: 'tool_calls', calls: lost.map((call) => planned(call, version)) };
     const history = await this.history(run, version, transcript.length === 0);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
@@ -420,6 +425,12 @@ export class AgentRunsService {
 }
 
 /** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
+/** The logged calls the workflow's transcript does not hold: made by an earlier attempt of the turn it asks for now. */
+function callsNotInTranscript(logged: ToolCall[], transcript: TranscriptEntry[]): ToolCall[] {
+  const known = new Set(transcript.flatMap((entry) => (entry.role === 'assistant' ? entry.toolCalls.map((call) => call.id) : [])));
+  return logged.filter((call) => !known.has(call.id));
+}
+
 function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
   const mcp = plannedMcpCall(call, version.tools);
   if (mcp) return mcp;

@@ -95,6 +95,7 @@ describe('resilience', () => {
     const keys = Array.from({ length: total }, (_, i) => `crash-${Date.now()}-${i}`);
     const body = (i: number) => ({ org_id: tenant.orgId, agent_version_id: tenant.versionId, input: `in flight ${i}` });
     let acknowledgedSoFar = 0;
+    let settled = 0;
     const attempts: Array<Promise<{ status: number; body: any } | null>> = [];
     for (let i = 0; i < total && stack.api.running; i++) {
       attempts.push(
@@ -104,12 +105,15 @@ describe('resilience', () => {
             if (response.status === 200) acknowledgedSoFar++;
             return response;
           })
-          .catch(() => null),
+          .catch(() => null)
+          .finally(() => settled++),
       );
       // Kill once some runs are acknowledged, while later ones are still in flight.
       if (acknowledgedSoFar >= 8) await stack.api.kill();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    // A slow machine may have answered none of them yet: the kill waits for the first acknowledgement.
+    while (stack.api.running && acknowledgedSoFar === 0 && settled < attempts.length) await new Promise((resolve) => setTimeout(resolve, 5));
     await stack.api.kill();
     const answered = await Promise.all(attempts);
     await stack.startApi();
@@ -188,7 +192,7 @@ describe('resilience', () => {
       assert.match(run.output, new RegExp(`lookup_order returned: \\{"order":"${i}","n":${i}\\}`));
       const log = await http.get(`/api/v1/agent-runs/${runId}/events`, { token: tenant.key });
       const count = (type: string) => log.body.data.filter((event: { type: string }) => event.type === type).length;
-      assert.deepEqual([count('requires_action'), count('tool_result'), count('succeeded')], [1, 1, 1], `run ${runId}`);
+      assert.deepEqual([count('tool_call'), count('requires_action'), count('tool_result'), count('succeeded')], [1, 1, 1, 1], `run ${runId}`);
       const handle = temporal.workflow.getHandle(agentRunWorkflowId(runId));
       assert.deepEqual(await handle.result(), { status: 'succeeded' });
       const history = (await handle.fetchHistory()).events ?? [];

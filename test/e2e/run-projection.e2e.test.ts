@@ -61,14 +61,14 @@ describe('the run projection under retries', () => {
 
   it('a repeated success returns the same unannounced event and records no second one', async () => {
     const runId = await queuedRun();
-    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const running = (await runs.markRunning(tenant.orgId, runId))!.run;
     assert.equal(running.status, 'running');
     const eventId = await runs.markSucceeded(tenant.orgId, running, 'the answer', describeRun);
     assert.ok(eventId, 'the success recorded an event with a delivery');
 
     assert.equal(await runs.markSucceeded(tenant.orgId, running, 'another answer', describeRun), eventId);
     assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), eventId);
-    assert.equal((await runs.markRunning(tenant.orgId, runId))?.status, 'succeeded', 'a retried turn sees the run final');
+    assert.equal((await runs.markRunning(tenant.orgId, runId))?.run.status, 'succeeded', 'a retried turn sees the run final');
 
     const run = await runs.findById(tenant.orgId, runId);
     assert.equal(run?.status, 'succeeded');
@@ -81,7 +81,7 @@ describe('the run projection under retries', () => {
 
   it("the final events carry the run's new updated_at, set by the database in the same statement", async () => {
     const runId = await queuedRun();
-    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const running = (await runs.markRunning(tenant.orgId, runId))!.run;
     const withTimes: EventFactory<AgentRun> = (run) => ({
       type: 'agent_run.succeeded',
       data: { run_id: run.id, status: run.status, output: run.output, updated_at: run.updatedAt.toISOString() },
@@ -118,7 +118,7 @@ describe('the run projection under retries', () => {
       requestHash: null,
       createdAt: new Date(),
     });
-    const running = (await runs.markRunning(other.orgId, id))!;
+    const running = (await runs.markRunning(other.orgId, id))!.run;
     assert.equal(await runs.markFailed(other.orgId, running, 'the model failed', describeRun), null);
     assert.equal((await runs.findById(other.orgId, id))?.error, 'the model failed');
     assert.equal((await sql(`SELECT id FROM events WHERE resource_id = $1`, [id])).length, 1);
@@ -126,7 +126,7 @@ describe('the run projection under retries', () => {
 
   it('a failure after a success changes nothing', async () => {
     const runId = await queuedRun();
-    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const running = (await runs.markRunning(tenant.orgId, runId))!.run;
     const eventId = await runs.markSucceeded(tenant.orgId, running, 'done', describeRun);
     assert.equal(await runs.markFailed(tenant.orgId, running, 'run timed out after 1 seconds', describeRun), eventId);
     const run = await runs.findById(tenant.orgId, runId);
@@ -136,7 +136,7 @@ describe('the run projection under retries', () => {
 
   it('once its deliveries were attempted, the event is no longer handed back', async () => {
     const runId = await queuedRun();
-    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const running = (await runs.markRunning(tenant.orgId, runId))!.run;
     const eventId = await runs.markSucceeded(tenant.orgId, running, 'done', describeRun);
     await sql(`UPDATE webhook_deliveries SET attempt_count = 1 WHERE event_id = $1`, [eventId]);
     assert.equal(await runs.unannouncedEvent(tenant.orgId, runId), null);
@@ -155,7 +155,7 @@ describe('the run projection under retries', () => {
 
   it("a success with its free turn records the turn in the same statement, numbered after the run's turns, as recordTurn would", async () => {
     const runId = await queuedRun();
-    const running = (await runs.markRunning(tenant.orgId, runId))!;
+    const running = (await runs.markRunning(tenant.orgId, runId))!.run;
     const usage = new RunUsageRepository(db);
     const turn = (inputTokens: number) => ({
       model: 'local/extractive',

@@ -7,6 +7,7 @@ import type { AgentRun } from '../entities';
 import { AgentRunRepository } from './agent-run.repository';
 import type { EventFactory } from './event-recorder';
 import { LedgerRepository } from './ledger.repository';
+import { RunEventRepository } from './run-event.repository';
 import { RunUsageRepository, type NewRunTurnUsage } from './run-usage.repository';
 
 const describeRun: EventFactory<AgentRun> = (run) => ({
@@ -56,7 +57,7 @@ describe('AgentRunRepository: FINISH on the migrated database', () => {
       createdAt: new Date(),
     });
     assert.deepEqual(inserted, { nothingElseQueued: true });
-    return (await runs.markRunning(orgId, id))!;
+    return (await runs.markRunning(orgId, id))!.run;
   }
 
   it('writes the row, the turn, the log, the event and a delivery per subscribed endpoint in one statement', async () => {
@@ -186,5 +187,25 @@ describe('AgentRunRepository: FINISH on the migrated database', () => {
     assert.deepEqual([run.status, run.output, run.error], ['failed', null, 'the model failed']);
     const events = (await db.query(`SELECT type FROM events WHERE resource_id = $1`, [running.id])) as Array<{ type: string }>;
     assert.deepEqual(events, [{ type: 'agent_run.failed' }]);
+  });
+
+  it('a turn that marks a running run again gets the tool calls its log holds, in order; a run just started has none', async () => {
+    const { orgId, versionId } = await insertOrganization(db);
+    const id = randomUUID();
+    await runs.insertQueued({ id, orgId, agentVersionId: versionId, input: 'hi', idempotencyKey: null, requestHash: null, createdAt: new Date() });
+    assert.deepEqual((await runs.markRunning(orgId, id))?.toolCallsLogged, []);
+    const calls = [
+      { id: 'call_1', name: 'lookup_order', arguments: '{"order_id":"7"}' },
+      { id: 'call_2', name: 'knowledge_search', arguments: '{"query":"refunds"}' },
+    ];
+    await new RunEventRepository(db).append(orgId, id, [
+      { type: 'output_delta', data: { text: 'Looking.' } },
+      ...calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+    ]);
+    const again = await runs.markRunning(orgId, id);
+    assert.equal(again?.run.status, 'running');
+    assert.deepEqual(again?.toolCallsLogged, calls);
+    const other = await insertOrganization(db);
+    assert.equal(await runs.markRunning(other.orgId, id), null);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { RunStatus } from '@pylon/contracts';
+import type { RunStatus, ToolCall } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { eventWithDeliveries, recordChange, unannouncedEvent, type EventFactory } from './event-recorder';
@@ -41,9 +41,12 @@ const MARK_RUNNING = prepared(
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT id, "orgId", 'running', '{"status": "running"}'::jsonb, 0 FROM started
    )
-   SELECT * FROM started
+   SELECT *, '[]'::jsonb AS "toolCallsLogged" FROM started
    UNION ALL
-   SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
+   SELECT ${RUN_COLUMNS},
+          (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.data->>'call_id', 'name', e.data->>'name', 'arguments', e.data->>'arguments') ORDER BY e.seq), '[]')
+             FROM run_events e WHERE e.run_id = $1 AND e.type = 'tool_call')
+     FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
 );
 /**
  * The final transition, from any of `from`: its events in the run's log, its webhook event and the
@@ -144,11 +147,13 @@ export class AgentRunRepository {
 
   /**
    * queued → running with its `running` event, in one statement. The run as it is afterwards (running,
-   * or the state it already had), or null when it does not exist.
+   * or the state it already had) with the tool calls its log holds, or null when it does not exist.
    */
-  async markRunning(orgId: string, runId: string): Promise<AgentRun | null> {
-    const [row] = (await this.db.query(MARK_RUNNING, [runId, orgId])) as AgentRun[];
-    return row ? toAgentRun(row) : null;
+  async markRunning(orgId: string, runId: string): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
+    const [row] = (await this.db.query(MARK_RUNNING, [runId, orgId])) as Array<AgentRun & { toolCallsLogged: ToolCall[] }>;
+    if (!row) return null;
+    const { toolCallsLogged, ...run } = row;
+    return { run: toAgentRun(run as AgentRun), toolCallsLogged };
   }
 
   /**
