@@ -5,9 +5,14 @@ import { serveClusterMetrics } from '@pylon/metrics';
 
 /**
  * API_REPLICAS copies of the API (apps/api/main.js) behind one port, with Node's cluster module: the
- * primary accepts each connection and hands it to a live replica in turn, stops handing them to one the
- * moment it exits, and starts a replacement. No proxy process and no dependency; across machines a load
+ * replicas share the listening socket and the kernel gives each new connection to one of them; when one
+ * exits, the primary starts a replacement. No proxy process and no dependency; across machines a load
  * balancer in front of the replicas does the same (docker/docker-compose.yml).
+ *
+ * Not Node's default round robin, where the primary accepts each connection and passes it to a replica:
+ * a connection passed to a replica that is SIGKILLed before it takes it is never closed, and its client
+ * hangs (cluster-failover e2e). With the shared socket, a dead replica's connections are reset and the
+ * client retries, and those it had not accepted yet go to the other.
  */
 function main(): void {
   process.title = 'pylon-api-replicas';
@@ -16,6 +21,7 @@ function main(): void {
     console.error(`API_REPLICAS must be a whole number of at least 1, not ${process.env.API_REPLICAS}`);
     process.exit(1);
   }
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: join(__dirname, '..', 'api', 'main.js'), execArgv: [...PYLON_NODE_FLAGS] });
   serveClusterMetrics();
   let stopping = false;

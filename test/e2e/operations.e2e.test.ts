@@ -183,7 +183,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       const route = { method: 'GET', route: '/api/v1/agents', status: '200' };
       const before = valueOf((await scrape(`${stack.url}/metrics`)).exposition, 'http_request_duration_seconds_count', route);
       const requests = 40;
-      // A new connection each, so that the cluster's primary hands them to its replicas in turn.
+      // A new connection each, so that they spread over the replicas.
       const statuses = await Promise.all(
         Array.from(
           { length: requests },
