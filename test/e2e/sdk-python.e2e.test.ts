@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runCommand } from '../support/run-command';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
@@ -135,11 +136,10 @@ describe('pylon_sdk (Python), installed with pip', () => {
     }
   });
 
-  it("runs docs/sdk-python.md's Python walkthrough as it stands", () => {
+  it("runs docs/sdk-python.md's Python walkthrough as it stands", async () => {
     const script = join(work, 'walkthrough.py');
     writeFileSync(script, docBlock(SDK_DOC, '### The walkthrough', 'python'));
-    const ran = spawnSync(python, [script], {
-      encoding: 'utf8',
+    const ran = await runCommand(python, [script], {
       env: {
         ...process.env,
         PYLON_URL: stack.url,
@@ -167,8 +167,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
     });
     const script = join(work, 'conversation.py');
     writeFileSync(script, docBlock(SDK_DOC, '### A conversation with tools', 'python'));
-    const ran = spawnSync(python, [script], {
-      encoding: 'utf8',
+    const ran = await runCommand(python, [script], {
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, TOOLS_VERSION_ID: toolsVersion },
       timeout: 120_000,
     });
@@ -177,24 +176,28 @@ describe('pylon_sdk (Python), installed with pip', () => {
   });
 
   /** Runs a docs/sdk-python.md block as a user's script with these variables; answers its stdout. */
-  const runDocBlock = (heading: string, file: string, env: Record<string, string>) => {
+  const runDocBlock = async (heading: string, file: string, env: Record<string, string>) => {
     const script = join(work, `${file}.py`);
     writeFileSync(script, docBlock(SDK_DOC, heading, 'python'));
-    const ran = spawnSync(python, [script], { encoding: 'utf8', env: { ...process.env, PYLON_URL: stack.url, ...env }, timeout: 120_000 });
+    const ran = await runCommand(python, [script], { env: { ...process.env, PYLON_URL: stack.url, ...env }, timeout: 120_000 });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     return ran.stdout;
   };
 
   it("runs docs/sdk-python.md's structured-output example in Python as it stands", async () => {
     const owner = await createTenant(http);
-    const stdout = runDocBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    const stdout = await runDocBlock('### Structured outputs', 'structured', {
+      PYLON_API_KEY: owner.key,
+      ORG_ID: owner.orgId,
+      AGENT_ID: owner.agentId,
+    });
     assert.match(stdout, /^high 4711$/m);
   });
 
   it("runs docs/sdk-python.md's run-cost example in Python as it stands", async () => {
     const owner = await createTenant(http);
     await grantTokens(http, owner.orgId, 100_000);
-    const stdout = runDocBlock('### What a run costs', 'costs', {
+    const stdout = await runDocBlock('### What a run costs', 'costs', {
       PYLON_API_KEY: owner.key,
       PYLON_ADMIN_TOKEN: testInfra().adminToken,
       ORG_ID: owner.orgId,
@@ -213,9 +216,8 @@ describe('pylon_sdk (Python), installed with pip', () => {
     const folder = mkdtempSync(join(work, 'files-'));
     copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(folder, 'handbook.pdf'));
     writeFileSync(join(folder, 'files.py'), docBlock(SDK_DOC, '### Knowledge from files', 'python'));
-    const ran = spawnSync(python, ['files.py'], {
+    const ran = await runCommand(python, ['files.py'], {
       cwd: folder,
-      encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: owner.key, ORG_ID: owner.orgId },
       timeout: 120_000,
     });
@@ -229,11 +231,10 @@ describe('pylon_sdk (Python), installed with pip', () => {
     assert.equal(readFileSync(join(folder, 'handbook-v2.md'), 'utf8'), '# Handbook, v2\n\nRuns are cancelled with POST …/cancel.');
   });
 
-  it("runs docs/sdk-python.md's Schedules example in Python as it stands", () => {
+  it("runs docs/sdk-python.md's Schedules example in Python as it stands", async () => {
     const script = join(work, 'schedules.py');
     writeFileSync(script, docBlock(SDK_DOC, '### Schedules', 'python'));
-    const ran = spawnSync(python, [script], {
-      encoding: 'utf8',
+    const ran = await runCommand(python, [script], {
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },
       timeout: 120_000,
     });

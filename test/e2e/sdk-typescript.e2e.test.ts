@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket, type Server } from 'node:net';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runCommand } from '../support/run-command';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
@@ -155,45 +156,44 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
   /** `tsc --strict` on a user's file that starts with `const pylon = new Pylon();`. */
   const compile = (code: string) => {
     writeFileSync(join(project, 'check.ts'), `import { Pylon } from '@pylon/sdk';\nconst pylon = new Pylon();\n${code}\n`);
-    return spawnSync(
+    return runCommand(
       join(ROOT, 'node_modules', '.bin', 'tsc'),
       ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'check.ts'],
       {
         cwd: project,
-        encoding: 'utf8',
       },
     );
   };
 
-  it('a create with a field the API does not take, or a wrong type, fails tsc; a right one compiles', () => {
+  it('a create with a field the API does not take, or a wrong type, fails tsc; a right one compiles', async () => {
     const check = (body: string) => compile(`export const created = pylon.agentRuns.create(${body});`);
-    assert.equal(check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello' }`).status, 0);
-    const extra = check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello', temperature: 2 }`);
+    assert.equal((await check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello' }`)).status, 0);
+    const extra = await check(`{ org_id: 'o', agent_version_id: 'v', input: 'hello', temperature: 2 }`);
     assert.notEqual(extra.status, 0);
     assert.match(extra.stdout, /temperature/);
-    const wrongType = check(`{ org_id: 'o', agent_version_id: 'v', input: 42 }`);
+    const wrongType = await check(`{ org_id: 'o', agent_version_id: 'v', input: 42 }`);
     assert.notEqual(wrongType.status, 0);
     assert.match(wrongType.stdout, /TS2322/);
   });
 
-  it('a version create types response_format: a json_schema one compiles, another type does not', () => {
+  it('a version create types response_format: a json_schema one compiles, another type does not', async () => {
     const check = (format: string) =>
       compile(
         `export const version = pylon.agents.createVersion('a', { model: 'local/extractive', instructions: 'x', response_format: ${format} });`,
       );
-    const right = check(`{ type: 'json_schema', name: 'ticket', schema: { type: 'object' }, strict: true }`);
+    const right = await check(`{ type: 'json_schema', name: 'ticket', schema: { type: 'object' }, strict: true }`);
     assert.equal(right.status, 0, right.stdout);
-    assert.equal(check('null').status, 0, 'null is free text');
-    const wrong = check(`{ type: 'json_object', name: 'ticket', schema: {} }`);
+    assert.equal((await check('null')).status, 0, 'null is free text');
+    const wrong = await check(`{ type: 'json_object', name: 'ticket', schema: {} }`);
     assert.notEqual(wrong.status, 0);
     assert.match(wrong.stdout, /json_object/);
     const usage =
-      compile(`export const cost: Promise<number> = pylon.agentRuns.usage('r').then((usage) => usage.turns[0]!.cost_tokens + usage.total.cost_tokens);
+      await compile(`export const cost: Promise<number> = pylon.agentRuns.usage('r').then((usage) => usage.turns[0]!.cost_tokens + usage.total.cost_tokens);
 export const prices = pylon.admin.replaceModelPrices('o', { prices: [{ model: 'local/echo', input_per_1k_tokens: 1, output_per_1k_tokens: 2 }] });`);
     assert.equal(usage.status, 0, usage.stdout);
   });
 
-  it("runTools' handlers, approve callback and conversation turn compile as a user writes them; a wrong approval does not", () => {
+  it("runTools' handlers, approve callback and conversation turn compile as a user writes them; a wrong approval does not", async () => {
     const runTools = (approve: string) =>
       compile(`export const finished: Promise<{ output?: string | null }> = pylon.agentRuns.runTools(
   { org_id: 'o', agent_version_id: 'v', input: 'hi', if_busy: 'reject' },
@@ -204,9 +204,9 @@ export const prices = pylon.admin.replaceModelPrices('o', { prices: [{ model: 'l
   },
 );
 export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_version_id: 'v', input: 'hi', if_busy: 'enqueue' });`);
-    const right = runTools(`async (call) => (call.name === 'knowledge_search' ? true : { approve: false, reason: 'no' })`);
+    const right = await runTools(`async (call) => (call.name === 'knowledge_search' ? true : { approve: false, reason: 'no' })`);
     assert.equal(right.status, 0, right.stdout);
-    const wrong = runTools(`async () => 'yes'`);
+    const wrong = await runTools(`async () => 'yes'`);
     assert.notEqual(wrong.status, 0);
     assert.match(wrong.stdout, /TS2322/);
   });
@@ -228,7 +228,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
 
   /** Type-checks a user's file in the fresh project with `tsc --strict`, emitting its `.mjs`. */
   const compileStrict = (file: string) =>
-    spawnSync(
+    runCommand(
       join(ROOT, 'node_modules', '.bin', 'tsc'),
       [
         '--strict',
@@ -246,17 +246,16 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         join(ROOT, 'node_modules', '@types'),
         file,
       ],
-      { cwd: project, encoding: 'utf8' },
+      { cwd: project },
     );
 
   it("runs docs/sdk.md's TypeScript walkthrough as it stands, type-checked", async () => {
     await grantTokens(http, tenant.orgId, 1_000_000);
     writeFileSync(join(project, 'walkthrough.mts'), docBlock(SDK_DOC, WALKTHROUGH, 'ts'));
-    const compiled = compileStrict('walkthrough.mts');
+    const compiled = await compileStrict('walkthrough.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
-    const ran = spawnSync(process.execPath, ['walkthrough.mjs'], {
+    const ran = await runCommand(process.execPath, ['walkthrough.mjs'], {
       cwd: project,
-      encoding: 'utf8',
       env: {
         ...process.env,
         PYLON_URL: stack.url,
@@ -283,11 +282,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       ],
     });
     writeFileSync(join(project, 'conversation.mts'), docBlock(SDK_DOC, '### A conversation with tools', 'ts'));
-    const compiled = compileStrict('conversation.mts');
+    const compiled = await compileStrict('conversation.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
-    const ran = spawnSync(process.execPath, ['conversation.mjs'], {
+    const ran = await runCommand(process.execPath, ['conversation.mjs'], {
       cwd: project,
-      encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, TOOLS_VERSION_ID: toolsVersion },
       timeout: 120_000,
     });
@@ -297,13 +295,12 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
   });
 
   /** Type-checks a docs/sdk.md block as a user's `.mts` file and runs it with these variables; answers its stdout. */
-  const runDocBlock = (heading: string, file: string, env: Record<string, string>) => {
+  const runDocBlock = async (heading: string, file: string, env: Record<string, string>) => {
     writeFileSync(join(project, `${file}.mts`), docBlock(SDK_DOC, heading, 'ts'));
-    const compiled = compileStrict(`${file}.mts`);
+    const compiled = await compileStrict(`${file}.mts`);
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
-    const ran = spawnSync(process.execPath, [`${file}.mjs`], {
+    const ran = await runCommand(process.execPath, [`${file}.mjs`], {
       cwd: project,
-      encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, ...env },
       timeout: 120_000,
     });
@@ -313,14 +310,18 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
 
   it("runs docs/sdk.md's structured-output example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
-    const stdout = runDocBlock('### Structured outputs', 'structured', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId, AGENT_ID: owner.agentId });
+    const stdout = await runDocBlock('### Structured outputs', 'structured', {
+      PYLON_API_KEY: owner.key,
+      ORG_ID: owner.orgId,
+      AGENT_ID: owner.agentId,
+    });
     assert.match(stdout, /^high 4711$/m);
   });
 
   it("runs docs/sdk.md's run-cost example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
     await grantTokens(http, owner.orgId, 100_000);
-    const stdout = runDocBlock('### What a run costs', 'costs', {
+    const stdout = await runDocBlock('### What a run costs', 'costs', {
       PYLON_API_KEY: owner.key,
       PYLON_ADMIN_TOKEN: testInfra().adminToken,
       ORG_ID: owner.orgId,
@@ -341,7 +342,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
   it("runs docs/sdk.md's knowledge-from-files example in TypeScript as it stands, type-checked", async () => {
     const owner = await createTenant(http);
     copyFileSync(join(ROOT, 'test', 'fixtures', 'knowledge', 'report.pdf'), join(project, 'handbook.pdf'));
-    const stdout = runDocBlock('### Knowledge from files', 'files', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId });
+    const stdout = await runDocBlock('### Knowledge from files', 'files', { PYLON_API_KEY: owner.key, ORG_ID: owner.orgId });
     assert.match(stdout, /^ready 1 handbook\.pdf application\/pdf$/m);
     assert.match(stdout, /^match handbook\.pdf pages 1-[123]$/m);
     assert.match(stdout, /^batch completed 2 of 2$/m);
@@ -437,11 +438,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
 
   it("runs docs/sdk.md's Schedules example in TypeScript as it stands, type-checked", async () => {
     writeFileSync(join(project, 'schedules.mts'), docBlock(SDK_DOC, '### Schedules', 'ts'));
-    const compiled = compileStrict('schedules.mts');
+    const compiled = await compileStrict('schedules.mts');
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
-    const ran = spawnSync(process.execPath, ['schedules.mjs'], {
+    const ran = await runCommand(process.execPath, ['schedules.mjs'], {
       cwd: project,
-      encoding: 'utf8',
       env: { ...process.env, PYLON_URL: stack.url, PYLON_API_KEY: tenant.key, ORG_ID: tenant.orgId, AGENT_VERSION_ID: tenant.versionId },
       timeout: 120_000,
     });
