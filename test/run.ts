@@ -3,7 +3,8 @@
  * `*.test.js` under dist-test/ (the tree `npm run build:test` compiles: the application with its unit
  * tests, test/ and bench/) with Node's test runner. `npm test -- <substring>…` runs the files whose path
  * under dist-test/ contains one of them; `--e2e-only` runs only the files that use the database and the
- * Temporal server it started (see usesInfrastructure), which is all that differs between CI's legs.
+ * Temporal server it started (see usesInfrastructure), but for the client suites: what CI's second and
+ * third legs (native PostgreSQL, the cluster topology) add to the first.
  * The logs of every API and worker the suites start go to one directory per run, printed at the end.
  */
 import { spawn } from 'node:child_process';
@@ -26,12 +27,19 @@ function usesInfrastructure(file: string): boolean {
   return path.startsWith(join('test', 'e2e') + '/') || /^libs\/db\/repositories\/.*\.repository\.test\.js$/.test(path);
 }
 
+/**
+ * The suites that drive Pylon through a real client: the console in Chromium, both SDKs installed from
+ * their packages, schemathesis. The API answers them alike on every database and topology, and they are
+ * the slowest files, so `--e2e-only` leaves them to the run that has every file.
+ */
+const CLIENT_SUITES = ['console.browser.e2e', 'sdk-typescript.e2e', 'sdk-python.e2e', 'schemathesis.e2e'];
+
 function testFiles(filters: string[], e2eOnly: boolean): string[] {
   return readdirSync(DIST, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
     .map((entry) => join(entry.parentPath, entry.name))
     .filter((file) => !file.includes('node_modules') && (filters.length === 0 || filters.some((filter) => relative(DIST, file).includes(filter))))
-    .filter((file) => !e2eOnly || usesInfrastructure(file))
+    .filter((file) => !e2eOnly || (usesInfrastructure(file) && !CLIENT_SUITES.some((suite) => file.includes(suite))))
     .sort();
 }
 
