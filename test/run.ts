@@ -24,7 +24,7 @@ const DIST = join(__dirname, '..');
  */
 function usesInfrastructure(file: string): boolean {
   const path = relative(DIST, file);
-  return path.startsWith(join('test', 'e2e') + '/') || /^libs\/db\/repositories\/.*\.repository\.test\.js$/.test(path);
+  return path.startsWith('test/e2e/') || /^libs\/db\/repositories\/.*\.repository\.test\.js$/.test(path);
 }
 
 /**

@@ -424,13 +424,13 @@ export class AgentRunsService {
   }
 }
 
-/** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
 /** The logged calls the workflow's transcript does not hold: made by an earlier attempt of the turn it asks for now. */
 function callsNotInTranscript(logged: ToolCall[], transcript: TranscriptEntry[]): ToolCall[] {
   const known = new Set(transcript.flatMap((entry) => (entry.role === 'assistant' ? entry.toolCalls.map((call) => call.id) : [])));
   return logged.filter((call) => !known.has(call.id));
 }
 
+/** Who runs a call: the customer for a function tool, Pylon for the rest (after approval when the tool asks for it). */
 function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
   const mcp = plannedMcpCall(call, version.tools);
   if (mcp) return mcp;
