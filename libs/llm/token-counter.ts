@@ -17,7 +17,7 @@ function o200k(): Tiktoken {
 /**
  * The BPE encoder's time grows with the square of a piece's length, and one unbroken run of characters (a
  * base64 blob, a long hash, a tool's `RRRR…`) is one piece: 16 000 such characters took 12–50 s. Runs longer
- * than this are counted in slices of this length instead, within 0.5% of the exact count on such data.
+ * than this are counted in slices of this length instead, within 1% of the exact count on such data.
  */
 const LONGEST_ENCODED_RUN = 128;
 const LONG_RUN = new RegExp(`\\S{${LONGEST_ENCODED_RUN + 1},}`, 'g');
