@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, Query } from 'pg';
 
 const statementNames = new Map<string, string>();
 
@@ -69,8 +69,22 @@ export class CountingClient extends Client {
 export class PreparingClient extends Client {
   override query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
     sent(text);
-    const send = super.query.bind(this) as (...args: unknown[]) => unknown;
     const name = typeof text === 'string' && Array.isArray(values) ? statementNames.get(text) : undefined;
+    if (name && typeof rest[0] === 'function') return this.submitNamed(name, text as string, values as unknown[], rest[0] as QueryCallback);
+    const send = super.query.bind(this) as (...args: unknown[]) => unknown;
     return name ? send({ name, text, values }, ...rest) : send(text, values, ...rest);
   }) as Client['query'];
+
+  /**
+   * The pool's path (it always passes a callback): the Query is built from the text and values and then
+   * named, so pg does not copy a config object's property descriptors for every statement
+   * (`cloneQueryConfig`, 10 of a read's 86 µs in pg on `bench request-cost`).
+   */
+  private submitNamed(name: string, text: string, values: unknown[], callback: QueryCallback): unknown {
+    const query = new Query(text, values, callback);
+    (query as Query & { name: string }).name = name;
+    return (Client.prototype.query as (query: Query) => unknown).call(this, query);
+  }
 }
+
+type QueryCallback = (error: Error | undefined, result: unknown) => void;

@@ -43,13 +43,16 @@ export class KeyRateTokens {
 
   constructor(private readonly store: TokenBucketStore) {}
 
-  /** Lets one request of the key through or not; null when the store could not be asked. */
-  admit(keyId: string, rate: KeyRate): Promise<RateDecision | null> {
+  /**
+   * Lets one request of the key through or not: at once from the tokens this process took ahead (no
+   * promise: the API's hottest path), else by a promise of the store's answer, null when it could not be asked.
+   */
+  admit(keyId: string, rate: KeyRate): RateDecision | Promise<RateDecision | null> {
     const key = this.stateOf(keyId, rate);
     const now = Date.now();
     if (key.pooled > 0 && key.pooledUntil > now && key.waiting.length === 0) {
       key.pooled--;
-      return Promise.resolve(toDecision(rate, true, key.bucketLevel + key.pooled));
+      return toDecision(rate, true, key.bucketLevel + key.pooled);
     }
     return new Promise<RateDecision | null>((answer) => {
       key.waiting.push(answer);

@@ -58,8 +58,12 @@ export class LimitsService {
    * Counts one request of an API key against its token bucket. Null when the store could not be asked:
    * the request goes through (fail open; a warning is logged), since refusing everyone would be worse.
    */
-  async admitKeyRequest(keyId: string, own: { perSecond: number | null; burst: number | null }): Promise<RateDecision | null> {
-    const decision = await this.keyTokens.admit(keyId, this.keyRate(own));
+  admitKeyRequest(keyId: string, own: { perSecond: number | null; burst: number | null }): RateDecision | Promise<RateDecision | null> {
+    const decision = this.keyTokens.admit(keyId, this.keyRate(own));
+    return decision instanceof Promise ? decision.then((taken) => this.recordKeyDecision(keyId, taken)) : this.recordKeyDecision(keyId, decision);
+  }
+
+  private recordKeyDecision<Decision extends RateDecision | null>(keyId: string, decision: Decision): Decision {
     if (!decision) this.storeFailed(`API key ${keyId}`);
     else if (!decision.allowed) this.metrics.rejected('api_key_rate');
     return decision;

@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { LimitsService } from '@pylon/limits';
+import { LimitsService, type RateDecision } from '@pylon/limits';
 import { ApiError } from '../common/api-error';
 import { ACCESS_RULE, type AccessRule } from './access.decorators';
 import { ApiKeyService } from '@pylon/api-keys';
@@ -30,7 +30,8 @@ export class AccessGuard implements CanActivate {
     private readonly limits: LimitsService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous for a key this process verified lately with tokens in hand, as most requests are: no promise on that path. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [context.getHandler(), context.getClass()]);
     if (!rule) throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
     if (rule.kind === 'public') return true;
@@ -47,16 +48,30 @@ export class AccessGuard implements CanActivate {
       }
       return true;
     }
-    const principal = await this.apiKeys.authenticate(token);
-    await this.admitRate(principal, context.switchToHttp().getResponse<FastifyReply>());
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const principal = this.apiKeys.authenticate(token);
+    return principal instanceof Promise
+      ? principal.then((known) => this.admit(known, rule, request, reply))
+      : this.admit(principal, rule, request, reply);
+  }
+
+  /** Counts the request against the key's rate, then checks the route's scope. */
+  private admit(principal: Principal, rule: AccessRule, request: AuthenticatedRequest, reply: FastifyReply): boolean | Promise<boolean> {
+    const decision = this.limits.admitKeyRequest(principal.keyId, principal.rateLimit);
+    return decision instanceof Promise
+      ? decision.then((taken) => this.grant(principal, taken, rule, request, reply))
+      : this.grant(principal, decision, rule, request, reply);
+  }
+
+  private grant(principal: Principal, decision: RateDecision | null, rule: AccessRule, request: AuthenticatedRequest, reply: FastifyReply): true {
+    this.applyRate(principal, decision, reply);
     if (rule.kind === 'scope') this.apiKeys.authorize(principal, rule.scope);
     request.principal = principal;
     return true;
   }
 
   /** RateLimit-* headers on the response, or 429 `rate_limited` past the key's rate (nothing if the store failed). */
-  private async admitRate(principal: Principal, reply: FastifyReply): Promise<void> {
-    const decision = await this.limits.admitKeyRequest(principal.keyId, principal.rateLimit);
+  private applyRate(principal: Principal, decision: RateDecision | null, reply: FastifyReply): void {
     if (!decision) return;
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
