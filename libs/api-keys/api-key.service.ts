@@ -182,12 +182,16 @@ export class ApiKeyService {
   /** The key verified with this hash within the cache's time, while this process hears of key changes. */
   private recentlyVerified(presentedHash: string): ApiKey | undefined {
     const cached = this.verified.get(presentedHash);
-    if (!cached || !this.changes.hearing()) return undefined;
-    return Date.now() - cached.at < this.config.apiKeyCacheSeconds * 1000 ? cached.key : undefined;
+    return cached && Date.now() - cached.at < this.cacheTtlMs() ? cached.key : undefined;
+  }
+
+  /** How long a verified key is kept: not at all while this process cannot hear of key changes. */
+  private cacheTtlMs(): number {
+    return this.changes.hearing() ? this.config.apiKeyCacheSeconds * 1000 : 0;
   }
 
   private async lookUp(presented: string, presentedHash: string): Promise<ApiKey | null> {
-    const ttlMs = this.changes.hearing() ? this.config.apiKeyCacheSeconds * 1000 : 0;
+    const ttlMs = this.cacheTtlMs();
     const generation = this.changes.generation;
     const parsed = parseApiKey(presented);
     const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
