@@ -1,6 +1,6 @@
 export * from './entities';
 export { createDataSource, runMigrations } from './data-source';
-export { onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
+export { prepared, onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
 export { DbModule } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun } from './repositories/agent-run.repository';

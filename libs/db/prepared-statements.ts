@@ -1,4 +1,5 @@
-import { Client, Query } from 'pg';
+import { Client } from 'pg';
+import { NamedQuery, type RowShapes } from './named-query';
 
 const statementNames = new Map<string, string>();
 
@@ -81,10 +82,12 @@ export class PreparingClient extends Client {
    * (`cloneQueryConfig`, 10 of a read's 86 µs in pg on `bench request-cost`).
    */
   private submitNamed(name: string, text: string, values: unknown[], callback: QueryCallback): unknown {
-    const query = new Query(text, values, callback);
-    (query as Query & { name: string }).name = name;
-    return (Client.prototype.query as (query: Query) => unknown).call(this, query);
+    const query = new NamedQuery(name, text, values, callback, this.rowShapes);
+    return (Client.prototype.query as (query: NamedQuery) => unknown).call(this, query);
   }
+
+  /** The row shapes of this connection's named statements (see NamedQuery). */
+  private readonly rowShapes: RowShapes = new Map();
 }
 
 type QueryCallback = (error: Error | undefined, result: unknown) => void;

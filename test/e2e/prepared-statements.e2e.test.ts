@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { AgentRunRepository, RunEventRepository, createDataSource, onStatementSent } from '@pylon/db';
+import { AgentRunRepository, RunEventRepository, createDataSource, onStatementSent, prepared } from '@pylon/db';
 import { testInfra } from '../support/infra';
 
 type PreparedStatement = { name: string; statement: string };
@@ -52,6 +52,24 @@ describe('prepared statements', () => {
     assert.equal(eventReads.length, 1, `the event read is prepared once: ${JSON.stringify(prepared)}`);
     assert.match(reads[0]!.name, /pylon_\d+$/);
     assert.ok(!prepared.some((statement) => statement.statement.includes('DELETE FROM agent_runs')), 'an unmarked statement stays unnamed');
+  });
+
+  it('a prepared statement answers each execution with the rows the unnamed statement gives', async () => {
+    const [named, unnamed] = [await connect(true), await connect(false)];
+    const text = prepared(
+      `SELECT n, timestamptz '2026-11-29 07:00:00+00' - make_interval(mins => n) AS at,
+              CASE WHEN n % 2 = 0 THEN NULL ELSE 'odd' END AS note, jsonb_build_object('n', n) AS doc
+         FROM generate_series(1, $1::int) AS n`,
+    );
+    for (const count of [1, 3, 0, 2]) {
+      const rows = (await named.query(text, [count])) as unknown[];
+      assert.equal(rows.length, count);
+      assert.deepEqual(rows, await unnamed.query(text, [count]), `${count} rows`);
+    }
+    assert.deepEqual((await named.query(text, [2])) as unknown[], [
+      { n: 1, at: new Date('2026-11-29T06:59:00Z'), note: 'odd', doc: { n: 1 } },
+      { n: 2, at: new Date('2026-11-29T06:58:00Z'), note: null, doc: { n: 2 } },
+    ]);
   });
 
   it('DB_PREPARED_STATEMENTS=false (e.g. behind PgBouncer in transaction mode) prepares nothing', async () => {
