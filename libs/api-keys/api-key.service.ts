@@ -12,6 +12,28 @@ import { ApiKeyUsageCounter } from './api-key-usage-counter';
  * cannot create, roll or revoke keys: otherwise whoever holds a leaked secret could roll the key again
  * and lock its owner out, and rotating after a leak would not contain it.
  */
+/**
+ * A key this process verified, by the hash of the secret presented. The current secret matches for as long as
+ * the entry is kept, so its principal is built once; a previous secret's grace period ends, so it is matched on
+ * each request.
+ */
+interface VerifiedKey {
+  key: ApiKey;
+  at: number;
+  withCurrentSecret: Principal | null;
+}
+
+/** Frozen: a cached principal is handed to every request of its key. */
+function toPrincipal(key: ApiKey, matched: 'current' | 'previous'): Principal {
+  return Object.freeze({
+    orgId: key.orgId,
+    keyId: key.id,
+    scopes: key.scopes,
+    rateLimit: Object.freeze({ perSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst }),
+    withPreviousSecret: matched === 'previous',
+  });
+}
+
 function assertCurrentSecret(caller: Principal): void {
   if (caller.withPreviousSecret) {
     throw ApiError.insufficientScope(
@@ -37,7 +59,7 @@ export class ApiKeyService {
    * only while the process hears every change to a key (ApiKeyChanges): a key revoked, rolled or limited
    * through any API replica is forgotten by all of them at once. Expiry is still checked on every request.
    */
-  private readonly verified = new Map<string, { key: ApiKey; at: number }>();
+  private readonly verified = new Map<string, VerifiedKey>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -120,7 +142,7 @@ export class ApiKeyService {
   authenticate(presented: string): Principal | Promise<Principal> {
     const presentedHash = hashApiKey(presented);
     const cached = this.recentlyVerified(presentedHash);
-    if (cached) return this.principalOf(cached, presentedHash);
+    if (cached) return cached.withCurrentSecret ? this.admitted(cached.key, cached.withCurrentSecret) : this.principalOf(cached.key, presentedHash);
     return this.lookUp(presented, presentedHash).then((key) => this.principalOf(key, presentedHash));
   }
 
@@ -129,18 +151,17 @@ export class ApiKeyService {
     if (!key || !matched) {
       throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
     }
+    return this.admitted(key, toPrincipal(key, matched));
+  }
+
+  /** The principal of a key whose secret matched, unless the key is revoked or expired; the use is recorded. */
+  private admitted(key: ApiKey, principal: Principal): Principal {
     const now = Date.now();
     if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
     this.touch(key.orgId, key.id, now);
     this.usage.record(key.orgId, key.id, now);
-    return {
-      orgId: key.orgId,
-      keyId: key.id,
-      scopes: key.scopes,
-      rateLimit: { perSecond: key.rateLimitPerSecond, burst: key.rateLimitBurst },
-      withPreviousSecret: matched === 'previous',
-    };
+    return principal;
   }
 
   /** Drops a key from this process's cache, after it was revoked or rolled. */
@@ -180,9 +201,9 @@ export class ApiKeyService {
   }
 
   /** The key verified with this hash within the cache's time, while this process hears of key changes. */
-  private recentlyVerified(presentedHash: string): ApiKey | undefined {
+  private recentlyVerified(presentedHash: string): VerifiedKey | undefined {
     const cached = this.verified.get(presentedHash);
-    return cached && Date.now() - cached.at < this.cacheTtlMs() ? cached.key : undefined;
+    return cached && Date.now() - cached.at < this.cacheTtlMs() ? cached : undefined;
   }
 
   /** How long a verified key is kept: not at all while this process cannot hear of key changes. */
@@ -196,9 +217,10 @@ export class ApiKeyService {
     const parsed = parseApiKey(presented);
     const key = parsed && (await this.keys.findByLookupId(parsed.lookupId));
     // A change announced while the key was read may not be in what was read: use it once, do not keep it.
-    if (key && ttlMs > 0 && generation === this.changes.generation && this.matchingSecret(key, presentedHash)) {
+    const matched = key && ttlMs > 0 && generation === this.changes.generation ? this.matchingSecret(key, presentedHash) : null;
+    if (key && matched) {
       if (this.verified.size >= 10_000) this.verified.clear();
-      this.verified.set(presentedHash, { key, at: Date.now() });
+      this.verified.set(presentedHash, { key, at: Date.now(), withCurrentSecret: matched === 'current' ? toPrincipal(key, matched) : null });
     }
     return key;
   }

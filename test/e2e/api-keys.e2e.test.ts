@@ -72,6 +72,23 @@ describe("an organisation's API keys", () => {
     }
   });
 
+  it('a previous secret that this process has cached stops working when its grace period ends; the current one goes on', async () => {
+    const created = await create(manager, { name: 'brief-grace', scopes: ['runs:read'] });
+    const rolled = await http.post(`/api/v1/api-keys/${created.body.key_id}/roll`, { token: manager, body: { grace_seconds: 2 } });
+    assert.equal(rolled.status, 200, rolled.text);
+    const graceEndsAt = Date.now() + 2_000;
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await http.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200, `the old secret, within its grace (${i})`);
+      assert.equal((await http.get('/api/v1/agent-runs', { token: rolled.body.api_key })).status, 200, `the new secret (${i})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEndsAt - Date.now()) + 300));
+    const refused = await http.get('/api/v1/agent-runs', { token: created.body.api_key });
+    assert.equal(refused.status, 401, refused.text);
+    assert.deepEqual(refused.body, { error: 'invalid_api_key' });
+    const current = await http.get('/api/v1/agent-runs', { token: rolled.body.api_key });
+    assert.equal(current.status, 200, current.text);
+  });
+
   it('a key revoked or rolled through one API process stops working at once on another that had it cached', async () => {
     const replica = await stack.startApiReplica({ API_KEY_CACHE_SECONDS: '300' });
     try {
