@@ -5,6 +5,7 @@ import { NotificationRouter } from './notifications';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { ClientSession, type SessionContext } from './client-session';
 import { SessionLock } from './session-lock';
+import { TableMaintenance } from './table-maintenance';
 
 export interface PgliteServerOptions {
   /** Persistent data folder; undefined = in-memory. One server per folder at a time. */
@@ -20,9 +21,12 @@ export interface PgliteServerOptions {
    * Default 60 000; 0 disables.
    */
   idleInTransactionTimeoutMs?: number;
+  /** How often the tables are checked for what autovacuum would do (see TableMaintenance). Default 10 000; 0 disables. */
+  maintenanceIntervalMs?: number;
 }
 
 const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+const DEFAULT_MAINTENANCE_INTERVAL_MS = 10_000;
 
 /**
  * Serves one embedded PGlite (with pgvector) over the Postgres wire protocol, so several
@@ -40,6 +44,7 @@ export class PgliteServer {
     private readonly db: PGlite,
     private readonly server: Server,
     private readonly context: SessionContext,
+    private readonly maintenance: TableMaintenance,
     host: string,
   ) {
     this.port = (server.address() as AddressInfo).port;
@@ -65,7 +70,9 @@ export class PgliteServer {
         notifications: new NotificationRouter(),
         warn: (message, error) => process.emitWarning(error === undefined ? message : `${message}: ${String(error)}`, 'PgliteServer'),
       };
-      return new PgliteServer(db, server, context, host);
+      const maintenance = new TableMaintenance(db, context.lock, context.warn);
+      maintenance.start(options.maintenanceIntervalMs ?? DEFAULT_MAINTENANCE_INTERVAL_MS);
+      return new PgliteServer(db, server, context, maintenance, host);
     } catch (error) {
       await db.close();
       throw error;
@@ -80,10 +87,12 @@ export class PgliteServer {
 
   private async shutdown(): Promise<void> {
     const serverClosed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const maintained = this.maintenance.stop();
     const sessions = [...this.sessions];
     for (const session of sessions) session.close();
     await Promise.all(sessions.map((session) => session.done));
     await serverClosed;
+    await maintained;
     await this.db.close();
   }
 
