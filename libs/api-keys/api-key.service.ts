@@ -8,11 +8,6 @@ import type { Principal } from './principal';
 import { ApiKeyUsageCounter } from './api-key-usage-counter';
 
 /**
- * A rolled key's previous secret still works for its grace period, so that clients can move over, but it
- * cannot create, roll or revoke keys: otherwise whoever holds a leaked secret could roll the key again
- * and lock its owner out, and rotating after a leak would not contain it.
- */
-/**
  * A key this process verified, by the hash of the secret presented. The current secret matches for as long as
  * the entry is kept, so its principal is built once; a previous secret's grace period ends, so it is matched on
  * each request.
@@ -34,6 +29,11 @@ function toPrincipal(key: ApiKey, matched: 'current' | 'previous'): Principal {
   });
 }
 
+/**
+ * A rolled key's previous secret still works for its grace period, so that clients can move over, but it
+ * cannot create, roll or revoke keys: otherwise whoever holds a leaked secret could roll the key again
+ * and lock its owner out, and rotating after a leak would not contain it.
+ */
 function assertCurrentSecret(caller: Principal): void {
   if (caller.withPreviousSecret) {
     throw ApiError.insufficientScope(
