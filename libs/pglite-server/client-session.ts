@@ -17,7 +17,7 @@ import type { Release, SessionLock } from './session-lock';
 import { StatementNamespace } from './statement-names';
 
 export interface SessionContext {
-  readonly db: Pick<PGlite, 'execProtocolRaw'>;
+  readonly db: Pick<PGlite, 'execProtocolRawStream'>;
   readonly lock: SessionLock;
   /** 0 disables the timeout. */
   readonly idleInTransactionTimeoutMs: number;
@@ -197,8 +197,7 @@ export class ClientSession {
   }
 
   private async exec(message: Buffer): Promise<{ output: Buffer; status: number | undefined }> {
-    // Copy: the startup reply is a view into PGlite's reusable output buffer.
-    const output = Buffer.from(await this.context.db.execProtocolRaw(message));
+    const output = await execRaw(this.context.db, message);
     const status = lastReadyStatus(output);
     if (status !== undefined) {
       this.status = status;
@@ -259,4 +258,17 @@ export class ClientSession {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
   }
+}
+
+/**
+ * The replies to a client's message, as the bytes PGlite wrote. Not `execProtocolRaw`: that one also parses
+ * every reply into objects and keeps them until the next `query()` or `exec()` (PGlite 0.5's CurrentQuery),
+ * so a server that only forwards bytes paid for the parsing and held every row it served in memory. No
+ * filesystem sync: the server's filesystems (memory, Node's) write through, and PGlite's sync of them is empty.
+ */
+async function execRaw(db: SessionContext['db'], message: Buffer): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  // Copies: each chunk is a view into PGlite's memory, reused by its next write.
+  await db.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(Buffer.from(bytes)) });
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }

@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client, Pool, type PoolClient } from 'pg';
 import { PgliteServer } from './index';
 
@@ -286,6 +288,31 @@ describe('PgliteServer (in-memory)', () => {
     await pool.query("INSERT INTO docs VALUES (1, '[1,0,0]'), (2, '[0,1,0]')");
     const nearest = await pool.query<{ id: number }>('SELECT id FROM docs ORDER BY embedding <-> $1 LIMIT 1', ['[0.1,0.9,0]']);
     assert.equal(nearest.rows[0].id, 2);
+  });
+});
+
+describe('PgliteServer memory', () => {
+  it('keeps nothing of the replies it served', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heapMiB = () => {
+      gc();
+      return process.memoryUsage().heapUsed / 2 ** 20;
+    };
+    // No maintenance pass: its query would clear what PGlite kept, and hide a leak between passes.
+    const server = await PgliteServer.start({ maintenanceIntervalMs: 0 });
+    const client = await newClient(server.url);
+    try {
+      await client.query(`CREATE TABLE wide AS SELECT g AS id, repeat('x', 1000) AS body FROM generate_series(1, 100) g`);
+      const before = heapMiB();
+      // 500 replies of 100 rows of 1 KB: about 50 MiB served.
+      for (let i = 0; i < 500; i++) assert.equal((await client.query('SELECT id, body FROM wide')).rowCount, 100);
+      const grown = heapMiB() - before;
+      assert.ok(grown < 10, `the heap grew by ${grown.toFixed(1)} MiB over 50 MiB of replies`);
+    } finally {
+      await client.end();
+      await server.stop();
+    }
   });
 });
 
