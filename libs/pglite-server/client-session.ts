@@ -140,7 +140,7 @@ export class ClientSession {
         this.close();
         return;
       case 'startup':
-        return this.execute(frame.data, false);
+        return this.execute(frame.data);
       case 'message':
         return this.handleMessage(frame.type, frame.data);
     }
@@ -157,11 +157,35 @@ export class ClientSession {
         // COPY FROM STDIN never starts (see copy-guard); Postgres ignores these outside COPY too.
         return;
       default:
-        return this.execute(guardCopyFromStdin(this.statements.rewrite(data)), EXTENDED_PROTOCOL.has(type));
+        if (!EXTENDED_PROTOCOL.has(type)) return this.execute(this.prepare(data));
+        return this.executeBatch({ type, data });
     }
   }
 
-  private async execute(message: Buffer, extended: boolean): Promise<void> {
+  /** What PGlite is given for a client's message: its statement names made the client's own, COPY FROM STDIN refused. */
+  private prepare(message: Buffer): Buffer {
+    return guardCopyFromStdin(this.statements.rewrite(message));
+  }
+
+  /**
+   * An extended-protocol message with those queued after it, up to and including the Sync (or Flush) that
+   * ends them, in one call to PGlite, as the client sent them together: each call costs its own setup and
+   * output flush in PGlite, and a query is four or five messages.
+   */
+  private executeBatch(first: { type: number; data: Buffer }): Promise<void> {
+    const batch = [first];
+    let last = first.type;
+    while (last !== MessageType.Sync && last !== MessageType.Flush) {
+      const next = this.queue[0];
+      if (next?.kind !== 'message' || !(EXTENDED_PROTOCOL.has(next.type) || next.type === MessageType.Sync)) break;
+      this.queue.shift();
+      batch.push(next);
+      last = next.type;
+    }
+    return this.execute(Buffer.concat(batch.map((each) => this.prepare(each.data))), { extended: true, flushRequested: last === MessageType.Flush });
+  }
+
+  private async execute(message: Buffer, { extended = false, flushRequested = false } = {}): Promise<void> {
     if (!this.release) {
       this.release = await this.context.lock.acquire();
       if (this.closed) return;
@@ -173,7 +197,7 @@ export class ClientSession {
     const { rest, notifications } = takeNotifications(output);
     if (rest.length > 0) this.unwritten.push(rest);
     // A client waits for replies only after a Sync (ReadyForQuery), a Flush, or when it has sent nothing more.
-    if (status !== undefined || message[0] === MessageType.Flush || this.queue.length === 0) this.flush();
+    if (status !== undefined || flushRequested || this.queue.length === 0) this.flush();
     this.context.notifications.route(notifications);
     if (status === TxStatus.Idle) this.releaseSession();
   }

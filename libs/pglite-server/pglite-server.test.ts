@@ -232,6 +232,36 @@ describe('PgliteServer (in-memory)', () => {
     assert.equal(lost.rowCount, 0);
   });
 
+  it('answers queries pipelined in one write, each up to its Sync, an error skipping only the rest of its own', async () => {
+    const raw = await RawConnection.open(server.port);
+    raw.send(startupMessage());
+    await raw.readUntilReady();
+    const query = (sql: string) => [
+      typed('P', cstr(''), cstr(sql), Buffer.from([0, 0])),
+      typed('B', cstr(''), cstr(''), Buffer.from([0, 0, 0, 0, 0, 0])),
+      typed('D', Buffer.from('P'), cstr('')),
+      typed('E', cstr(''), Buffer.from([0, 0, 0, 0])),
+      typed('S'),
+    ];
+    raw.send(...query('SELECT * FROM no_such_table'), ...query('SELECT 41 + 1 AS answer'));
+    let replies = Buffer.alloc(0);
+    const types: string[] = [];
+    let data = '';
+    while (types.filter((type) => type === 'Z').length < 2) {
+      replies = Buffer.concat([replies, await raw.read()]);
+      while (replies.length >= 5 && replies.length >= 1 + replies.readInt32BE(1)) {
+        const length = replies.readInt32BE(1);
+        types.push(String.fromCharCode(replies[0]!));
+        if (replies[0] === 0x44) data = replies.subarray(11, 1 + length).toString();
+        replies = replies.subarray(1 + length);
+      }
+    }
+    // ErrorResponse then ReadyForQuery; then ParseComplete, BindComplete, RowDescription, DataRow, CommandComplete, ReadyForQuery.
+    assert.deepEqual(types, ['E', 'Z', '1', '2', 'T', 'D', 'C', 'Z']);
+    assert.equal(data, '42');
+    raw.socket.destroy();
+  });
+
   it('handles many sequential and concurrent connections', async () => {
     for (let i = 0; i < 30; i++) {
       const client = await newClient(server.url);
