@@ -146,11 +146,11 @@ export class AgentRunRepository {
   }
 
   /**
-   * queued → running with its `running` event, in one statement. The run as it is afterwards (running,
+   * queued → running with its `running` event, in one statement on the pool. The run as it is afterwards (running,
    * or the state it already had) with the tool calls its log holds, or null when it does not exist.
    */
   async markRunning(orgId: string, runId: string): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
-    const [row] = (await this.db.query(MARK_RUNNING, [runId, orgId])) as Array<AgentRun & { toolCallsLogged: ToolCall[] }>;
+    const [row] = await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING, [runId, orgId]);
     if (!row) return null;
     const { toolCallsLogged, ...run } = row;
     return { run: toAgentRun(run as AgentRun), toolCallsLogged };
@@ -191,7 +191,7 @@ export class AgentRunRepository {
 
   /**
    * The final state, its events in the run's log and its webhook event with the deliveries it owes, in
-   * one statement (one round trip, atomic without a transaction). The events carry the run as it ends;
+   * one statement on the pool (one round trip, atomic without a transaction). The events carry the run as it ends;
    * the database sets its new `updated_at`, which the statement writes into their `updated_at`.
    */
   private async finish(
@@ -207,7 +207,7 @@ export class AgentRunRepository {
     // The run's log ends with its final status, carrying what the webhook event carries.
     const log = [...logBefore, { type: final.status, data: event.data }];
     return recordChange(this.db.manager, orgId, run.id, async ({ id }) => {
-      const [row] = (await this.db.query(statement, [
+      const [row] = await queryPool<{ finished: number; planned: number }>(this.db, statement, [
         run.id,
         orgId,
         final.status,
@@ -219,7 +219,7 @@ export class AgentRunRepository {
         event.type,
         JSON.stringify(event.data),
         ...more,
-      ])) as Array<{ finished: number; planned: number }>;
+      ]);
       return row!.finished === 0 ? null : row!.planned;
     });
   }
