@@ -12,7 +12,9 @@ export class TemporalPinoLogger implements Logger {
   constructor(private readonly pino: PinoLogger) {}
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    this.pino[PINO_METHOD[level]]({ ...meta }, message);
+    const method = PINO_METHOD[level];
+    // The SDK logs every activation and activity at TRACE and DEBUG: not copied when the level drops them.
+    if (this.pino.isLevelEnabled(method)) this.pino[method]({ ...meta }, message);
   }
 
   trace(message: string, meta?: LogMetadata): void {

@@ -89,9 +89,9 @@ export class AgentRunRepository {
   /**
    * Inserts a queued run with its `queued` event (and, for a conversation's turn, its input as the
    * conversation's item), and says whether the organisation had no other run queued; null when a run with
-   * that id or idempotency key already exists. Within the caller's transaction when `manager` is given.
+   * that id or idempotency key already exists. Within the caller's transaction when `manager` is given, else on the pool.
    */
-  async insertQueued(run: NewAgentRun, manager: EntityManager = this.db.manager): Promise<{ nothingElseQueued: boolean } | null> {
+  async insertQueued(run: NewAgentRun, manager?: EntityManager): Promise<{ nothingElseQueued: boolean } | null> {
     const parameters = [
       run.id,
       run.orgId,
@@ -105,7 +105,10 @@ export class AgentRunRepository {
       run.scheduleId ?? null,
       run.scheduledAt ?? null,
     ];
-    const [inserted] = (await manager.query(INSERT_QUEUED, parameters)) as Array<{ nothing_else_queued: boolean }>;
+    type Inserted = { nothing_else_queued: boolean };
+    const [inserted] = manager
+      ? ((await manager.query(INSERT_QUEUED, parameters)) as Inserted[])
+      : await queryPool<Inserted>(this.db, INSERT_QUEUED, parameters);
     return inserted ? { nothingElseQueued: inserted.nothing_else_queued } : null;
   }
 
