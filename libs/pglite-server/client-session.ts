@@ -213,7 +213,7 @@ export class ClientSession {
     if (!this.socket.destroyed) this.socket.write(replies);
   }
 
-  /** A notification on a channel this client listens on (written between whole messages of its own, after the replies before it). */
+  /** Notifications on channels this client listens on (written between whole messages of its own, after the replies before them). */
   deliver(message: Buffer): void {
     if (this.closed || this.socket.destroyed) return;
     this.flush();

@@ -62,9 +62,17 @@ export class NotificationRouter<Client extends { deliver(message: Buffer): void 
     for (const listeners of this.channels.values()) listeners.delete(client);
   }
 
+  /** Each listening client gets the notifications of one reply in one write (a run's final statement announces several events). */
   route(notifications: Notification[]): void {
+    if (notifications.length === 0) return;
+    const byClient = new Map<Client, Buffer[]>();
     for (const notification of notifications) {
-      for (const client of this.channels.get(notification.channel) ?? []) client.deliver(notification.message);
+      for (const client of this.channels.get(notification.channel) ?? []) {
+        const messages = byClient.get(client);
+        if (messages) messages.push(notification.message);
+        else byClient.set(client, [notification.message]);
+      }
     }
+    for (const [client, messages] of byClient) client.deliver(messages.length === 1 ? messages[0]! : Buffer.concat(messages));
   }
 }

@@ -125,6 +125,27 @@ describe('PgliteServer (in-memory)', () => {
     }
   });
 
+  it("LISTEN/NOTIFY: a statement's several notifications reach each listener in their order", async () => {
+    const listener = await newClient(server.url);
+    const other = await newClient(server.url);
+    try {
+      const heard: string[] = [];
+      const strayed: string[] = [];
+      listener.on('notification', (message) => heard.push(message.payload ?? ''));
+      other.on('notification', (message) => strayed.push(message.payload ?? ''));
+      await listener.query('LISTEN several');
+      await other.query('LISTEN elsewhere');
+      await pool.query(`SELECT pg_notify('several', 'a'), pg_notify('elsewhere', 'b'), pg_notify('several', 'c'), pg_notify('several', 'd')`);
+      const deadline = Date.now() + 2_000;
+      while ((heard.length < 3 || strayed.length < 1) && Date.now() < deadline) await sleep(10);
+      assert.deepEqual(heard, ['a', 'c', 'd']);
+      assert.deepEqual(strayed, ['b']);
+      assert.equal((await listener.query('SELECT 1 AS one')).rows[0].one, 1, 'the listener still reads its replies after them');
+    } finally {
+      await Promise.all([listener.end(), other.end()]);
+    }
+  });
+
   it('exposes a usable url', () => {
     assert.match(server.url, /^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/postgres$/);
     assert.ok(server.port > 0);
