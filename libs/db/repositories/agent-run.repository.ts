@@ -89,7 +89,8 @@ export class AgentRunRepository {
   /**
    * Inserts a queued run with its `queued` event (and, for a conversation's turn, its input as the
    * conversation's item), and says whether the organisation had no other run queued; null when a run with
-   * that id or idempotency key already exists. Within the caller's transaction when `manager` is given, else on the pool.
+   * that id or idempotency key already exists. Within the caller's transaction when `manager` is given, else
+   * on the pool.
    */
   async insertQueued(run: NewAgentRun, manager?: EntityManager): Promise<{ nothingElseQueued: boolean } | null> {
     const parameters = [
@@ -149,8 +150,8 @@ export class AgentRunRepository {
   }
 
   /**
-   * queued → running with its `running` event, in one statement on the pool. The run as it is afterwards (running,
-   * or the state it already had) with the tool calls its log holds, or null when it does not exist.
+   * queued → running with its `running` event, in one statement on the pool. The run as it is afterwards
+   * (running, or the state it already had) with the tool calls its log holds, or null when it does not exist.
    */
   async markRunning(orgId: string, runId: string): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
     const [row] = await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING, [runId, orgId]);
@@ -194,8 +195,8 @@ export class AgentRunRepository {
 
   /**
    * The final state, its events in the run's log and its webhook event with the deliveries it owes, in
-   * one statement on the pool (one round trip, atomic without a transaction). The events carry the run as it ends;
-   * the database sets its new `updated_at`, which the statement writes into their `updated_at`.
+   * one statement on the pool (one round trip, atomic without a transaction). The events carry the run as
+   * it ends; the database sets its new `updated_at`, which the statement writes into their `updated_at`.
    */
   private async finish(
     orgId: string,
