@@ -3,7 +3,8 @@
  * versus a bare Fastify + pg server doing the same single read (baseline-read-server.ts).
  * Same database, same run row, same load: N connections for a fixed duration after a warm-up.
  * The baseline sends its read unnamed; Pylon prepares its read, so a third side, the bare route
- * with the read prepared too, shows what is left of the API's own cost.
+ * with the read prepared too, shows what is left of the API's own cost; a fourth, a bare Nest route
+ * with that prepared read (baseline-nest-read-server.ts), shows the floor of the framework the API is built on.
  */
 import assert from 'node:assert/strict';
 import { waitForRun } from '../test/support/tenant';
@@ -14,7 +15,7 @@ import { envInt, log, round, type BenchContext, type Benchmark, type BenchReport
 
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
 
-const SIDES = ['pylon', 'baseline', 'preparedBaseline'] as const;
+const SIDES = ['pylon', 'baseline', 'preparedBaseline', 'nestBaseline'] as const;
 type Side = (typeof SIDES)[number];
 
 const rate = (result: AutocannonResult) => round(result['2xx'] / result.duration, 1);
@@ -74,17 +75,23 @@ export const agentRunReadBenchmark: Benchmark = {
 
     const runId = await succeededRun(context);
 
-    const baseline = await startBaselineServer('baseline-read-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) });
+    const baselineEnv = { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) };
+    const baseline = await startBaselineServer('baseline-read-server', baselineEnv);
+    const nestBaseline = await startBaselineServer('baseline-nest-read-server', baselineEnv).catch(async (error: unknown) => {
+      await baseline.process.stop();
+      throw error;
+    });
     try {
       const targets = {
         pylon: { url: `${stack.url}/api/v1/agent-runs/${runId}`, headers: { authorization: `Bearer ${tenant.key}` } },
         baseline: { url: `${baseline.url}/orgs/${tenant.orgId}/runs/${runId}`, headers: {} },
         preparedBaseline: { url: `${baseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`, headers: {} },
+        nestBaseline: { url: `${nestBaseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`, headers: {} },
       };
       // Both answer the same row before anything is measured.
       const pylonBody = (await (await fetch(targets.pylon.url, { headers: targets.pylon.headers })).json()) as Record<string, unknown>;
       assert.equal(pylonBody.run_id, runId);
-      for (const side of ['baseline', 'preparedBaseline'] as const) {
+      for (const side of ['baseline', 'preparedBaseline', 'nestBaseline'] as const) {
         const baselineBody = (await (await fetch(targets[side].url)).json()) as Record<string, unknown>;
         assert.equal(baselineBody.id, runId);
         assert.equal(baselineBody.output, pylonBody.output);
@@ -97,7 +104,7 @@ export const agentRunReadBenchmark: Benchmark = {
       // Each side's CPU, by process: the server answering (the API or the baseline server), the database, this process.
       const stackParts = stackCpuParts(context.infra, stack);
       const cpuParts = (side: Side): CpuParts => ({
-        server: side === 'pylon' ? stackParts['Pylon API']! : () => (baseline.process.child.pid ? [baseline.process.child.pid] : []),
+        server: side === 'pylon' ? stackParts['Pylon API']! : () => pidOf(side === 'nestBaseline' ? nestBaseline : baseline),
         database: stackParts.database!,
         'benchmark process (autocannon)': 'this process',
         'Pylon worker and Temporal (idle)': () =>
@@ -109,7 +116,12 @@ export const agentRunReadBenchmark: Benchmark = {
         await load(targets[side], warmupSeconds);
       }
       // The sides take turns, so a neighbour's burst on this shared machine falls on both rather than one.
-      const rounds: Record<Side, { result: AutocannonResult; cpuMs: Record<string, number> }[]> = { pylon: [], baseline: [], preparedBaseline: [] };
+      const rounds: Record<Side, { result: AutocannonResult; cpuMs: Record<string, number> }[]> = {
+        pylon: [],
+        baseline: [],
+        preparedBaseline: [],
+        nestBaseline: [],
+      };
       for (let round = 1; round <= roundCount; round++) {
         for (const side of SIDES) {
           const cpu = measureCpu(cpuParts(side));
@@ -123,6 +135,7 @@ export const agentRunReadBenchmark: Benchmark = {
       const pylon = figures(rounds.pylon);
       const base = figures(rounds.baseline);
       const preparedBase = figures(rounds.preparedBaseline);
+      const nestBase = figures(rounds.nestBaseline);
       const cpuRows = Object.keys(pylon.cpuMsPerRequest).map((part) => ({
         metric: `CPU per request (µs): ${part}`,
         pylon: round(pylon.cpuMsPerRequest[part]! * 1_000, 0),
@@ -157,6 +170,25 @@ export const agentRunReadBenchmark: Benchmark = {
             baseline: round(preparedBase.cpuMsPerRequest[part]! * 1_000, 0),
             digits: 0,
           })),
+          // The floor under any Nest application: the same prepared read behind Nest's router alone.
+          {
+            metric: 'bare Nest route vs bare route, read prepared: requests/s',
+            pylon: nestBase.requestsPerSecond,
+            baseline: preparedBase.requestsPerSecond,
+            digits: 0,
+          },
+          {
+            metric: 'vs bare Nest route, read prepared: requests/s',
+            pylon: pylon.requestsPerSecond,
+            baseline: nestBase.requestsPerSecond,
+            digits: 0,
+          },
+          {
+            metric: 'vs bare Nest route, read prepared: CPU per request (µs): server',
+            pylon: round(pylon.cpuMsPerRequest.server! * 1_000, 0),
+            baseline: round(nestBase.cpuMsPerRequest.server! * 1_000, 0),
+            digits: 0,
+          },
         ],
         pylon: {
           url: '/api/v1/agent-runs/{id}',
@@ -168,15 +200,20 @@ export const agentRunReadBenchmark: Benchmark = {
           statement: 'unnamed',
           ...base,
           readPrepared: { url: '/prepared/orgs/{orgId}/runs/{runId}', ...preparedBase },
+          nestReadPrepared: { url: '/prepared/orgs/{orgId}/runs/{runId}', framework: 'Nest on Fastify, no guard, pipe or hook', ...nestBase },
         },
         notes: [
-          'pylon does per request: key check (cached), rate-limit lease, UUID pipe, guard, run read (1 prepared statement), view mapping, access log and metrics; baseline: 1 query, sent unnamed as a bare route sends it (parsed and planned by the server each time); the rows "vs bare route, read prepared" compare with the same route sending it as a named statement.',
+          'pylon does per request: key check (cached), rate-limit lease, UUID pipe, guard, run read (1 prepared statement), view mapping, access log and metrics; baseline: 1 query, sent unnamed as a bare route sends it (parsed and planned by the server each time); the rows "vs bare route, read prepared" compare with the same route sending it as a named statement; the "bare Nest route" is that prepared read behind a Nest controller alone (the framework\'s floor).',
           'The sides alternate for the rounds; requests/s and the mean latency are over all rounds, p50/p99 are the median round’s.',
           'autocannon latency percentiles have 1 ms resolution; the mean is exact.',
         ],
       };
     } finally {
-      await baseline.process.stop();
+      await Promise.all([baseline.process.stop(), nestBaseline.process.stop()]);
     }
   },
 };
+
+function pidOf(server: { process: { child: { pid?: number } } }): number[] {
+  return server.process.child.pid ? [server.process.child.pid] : [];
+}

@@ -1,10 +1,12 @@
 /**
  * Where the API's time per request goes: the authenticated `GET /api/v1/agent-runs/{id}` of
  * agent-run-read, on an API process of its own started with `--cpu-prof`, against the bare route with the
- * same prepared read (baseline-read-server.ts, profiled the same way). Each side is loaded in turn; only
+ * same prepared read (baseline-read-server.ts, profiled the same way), and against that read behind a bare
+ * Nest route (baseline-nest-read-server.ts): the framework's floor. Each side is loaded in turn; only
  * the samples taken while its load ran count, and each is charged to a stage of the pipeline
  * (cpu-profile-stages.ts). The table is CPU µs per request by stage, plus each server's whole CPU per
- * request from /proc over the same seconds (which includes the profiler's own cost).
+ * request from /proc over the same seconds (which includes the profiler's own cost); a second table puts
+ * the three side by side with what Pylon adds above the bare Nest route, stage by stage.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -16,9 +18,11 @@ import { succeededRun } from './agent-run-read.bench';
 import { startBaselineServer } from './baseline-server';
 import { OTHER_STAGE, REQUEST_STAGES, monotonicMicros, profileStages, type Hotspot } from './cpu-profile-stages';
 import { measureCpu, withChildren } from './process-cpu';
-import { BENCH_LIMITS_ENV, envInt, log, round, type BenchContext, type Benchmark, type BenchReport } from './support';
+import { BENCH_LIMITS_ENV, envInt, log, round, type BenchContext, type Benchmark, type BenchReport, type Grid } from './support';
 
 const POOL_SIZE = 10; // the API's DB_POOL_SIZE default
+const BARE_SERVER = 'baseline-read-server';
+const NEST_SERVER = 'baseline-nest-read-server';
 
 export const requestCostBenchmark: Benchmark = {
   name: 'request-cost',
@@ -40,10 +44,16 @@ export const requestCostBenchmark: Benchmark = {
     process.env.PYLON_CPU_PROFILE_INTERVAL_US = String(intervalUs);
     let api: Stack | undefined;
     let baseline: Awaited<ReturnType<typeof startBaselineServer>> | undefined;
+    let nestBaseline: Awaited<ReturnType<typeof startBaselineServer>> | undefined;
     try {
       // At the product's default log level, so the access line of every request is part of what is measured.
       api = await Stack.start({ env: { ...BENCH_LIMITS_ENV, LOG_LEVEL: process.env.BENCH_COST_LOG_LEVEL ?? 'info' }, worker: false, apiReplicas: 1 });
-      baseline = await startBaselineServer('baseline-read-server', { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) });
+      const baselineEnv = { DATABASE_URL: context.infra.databaseUrl, POOL_SIZE: String(POOL_SIZE) };
+      baseline = await startBaselineServer(BARE_SERVER, baselineEnv);
+      nestBaseline = await startBaselineServer(NEST_SERVER, baselineEnv);
+    } catch (error) {
+      await Promise.all([api?.stop(), baseline?.process.stop()]);
+      throw error;
     } finally {
       process.env.PYLON_CPU_PROFILE_DIR = saved.dir;
       process.env.PYLON_CPU_PROFILE_INTERVAL_US = saved.interval;
@@ -60,6 +70,11 @@ export const requestCostBenchmark: Benchmark = {
         url: `${baseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`,
         headers: {},
         pids: () => withChildren(baseline!.process.child.pid),
+      },
+      nestBaseline: {
+        url: `${nestBaseline.url}/prepared/orgs/${tenant.orgId}/runs/${runId}`,
+        headers: {},
+        pids: () => withChildren(nestBaseline!.process.child.pid),
       },
     };
     const windows: Record<string, { fromUs: number; toUs: number; requests: number; cpuUsPerRequest: number; requestsPerSecond: number }> = {};
@@ -83,15 +98,17 @@ export const requestCostBenchmark: Benchmark = {
       }
     } finally {
       await api.stop();
-      await baseline.process.stop();
+      await Promise.all([baseline.process.stop(), nestBaseline.process.stop()]);
     }
 
     const profiles = readdirSync(profileDir).filter((file) => file.endsWith('.cpuprofile'));
     const profileOf = (name: string) => {
-      const file =
-        name === 'baseline'
-          ? profiles.find((file) => file.startsWith('baseline-read-server'))
-          : profiles.find((file) => !file.startsWith('baseline-read-server'));
+      const servers: Record<string, (file: string) => boolean> = {
+        baseline: (file) => file.startsWith(BARE_SERVER),
+        nestBaseline: (file) => file.startsWith(NEST_SERVER),
+        pylon: (file) => !file.startsWith(BARE_SERVER) && !file.startsWith(NEST_SERVER),
+      };
+      const file = profiles.find(servers[name]!);
       if (!file) throw new Error(`no CPU profile for ${name} in ${profileDir}: ${profiles.join(', ')}`);
       return join(profileDir, file);
     };
@@ -110,7 +127,9 @@ export const requestCostBenchmark: Benchmark = {
     const sampled = (name: string) => [...perRequest[name]!.values()].reduce((sum, us) => sum + us, 0);
     const pylon = windows.pylon!;
     const bare = windows.baseline!;
-    const rows = stageNames
+    const nest = windows.nestBaseline!;
+    const shownStages = stageNames.filter((stage) => Object.values(perRequest).some((stages) => (stages.get(stage) ?? 0) >= 0.05));
+    const rows = shownStages
       .filter((stage) => (perRequest.pylon!.get(stage) ?? 0) >= 0.05 || (perRequest.baseline!.get(stage) ?? 0) >= 0.05)
       .map((stage) => ({
         metric: `µs/request: ${stage}`,
@@ -118,6 +137,36 @@ export const requestCostBenchmark: Benchmark = {
         baseline: round(perRequest.baseline!.get(stage)!, 1),
         digits: 1,
       }));
+    const usOf = (name: string, stage: string) => round(perRequest[name]!.get(stage) ?? 0, 1);
+    const aboveNest: Grid = {
+      title:
+        'µs of CPU per request by stage: Pylon, the same prepared read behind a bare Nest route and a bare Fastify route, and what Pylon adds above the bare Nest route',
+      header: ['stage', 'Pylon', 'bare Nest route', 'bare Fastify route', 'Pylon − bare Nest'],
+      rows: [
+        ...shownStages.map((stage) => [
+          stage,
+          usOf('pylon', stage),
+          usOf('nestBaseline', stage),
+          usOf('baseline', stage),
+          round(usOf('pylon', stage) - usOf('nestBaseline', stage), 1),
+        ]),
+        [
+          'every stage (sampled, main thread)',
+          round(sampled('pylon'), 1),
+          round(sampled('nestBaseline'), 1),
+          round(sampled('baseline'), 1),
+          round(sampled('pylon') - sampled('nestBaseline'), 1),
+        ],
+        [
+          'server process CPU (/proc, all threads)',
+          round(pylon.cpuUsPerRequest, 1),
+          round(nest.cpuUsPerRequest, 1),
+          round(bare.cpuUsPerRequest, 1),
+          round(pylon.cpuUsPerRequest - nest.cpuUsPerRequest, 1),
+        ],
+        ['requests/s while profiled', pylon.requestsPerSecond, nest.requestsPerSecond, bare.requestsPerSecond, null],
+      ],
+    };
     return {
       parameters: {
         connections,
@@ -149,7 +198,15 @@ export const requestCostBenchmark: Benchmark = {
         ...bare,
         stages: Object.fromEntries(perRequest.baseline!),
         hotspotsUsPerRequest: hotspots.baseline,
+        nestRoute: {
+          url: '/prepared/orgs/{orgId}/runs/{runId}',
+          framework: 'Nest on Fastify, no guard, pipe, interceptor or hook',
+          ...nest,
+          stages: Object.fromEntries(perRequest.nestBaseline!),
+          hotspotsUsPerRequest: hotspots.nestBaseline,
+        },
       },
+      tables: [aboveNest],
       notes: [
         'Each sample of the profile is charged to the stage of the frame nearest its leaf that a stage claims (bench/cpu-profile-stages.ts); Node builtins and V8 frames no stage claims pass it to their caller.',
         'Profiling costs CPU too: requests/s here are lower than in agent-run-read, and the /proc row includes the profiler; compare stages with each other and between commits, not with agent-run-read.',
