@@ -263,12 +263,17 @@ export class AgentRunsService {
       // The last deltas go out with what the turn ends in: one write fewer per turn.
       const unwritten = (await output?.takeUnwritten()) ?? [];
       if (reply.kind === 'tool_calls') {
-        await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten);
-        await this.conversations.appendItems(
-          orgId,
-          runId,
-          reply.calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
-        );
+        // The calls and the conversation's items that carry them commit together: a retried turn that finds
+        // the calls logged hands them back as they are, so their items must already be there.
+        await this.transactions.run(async (manager) => {
+          await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten, manager);
+          await this.conversations.appendItems(
+            orgId,
+            runId,
+            reply.calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+            manager,
+          );
+        });
         return { kind: 'tool_calls', calls: reply.calls.map((call) => planned(call, version)), ...(reply.content ? { content: reply.content } : {}) };
       }
       if (!version.responseFormat) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ApiError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { AgentRun, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
@@ -159,19 +160,25 @@ export class RunEventsService {
   }
 
   /** The model's tool calls, after the output deltas not written yet, in one write. */
-  recordToolCalls(orgId: string, runId: string, calls: ToolCall[], unwrittenDeltas: string[] = []): Promise<void> {
-    return this.events.append(orgId, runId, [
-      ...unwrittenDeltas.map(outputDelta),
-      ...calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
-    ]);
+  /** The calls a model turn made, after the last of its text; within the caller's transaction when `manager` is given. */
+  recordToolCalls(orgId: string, runId: string, calls: ToolCall[], unwrittenDeltas: string[], manager?: EntityManager): Promise<void> {
+    return this.events.append(
+      orgId,
+      runId,
+      [
+        ...unwrittenDeltas.map(outputDelta),
+        ...calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+      ],
+      manager,
+    );
   }
 
-  /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */
   /** The answer did not match the version's schema: the run asks the model once more. */
   recordOutputRepair(orgId: string, runId: string, fault: string): Promise<void> {
     return this.events.append(orgId, runId, [{ type: 'output_repair', data: { fault } }]);
   }
 
+  /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */
   recordHistory(orgId: string, runId: string, included: number, omitted: number): Promise<void> {
     return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted } }]);
   }

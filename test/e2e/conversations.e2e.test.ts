@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { sql } from '../support/db';
 import { Http, type HttpResponse } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
@@ -235,5 +237,51 @@ describe('conversations', () => {
       ['input', 'tool_call'],
     );
     assert.equal(action.tool_calls[0].name, 'lookup_order');
+  });
+
+  it("a turn's tool calls and their items are written together: when the items fail, the retried turn logs its calls once, with them", async () => {
+    const conversationId = await newConversation();
+    // The first write of this conversation's tool_call items fails, as a worker that died between two statements would
+    // leave it; a sequence counts the attempts, since a failed transaction keeps nothing else.
+    const fault = `test_items_fault_${randomBytes(6).toString('hex')}`;
+    await sql(`CREATE SEQUENCE ${fault}`);
+    await sql(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('${fault}') = 1 THEN RAISE EXCEPTION 'the items write fails once'; END IF;
+        RETURN NEW;
+      END $$`);
+    await sql(`CREATE TRIGGER ${fault} BEFORE INSERT ON conversation_items FOR EACH ROW
+      WHEN (NEW.conversation_id = '${conversationId}' AND NEW.type = 'tool_call') EXECUTE FUNCTION ${fault}()`);
+    try {
+      const asked = await turn(conversationId, 'lookup_order for order 44', { agent_version_id: toolsVersion });
+      assert.equal(asked.status, 200, asked.text);
+      const pending = await waitForAction(asked.body.run_id);
+      const [{ attempts }] = await sql<{ attempts: string }>(`SELECT last_value AS attempts FROM ${fault}`);
+      assert.equal(Number(attempts), 2, 'the first write of the items failed, the second went through');
+      const answered = await http.post(`/api/v1/agent-runs/${asked.body.run_id}/tool-outputs`, {
+        token: tenant.key,
+        body: { tool_outputs: [{ tool_call_id: pending.tool_calls[0].id, output: '{"status":"shipped"}' }] },
+      });
+      assert.equal(answered.status, 200, answered.text);
+      assert.equal((await waitForRun(http, tenant.key, asked.body.run_id)).run.status, 'succeeded');
+
+      const ofTurn = (await items(conversationId)).filter((item) => item.run_id === asked.body.run_id);
+      assert.deepEqual(
+        ofTurn.map((item) => item.type),
+        ['input', 'tool_call', 'tool_output', 'answer'],
+      );
+      const log = await http.get(`/api/v1/agent-runs/${asked.body.run_id}/events`, { token: tenant.key });
+      const calls = log.body.data.filter((event: { type: string }) => event.type === 'tool_call');
+      assert.deepEqual(
+        calls.map((event: { data: { call_id: string } }) => event.data.call_id),
+        [pending.tool_calls[0].id],
+        'the call is logged once, by the attempt that wrote its item',
+      );
+      assert.equal(ofTurn[1].call_id, pending.tool_calls[0].id);
+    } finally {
+      await sql(`DROP TRIGGER IF EXISTS ${fault} ON conversation_items`);
+      await sql(`DROP FUNCTION IF EXISTS ${fault}()`);
+      await sql(`DROP SEQUENCE IF EXISTS ${fault}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AgentRun } from '../entities';
 import { prepared } from '../prepared-statements';
 import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
@@ -49,13 +49,14 @@ export class RunEventRepository {
 
   /**
    * Inserts events of one run, in order, in one statement; the table's trigger numbers and announces
-   * them. Only for a run of that organisation (nothing is written otherwise).
+   * them. Only for a run of that organisation (nothing is written otherwise). Within the caller's
+   * transaction when `manager` is given.
    */
-  async append(orgId: string, runId: string, events: NewRunEvent[]): Promise<void> {
+  async append(orgId: string, runId: string, events: NewRunEvent[], manager?: EntityManager): Promise<void> {
     if (events.length === 0) return;
     const types = events.map((event) => event.type);
     const data = events.map((event) => JSON.stringify(event.data));
-    await this.db.query(APPEND, [runId, orgId, types, data]);
+    await (manager ?? this.db).query(APPEND, [runId, orgId, types, data]);
   }
 
   /** The run's events after `afterSeq`, oldest first, at most `limit`. */
