@@ -58,6 +58,11 @@ describe('PylonMetrics', () => {
       assert.equal(exposition.types.get('pylon_db_statements_total'), 'counter');
       assert.equal(valueOf(exposition, 'pylon_db_statements_total', { statement: 'SELECT 1' }), 2);
       assert.equal(valueOf(exposition, 'pylon_db_statements_total', { statement: 'COMMIT' }), 1);
+      // Counted between scrapes, the sums add to what the counter already showed: it never goes back.
+      metrics.countDbStatement('SELECT 1');
+      const next = await scrape(metrics);
+      assert.equal(valueOf(next, 'pylon_db_statements_total', { statement: 'SELECT 1' }), 3);
+      assert.equal(valueOf(next, 'pylon_db_statements_total', { statement: 'COMMIT' }), 1);
     }
   });
 

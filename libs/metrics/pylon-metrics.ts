@@ -39,8 +39,12 @@ export class PylonMetrics {
   private readonly webhookDeliveryAttempts: Counter<'result'>;
   private readonly workflowsCompleted: Counter<'workflow_type' | 'outcome'>;
   private readonly dbStatements: Counter<'statement'>;
-  /** The counter's series by statement label (bounded by MAX_STATEMENT_LABELS), as httpSeries. */
-  private readonly dbStatementSeries = new Map<string, { inc(): void }>();
+  /**
+   * Statements sent since the counter was last read, by label (bounded by MAX_STATEMENT_LABELS): a statement
+   * adds one here, and the counter takes the sums when it is read. prom-client's `inc` checks and hashes the
+   * labels on every call, and every statement of the API and the worker is counted.
+   */
+  private readonly uncountedStatements = new Map<string, number>();
   private readBacklog: (() => Promise<readonly TaskQueueBacklogSample[]>) | undefined;
 
   constructor(readonly process: MetricsProcess) {
@@ -94,6 +98,7 @@ export class PylonMetrics {
       help: "Statements this process sent to the database, by statement (its SQL text's first 120 characters, never a parameter).",
       labelNames: ['statement'],
       registers: [this.registry],
+      collect: () => this.addUncountedStatements(),
     });
     for (const workflowType of Object.values(WORKFLOW_TYPES)) {
       this.workflowsStarted.inc({ workflow_type: workflowType }, 0);
@@ -141,12 +146,12 @@ export class PylonMetrics {
 
   /** One statement sent to the database; `statement` is its label (`statementLabel` of @pylon/db). */
   countDbStatement(statement: string): void {
-    let series = this.dbStatementSeries.get(statement);
-    if (!series) {
-      series = this.dbStatements.labels({ statement });
-      this.dbStatementSeries.set(statement, series);
-    }
-    series.inc();
+    this.uncountedStatements.set(statement, (this.uncountedStatements.get(statement) ?? 0) + 1);
+  }
+
+  private addUncountedStatements(): void {
+    for (const [statement, count] of this.uncountedStatements) this.dbStatements.inc({ statement }, count);
+    this.uncountedStatements.clear();
   }
 
   /** Where `pylon_task_queue_backlog` is read from at each scrape. */
