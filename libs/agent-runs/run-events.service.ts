@@ -159,8 +159,10 @@ export class RunEventsService {
     return new OutputRecorder((texts) => this.events.append(orgId, runId, texts.map(outputDelta)));
   }
 
-  /** The model's tool calls, after the output deltas not written yet, in one write. */
-  /** The calls a model turn made, after the last of its text; within the caller's transaction when `manager` is given. */
+  /**
+   * The model's tool calls, after the output deltas not written yet, in one write; within the caller's
+   * transaction when `manager` is given.
+   */
   recordToolCalls(orgId: string, runId: string, calls: ToolCall[], unwrittenDeltas: string[], manager?: EntityManager): Promise<void> {
     return this.events.append(
       orgId,
