@@ -72,6 +72,26 @@ export default tseslint.config(
     },
   },
   {
+    // The API's pipes sit on the parameters they check (there are no global pipes): a body or query read
+    // through Nest's own decorators would go unvalidated.
+    files: ['apps/api/**/*.ts'],
+    ignores: [...TESTS, 'apps/api/common/json-body.ts', 'apps/api/common/query-params.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: ['Body', 'Query'],
+              message: 'use @JsonBody() (common/json-body) or @QueryParams() (common/query-params), which validate',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The console (React): the rules of hooks and React Compiler's checks (react-hooks 7's recommended set:
     // effects, refs, purity, memoization, set-state in render or effect), every hook's dependencies named,
     // and jsx-a11y's recommended checks of labels, roles and keyboard use (axe-core checks the rendered pages).

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '@pylon/organizations';
 import { ApiError } from '../common/api-error';
@@ -11,6 +11,7 @@ import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiK
 import { CreateOrgRequest, OrgList, OrgView } from './dto/create-org.dto';
 import { toApiKeyView, toIssuedApiKeyView, toOrgView } from './views';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 /** Operators' management of organisations and their API keys, with the admin token. */
 @ApiTags('management')
@@ -28,7 +29,7 @@ export class AdminController {
   @ApiOperation({ operationId: 'createOrg', summary: 'Create an organisation' })
   @ApiCreatedResponse({ type: OrgView })
   @ApiErrors(400, 401)
-  async createOrg(@Body() body: CreateOrgRequest): Promise<OrgView> {
+  async createOrg(@JsonBody() body: CreateOrgRequest): Promise<OrgView> {
     return toOrgView(await this.orgs.create(body.name));
   }
 
@@ -46,7 +47,7 @@ export class AdminController {
   @ApiUuidParam('org_id')
   @ApiCreatedResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
-  async createApiKey(@UuidParam('org_id') orgId: string, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
+  async createApiKey(@UuidParam('org_id') orgId: string, @JsonBody() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
     await this.orgs.require(orgId);
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     const issued = await this.apiKeys.issue(orgId, body.name, body.scopes, expiresAt);
@@ -80,7 +81,7 @@ export class AdminController {
   @ApiUuidParam('key_id')
   @ApiOkResponse({ type: ApiKeyView })
   @ApiErrors(400, 401, 404)
-  async updateApiKey(@UuidParam('key_id') keyId: string, @Body() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
+  async updateApiKey(@UuidParam('key_id') keyId: string, @JsonBody() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const key = orgId && (await this.apiKeys.setRateLimit(orgId, keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst }));
     if (!key) throw ApiError.notFound('no such active API key');
@@ -93,7 +94,7 @@ export class AdminController {
   @ApiUuidParam('key_id')
   @ApiOkResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 404)
-  async rollApiKey(@UuidParam('key_id') keyId: string, @Body() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
+  async rollApiKey(@UuidParam('key_id') keyId: string, @JsonBody() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const rolled = orgId && (await this.apiKeys.roll(orgId, keyId, body.grace_seconds));
     if (!rolled) throw ApiError.notFound('no such active API key');

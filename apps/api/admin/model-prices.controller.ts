@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@pylon/contracts';
 import { ModelPricesService } from '@pylon/ledger';
@@ -8,6 +8,7 @@ import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AdminOnly } from '../auth/access.decorators';
 import { ModelPricesView, ReplaceModelPricesRequest, type ModelPriceEntry } from './dto/model-prices.dto';
+import { JsonBody } from '../common/json-body';
 
 /** Operators' prices of model turns for one organisation, with the admin token. */
 @ApiTags('management')
@@ -39,7 +40,7 @@ export class ModelPricesController {
   @ApiUuidParam('org_id')
   @ApiOkResponse({ type: ModelPricesView })
   @ApiErrors(400, 401, 404)
-  async replace(@UuidParam('org_id') orgId: string, @Body() body: ReplaceModelPricesRequest): Promise<ModelPricesView> {
+  async replace(@UuidParam('org_id') orgId: string, @JsonBody() body: ReplaceModelPricesRequest): Promise<ModelPricesView> {
     await this.orgs.require(orgId);
     const models = body.prices.map((price) => price.model);
     const repeated = models.find((model, index) => models.indexOf(model) !== index);

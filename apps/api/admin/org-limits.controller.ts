@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { Controller, Get, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '@pylon/organizations';
 import { LimitsService } from '@pylon/limits';
@@ -7,6 +7,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AdminOnly } from '../auth/access.decorators';
 import { OrgLimitsView, UpdateOrgLimitsRequest } from './dto/org-limits.dto';
 import { toOrgLimitsView } from './views';
+import { JsonBody } from '../common/json-body';
 
 /** Operators' view and overrides of an organisation's caps, with the admin token. */
 @ApiTags('management')
@@ -34,7 +35,7 @@ export class OrgLimitsController {
   @ApiUuidParam('org_id')
   @ApiOkResponse({ type: OrgLimitsView })
   @ApiErrors(400, 401, 404)
-  async update(@UuidParam('org_id') orgId: string, @Body() body: UpdateOrgLimitsRequest): Promise<OrgLimitsView> {
+  async update(@UuidParam('org_id') orgId: string, @JsonBody() body: UpdateOrgLimitsRequest): Promise<OrgLimitsView> {
     await this.requireOrg(orgId);
     const updated = await this.limits.updateOrg(orgId, {
       webhookEndpoints: body.webhook_endpoints,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -10,6 +10,7 @@ import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { AgentRunsService, toAgentRunCreated, toAgentRunView } from '@pylon/agent-runs';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')
@@ -31,7 +32,7 @@ export class AgentRunsController {
   @ApiErrors(400, 401, 402, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateAgentRunRequest,
+    @JsonBody() body: CreateAgentRunRequest,
     @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
   ): Promise<AgentRunCreated> {
     assertOwnOrg(principal, body.org_id);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequiredActionsService, toAgentRunView } from '@pylon/agent-runs';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -7,6 +7,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AgentRunView } from './dto/agent-run.dto';
 import { ApproveToolCallsRequest, RequiredActionView, SubmitToolOutputsRequest } from './dto/required-action.dto';
+import { JsonBody } from '../common/json-body';
 
 /** A run that waits: what it waits for, and the answers that let it go on. */
 @ApiTags('agent runs')
@@ -44,7 +45,7 @@ export class RequiredActionsController {
   async submitToolOutputs(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('runId') runId: string,
-    @Body() body: SubmitToolOutputsRequest,
+    @JsonBody() body: SubmitToolOutputsRequest,
   ): Promise<AgentRunView> {
     const outputs = body.tool_outputs.map(({ tool_call_id, output }) => ({ tool_call_id, output }));
     return toAgentRunView(await this.actions.answer(principal.orgId, runId, { type: 'submit_tool_outputs', tool_outputs: outputs }));
@@ -65,7 +66,7 @@ export class RequiredActionsController {
   async approveToolCalls(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('runId') runId: string,
-    @Body() body: ApproveToolCallsRequest,
+    @JsonBody() body: ApproveToolCallsRequest,
   ): Promise<AgentRunView> {
     const approvals = body.approvals.map(({ tool_call_id, approve, reason }) => ({
       tool_call_id,

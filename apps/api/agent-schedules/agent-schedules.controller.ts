@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentSchedulesService, toAgentRunView, type ScheduleWithNextRuns } from '@pylon/agent-runs';
 import type { AgentRun } from '@pylon/db';
@@ -20,6 +20,7 @@ import {
   ScheduledRunView,
   UpdateAgentScheduleRequest,
 } from './dto/agent-schedule.dto';
+import { JsonBody } from '../common/json-body';
 
 @ApiTags('agent schedules')
 @ApiBearerAuth('apiKey')
@@ -40,7 +41,7 @@ export class AgentSchedulesController {
   @ApiErrors(400, 401, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateAgentScheduleRequest,
+    @JsonBody() body: CreateAgentScheduleRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<AgentScheduleView> {
     assertOwnOrg(principal, body.org_id);
@@ -81,7 +82,7 @@ export class AgentSchedulesController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('scheduleId') scheduleId: string,
-    @Body() body: UpdateAgentScheduleRequest,
+    @JsonBody() body: UpdateAgentScheduleRequest,
   ): Promise<AgentScheduleView> {
     return toScheduleView(await this.service.update(principal.orgId, scheduleId, body));
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsService } from '@pylon/agents';
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
@@ -19,6 +19,7 @@ import {
 } from './dto/agent.dto';
 import { toAgentVersionView, toAgentView } from './views';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 /** Agents and their immutable versions, for an organisation's own keys with `agents:manage`. */
 @ApiTags('management')
@@ -36,7 +37,7 @@ export class AgentsController {
   @ApiErrors(400, 401, 403, 409)
   async createAgent(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateAgentRequest,
+    @JsonBody() body: CreateAgentRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<AgentView> {
     assertOwnOrg(principal, body.org_id);
@@ -79,7 +80,7 @@ export class AgentsController {
   async createVersion(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('agent_id') agentId: string,
-    @Body() body: CreateAgentVersionRequest,
+    @JsonBody() body: CreateAgentVersionRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<AgentVersionView> {
     return toAgentVersionView(await this.service.createVersion(principal.orgId, agentId, body, readIdempotencyKey(idempotencyKey)));

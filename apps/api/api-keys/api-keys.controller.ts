@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -9,6 +9,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { ApiKeyList, ApiKeyView, CreateApiKeyRequest, IssuedApiKeyView, RollApiKeyRequest } from '../admin/dto/create-api-key.dto';
 import { toApiKeyView, toIssuedApiKeyView } from '../admin/views';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 /** The organisation's own API keys (its "API Keys area"), for keys with `keys:manage`. */
 @ApiTags('api keys')
@@ -26,7 +27,7 @@ export class ApiKeysController {
   })
   @ApiCreatedResponse({ type: IssuedApiKeyView })
   @ApiErrors(400, 401, 403)
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
+  async create(@CurrentPrincipal() principal: Principal, @JsonBody() body: CreateApiKeyRequest): Promise<IssuedApiKeyView> {
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     const issued = await this.apiKeys.issueByKey(principal, body.name, body.scopes, expiresAt);
     return toIssuedApiKeyView(issued.apiKey, issued.secret);
@@ -51,7 +52,7 @@ export class ApiKeysController {
   async roll(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('key_id') keyId: string,
-    @Body() body: RollApiKeyRequest,
+    @JsonBody() body: RollApiKeyRequest,
   ): Promise<IssuedApiKeyView> {
     const rolled = await this.apiKeys.rollInOrg(principal, keyId, body.grace_seconds);
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);

@@ -1,13 +1,14 @@
 import { CanActivate, ExecutionContext, Injectable, Query } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
+import { requestValidation } from './json-body';
 
 const TAKES_QUERY = 'pylon:takes-query-parameters';
 
-/** `@Query()` for an operation's DTO of query parameters; it also tells StrictQuery that the operation takes some. */
+/** `@Query()` for an operation's DTO of query parameters, validated; it also tells StrictQuery that the operation takes some. */
 export function QueryParams(): ParameterDecorator {
   return (target, method, index) => {
-    Query()(target, method, index);
+    Query(requestValidation)(target, method, index);
     Reflect.defineMetadata(TAKES_QUERY, true, target, method!);
   };
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ConversationsService, toAgentRunCreated } from '@pylon/agent-runs';
 import type { Conversation, ConversationItem } from '@pylon/db';
@@ -20,6 +20,7 @@ import {
   ListConversationItemsQuery,
   ListConversationsQuery,
 } from './dto/conversation.dto';
+import { JsonBody } from '../common/json-body';
 
 @ApiTags('conversations')
 @ApiBearerAuth('apiKey')
@@ -35,7 +36,7 @@ export class ConversationsController {
   @ApiErrors(400, 401, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateConversationRequest,
+    @JsonBody() body: CreateConversationRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<ConversationView> {
     assertOwnOrg(principal, body.org_id);
@@ -89,7 +90,7 @@ export class ConversationsController {
   async createRun(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('conversationId') conversationId: string,
-    @Body() body: CreateConversationRunRequest,
+    @JsonBody() body: CreateConversationRunRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<AgentRunCreated> {
     assertOwnOrg(principal, body.org_id);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KnowledgeBasesService } from '@pylon/knowledge';
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
@@ -16,6 +16,7 @@ import {
   ListKnowledgeBasesQuery,
   UpdateKnowledgeBaseRequest,
 } from './dto/knowledge-base.dto';
+import { JsonBody } from '../common/json-body';
 
 @ApiTags('knowledge')
 @ApiBearerAuth('apiKey')
@@ -31,7 +32,7 @@ export class KnowledgeBasesController {
   @ApiErrors(400, 401, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateKnowledgeBaseRequest,
+    @JsonBody() body: CreateKnowledgeBaseRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<KnowledgeBaseView> {
     assertOwnOrg(principal, body.org_id);
@@ -67,7 +68,7 @@ export class KnowledgeBasesController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('knowledge_base_id') baseId: string,
-    @Body() body: UpdateKnowledgeBaseRequest,
+    @JsonBody() body: UpdateKnowledgeBaseRequest,
   ): Promise<KnowledgeBaseView> {
     return this.service.update(principal.orgId, baseId, { name: body.name, description: body.description });
   }

@@ -6,18 +6,14 @@ import { MAX_BATCH_DOCUMENTS } from '@pylon/contracts';
 import { KnowledgeBatchesService, KnowledgeFilesService } from '@pylon/knowledge';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';
-import { BodyShapePipe } from '../common/body-shape.pipe';
 import { ErrorBody } from '../common/error-body.dto';
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
+import { validJsonBody } from '../common/json-body';
 import { TAKES_FILES } from '../common/multipart';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
-import { createValidationPipe } from '../common/validation.pipe';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { BATCH_FIELD_NAMES, CreateKnowledgeBatchRequest, KnowledgeBatchView } from './dto/knowledge-batches.dto';
 import { readFileForm } from './upload-form';
-
-const bodyShape = new BodyShapePipe();
-const validation = createValidationPipe();
 
 @ApiTags('knowledge')
 @ApiBearerAuth('apiKey')
@@ -49,10 +45,7 @@ export class KnowledgeBatchesController {
   ): Promise<KnowledgeBatchView> {
     const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
     if (!request.isMultipart()) {
-      const body = (await validation.transform(bodyShape.transform(request.body, { type: 'body' }), {
-        type: 'body',
-        metatype: CreateKnowledgeBatchRequest,
-      })) as CreateKnowledgeBatchRequest;
+      const body = await validJsonBody(request.body, CreateKnowledgeBatchRequest);
       assertOwnOrg(principal, body.org_id);
       return this.batches.createFromTexts(principal.orgId, body.knowledge_base_id, body.documents, idempotencyKey);
     }

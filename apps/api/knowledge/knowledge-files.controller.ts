@@ -19,14 +19,11 @@ import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principa
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
 import { TAKES_FILES } from '../common/multipart';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
-import { createValidationPipe } from '../common/validation.pipe';
 import { ErrorBody } from '../common/error-body.dto';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DocumentView } from './dto/knowledge.dto';
 import { UPLOAD_FIELD_NAMES, UPLOAD_FILE_FORM_SCHEMA, UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
 import { readFileForm } from './upload-form';
-
-const validation = createValidationPipe();
 
 @ApiTags('knowledge')
 @ApiBearerAuth('apiKey')

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
 import { KnowledgeBasesService, KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
@@ -23,6 +23,7 @@ import {
   QUERY_DEFAULT_MATCH_COUNT,
 } from './dto/knowledge.dto';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 const DEFAULT_MATCH_COUNT = 6;
 
@@ -42,7 +43,7 @@ export class KnowledgeController {
   @ApiOperation({ operationId: 'knowledgeSearch', summary: "The organisation's best-matching knowledge chunks, ranked by cosine similarity" })
   @ApiOkResponse({ type: KnowledgeSearchResponse })
   @ApiErrors(400, 401, 403)
-  async knowledgeSearch(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeSearchRequest): Promise<KnowledgeSearchResponse> {
+  async knowledgeSearch(@CurrentPrincipal() principal: Principal, @JsonBody() body: KnowledgeSearchRequest): Promise<KnowledgeSearchResponse> {
     assertOwnOrg(principal, body.org_id);
     const matches = await this.search.search(principal.orgId, body.query, body.match_count ?? DEFAULT_MATCH_COUNT);
     return { matches: matches.map(toMatchView) };
@@ -57,7 +58,7 @@ export class KnowledgeController {
   })
   @ApiOkResponse({ type: KnowledgeQueryResponse })
   @ApiErrors(400, 401, 403)
-  async knowledgeQuery(@CurrentPrincipal() principal: Principal, @Body() body: KnowledgeQueryRequest): Promise<KnowledgeQueryResponse> {
+  async knowledgeQuery(@CurrentPrincipal() principal: Principal, @JsonBody() body: KnowledgeQueryRequest): Promise<KnowledgeQueryResponse> {
     assertOwnOrg(principal, body.org_id);
     const knowledgeBaseIds = body.knowledge_base_ids && [...new Set(body.knowledge_base_ids)];
     if (knowledgeBaseIds) await this.bases.assertExist(principal.orgId, knowledgeBaseIds, 'knowledge_base_ids');
@@ -81,7 +82,7 @@ export class KnowledgeController {
   @ApiErrors(400, 401, 403, 409, 413)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateDocumentRequest,
+    @JsonBody() body: CreateDocumentRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<DocumentView> {
     assertOwnOrg(principal, body.org_id);
@@ -127,7 +128,7 @@ export class KnowledgeController {
   async replace(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('doc_id') docId: string,
-    @Body() body: ReplaceDocumentRequest,
+    @JsonBody() body: ReplaceDocumentRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<DocumentView> {
     assertOwnOrg(principal, body.org_id);

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, ErrorCode } from '@pylon/contracts';
 import type { FileDocumentFields, KnowledgeFilesService, ReceivedFile } from '@pylon/knowledge';
 import { assertOwnOrg, type Principal } from '../auth/principal';
-import { createValidationPipe } from '../common/validation.pipe';
+import { requestValidation as validation } from '../common/json-body';
 import { UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
 
 /** A `multipart/form-data` upload as read: its files, stored, and its text fields by name. */
@@ -25,7 +25,6 @@ export interface UploadFormRules {
 }
 
 const MAX_FIELD_BYTES = 64 * 1024;
-const validation = createValidationPipe();
 
 /**
  * A form of documents to be: its files stored (at most `maxFiles`, each within KB_MAX_FILE_BYTES) and its

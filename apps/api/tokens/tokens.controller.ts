@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '@pylon/ledger';
 import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
@@ -10,6 +10,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateTokenGrantRequest, ListTokenEntriesQuery, OrgScopedQuery, TokenBalanceView, TokenEntryList, TokenGrantView } from './dto/tokens.dto';
 import { toTokenEntryView } from './views';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 @ApiTags('management')
 @Controller()
@@ -27,7 +28,7 @@ export class TokensController {
   @ApiErrors(400, 401, 404, 409)
   async grant(
     @UuidParam('org_id') orgId: string,
-    @Body() body: CreateTokenGrantRequest,
+    @JsonBody() body: CreateTokenGrantRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<TokenGrantView> {
     const grant = await this.ledger.grant(orgId, body, readIdempotencyKey(idempotencyKey));

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonConfig } from '@pylon/config';
 import { VideoGenerationsService, toGenerationView } from '@pylon/video';
@@ -10,6 +10,7 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { CreateGenerationRequest, GetGenerationsQuery, VideoGenerationResponse } from './dto/video.dto';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 const IDEMPOTENCY_HEADER = ApiIdempotencyKey('Same key and body return the first result and charge once; another body is 409.');
 
@@ -32,7 +33,7 @@ export class VideoController {
   @ApiErrors(400, 401, 402, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateGenerationRequest,
+    @JsonBody() body: CreateGenerationRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<VideoGenerationResponse> {
     const generation = await this.service.create(principal.orgId, body, readIdempotencyKey(idempotencyKey));
@@ -63,7 +64,7 @@ export class VideoController {
   async extend(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('taskId') taskId: string,
-    @Body() body: CreateGenerationRequest,
+    @JsonBody() body: CreateGenerationRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<VideoGenerationResponse> {
     const generation = await this.service.create(principal.orgId, body, readIdempotencyKey(idempotencyKey), taskId);

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { AdminOnly } from '../auth/access.decorators';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DisableWebhookEndpointsRequest, DisabledWebhookEndpointsView } from './dto/webhooks.dto';
 import { WebhookEndpointsService } from '@pylon/webhooks';
+import { JsonBody } from '../common/json-body';
 
 /** Operators' controls over an organisation's webhooks, with the admin token. */
 @ApiTags('management')
@@ -20,7 +21,7 @@ export class AdminWebhooksController {
   @ApiUuidParam('org_id')
   @ApiOkResponse({ type: DisabledWebhookEndpointsView })
   @ApiErrors(400, 401, 404)
-  async disableAll(@UuidParam('org_id') orgId: string, @Body() body: DisableWebhookEndpointsRequest): Promise<DisabledWebhookEndpointsView> {
+  async disableAll(@UuidParam('org_id') orgId: string, @JsonBody() body: DisableWebhookEndpointsRequest): Promise<DisabledWebhookEndpointsView> {
     return { disabled: await this.service.disableAllOfOrg(orgId, body.reason ?? undefined) };
   }
 }

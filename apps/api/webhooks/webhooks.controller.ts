@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WebhookEndpointsService } from '@pylon/webhooks';
 import { ApiIdempotencyKey, readIdempotencyKey } from '../common/idempotency';
@@ -23,6 +23,7 @@ import {
 import { toDeliveryView, toEndpointView } from './views';
 import { NoBody } from '../common/no-body.guard';
 import { QueryParams } from '../common/query-params';
+import { JsonBody } from '../common/json-body';
 
 /** Signed webhooks (Standard Webhooks): endpoints, secrets, the delivery log and replays. */
 @ApiTags('webhooks')
@@ -40,7 +41,7 @@ export class WebhooksController {
   @ApiErrors(400, 401, 403, 409)
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateWebhookEndpointRequest,
+    @JsonBody() body: CreateWebhookEndpointRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<WebhookEndpointWithSecret> {
     assertOwnOrg(principal, body.org_id);
@@ -74,7 +75,7 @@ export class WebhooksController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('endpoint_id') endpointId: string,
-    @Body() body: UpdateWebhookEndpointRequest,
+    @JsonBody() body: UpdateWebhookEndpointRequest,
   ): Promise<WebhookEndpointView> {
     return toEndpointView(await this.service.update(principal.orgId, endpointId, body));
   }
@@ -98,7 +99,7 @@ export class WebhooksController {
   async rotate(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('endpoint_id') endpointId: string,
-    @Body() body: RotateSecretRequest,
+    @JsonBody() body: RotateSecretRequest,
   ): Promise<WebhookEndpointWithSecret> {
     const endpoint = await this.service.rotateSecret(principal.orgId, endpointId, body.grace_seconds);
     return { ...toEndpointView(endpoint), secret: endpoint.secret };
@@ -182,7 +183,7 @@ export class WebhooksController {
   async recover(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('endpoint_id') endpointId: string,
-    @Body() body: RecoverDeliveriesRequest,
+    @JsonBody() body: RecoverDeliveriesRequest,
   ): Promise<RecoveredDeliveriesView> {
     const recovery = await this.service.recoverFailed(principal.orgId, endpointId, new Date(body.since));
     return { recovered: recovery.deliveryIds.length, delivery_ids: recovery.deliveryIds, has_more: recovery.more };
