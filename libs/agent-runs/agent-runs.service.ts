@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   ApiError,
   ErrorCode,
@@ -90,7 +91,7 @@ export type QueuedRun = Pick<
 export class AgentRunsService {
   private readonly logger = new Logger(AgentRunsService.name);
   /** Versions never change once created, so each is read from the database once per process. */
-  private readonly versions = new Map<string, AgentVersion>();
+  private readonly versions = new LRUCache<string, AgentVersion>({ max: VERSION_CACHE_SIZE });
 
   constructor(
     private readonly runs: AgentRunRepository,
@@ -421,10 +422,7 @@ export class AgentRunsService {
     const cached = this.versions.get(key);
     if (cached) return cached;
     const version = await this.agents.findVersion(orgId, versionId);
-    if (version) {
-      if (this.versions.size >= VERSION_CACHE_SIZE) this.versions.delete(this.versions.keys().next().value!);
-      this.versions.set(key, version);
-    }
+    if (version) this.versions.set(key, version);
     return version;
   }
 }

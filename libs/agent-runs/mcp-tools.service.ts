@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   MCP_CALL_TIMEOUT_MS,
   MCP_LIST_TIMEOUT_MS,
@@ -26,6 +27,9 @@ export interface RunHints {
 /** The run's log records a listing as this event: `{server_label, tools: [names]}` or `{server_label, error}`. */
 export const MCP_LIST_TOOLS_EVENT = 'mcp_list_tools';
 
+/** How many runs' version ids, and versions' MCP servers, each process keeps. */
+const CACHE_SIZE = 1_000;
+
 /**
  * A run's MCP tools: listing each server's tools before the first model turn, and calling one when the
  * model asks. Pylon is the client (the official SDK), every connection checked against the private-target
@@ -36,8 +40,8 @@ export const MCP_LIST_TOOLS_EVENT = 'mcp_list_tools';
 @Injectable()
 export class McpToolsService {
   private readonly privateTargets: PrivateTargets;
-  private readonly versionOfRun = new Map<string, string>();
-  private readonly serversOfVersion = new Map<string, McpToolConfig[]>();
+  private readonly versionOfRun = new LRUCache<string, string>({ max: CACHE_SIZE });
+  private readonly serversOfVersion = new LRUCache<string, McpToolConfig[]>({ max: CACHE_SIZE });
 
   constructor(
     private readonly runs: AgentRunRepository,
@@ -130,7 +134,7 @@ export class McpToolsService {
       const run = await this.runs.findById(orgId, runId);
       if (!run) throw new RunNotFoundError(runId);
       versionId = run.agentVersionId;
-      remember(this.versionOfRun, runId, versionId);
+      this.versionOfRun.set(runId, versionId);
     }
     const key = `${orgId}/${versionId}`;
     let servers = this.serversOfVersion.get(key);
@@ -138,7 +142,7 @@ export class McpToolsService {
       const version = await this.agents.findVersion(orgId, versionId);
       if (!version) throw new RunNotFoundError(runId);
       servers = version.tools.filter((tool: AgentToolConfig): tool is McpToolConfig => tool.type === MCP_TOOL);
-      remember(this.serversOfVersion, key, servers);
+      this.serversOfVersion.set(key, servers);
     }
     return servers;
   }
@@ -150,14 +154,6 @@ export class McpToolsService {
     }
     return { url: server.server_url, headers, privateTargets: this.privateTargets, timeoutMs, ...(signal ? { signal } : {}) };
   }
-}
-
-const CACHE_SIZE = 1_000;
-
-/** Keeps at most CACHE_SIZE entries, dropping the oldest. */
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
 }
 
 function parseArguments(text: string): Record<string, unknown> | null {

@@ -1,16 +1,16 @@
 import Ajv, { type ValidateFunction } from 'ajv';
+import { LRUCache } from 'lru-cache';
 import type { AgentVersion } from '@pylon/db';
 
 const VALIDATOR_CACHE_SIZE = 1_000;
 /** Compiled once per version (versions never change); `strict: false`: the schema was checked at creation. */
 const ajv = new Ajv({ strict: false, allErrors: false });
-const validators = new Map<string, ValidateFunction>();
+const validators = new LRUCache<string, ValidateFunction>({ max: VALIDATOR_CACHE_SIZE });
 
 function validatorOf(version: AgentVersion): ValidateFunction {
   let validate = validators.get(version.id);
   if (!validate) {
     validate = ajv.compile(version.responseFormat!.schema);
-    if (validators.size >= VALIDATOR_CACHE_SIZE) validators.delete(validators.keys().next().value!);
     validators.set(version.id, validate);
   }
   return validate;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Embedder } from './embedder';
 
 /** A query's vector as the cache hands it out: one frozen array per text, shared by every caller. */
@@ -23,7 +24,8 @@ interface InFlight {
  * literal, see `vectorLiteral` in @pylon/db) can be remembered with it.
  */
 export class CachedQueryEmbedder {
-  private readonly cache = new Map<string, QueryVector>();
+  /** Null when `maxEntries` is 0. */
+  private readonly cache: LRUCache<string, QueryVector> | null;
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(
@@ -33,6 +35,7 @@ export class CachedQueryEmbedder {
     if (!Number.isInteger(maxEntries) || maxEntries < 0) {
       throw new RangeError(`query embedding cache size must be a non-negative integer, got ${maxEntries}`);
     }
+    this.cache = maxEntries > 0 ? new LRUCache({ max: maxEntries }) : null;
   }
 
   get id(): string {
@@ -45,20 +48,16 @@ export class CachedQueryEmbedder {
 
   /** Vectors currently cached. */
   get size(): number {
-    return this.cache.size;
+    return this.cache?.size ?? 0;
   }
 
   /** The vector of one query (frozen). */
   async embedQuery(text: string, signal?: AbortSignal): Promise<QueryVector> {
     signal?.throwIfAborted();
-    if (this.maxEntries === 0) return Object.freeze((await this.embedder.embed([text], signal))[0]!);
+    if (!this.cache) return Object.freeze((await this.embedder.embed([text], signal))[0]!);
     const key = `${this.embedder.id}\u0000${text}`;
     const cached = this.cache.get(key);
-    if (cached) {
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const entry = this.inFlight.get(key) ?? this.start(key, text);
     return this.wait(entry, signal);
   }
@@ -74,21 +73,13 @@ export class CachedQueryEmbedder {
     promise.then(
       (vector) => {
         if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-        if (!controller.signal.aborted) this.remember(key, vector);
+        if (!controller.signal.aborted) this.cache?.set(key, vector);
       },
       () => {
         if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
       },
     );
     return entry;
-  }
-
-  private remember(key: string, vector: QueryVector): void {
-    this.cache.delete(key);
-    this.cache.set(key, vector);
-    while (this.cache.size > this.maxEntries) {
-      this.cache.delete(this.cache.keys().next().value!);
-    }
   }
 
   /** The shared result, or this caller's abort reason as soon as its signal fires. */

@@ -1,4 +1,5 @@
 import { Tiktoken } from 'js-tiktoken/lite';
+import { LRUCache } from 'lru-cache';
 import type { LlmTurn, TurnUsage } from '@pylon/contracts';
 import type { LlmRequest } from './llm-provider';
 
@@ -37,20 +38,14 @@ function encodedLength(text: string): number {
 const REMEMBERED_TEXTS = 256;
 /** each of at most this many characters, so that the cache holds at most a few MB. */
 const REMEMBERED_TEXT_CHARS = 16_384;
-const remembered = new Map<string, number>();
+const remembered = new LRUCache<string, number>({ max: REMEMBERED_TEXTS });
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   if (text.length > REMEMBERED_TEXT_CHARS) return encodedLength(text);
   const known = remembered.get(text);
-  if (known !== undefined) {
-    // Least recently used goes first: a hit moves to the back of the Map's order.
-    remembered.delete(text);
-    remembered.set(text, known);
-    return known;
-  }
+  if (known !== undefined) return known;
   const tokens = encodedLength(text);
-  if (remembered.size >= REMEMBERED_TEXTS) remembered.delete(remembered.keys().next().value!);
   remembered.set(text, tokens);
   return tokens;
 }
