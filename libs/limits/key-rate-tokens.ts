@@ -22,8 +22,14 @@ interface KeyTokens {
   /** Tokens this process took ahead of its requests, usable until `pooledUntil`. */
   pooled: number;
   pooledUntil: number;
-  /** The bucket's level at this process's last take. */
+  /** The bucket's level at this process's last take, and when that take was sent (performance.now()). */
   bucketLevel: number;
+  levelAt: number;
+  /**
+   * Until then the bucket holds no whole token: the last take left less than one, only time refills it,
+   * and other replicas only take from it. Requests are refused here meanwhile, without asking the store.
+   */
+  emptyUntil: number;
   /** Requests waiting for the take under way. */
   waiting: Answer[];
   taking: boolean;
@@ -36,7 +42,8 @@ interface KeyTokens {
  * what it holds and no more, so a burst of up to `burst` requests is let through exactly, and no request
  * is refused while the bucket still holds a token. Across replicas, the tokens one process took ahead
  * (at most a tenth of the rate, none once the bucket runs low, dropped after a second) are what another
- * replica may be refused early.
+ * replica may be refused early. A bucket that a take left empty refuses in this process until its next
+ * token is due, so a client that keeps sending past its rate costs the store nothing.
  */
 export class KeyRateTokens {
   private readonly keys = new Map<string, KeyTokens>();
@@ -54,6 +61,8 @@ export class KeyRateTokens {
       key.pooled--;
       return toDecision(rate, true, key.bucketLevel + key.pooled);
     }
+    const at = performance.now();
+    if (key.emptyUntil > at) return toDecision(rate, false, key.bucketLevel + ((at - key.levelAt) / 1000) * rate.perSecond);
     return new Promise<RateDecision | null>((answer) => {
       key.waiting.push(answer);
       if (!key.taking) void this.take(keyId, key);
@@ -64,9 +73,11 @@ export class KeyRateTokens {
     let key = this.keys.get(keyId);
     if (!key) {
       if (this.keys.size >= MAX_TRACKED_KEYS) this.dropIdleKeys();
-      key = { rate, pooled: 0, pooledUntil: 0, bucketLevel: rate.burst, waiting: [], taking: false };
+      key = { rate, pooled: 0, pooledUntil: 0, bucketLevel: rate.burst, levelAt: 0, emptyUntil: 0, waiting: [], taking: false };
       this.keys.set(keyId, key);
     }
+    // A changed rate refills at another pace: the store is asked again.
+    if (key.rate.perSecond !== rate.perSecond || key.rate.burst !== rate.burst) key.emptyUntil = 0;
     key.rate = rate;
     return key;
   }
@@ -86,6 +97,8 @@ export class KeyRateTokens {
           Math.floor(key.bucketLevel * PREFETCH_SHARE_OF_LEVEL),
         );
         let taken: BucketTake;
+        // The store's level is at least as recent as this, so the token it says is due comes no sooner than counted from here.
+        const sentAt = performance.now();
         try {
           taken = await this.store.take(keyId, rate.burst, rate.perSecond, batch.length + ahead);
         } catch {
@@ -96,6 +109,8 @@ export class KeyRateTokens {
         key.pooled = taken.granted - letThrough;
         key.pooledUntil = Date.now() + PREFETCH_LIFETIME_MS;
         key.bucketLevel = taken.tokens;
+        key.levelAt = sentAt;
+        key.emptyUntil = taken.tokens < 1 ? sentAt + ((1 - taken.tokens) / rate.perSecond) * 1000 : 0;
         batch.forEach((answer, i) => answer(toDecision(rate, i < letThrough, taken.tokens + (i < letThrough ? letThrough - 1 - i : 0) + key.pooled)));
       }
     } finally {

@@ -91,6 +91,21 @@ describe('LimitsService', () => {
     assert.equal((await limits.admitKeyRequest('slow', own(4, 4)))!.allowed, false);
   });
 
+  it("refuses a drained key's requests without asking the store until its next token is due", async () => {
+    const { limits, buckets, metrics } = service();
+    for (let i = 0; i < 4; i++) assert.ok((await limits.admitKeyRequest('flood', own(4, 4)))!.allowed);
+    const takes = buckets.takes;
+    const refused = await Promise.all(Array.from({ length: 200 }, () => limits.admitKeyRequest('flood', own(4, 4))));
+    assert.ok(refused.every((decision) => !decision!.allowed && decision!.retryAfterSeconds === 1 && decision!.remaining === 0));
+    assert.equal(buckets.takes, takes, 'no take while the bucket holds no whole token');
+    assert.equal(metrics.rejections.api_key_rate, 200);
+    // A rate raised meanwhile refills faster: the store is asked again.
+    assert.ok((await limits.admitKeyRequest('flood', own(1_000, 1_000)))!.allowed);
+    assert.equal(buckets.takes, takes + 1);
+    await new Promise((resolve) => setTimeout(resolve, 260));
+    assert.ok((await limits.admitKeyRequest('flood', own(4, 4)))!.allowed, 'the next token, once due, is taken from the store');
+  });
+
   it('two replicas on one bucket never let through more than it holds, and refuse early at most what they took ahead', async () => {
     const buckets = new MemoryBuckets();
     const replicas = [service({}, null, buckets).limits, service({}, null, buckets).limits];
