@@ -38,6 +38,12 @@ function resumePoint(lastEventId: string | undefined, after: number | undefined)
   return Number(lastEventId);
 }
 
+/**
+ * Why a stream stops reading its run's events: its client went away, as every stream's client does in the
+ * end. Given no reason, abort() makes a DOMException and captures its stack, on every stream.
+ */
+const CLIENT_GONE = new Error('the client closed the event stream');
+
 @ApiTags('agent runs')
 @ApiBearerAuth('apiKey')
 @Controller('api/v1/agent-runs')
@@ -102,8 +108,8 @@ export class RunEventsController {
     reply.hijack();
     const sse = new ServerSentEventStream(reply.raw);
     const gone = new AbortController();
-    request.raw.once('close', () => gone.abort());
-    reply.raw.once('close', () => gone.abort());
+    request.raw.once('close', () => gone.abort(CLIENT_GONE));
+    reply.raw.once('close', () => gone.abort(CLIENT_GONE));
     sse.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
     try {
       for await (const event of stream.events(gone.signal)) {
