@@ -15,7 +15,7 @@ export function JsonBody(): ParameterDecorator {
   return Body(bodyShape, requestValidation);
 }
 
-/** The same checks on a body an operation reads itself (one that also takes multipart/form-data). */
+/** The same checks on a body an operation reads itself: a JSON body beside multipart/form-data, or a form's fields. */
 export async function validJsonBody<T extends object>(body: unknown, metatype: new () => T): Promise<T> {
   return (await requestValidation.transform(bodyShape.transform(body, { type: 'body' }), { type: 'body', metatype })) as T;
 }

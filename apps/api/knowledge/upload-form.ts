@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, ErrorCode } from '@pylon/contracts';
 import type { FileDocumentFields, KnowledgeFilesService, ReceivedFile } from '@pylon/knowledge';
 import { assertOwnOrg, type Principal } from '../auth/principal';
-import { requestValidation as validation } from '../common/json-body';
+import { validJsonBody } from '../common/json-body';
 import { UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
 
 /** A `multipart/form-data` upload as read: its files, stored, and its text fields by name. */
@@ -43,10 +43,7 @@ export async function readFileForm(
     discard: (file) => files.discard(file),
   });
   try {
-    const fields = (await validation.transform(parseFormFields(form.fields), {
-      type: 'body',
-      metatype: UploadKnowledgeFileFields,
-    })) as UploadKnowledgeFileFields;
+    const fields = await validJsonBody(parseFormFields(form.fields), UploadKnowledgeFileFields);
     if (fields.org_id) assertOwnOrg(principal, fields.org_id);
     return { files: form.files, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
   } catch (error) {
