@@ -22,12 +22,12 @@ interface KeyTokens {
   /** Tokens this process took ahead of its requests, usable until `pooledUntil`. */
   pooled: number;
   pooledUntil: number;
-  /** The bucket's level at this process's last take, and when that take was sent (performance.now()). */
+  /** The bucket's level at this process's last take. */
   bucketLevel: number;
-  levelAt: number;
   /**
-   * Until then the bucket holds no whole token: the last take left less than one, only time refills it,
-   * and other replicas only take from it. Requests are refused here meanwhile, without asking the store.
+   * Until then (performance.now()) the bucket holds no whole token: the last take left less than one, only
+   * time refills it, and other replicas only take from it. Requests are refused here meanwhile, without
+   * asking the store.
    */
   emptyUntil: number;
   /** Requests waiting for the take under way. */
@@ -62,7 +62,8 @@ export class KeyRateTokens {
       return toDecision(rate, true, key.bucketLevel + key.pooled);
     }
     const at = performance.now();
-    if (key.emptyUntil > at) return toDecision(rate, false, key.bucketLevel + ((at - key.levelAt) / 1000) * rate.perSecond);
+    // The level now: one token short of what it holds when the token is due.
+    if (key.emptyUntil > at) return toDecision(rate, false, 1 - ((key.emptyUntil - at) / 1000) * rate.perSecond);
     return new Promise<RateDecision | null>((answer) => {
       key.waiting.push(answer);
       if (!key.taking) void this.take(keyId, key);
@@ -73,7 +74,7 @@ export class KeyRateTokens {
     let key = this.keys.get(keyId);
     if (!key) {
       if (this.keys.size >= MAX_TRACKED_KEYS) this.dropIdleKeys();
-      key = { rate, pooled: 0, pooledUntil: 0, bucketLevel: rate.burst, levelAt: 0, emptyUntil: 0, waiting: [], taking: false };
+      key = { rate, pooled: 0, pooledUntil: 0, bucketLevel: rate.burst, emptyUntil: 0, waiting: [], taking: false };
       this.keys.set(keyId, key);
     }
     // A changed rate refills at another pace: the store is asked again.
@@ -109,7 +110,6 @@ export class KeyRateTokens {
         key.pooled = taken.granted - letThrough;
         key.pooledUntil = Date.now() + PREFETCH_LIFETIME_MS;
         key.bucketLevel = taken.tokens;
-        key.levelAt = sentAt;
         key.emptyUntil = taken.tokens < 1 ? sentAt + ((1 - taken.tokens) / rate.perSecond) * 1000 : 0;
         batch.forEach((answer, i) => answer(toDecision(rate, i < letThrough, taken.tokens + (i < letThrough ? letThrough - 1 - i : 0) + key.pooled)));
       }

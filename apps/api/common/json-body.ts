@@ -1,9 +1,7 @@
 import { Body } from '@nestjs/common';
 import { BodyShapePipe } from './body-shape.pipe';
-import { createValidationPipe } from './validation.pipe';
+import { requestValidation } from './validation.pipe';
 
-/** The one validation pipe of request bodies and query strings (stateless, so shared). */
-export const requestValidation = createValidationPipe();
 const bodyShape = new BodyShapePipe();
 
 /**

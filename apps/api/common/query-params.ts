@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Query } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
-import { requestValidation } from './json-body';
+import { requestValidation } from './validation.pipe';
 
 const TAKES_QUERY = 'pylon:takes-query-parameters';
 

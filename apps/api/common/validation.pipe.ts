@@ -74,3 +74,6 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => ApiError.invalidRequest(firstProblem(errors)),
   });
 }
+
+/** The one validation pipe of request bodies, query strings and form fields (stateless, so shared). */
+export const requestValidation = createValidationPipe();
