@@ -129,7 +129,7 @@ export class ApiKeyService {
     const existing = await this.keys.findInOrg(orgId, keyId);
     if (!existing || existing.revokedAt) return null;
     const secret = generateApiKey(existing.lookupId);
-    const apiKey = await this.keys.roll(orgId, keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000));
+    const apiKey = await this.changes.heardAfter(keyId, () => this.keys.roll(orgId, keyId, secret.hash, new Date(Date.now() + graceSeconds * 1000)));
     this.forget(keyId);
     return apiKey ? { apiKey, secret: secret.key } : null;
   }
@@ -184,10 +184,11 @@ export class ApiKeyService {
     return this.keys.orgOfKey(keyId);
   }
 
+  /** Revokes the key; answers once this process heard the revocation announced, so that every replica refuses it. */
   async revoke(orgId: string, keyId: string): Promise<ApiKey | null> {
-    const key = await this.keys.revoke(orgId, keyId);
+    await this.changes.heardAfter(keyId, () => this.keys.revoke(orgId, keyId));
     this.forget(keyId);
-    return key;
+    return this.keys.findInOrg(orgId, keyId);
   }
 
   /** Sets the key's own rate limit (null: back to the default; absent: unchanged); every API process applies it at once, like a revocation. */

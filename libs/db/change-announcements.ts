@@ -4,6 +4,8 @@ import type { PylonConfig } from '@pylon/config';
 
 /** How long after a lost connection the next attempt to listen waits. */
 const RECONNECT_DELAY_MS = 1_000;
+/** How long a change waits to hear its own announcement before it answers anyway. */
+const OWN_ANNOUNCEMENT_WAIT_MS = 1_000;
 
 /**
  * PostgreSQL's announcements on one channel (LISTEN on one connection per process; a trigger sends them,
@@ -15,6 +17,8 @@ const RECONNECT_DELAY_MS = 1_000;
 export class ChangeAnnouncements implements OnModuleDestroy {
   private readonly logger: Logger;
   private readonly listeners = new Set<(changed: string | 'all') => void>();
+  /** Changes of this process waiting to hear their own announcement, by what they change. */
+  private readonly awaitingOwn = new Map<string, Set<() => void>>();
   private client: Client | undefined;
   private connected = false;
   private closed = false;
@@ -40,6 +44,30 @@ export class ChangeAnnouncements implements OnModuleDestroy {
     this.listeners.add(onChange);
   }
 
+  /**
+   * Runs `change` and, when it changed `id` (`changed` of its result), answers once this process has heard
+   * that announcement, or after at most a second. PostgreSQL sends it to every replica at the same commit, so a
+   * caller answered after this process heard it finds the other replicas have heard it too, as good as always;
+   * otherwise the caller's next request could reach a replica that still trusts what it had cached.
+   */
+  async heardAfter<T>(id: string, change: () => Promise<T>, changed: (result: T) => boolean = Boolean): Promise<T> {
+    if (!this.hearing()) return change();
+    let heard!: () => void;
+    const announced = new Promise<void>((resolve) => (heard = resolve));
+    const waiting = this.awaitingOwn.get(id) ?? new Set();
+    this.awaitingOwn.set(id, waiting.add(heard));
+    const timeout = setTimeout(heard, OWN_ANNOUNCEMENT_WAIT_MS);
+    try {
+      const result = await change();
+      if (changed(result)) await announced;
+      return result;
+    } finally {
+      clearTimeout(timeout);
+      waiting.delete(heard);
+      if (waiting.size === 0 && this.awaitingOwn.get(id) === waiting) this.awaitingOwn.delete(id);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
     await this.client?.end().catch(() => undefined);
@@ -48,6 +76,8 @@ export class ChangeAnnouncements implements OnModuleDestroy {
   private announce(changed: string | 'all'): void {
     this.generation++;
     for (const listener of this.listeners) listener(changed);
+    const heard = changed === 'all' ? [...this.awaitingOwn.values()] : [this.awaitingOwn.get(changed) ?? []];
+    for (const waiting of heard) for (const resolve of waiting) resolve();
   }
 
   private listen(): void {

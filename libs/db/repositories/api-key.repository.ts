@@ -34,14 +34,15 @@ export class ApiKeyRepository {
     return paginate(this.keys.createQueryBuilder('key').where('key.org_id = :orgId', { orgId }), page);
   }
 
-  async revoke(orgId: string, keyId: string): Promise<ApiKey | null> {
-    await this.keys
+  /** Whether the key was revoked now (false: unknown, another organisation's, or revoked before). */
+  async revoke(orgId: string, keyId: string): Promise<boolean> {
+    const result = await this.keys
       .createQueryBuilder()
       .update()
       .set({ revokedAt: () => 'now()' })
       .where('id = :keyId AND org_id = :orgId AND revoked_at IS NULL', { keyId, orgId })
       .execute();
-    return this.findInOrg(orgId, keyId);
+    return !!result.affected;
   }
 
   /** Replaces the secret; the old one stays valid until `previousSecretExpiresAt`. */

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '@pylon/config';
+import { ApiKey, ApiKeyChanges, ApiKeyRepository, createDataSource } from '@pylon/db';
+import { testInfra } from '../support/infra';
+
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * A process that revokes or rolls a key answers only once it heard the change announced: PostgreSQL sends the
+ * announcement to every replica at that commit, so the caller's next request finds them all refusing the key.
+ */
+describe('API key changes heard by the process that made them', () => {
+  let db: DataSource | undefined;
+  const changes = new ApiKeyChanges(loadConfig({ DATABASE_URL: testInfra().databaseUrl }));
+  after(async () => {
+    await changes.onModuleDestroy();
+    await db?.destroy();
+  });
+
+  it('a revocation resolves after its announcement was heard; revoking a revoked key announces nothing and does not wait for one', async () => {
+    db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 1, applicationName: 'pylon-test' }).initialize();
+    const keys = new ApiKeyRepository(db);
+    const seen: string[] = [];
+    changes.onChange((changed) => seen.push(changed));
+    changes.hearing();
+    await eventually(() => changes.hearing(), 'LISTEN');
+
+    const orgId = randomUUID();
+    await db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'key changes')`, [orgId]);
+    const key = await keys.insert(
+      Object.assign(new ApiKey(), {
+        id: randomUUID(),
+        orgId,
+        name: 'k',
+        lookupId: randomUUID().replaceAll('-', '').slice(0, 16),
+        secretHash: '00'.repeat(32),
+        scopes: ['runs:read'],
+        hint: 'k',
+      }),
+    );
+    seen.length = 0;
+
+    const revoked = await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id));
+    assert.equal(revoked, true);
+    seen.push('answered');
+    assert.deepEqual(seen, [key.id, 'answered'], 'the announcement is heard before the revocation answers');
+
+    seen.length = 0;
+    const started = Date.now();
+    assert.equal(await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id)), false, 'revoked before: nothing changes');
+    const waited = Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(seen, [], 'no announcement');
+    assert.ok(waited < 1_000, `answered without waiting out the second an announcement is awaited (${waited} ms)`);
+  });
+});
