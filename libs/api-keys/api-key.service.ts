@@ -191,14 +191,17 @@ export class ApiKeyService {
     return this.keys.findInOrg(orgId, keyId);
   }
 
-  /** Sets the key's own rate limit (null: back to the default; absent: unchanged); every API process applies it at once, like a revocation. */
+  /** Sets the key's own rate limit (null: back to the default; absent: unchanged); announced to every API process, and answered once this one heard it, like a revocation. */
   async setRateLimit(orgId: string, keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
     if (changes.perSecond && changes.burst && changes.burst < changes.perSecond) {
       throw ApiError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
     }
-    const key = await this.keys.setRateLimit(orgId, keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst });
+    await this.changes.heardAfter(keyId, () =>
+      this.keys.setRateLimit(orgId, keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst }),
+    );
     this.forget(keyId);
-    return key;
+    const key = await this.keys.findInOrg(orgId, keyId);
+    return key && !key.revokedAt ? key : null;
   }
 
   /** The key verified with this hash within the cache's time, while this process hears of key changes. */

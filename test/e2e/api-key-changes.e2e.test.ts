@@ -26,7 +26,7 @@ describe('API key changes heard by the process that made them', () => {
     await db?.destroy();
   });
 
-  it('a revocation resolves after its announcement was heard; revoking a revoked key announces nothing and does not wait for one', async () => {
+  it('a revocation or a new rate limit resolves after its announcement was heard; what changes nothing announces nothing and does not wait', async () => {
     db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 1, applicationName: 'pylon-test' }).initialize();
     const keys = new ApiKeyRepository(db);
     const seen: string[] = [];
@@ -48,6 +48,16 @@ describe('API key changes heard by the process that made them', () => {
       }),
     );
     seen.length = 0;
+
+    const limited = await changes.heardAfter(key.id, () => keys.setRateLimit(orgId, key.id, { rateLimitPerSecond: 5 }));
+    seen.push('answered');
+    assert.equal(limited, true);
+    assert.deepEqual(seen, [key.id, 'answered'], 'a new rate limit is heard before it answers');
+    seen.length = 0;
+    const sameAgain = await changes.heardAfter(key.id, () => keys.setRateLimit(orgId, key.id, { rateLimitPerSecond: 5, rateLimitBurst: undefined }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(sameAgain, false, 'the same limit again changes nothing');
+    assert.deepEqual(seen, [], 'and is not announced');
 
     const revoked = await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id));
     assert.equal(revoked, true);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiKey } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 
@@ -60,12 +60,25 @@ export class ApiKeyRepository {
     return result.affected ? this.findInOrg(orgId, keyId) : null;
   }
 
-  /** Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged); null for a revoked key. */
-  async setRateLimit(orgId: string, keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<ApiKey | null> {
-    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (Object.keys(set).length > 0) await this.keys.update({ id: keyId, orgId, revokedAt: IsNull() }, set);
-    const key = await this.findInOrg(orgId, keyId);
-    return key && !key.revokedAt ? key : null;
+  /**
+   * Sets the key's own rate limit: a number, null (back to the default), or absent (unchanged). Whether a value
+   * changed (an unrevoked key of this organisation whose limit was another); the same limit again writes nothing.
+   */
+  async setRateLimit(orgId: string, keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<boolean> {
+    const set = { perSecond: changes.rateLimitPerSecond, burst: changes.rateLimitBurst };
+    const differs = [
+      set.perSecond !== undefined && 'rate_limit_per_second IS DISTINCT FROM :perSecond',
+      set.burst !== undefined && 'rate_limit_burst IS DISTINCT FROM :burst',
+    ].filter((condition) => condition !== false);
+    if (differs.length === 0) return false;
+    const result = await this.keys
+      .createQueryBuilder()
+      .update()
+      .set(Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)))
+      .where('id = :keyId AND org_id = :orgId AND revoked_at IS NULL', { keyId, orgId })
+      .andWhere(`(${differs.join(' OR ')})`, set)
+      .execute();
+    return !!result.affected;
   }
 
   /** Records use at most once per `debounceSeconds`, so a busy key does not write on every request. */
