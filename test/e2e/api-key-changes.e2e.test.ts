@@ -4,15 +4,8 @@ import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@pylon/config';
 import { ApiKey, ApiKeyChanges, ApiKeyRepository, createDataSource } from '@pylon/db';
+import { recordAnnouncements } from '../support/change-announcements';
 import { testInfra } from '../support/infra';
-
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * A process that revokes or rolls a key answers only once it heard the change announced: PostgreSQL sends the
@@ -29,10 +22,7 @@ describe('API key changes heard by the process that made them', () => {
   it('a revocation or a new rate limit resolves after its announcement was heard; what changes nothing announces nothing and does not wait', async () => {
     db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 1, applicationName: 'pylon-test' }).initialize();
     const keys = new ApiKeyRepository(db);
-    const seen: string[] = [];
-    changes.onChange((changed) => seen.push(changed));
-    changes.hearing();
-    await eventually(() => changes.hearing(), 'LISTEN');
+    const seen = await recordAnnouncements(changes);
 
     const orgId = randomUUID();
     await db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'key changes')`, [orgId]);

@@ -4,15 +4,8 @@ import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@pylon/config';
 import { ModelPriceChanges, ModelPriceRepository, createDataSource } from '@pylon/db';
+import { eventually, recordAnnouncements } from '../support/change-announcements';
 import { testInfra } from '../support/infra';
-
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The database announces every change to an organisation's model prices, naming it, to every listening process. */
 describe('model price changes', () => {
@@ -26,10 +19,7 @@ describe('model price changes', () => {
   it('setting, replacing and clearing an organisation’s prices are each announced with its id once committed', async () => {
     db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 1, applicationName: 'pylon-test' }).initialize();
     const prices = new ModelPriceRepository(db);
-    const heard: string[] = [];
-    changes.onChange((changed) => heard.push(changed));
-    changes.hearing();
-    await eventually(() => changes.hearing(), 'LISTEN');
+    const heard = await recordAnnouncements(changes);
     assert.deepEqual(heard, ['all'], 'what changed before listening was not heard: everything may have');
 
     const orgId = randomUUID();
