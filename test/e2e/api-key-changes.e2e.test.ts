@@ -47,7 +47,7 @@ describe('API key changes heard by the process that made them', () => {
     const sameAgain = await changes.heardAfter(key.id, () => keys.setRateLimit(orgId, key.id, { rateLimitPerSecond: 5, rateLimitBurst: undefined }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(sameAgain, false, 'the same limit again changes nothing');
-    assert.deepEqual(seen, [], 'and is not announced');
+    assert.deepEqual([...seen], [], 'and is not announced');
 
     const revoked = await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id));
     assert.equal(revoked, true);
@@ -59,7 +59,7 @@ describe('API key changes heard by the process that made them', () => {
     assert.equal(await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id)), false, 'revoked before: nothing changes');
     const waited = Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(seen, [], 'no announcement');
+    assert.deepEqual([...seen], [], 'no announcement');
     assert.ok(waited < 1_000, `answered without waiting out the second an announcement is awaited (${waited} ms)`);
   });
 });
