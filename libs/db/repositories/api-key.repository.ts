@@ -3,6 +3,9 @@ import { DataSource } from 'typeorm';
 import { ApiKey } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 
+/** The columns of a key's own rate limit, by field. */
+const RATE_LIMIT_COLUMNS = { rateLimitPerSecond: 'rate_limit_per_second', rateLimitBurst: 'rate_limit_burst' } as const;
+
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly db: DataSource) {}
@@ -65,16 +68,13 @@ export class ApiKeyRepository {
    * changed (an unrevoked key of this organisation whose limit was another); the same limit again writes nothing.
    */
   async setRateLimit(orgId: string, keyId: string, changes: Partial<Pick<ApiKey, 'rateLimitPerSecond' | 'rateLimitBurst'>>): Promise<boolean> {
-    const set = { perSecond: changes.rateLimitPerSecond, burst: changes.rateLimitBurst };
-    const differs = [
-      set.perSecond !== undefined && 'rate_limit_per_second IS DISTINCT FROM :perSecond',
-      set.burst !== undefined && 'rate_limit_burst IS DISTINCT FROM :burst',
-    ].filter((condition) => condition !== false);
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const differs = Object.keys(set).map((field) => `${RATE_LIMIT_COLUMNS[field as keyof typeof RATE_LIMIT_COLUMNS]} IS DISTINCT FROM :${field}`);
     if (differs.length === 0) return false;
     const result = await this.keys
       .createQueryBuilder()
       .update()
-      .set(Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)))
+      .set(set)
       .where('id = :keyId AND org_id = :orgId AND revoked_at IS NULL', { keyId, orgId })
       .andWhere(`(${differs.join(' OR ')})`, set)
       .execute();
