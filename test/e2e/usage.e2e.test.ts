@@ -71,7 +71,7 @@ describe('usage', () => {
     // Runs: three succeed, one fails (the model answers 400), one is cancelled while its model call is open.
     for (let i = 0; i < 3; i++) ids.succeeded.push(await createRun(tenant));
     const failing = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/no-such-model' });
-    fake.enqueue({ status: 400, errorMessage: 'The model `no-such-model` does not exist' });
+    fake.answerModel('no-such-model', { status: 400, errorMessage: 'The model `no-such-model` does not exist' });
     ids.failed = await createRun(tenant, failing);
     assert.equal((await waitForRun(http, tenant.key, ids.failed)).run.status, 'failed');
     const slow = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow' });

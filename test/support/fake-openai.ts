@@ -22,12 +22,13 @@ export interface FakeReply {
 
 /**
  * An OpenAI-compatible Chat Completions server on loopback: the network edge the real provider
- * would cross. Replies are taken from a queue, then from the default.
+ * would cross. A model given its own reply always gets it; other requests take replies from a queue, then the default.
  */
 export class FakeOpenAi {
   /** Chat requests received; `closedAt` is when the client's connection closed (streams held open). */
   readonly requests: Array<{ body: any; at: number; closedAt?: number }> = [];
   private readonly queue: FakeReply[] = [];
+  private readonly modelReplies = new Map<string, FakeReply>();
   defaultReply: FakeReply = { content: 'fake completion' };
   private server!: Server;
   baseUrl!: string;
@@ -42,6 +43,14 @@ export class FakeOpenAi {
 
   enqueue(...replies: FakeReply[]): void {
     this.queue.push(...replies);
+  }
+
+  /**
+   * Answers every chat request for `model` with `reply`, as a provider answers a model it does not have: a
+   * retried attempt (one whose heartbeat timed out on a loaded machine) gets the same answer, not the next one queued.
+   */
+  answerModel(model: string, reply: FakeReply): void {
+    this.modelReplies.set(model, reply);
   }
 
   /** Embedding requests received, and replies to give them (then vectors from `embed`). */
@@ -98,7 +107,7 @@ export class FakeOpenAi {
     const received: { body: any; at: number; closedAt?: number } = { body, at: Date.now() };
     this.requests.push(received);
     response.once('close', () => (received.closedAt = Date.now()));
-    const reply = this.queue.shift() ?? this.defaultReply;
+    const reply = this.modelReplies.get(body.model) ?? this.queue.shift() ?? this.defaultReply;
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (response.destroyed) return;
     const status = reply.status ?? 200;
