@@ -19,6 +19,12 @@ class FakeChanges {
     this.generation++;
     for (const listener of this.listeners) listener(changed);
   }
+  /** As the database would: a change that changed something is announced before it answers. */
+  async heardAfter<T>(id: string, change: () => Promise<T>): Promise<T> {
+    const result = await change();
+    if (result) this.announce(id);
+    return result;
+  }
 }
 
 function service(own: ModelPrice[], configured: string, changes = new FakeChanges()): ModelPricesService {
@@ -41,6 +47,7 @@ function countingRepository(prices: Map<string, ModelPrice[]>) {
     },
     async replace(orgId: string, own: ModelPrice[]) {
       prices.set(orgId, own);
+      return true;
     },
   };
   return repository;

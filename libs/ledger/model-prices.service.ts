@@ -63,12 +63,16 @@ export class ModelPricesService {
     return { organisation: await this.prices.forOrg(orgId), configured: [...this.configured] };
   }
 
-  /** Replaces the organisation's own prices (an empty list: MODEL_PRICES applies again). */
+  /**
+   * Replaces the organisation's own prices (an empty list: MODEL_PRICES applies again). It answers once this
+   * process heard the change announced (at most a second later), and so, as good as always, the workers that
+   * charge the turns have heard it too: a run created after the answer is charged the new prices.
+   */
   async replace(orgId: string, prices: readonly ModelPrice[]): Promise<void> {
     try {
-      await this.prices.replace(orgId, prices);
+      await this.changes.heardAfter(orgId, () => this.prices.replace(orgId, prices));
     } finally {
-      // This process applies them from now on, without waiting for the announcement.
+      // Whatever became of the wait, this process applies them from now on.
       this.cached.delete(orgId);
     }
   }

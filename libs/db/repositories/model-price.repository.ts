@@ -21,16 +21,23 @@ export class ModelPriceRepository {
     return rows.map((row) => ({ model: row.model, inputPer1k: row.input, outputPer1k: row.output }));
   }
 
-  /** Replaces the organisation's prices with `prices` (none: back to MODEL_PRICES), in one transaction. */
-  async replace(orgId: string, prices: readonly ModelPrice[]): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      await manager.query(`WITH gone AS (DELETE FROM org_model_prices WHERE org_id = $1 RETURNING 1) SELECT count(*) FROM gone`, [orgId]);
-      if (prices.length === 0) return;
+  /**
+   * Replaces the organisation's prices with `prices` (none: back to MODEL_PRICES), in one transaction. Whether
+   * any row went or came: replacing nothing with nothing changes (and announces) nothing.
+   */
+  async replace(orgId: string, prices: readonly ModelPrice[]): Promise<boolean> {
+    return this.db.transaction(async (manager) => {
+      const [{ gone }]: Array<{ gone: number }> = await manager.query(
+        `WITH gone AS (DELETE FROM org_model_prices WHERE org_id = $1 RETURNING 1) SELECT count(*)::int AS gone FROM gone`,
+        [orgId],
+      );
+      if (prices.length === 0) return gone > 0;
       await manager.query(
         `INSERT INTO org_model_prices (org_id, model, input_per_1k, output_per_1k)
          SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::numeric[])`,
         [orgId, prices.map((price) => price.model), prices.map((price) => price.inputPer1k), prices.map((price) => price.outputPer1k)],
       );
+      return true;
     });
   }
 }
