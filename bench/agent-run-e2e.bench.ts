@@ -12,8 +12,8 @@ import { agentRunWorkflowId } from '@pylon/contracts';
 import type { Http } from '../test/support/http';
 import type { Tenant } from '../test/support/tenant';
 import type { BaselineActivities, baselineWorkflow } from './baseline-workflow';
-import { measureStatements } from './db-statements';
-import { measureCpu, stackCpuParts } from './process-cpu';
+import { StatementTally, measureStatements } from './db-statements';
+import { measureCpu, stackCpuParts, type CpuParts } from './process-cpu';
 import {
   envInt,
   log,
@@ -167,7 +167,8 @@ export const agentRunE2eBenchmark: Benchmark = {
     'create a run (POST) and poll it (GET) until succeeded on the real API + worker (local/extractive) vs a bare Temporal client executing a one-activity workflow on a bare Worker',
   async run(context: BenchContext): Promise<BenchReport> {
     const concurrency = envInt('BENCH_E2E_CONCURRENCY', 8);
-    const count = envInt('BENCH_E2E_RUNS', 200);
+    const count = envInt('BENCH_E2E_RUNS', 400);
+    const rounds = Math.min(envInt('BENCH_E2E_ROUNDS', 4), count);
     const pollMs = envInt('BENCH_E2E_POLL_MS', 20);
     const wait: WaitMode = process.env.BENCH_E2E_WAIT === 'poll' ? 'poll' : 'events';
     const warmup = concurrency;
@@ -182,58 +183,67 @@ export const agentRunE2eBenchmark: Benchmark = {
     const client = new Client({ connection });
 
     const cpuParts = stackCpuParts(context.infra, stack);
+    // The baseline: a bare Worker in this process on its own task queue, on the same Temporal server.
+    quietTemporalRuntime();
+    const taskQueue = `bench-baseline-${randomBytes(4).toString('hex')}`;
+    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    const activities: BaselineActivities = { shout: async (input) => input.toUpperCase() };
+    const worker = await Worker.create({
+      connection: workerConnection,
+      taskQueue,
+      workflowsPath: require.resolve('./baseline-workflow'),
+      activities,
+    }).catch(async (error: unknown) => {
+      await Promise.all([workerConnection.close(), client.connection.close()]);
+      throw error;
+    });
+    const workerRunning = worker.run();
     try {
-      // Pylon: API + worker processes started by Stack.
       const waiting = wait === 'events' ? "following each run's event stream" : `polling every ${pollMs} ms`;
-      log(`pylon: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients ${waiting}`);
+      log(`pylon: ${warmup} warm-up runs; baseline: ${warmup} warm-up runs (task queue ${taskQueue})`);
       await runConcurrently(warmup, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+      await runConcurrently(warmup, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-warmup-${index}`));
+
+      // The sides take turns, in alternating order, so that a slow spell of the machine falls on both.
       const metricsUrls = { api: `${http.baseUrl}/metrics`, worker: context.workerMetricsUrl };
-      const pylonStatements = await measureStatements(metricsUrls);
-      const pylonCpu = measureCpu(cpuParts);
-      const pylon = await runConcurrently(count, concurrency, () => pylonRun(http, tenant, wait, pollMs));
-      const pylonCpuMs = pylonCpu();
-      const statementsPerRun = await pylonStatements(count);
+      const statements = new StatementTally(metricsUrls);
+      const pylon = new Side();
+      const baseline = new Side();
+      const perRound = Math.ceil(count / rounds);
+      log(`${rounds} rounds of ${perRound} runs per side with ${concurrency} clients; pylon clients ${waiting}`);
+      for (let turn = 0; turn < rounds; turn++) {
+        const runs = Math.min(perRound, count - turn * perRound);
+        const pylonTurn = async () => {
+          await statements.start();
+          await pylon.take(cpuParts, runs, concurrency, () => pylonRun(http, tenant, wait, pollMs));
+          await statements.stop();
+        };
+        const baselineTurn = () =>
+          baseline.take(cpuParts, runs, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-${turn}-${index}`));
+        if (turn % 2 === 0) await pylonTurn().then(baselineTurn);
+        else await baselineTurn().then(pylonTurn);
+        log(`round ${turn + 1}: runs/s pylon ${pylon.lastRunsPerSecond()} / baseline ${baseline.lastRunsPerSecond()}`);
+      }
+      const statementsPerRun = statements.perRun(pylon.results.length);
       // One run alone, its statements listed: the measured runs' averages include the processes' background work.
       const oneRunStatements = await measureStatements(metricsUrls);
       const traced = await pylonRun(http, tenant, wait, pollMs);
       const statementsOfOneRun = { ok: traced.ok, ...(await oneRunStatements(1)) };
-      const pylonFailed = pylon.results.filter((outcome) => !outcome.ok);
-      if (pylonFailed.length) log(`pylon: ${pylonFailed.length} runs failed, e.g. ${pylonFailed[0].error}`);
-
-      // Baseline: a bare Worker in this process on its own task queue, on the same Temporal server.
-      quietTemporalRuntime();
-      const taskQueue = `bench-baseline-${randomBytes(4).toString('hex')}`;
-      const workerConnection = await NativeConnection.connect({ address: temporalAddress });
-      const activities: BaselineActivities = { shout: async (input) => input.toUpperCase() };
-      const worker = await Worker.create({
-        connection: workerConnection,
-        taskQueue,
-        workflowsPath: require.resolve('./baseline-workflow'),
-        activities,
-      });
-      const workerRunning = worker.run();
-      let baseline: { results: RunOutcome[]; wallMs: number };
-      let baselineCpuMs: Record<string, number>;
-      try {
-        log(`baseline: ${warmup} warm-up runs, then ${count} runs with ${concurrency} clients (task queue ${taskQueue})`);
-        await runConcurrently(warmup, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-warmup-${index}`));
-        const baselineCpu = measureCpu(cpuParts);
-        baseline = await runConcurrently(count, concurrency, (index) => baselineRun(client, taskQueue, `${taskQueue}-${index}`));
-        baselineCpuMs = baselineCpu();
-      } finally {
-        worker.shutdown();
-        await workerRunning;
-        await workerConnection.close();
+      for (const [name, side] of [
+        ['pylon', pylon],
+        ['baseline', baseline],
+      ] as const) {
+        const failed = side.results.filter((outcome) => !outcome.ok);
+        if (failed.length) log(`${name}: ${failed.length} runs failed, e.g. ${failed[0]!.error}`);
       }
-      const baselineFailed = baseline.results.filter((outcome) => !outcome.ok);
-      if (baselineFailed.length) log(`baseline: ${baselineFailed.length} runs failed, e.g. ${baselineFailed[0].error}`);
-
       const p = sideFigures(pylon.results, pylon.wallMs, await workflowDurations(client, pylon.results, concurrency));
       const b = sideFigures(baseline.results, baseline.wallMs, await workflowDurations(client, baseline.results, concurrency));
       const pylonOk = pylon.results.filter((outcome) => outcome.ok);
-      const perRun = (cpuMs: Record<string, number>) => Object.fromEntries(Object.entries(cpuMs).map(([part, ms]) => [part, round(ms / count, 2)]));
-      const pylonCpuPerRun = perRun(pylonCpuMs);
-      const baselineCpuPerRun = perRun(baselineCpuMs!);
+      const pylonCpuPerRun = pylon.cpuPerRun();
+      const baselineCpuPerRun = baseline.cpuPerRun();
+      const roundsByRatio = pylon.rounds
+        .map((figures, index) => ({ pylon: figures.runsPerSecond, baseline: baseline.rounds[index]!.runsPerSecond }))
+        .sort((x, y) => x.pylon / x.baseline - y.pylon / y.baseline);
       const cpuRows = [...Object.keys(cpuParts), 'total'].map((part) => ({
         metric: `CPU per run (ms): ${part}`,
         pylon: part === 'total' ? Object.values(pylonCpuPerRun).reduce((a, b) => a + b, 0) : pylonCpuPerRun[part]!,
@@ -244,6 +254,7 @@ export const agentRunE2eBenchmark: Benchmark = {
         parameters: {
           concurrency,
           runs: count,
+          rounds,
           warmupRunsPerSide: warmup,
           wait,
           pollIntervalMs: wait === 'poll' ? pollMs : null,
@@ -252,6 +263,8 @@ export const agentRunE2eBenchmark: Benchmark = {
         },
         rows: [
           { metric: 'runs/s', pylon: p.runsPerSecond, baseline: b.runsPerSecond },
+          { metric: 'runs/s, the round of the lowest ratio', ...roundsByRatio[0]! },
+          { metric: 'runs/s, the round of the highest ratio', ...roundsByRatio[roundsByRatio.length - 1]! },
           { metric: 'latency p50 (ms)', pylon: p.latencyMs.p50, baseline: b.latencyMs.p50, digits: 1 },
           { metric: 'latency p99 (ms)', pylon: p.latencyMs.p99, baseline: b.latencyMs.p99, digits: 1 },
           { metric: 'latency mean (ms)', pylon: p.latencyMs.mean, baseline: b.latencyMs.mean, digits: 1 },
@@ -273,6 +286,7 @@ export const agentRunE2eBenchmark: Benchmark = {
           postLatencyMs: summarize(pylonOk.map((outcome) => outcome.postMs ?? NaN).filter(Number.isFinite)),
           projectionCreatedToUpdatedMs: summarize(pylonOk.map((outcome) => outcome.projectionMs ?? NaN).filter(Number.isFinite)),
           slowestRun: await slowestRunTimeline(client, pylon.results),
+          rounds: pylon.rounds,
           dbStatementsPerRun: statementsPerRun,
           dbStatementsOfOneRun: statementsOfOneRun,
         },
@@ -280,6 +294,7 @@ export const agentRunE2eBenchmark: Benchmark = {
           ...b,
           taskQueue,
           workflow: 'baselineWorkflow (one activity: uppercase the input)',
+          rounds: baseline.rounds,
           slowestRun: await slowestRunTimeline(client, baseline.results),
         },
         notes: [
@@ -287,14 +302,44 @@ export const agentRunE2eBenchmark: Benchmark = {
             ? "pylon latency = POST + the run's event stream (GET /api/v1/agent-runs/{id}/events, SSE) until its terminal event; baseline latency = client.workflow.execute (start + long-poll of the result)."
             : `pylon latency = POST + polling until succeeded (GET every ${pollMs} ms): about ${pollMs / 2} ms of it is polling granularity; baseline latency = client.workflow.execute (start + long-poll of the result).`,
           "pylon workflow: 1 workflow task running 1 local activity (takeTurn: marks the run running, asks the in-process model, records the answer with the run's events, its webhook event and deliveries), with database reads/writes; baseline workflow: 2 workflow tasks and 1 activity, no database.",
-          'the baseline Worker runs inside the benchmark process; the Pylon worker is its own process.',
+          `the sides take turns: ${rounds} rounds of ${Math.ceil(count / rounds)} runs per side, Pylon first in odd rounds and the baseline first in even ones; each side's figures are over all its rounds, and each round's runs/s are in pylon.rounds and baseline.rounds.`,
+          "the baseline Worker runs inside the benchmark process (idle during Pylon's turns, as the Pylon worker is during the baseline's); the Pylon worker is its own process.",
           "CPU per run: each process's user + system time (all threads, from /proc) over the measured runs of a side, divided by their number; the database row counts the PGlite process, or every process named postgres on this machine (none for a remote server); the benchmark process holds the clients of both sides and the baseline's Worker.",
           "DB statements per run: each process's pylon_db_statements_total (every statement its pool sent, transaction control included) over the measured runs, divided by their number; pylon.dbStatementsOfOneRun lists those of one run made alone afterwards.",
           'pylon workflow start→close can exceed the client latency: the run is succeeded in the database when the local activity ends, before its workflow task completes.',
         ],
       };
     } finally {
+      worker.shutdown();
+      await workerRunning;
+      await workerConnection.close();
       await client.connection.close();
     }
   },
 };
+
+/** One side's runs over the rounds: outcomes, wall time and each part's CPU, added up; each round's runs/s. */
+class Side {
+  readonly results: RunOutcome[] = [];
+  readonly rounds: Array<{ runs: number; wallMs: number; runsPerSecond: number }> = [];
+  readonly cpuMs: Record<string, number> = {};
+  wallMs = 0;
+
+  async take(parts: CpuParts, runs: number, concurrency: number, run: (index: number) => Promise<RunOutcome>): Promise<void> {
+    const cpu = measureCpu(parts);
+    const { results, wallMs } = await runConcurrently(runs, concurrency, run);
+    for (const [part, ms] of Object.entries(cpu())) this.cpuMs[part] = (this.cpuMs[part] ?? 0) + ms;
+    this.results.push(...results);
+    this.wallMs += wallMs;
+    const succeeded = results.filter((outcome) => outcome.ok).length;
+    this.rounds.push({ runs, wallMs: round(wallMs, 1), runsPerSecond: round((succeeded / wallMs) * 1000, 2) });
+  }
+
+  lastRunsPerSecond(): number | undefined {
+    return this.rounds[this.rounds.length - 1]?.runsPerSecond;
+  }
+
+  cpuPerRun(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.cpuMs).map(([part, ms]) => [part, round(ms / this.results.length, 2)]));
+  }
+}

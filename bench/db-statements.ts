@@ -29,10 +29,44 @@ export function statementsPerRun(before: StatementCounts, after: StatementCounts
 
 /** Reads every process's counts at once: call it before, and the function it returns after. */
 export async function measureStatements(urls: Record<string, string | undefined>) {
-  const read = () => Promise.all(Object.entries(urls).map(async ([process, url]) => [process, await readStatementCounts(url)] as const));
-  const before = await read();
+  const tally = new StatementTally(urls);
+  await tally.start();
   return async (runs: number) => {
-    const after = await read();
-    return Object.fromEntries(after.map(([process, counts], index) => [process, statementsPerRun(before[index]![1], counts, runs)]));
+    await tally.stop();
+    return tally.perRun(runs);
   };
+}
+
+/** Each process's statements added up over several spans (start … stop), leaving out what they sent between them. */
+export class StatementTally {
+  private readonly sums = new Map<string, StatementCounts>();
+  private started: Array<readonly [string, StatementCounts]> | undefined;
+
+  constructor(private readonly urls: Record<string, string | undefined>) {}
+
+  private read() {
+    return Promise.all(Object.entries(this.urls).map(async ([process, url]) => [process, await readStatementCounts(url)] as const));
+  }
+
+  async start(): Promise<void> {
+    this.started = await this.read();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) throw new Error('StatementTally.stop() without start()');
+    const before = new Map(this.started);
+    this.started = undefined;
+    for (const [process, counts] of await this.read()) {
+      const sum = this.sums.get(process) ?? new Map<string, number>();
+      for (const [statement, count] of counts) sum.set(statement, (sum.get(statement) ?? 0) + count - (before.get(process)?.get(statement) ?? 0));
+      this.sums.set(process, sum);
+    }
+  }
+
+  /** Statements per run of the spans so far, per process. */
+  perRun(runs: number) {
+    return Object.fromEntries(
+      Object.keys(this.urls).map((process) => [process, statementsPerRun(new Map(), this.sums.get(process) ?? new Map(), runs)]),
+    );
+  }
 }
