@@ -164,14 +164,14 @@ function sideFigures(outcomes: RunOutcome[], wallMs: number, durations: number[]
 export const agentRunE2eBenchmark: Benchmark = {
   name: 'agent-run-e2e',
   description:
-    'create a run (POST) and poll it (GET) until succeeded on the real API + worker (local/extractive) vs a bare Temporal client executing a one-activity workflow on a bare Worker',
+    'create a run (POST) and follow its event stream (or poll GET) until it ends, on the real API + worker (local/extractive), vs a bare Temporal client executing a one-activity workflow on a bare Worker, the two sides taking turns in rounds',
   async run(context: BenchContext): Promise<BenchReport> {
     const concurrency = envInt('BENCH_E2E_CONCURRENCY', 8);
     const count = envInt('BENCH_E2E_RUNS', 400);
     const rounds = Math.min(envInt('BENCH_E2E_ROUNDS', 4), count);
     const pollMs = envInt('BENCH_E2E_POLL_MS', 20);
     const wait: WaitMode = process.env.BENCH_E2E_WAIT === 'poll' ? 'poll' : 'events';
-    const warmup = concurrency;
+    const warmup = envInt('BENCH_E2E_WARMUP', 8 * concurrency);
 
     const stack = await context.stack();
     const http = await context.http();
