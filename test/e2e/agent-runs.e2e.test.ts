@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
 import { agentRunWorkflowId } from '@pylon/contracts';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
@@ -236,16 +237,29 @@ describe('agent runs end to end', () => {
   });
 
   it('openai: a 400 is not retried; the run fails with a readable error', async () => {
+    // Every request for this model gets the 400, as from a provider without it: an attempt Temporal retries
+    // for a reason of its own (a heartbeat missed on a loaded machine) fails the same way.
+    fake.answerModel('no-such-model', { status: 400, errorMessage: 'The model `no-such-model` does not exist' });
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/no-such-model' });
-    const before = fake.requests.length;
-    fake.enqueue({ status: 400, errorMessage: 'The model `no-such-model` does not exist' });
+    const asked = () => fake.requests.filter((request) => request.body.model === 'no-such-model').length;
     const created = await create({ agent_version_id: versionId });
     const { run } = await waitForRun(http, tenant.key, created.body.run_id);
     assert.equal(run.status, 'failed');
     assert.equal(run.output, null);
     assert.match(run.error, /OpenAI answered 400: .*no-such-model/);
+    // The turn's last attempt ended on the 400 as not retryable, and every attempt asked once: none came after it.
+    const { events } = await temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id)).fetchHistory();
+    const turn = events?.find((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'takeTurn');
+    assert.ok(turn, 'the model turn was scheduled as an activity');
+    const ofTurn = (attributes: { scheduledEventId?: Long | null } | null | undefined) =>
+      Number(attributes?.scheduledEventId) === Number(turn.eventId);
+    const started = events!.filter((event) => ofTurn(event.activityTaskStartedEventAttributes));
+    const failed = events!.filter((event) => ofTurn(event.activityTaskFailedEventAttributes));
+    assert.equal(started.length, 1);
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0]!.activityTaskFailedEventAttributes!.retryState, proto.api.enums.v1.RetryState.RETRY_STATE_NON_RETRYABLE_FAILURE);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(fake.requests.length - before, 1);
+    assert.equal(asked(), started[0]!.activityTaskStartedEventAttributes!.attempt);
   });
 
   it('a run longer than its version timeout ends failed', async () => {
