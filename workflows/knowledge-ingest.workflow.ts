@@ -1,8 +1,9 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import {
   EMBEDDING_BATCH_PARALLELISM,
   EXTRACTION_FAILURE,
   NON_RETRYABLE_EMBEDDING_ERRORS,
+  laneTaskQueue,
   type IngestDocumentInput,
   type IngestionOutcome,
   type KnowledgeIngestionActivities,
@@ -38,14 +39,19 @@ const embedder = proxyActivities<KnowledgeIngestionActivities>({
 });
 
 /**
- * Reading a file is CPU work on the worker, bounded by the file limits: a damaged or hostile file fails
- * at once (its reason is the document's), anything else is retried a few times.
+ * Reading a file is CPU work in a thread of its own, on the knowledge extraction lane, bounded by the
+ * file limits: a damaged or hostile file fails at once (its reason is the document's), anything else is
+ * retried a few times. The lane has one slot per extraction thread, so a file waits for one in
+ * Temporal's queue, where organisations take turns.
  */
-const extractor = proxyActivities<KnowledgeIngestionActivities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [EXTRACTION_FAILURE] },
-});
+function extractor(): KnowledgeIngestionActivities {
+  return proxyActivities<KnowledgeIngestionActivities>({
+    taskQueue: laneTaskQueue(workflowInfo().taskQueue, 'extraction'),
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: '30 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [EXTRACTION_FAILURE] },
+  });
+}
 
 /**
  * Knowledge ingestion. An uploaded file's text is extracted first. A document that fits the embedding batches that run at once — most do — is
@@ -58,7 +64,7 @@ const extractor = proxyActivities<KnowledgeIngestionActivities>({
 export async function knowledgeIngestWorkflow(document: IngestDocumentInput): Promise<IngestionOutcome> {
   try {
     if (document.fromFile) {
-      const extraction = await extractor.extractDocumentText(document);
+      const extraction = await extractor().extractDocumentText(document);
       if (!extraction.exists) return { status: 'deleted' };
     }
 

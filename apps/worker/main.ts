@@ -69,16 +69,17 @@ async function main(): Promise<void> {
     if (!workflows.prebuilt)
       PinoLogger.root.warn(`no prebuilt workflow bundle at ${WORKFLOW_BUNDLE_PATH} (npm run build makes it): bundled the workflow code at start-up`);
     // One Temporal Worker per task queue of the kinds this process polls; the agent runs' express lane gets
-    // its own workflow-task slots (AGENT_RUNS_EXPRESS_SLOTS), so no other organisation's backlog holds them.
+    // its own workflow-task slots (AGENT_RUNS_EXPRESS_SLOTS), so no other organisation's backlog holds them;
+    // the extraction lane runs no workflows and one file per extraction thread.
     const polled = config.taskQueues().filter(({ kind }) => config.workerQueues.includes(kind));
     const workers = await Promise.all(
       polled.map(({ kind, lane, taskQueue }) => {
-        const slots = lane === 'express' ? { ...config.workerSlots[kind], workflowTasks: config.agentRunsExpressSlots } : config.workerSlots[kind];
+        const slots = config.laneSlots(kind, lane);
         return Worker.create({
           connection,
           namespace: config.temporalNamespace,
           taskQueue,
-          workflowBundle: workflows.bundle,
+          workflowBundle: lane === 'extraction' ? undefined : workflows.bundle,
           activities: activitiesFor(app, kind),
           maxConcurrentWorkflowTaskExecutions: slots.workflowTasks,
           maxConcurrentActivityTaskExecutions: slots.activities,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_TASK_QUEUE_PREFIX, MAX_ORG_LIMIT, MAX_RATE_LIMIT, WORK_KINDS, taskQueueName, type Lane, type WorkKind } from '@pylon/contracts';
 import { ConfigError } from './config-error';
@@ -106,8 +107,22 @@ export class PylonConfig {
   readonly kbMaxFileBytes: number;
   /** The most text one file may yield once extracted (KB_MAX_EXTRACTED_CHARS). */
   readonly kbMaxExtractedChars: number;
-  /** The most a compressed file (DOCX) may unpack to (KB_MAX_UNPACKED_BYTES): more is a decompression bomb. */
+  /** The most a compressed file (a DOCX's zip, a PDF's streams) may unpack to (KB_MAX_UNPACKED_BYTES): more is a decompression bomb. */
   readonly kbMaxUnpackedBytes: number;
+  /** The most one compressed stream of a PDF may inflate to (KB_MAX_INFLATED_STREAM_BYTES). */
+  readonly kbMaxInflatedStreamBytes: number;
+  /** The most pages a PDF may have (KB_MAX_PDF_PAGES). */
+  readonly kbMaxPdfPages: number;
+  /** The most pieces of text one PDF page may hold (KB_MAX_TEXT_ITEMS_PER_PAGE). */
+  readonly kbMaxTextItemsPerPage: number;
+  /** Files a worker process reads at once, each in a thread of its own (KB_EXTRACTION_THREADS; default: the cores). */
+  readonly kbExtractionThreads: number;
+  /** The most reading one file may take (KB_EXTRACTION_TIMEOUT_SECONDS). */
+  readonly kbExtractionTimeoutSeconds: number;
+  /** The most reading one page of a PDF may take (KB_EXTRACTION_PAGE_TIMEOUT_SECONDS). */
+  readonly kbExtractionPageTimeoutSeconds: number;
+  /** The most heap one file's reading may use (KB_EXTRACTION_HEAP_MB). */
+  readonly kbExtractionHeapMb: number;
   readonly kbExactSearchMaxChunks: number;
   readonly publicUrl: string;
   readonly videoProvider: 'local' | 'luma';
@@ -216,6 +231,13 @@ export class PylonConfig {
     this.kbMaxFileBytes = readInt(env, 'KB_MAX_FILE_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024);
     this.kbMaxExtractedChars = readInt(env, 'KB_MAX_EXTRACTED_CHARS', 5_000_000, 1, 100_000_000);
     this.kbMaxUnpackedBytes = readInt(env, 'KB_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, 1, 4 * 1024 * 1024 * 1024);
+    this.kbMaxInflatedStreamBytes = readInt(env, 'KB_MAX_INFLATED_STREAM_BYTES', 64 * 1024 * 1024, 1, 4 * 1024 * 1024 * 1024);
+    this.kbMaxPdfPages = readInt(env, 'KB_MAX_PDF_PAGES', 5_000, 1, 1_000_000);
+    this.kbMaxTextItemsPerPage = readInt(env, 'KB_MAX_TEXT_ITEMS_PER_PAGE', 50_000, 1, 10_000_000);
+    this.kbExtractionThreads = readInt(env, 'KB_EXTRACTION_THREADS', availableParallelism(), 1, 256);
+    this.kbExtractionTimeoutSeconds = readInt(env, 'KB_EXTRACTION_TIMEOUT_SECONDS', 120, 1, 3_600);
+    this.kbExtractionPageTimeoutSeconds = readInt(env, 'KB_EXTRACTION_PAGE_TIMEOUT_SECONDS', 30, 1, 3_600);
+    this.kbExtractionHeapMb = readInt(env, 'KB_EXTRACTION_HEAP_MB', 512, 64, 65_536);
     this.kbExactSearchMaxChunks = readInt(env, 'KB_EXACT_SEARCH_MAX_CHUNKS', 60_000, 0, 10_000_000);
     this.publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
     this.videoProvider = readEnum(env, 'VIDEO_PROVIDER', ['local', 'luma'] as const, 'local');
@@ -256,13 +278,22 @@ export class PylonConfig {
     return taskQueueName(this.temporalTaskQueuePrefix, kind, lane);
   }
 
-  /** Every task queue the workers poll, by kind and lane: one per kind, and the agent runs' express lane unless it is off. */
+  /** Every task queue the workers poll, by kind and lane: one per kind, the agent runs' express lane unless it is off, knowledge's extraction lane. */
   taskQueues(): Array<{ kind: WorkKind; lane: Lane; taskQueue: string }> {
-    return WORK_KINDS.flatMap((kind) =>
-      (['standard', 'express'] as const)
-        .filter((lane) => lane === 'standard' || (kind === 'agent-runs' && this.agentRunsExpressSlots > 0))
-        .map((lane) => ({ kind, lane, taskQueue: this.taskQueue(kind, lane) })),
-    );
+    const lanes = (kind: WorkKind): Lane[] => {
+      if (kind === 'agent-runs' && this.agentRunsExpressSlots > 0) return ['standard', 'express'];
+      if (kind === 'knowledge') return ['standard', 'extraction'];
+      return ['standard'];
+    };
+    return WORK_KINDS.flatMap((kind) => lanes(kind).map((lane) => ({ kind, lane, taskQueue: this.taskQueue(kind, lane) })));
+  }
+
+  /** The slots of a lane's Temporal Worker: a kind's own, but for the express lane's workflow tasks and the extraction lane, whose activities are its threads. */
+  laneSlots(kind: WorkKind, lane: Lane): WorkerSlots {
+    const slots = this.workerSlots[kind];
+    if (lane === 'express') return { ...slots, workflowTasks: this.agentRunsExpressSlots };
+    if (lane === 'extraction') return { ...slots, activities: this.kbExtractionThreads };
+    return slots;
   }
 
   /** The database URL, or a start-up error naming the setting when a process needs one. */

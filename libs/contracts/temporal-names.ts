@@ -10,14 +10,21 @@ export type WorkKind = (typeof WORK_KINDS)[number];
 export const DEFAULT_TASK_QUEUE_PREFIX = 'pylon';
 
 /**
- * A kind's work goes to its task queue; agent runs also have an express lane, a task queue of their own
- * for the runs of organisations with nothing else queued (see PylonConfig.agentRunsExpressSlots).
+ * A kind's work goes to its task queue. Agent runs also have an express lane, a task queue of their own
+ * for the runs of organisations with nothing else queued (see PylonConfig.agentRunsExpressSlots);
+ * knowledge has an extraction lane, where files are read, one activity slot per extraction thread, so
+ * that files wait in Temporal (dispatched by organisation, the fairness key) rather than in a worker.
  */
-export type Lane = 'standard' | 'express';
+export type Lane = 'standard' | 'express' | 'extraction';
 
-/** A kind's task queue: `<prefix>.<kind>`, e.g. `pylon.agent-runs`; its express lane's, `pylon.agent-runs-express`. */
+/** A kind's task queue: `<prefix>.<kind>`, e.g. `pylon.agent-runs`; a lane's, `pylon.agent-runs-express`. */
 export function taskQueueName(prefix: string, kind: WorkKind, lane: Lane = 'standard'): string {
-  return lane === 'express' ? `${prefix}.${kind}-express` : `${prefix}.${kind}`;
+  return lane === 'standard' ? `${prefix}.${kind}` : `${prefix}.${kind}-${lane}`;
+}
+
+/** A lane of the workflow's own kind, from the queue the workflow runs on (its standard one). */
+export function laneTaskQueue(ownTaskQueue: string, lane: Exclude<Lane, 'standard'>): string {
+  return `${ownTaskQueue}-${lane}`;
 }
 
 /** Another kind's task queue, from the queue a workflow runs on (workflows only know their own). */

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ExtractionStep } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocumentRepository } from '@pylon/db';
 import { DocumentFileStore } from './document-file-store';
-import { ExtractionFailure, extractDocument } from './extraction';
+import { ExtractionFailure, ExtractionPool, type ExtractionLimits } from './extraction';
 
 /**
  * The first step of ingesting an uploaded file: its text (Markdown headings for sections, page offsets for
@@ -11,12 +11,38 @@ import { ExtractionFailure, extractDocument } from './extraction';
  * text, or one whose text an earlier attempt already stored, has nothing to extract.
  */
 @Injectable()
-export class KnowledgeExtractionService {
+export class KnowledgeExtractionService implements OnModuleDestroy {
+  private readonly pool: ExtractionPool;
+  private readonly limits: ExtractionLimits;
+
   constructor(
     private readonly documents: KnowledgeDocumentRepository,
     private readonly files: DocumentFileStore,
-    private readonly config: PylonConfig,
-  ) {}
+    config: PylonConfig,
+  ) {
+    this.pool = new ExtractionPool({
+      threads: config.kbExtractionThreads,
+      timeoutMs: config.kbExtractionTimeoutSeconds * 1000,
+      pageTimeoutMs: config.kbExtractionPageTimeoutSeconds * 1000,
+      heapMb: config.kbExtractionHeapMb,
+    });
+    this.limits = {
+      maxTextChars: config.kbMaxExtractedChars,
+      maxUnpackedBytes: config.kbMaxUnpackedBytes,
+      maxInflatedStreamBytes: config.kbMaxInflatedStreamBytes,
+      maxPdfPages: config.kbMaxPdfPages,
+      maxTextItemsPerPage: config.kbMaxTextItemsPerPage,
+    };
+  }
+
+  /** Files being read now, and the threads there are to read them. */
+  get load(): { running: number; queued: number; threads: number } {
+    return this.pool.load;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
+  }
 
   async extractText(
     orgId: string,
@@ -31,11 +57,7 @@ export class KnowledgeExtractionService {
     // Superseded, final already, or extracted by an earlier attempt: the next step sees which.
     if (document.revision > revision || document.status !== 'processing' || document.textExtracted) return { exists: true, extracted: false };
     if (!document.fileKey || !document.fileType) throw new ExtractionFailure('the document has no file to read');
-    const { text, pageStarts } = await extractDocument(this.files.path(document.fileKey), document.fileType, {
-      limits: { maxTextChars: this.config.kbMaxExtractedChars, maxUnpackedBytes: this.config.kbMaxUnpackedBytes },
-      onProgress,
-      signal,
-    });
+    const { text, pageStarts } = await this.pool.extract(this.files.path(document.fileKey), document.fileType, { limits: this.limits, onProgress, signal });
     const saved = await this.documents.saveExtractedText(orgId, docId, revision, text, pageStarts);
     return { exists: true, extracted: saved };
   }

@@ -35,17 +35,18 @@ const stats = (request: DescribeRequest) =>
   });
 
 describe('TaskQueueBacklogReader', () => {
-  it("asks for every kind's queue and the agent runs' express lane, workflow and activity tasks, with stats", async () => {
+  it("asks for every kind's queue and the lanes (agent runs' express, knowledge's extraction), workflow and activity tasks, with stats", async () => {
     const { client, calls } = fakeTemporal(stats);
     const backlog = await new TaskQueueBacklogReader(client, config).read(0, 1_000);
     assert.deepEqual(backlog, [
       { kind: 'agent-runs', taskQueue: 'ops.agent-runs', workflowTasks: 12, activityTasks: 3 },
       { kind: 'agent-runs', taskQueue: 'ops.agent-runs-express', workflowTasks: 0, activityTasks: 0 },
       { kind: 'knowledge', taskQueue: 'ops.knowledge', workflowTasks: 0, activityTasks: 0 },
+      { kind: 'knowledge', taskQueue: 'ops.knowledge-extraction', workflowTasks: 0, activityTasks: 0 },
       { kind: 'video', taskQueue: 'ops.video', workflowTasks: 0, activityTasks: 0 },
       { kind: 'webhooks', taskQueue: 'ops.webhooks', workflowTasks: 0, activityTasks: 0 },
     ]);
-    assert.equal(calls.length, 10);
+    assert.equal(calls.length, 12);
     assert.ok(calls.every((call) => call.namespace === 'prod' && call.reportStats));
     assert.deepEqual([...new Set(calls.map((call) => call.taskQueueType))].sort(), [1, 2]);
   });

@@ -42,8 +42,9 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
   let temporalMetricsUrl: string;
   const admin = () => testInfra().adminToken;
   const queueOf = (target: Stack, kind: string) => `${target.env.TEMPORAL_TASK_QUEUE_PREFIX}.${kind}`;
-  /** Every task queue the workers poll: each kind's, and the agent runs' express lane. */
-  const everyQueue = (target: Stack) => [...WORK_KINDS.map((kind) => queueOf(target, kind)), queueOf(target, 'agent-runs-express')].sort();
+  /** Every task queue the workers poll: each kind's, the agent runs' express lane and knowledge's extraction lane. */
+  const everyQueue = (target: Stack) =>
+    [...WORK_KINDS.map((kind) => queueOf(target, kind)), queueOf(target, 'agent-runs-express'), queueOf(target, 'knowledge-extraction')].sort();
   const runOnce = async (owner: Tenant, client = http) => {
     const created = await client.post('/api/v1/agent-runs', {
       token: owner.key,

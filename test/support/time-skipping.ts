@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { siblingTaskQueue, type EventInput } from '@pylon/contracts';
+import { laneTaskQueue, siblingTaskQueue, type EventInput } from '@pylon/contracts';
 
 /** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
 export const TEMPORAL_TEST_SERVER_CACHE = join(
@@ -75,9 +75,11 @@ export async function startWorkflowWorkers(
       },
     },
   });
+  // Files are read on the extraction lane (knowledgeIngestWorkflow), by the same scripted activities.
+  const extraction = await Worker.create({ connection: env.nativeConnection, taskQueue: laneTaskQueue(taskQueue, 'extraction'), activities });
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const running = Promise.all([worker.runUntil(stopped), webhooks.runUntil(stopped)]);
+  const running = Promise.all([worker.runUntil(stopped), webhooks.runUntil(stopped), extraction.runUntil(stopped)]);
   return async () => {
     stop();
     await running;

@@ -53,6 +53,11 @@ const BLOCKS = new Set([
   'legend',
 ]);
 const HEADING = /^h([1-6])$/;
+/**
+ * Pages nest tens of elements deep, rarely hundreds. The parser's work per tag grows with the depth
+ * (its stack of open elements), so a file nested 200 000 deep would take minutes: refused past this.
+ */
+const MAX_NESTING = 2_000;
 
 type Block = { kind: 'paragraph' } | { kind: 'heading'; level: number } | { kind: 'item'; depth: number } | { kind: 'pre' };
 
@@ -76,6 +81,7 @@ export class HtmlToText {
   private title = '';
   private sawH1 = false;
   private preDepth = 0;
+  private nesting = 0;
 
   constructor(private readonly maxChars: number) {
     this.output = new BoundedText(maxChars);
@@ -105,6 +111,7 @@ export class HtmlToText {
   }
 
   private open(name: string): void {
+    if (++this.nesting > MAX_NESTING) throw new ExtractionFailure(reasons.nestedTooDeep(MAX_NESTING));
     if (name === 'title' && this.droppedDepth === 0 && !this.title) this.inTitle = true;
     if (DROPPED.has(name)) {
       this.droppedDepth++;
@@ -142,6 +149,7 @@ export class HtmlToText {
   }
 
   private close(name: string): void {
+    this.nesting = Math.max(this.nesting - 1, 0);
     if (name === 'title') this.inTitle = false;
     if (DROPPED.has(name)) {
       this.droppedDepth = Math.max(this.droppedDepth - 1, 0);

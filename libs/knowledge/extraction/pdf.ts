@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { BoundedText } from './bounded-text';
 import { pageLines, type PositionedText } from './pdf-lines';
+import { guardPdfStreams } from './pdf-stream-guard';
 import { reasons } from './reasons';
 import { ExtractionFailure, type ExtractedDocument, type ExtractionOptions } from './types';
 
@@ -42,8 +43,10 @@ function endsLikeAPdf(bytes: Uint8Array): boolean {
 }
 
 export async function extractPdf(path: string, { limits, onProgress, signal }: ExtractionOptions): Promise<ExtractedDocument> {
-  const bytes = new Uint8Array(await readFile(path, { signal }));
+  const file = await readFile(path, { signal });
+  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   if (!endsLikeAPdf(bytes)) throw new ExtractionFailure(reasons.pdfUnreadable);
+  guardPdfStreams(file, limits);
   const pdfjs = await loadPdfJs();
   const loadingTask = pdfjs.getDocument({
     data: bytes,
@@ -64,12 +67,13 @@ export async function extractPdf(path: string, { limits, onProgress, signal }: E
       if (error instanceof Error && error.name === 'PasswordException') throw new ExtractionFailure(reasons.pdfPassword);
       throw new ExtractionFailure(reasons.pdfUnreadable);
     }
+    if (document.numPages > limits.maxPdfPages) throw new ExtractionFailure(reasons.pdfTooManyPages(limits.maxPdfPages));
     const output = new BoundedText(limits.maxTextChars);
     const pageStarts: number[] = [];
     let pagesWithText = 0;
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
       signal?.throwIfAborted();
-      const lines = await readPageLines(document, pageNumber);
+      const lines = await readPageLines(document, pageNumber, limits.maxTextItemsPerPage);
       if (lines.length > 0) {
         if (output.length > 0) output.append('\n\n');
         pagesWithText++;
@@ -85,22 +89,38 @@ export async function extractPdf(path: string, { limits, onProgress, signal }: E
   }
 }
 
-async function readPageLines(document: Awaited<ReturnType<PdfJs['getDocument']>['promise']>, pageNumber: number): Promise<string[]> {
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+type TextContent = Awaited<ReturnType<PdfPage['getTextContent']>>;
+
+async function readPageLines(document: Awaited<ReturnType<PdfJs['getDocument']>['promise']>, pageNumber: number, maxItems: number): Promise<string[]> {
   let page;
   try {
     page = await document.getPage(pageNumber);
-    const content = await page.getTextContent();
-    const items: PositionedText[] = [];
-    for (const item of content.items) {
-      if (!('str' in item)) continue;
-      const [a, b, , , x, y] = item.transform as number[];
-      items.push({ text: item.str, x, y, width: item.width, fontSize: Math.hypot(a, b) || item.height });
-    }
-    return pageLines(items);
+    return pageLines(await readPageText(page, pageNumber, maxItems));
   } catch (error) {
     if (error instanceof ExtractionFailure) throw error;
     throw new ExtractionFailure(reasons.pdfUnreadable);
   } finally {
     page?.cleanup();
   }
+}
+
+/** The page's text items as pdf.js streams them, given up on (and the stream cancelled) past `maxItems`. */
+async function readPageText(page: PdfPage, pageNumber: number, maxItems: number): Promise<PositionedText[]> {
+  const reader = (page.streamTextContent() as ReadableStream<TextContent>).getReader();
+  const items: PositionedText[] = [];
+  let seen = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    seen += chunk.value.items.length;
+    if (seen > maxItems) {
+      await reader.cancel();
+      throw new ExtractionFailure(reasons.pdfTooManyTextItems(pageNumber, maxItems));
+    }
+    for (const item of chunk.value.items) {
+      if (!('str' in item)) continue;
+      const [a, b, , , x, y] = item.transform as number[];
+      items.push({ text: item.str, x, y, width: item.width, fontSize: Math.hypot(a, b) || item.height });
+    }
+  }
+  return items;
 }

@@ -19,4 +19,11 @@ export const reasons = {
   compressionRatio: (ratio: number) => `a part of the file is compressed more than ${ratio}:1 (a decompression bomb?)`,
   tooManyParts: (maxParts: number) => `the file holds more than ${maxParts} parts (a decompression bomb?)`,
   sizesLie: 'a part of the file unpacks to more than it declares (a decompression bomb?)',
+  streamTooLarge: (maxBytes: number) => `a compressed stream in the file expands beyond ${mebibytes(maxBytes)} (a decompression bomb?)`,
+  pdfTooManyPages: (maxPages: number) => `the PDF has more than ${maxPages} pages`,
+  pdfTooManyTextItems: (page: number, maxItems: number) => `page ${page} of the PDF holds more than ${maxItems} pieces of text`,
+  nestedTooDeep: (maxDepth: number) => `the HTML nests its elements more than ${maxDepth} deep`,
+  tookTooLong: (seconds: number) => `reading the file took longer than ${seconds} s`,
+  pageTookTooLong: (page: number, seconds: number) => `reading page ${page} of the file took longer than ${seconds} s`,
+  neededTooMuchMemory: (maxMebibytes: number) => `reading the file needed more than ${maxMebibytes} MiB of memory`,
 };

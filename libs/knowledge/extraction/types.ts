@@ -16,8 +16,14 @@ export interface ExtractedDocument {
 export interface ExtractionLimits {
   /** The most characters of text a file may yield. */
   maxTextChars: number;
-  /** The most bytes a compressed container (DOCX) may unpack to, in all. */
+  /** The most bytes a compressed file may unpack to, in all: a DOCX's zip, a PDF's compressed streams. */
   maxUnpackedBytes: number;
+  /** The most bytes one compressed stream of a PDF may inflate to. */
+  maxInflatedStreamBytes: number;
+  /** The most pages a PDF may have. */
+  maxPdfPages: number;
+  /** The most pieces of text pdf.js may find on one page. */
+  maxTextItemsPerPage: number;
 }
 
 export interface ExtractionOptions {
