@@ -9,7 +9,10 @@ import { runEventsRetentionScheduleId, type WorkKind } from '@pylon/contracts';
 import { ensureRunEventsRetentionSchedule, registerSearchAttributes } from '@pylon/temporal';
 import { Client } from '@temporalio/client';
 import { activitiesFor } from './activities';
+import { KnowledgeExtractionService } from '@pylon/knowledge';
+import { serveWorkerHealth, type WorkerHealth } from './health/worker-health';
 import { hostPort, metricsUrl, serveMetrics } from './metrics-server';
+import { slotSamples } from './worker-slots';
 import { TemporalPinoLogger } from './temporal-logger';
 import { WORKFLOW_BUNDLE_PATH, workflowBundle } from './workflow-bundle';
 import { WorkerModule } from './worker.module';
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
   const metrics = app.get(PylonMetrics);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   let metricsServer: Server | undefined;
+  let health: WorkerHealth | undefined;
   try {
     await registerSearchAttributes(connection, config.temporalNamespace);
     const workflows = await workflowBundle(new TemporalPinoLogger(PinoLogger.root.child({ context: 'WorkflowBundler' }, { level: 'warn' })));
@@ -89,6 +93,12 @@ async function main(): Promise<void> {
         });
       }),
     );
+    metrics.reportWorkerSlots(() => slotSamples(polled, workers, config));
+    if (config.workerQueues.includes('knowledge')) metrics.reportExtractionLoad(() => app.get(KnowledgeExtractionService).load);
+    if (config.workerHealthPort > 0) {
+      health = await serveWorkerHealth(config.host, config.workerHealthPort, config.workerStallSeconds * 1000);
+      console.log(`pylon worker health at ${health.url}`);
+    }
     if (config.workerMetricsPort > 0) {
       metricsServer = await serveMetrics(metrics, config.host, config.workerMetricsPort);
       console.log(`pylon worker metrics at ${metricsUrl(metricsServer)}`);
@@ -107,6 +117,7 @@ async function main(): Promise<void> {
     await Promise.all(workers.map((worker) => worker.run()));
   } finally {
     metricsServer?.close();
+    await health?.stop();
     await connection.close();
     await app.close();
   }

@@ -154,6 +154,10 @@ export class PylonConfig {
   readonly trustProxy: boolean;
   readonly readyMaxQueueBacklog: number;
   readonly workerMetricsPort: number;
+  /** The worker's `GET /healthz`, answered from a thread of its own even while the event loop is blocked; 0 = off. */
+  readonly workerHealthPort: number;
+  /** How long the worker's event loop may go without running before its health is `stalled` (503). */
+  readonly workerStallSeconds: number;
   /** The Temporal SDK's own worker metrics (slots, task latencies, sticky cache), served by its core; 0 = off. */
   readonly workerTemporalMetricsPort: number;
   /** The key secrets at rest are sealed under (SECRETS_KEY, 32 bytes); absent: no secrets can be stored. */
@@ -215,6 +219,8 @@ export class PylonConfig {
     this.trustProxy = readBoolean(env, 'TRUST_PROXY', false);
     this.readyMaxQueueBacklog = readInt(env, 'READY_MAX_QUEUE_BACKLOG', 0, 0, 1_000_000_000);
     this.workerMetricsPort = readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535);
+    this.workerHealthPort = readInt(env, 'WORKER_HEALTH_PORT', 0, 0, 65535);
+    this.workerStallSeconds = readInt(env, 'WORKER_STALL_SECONDS', 5, 1, 3_600);
     this.workerTemporalMetricsPort = readInt(env, 'WORKER_TEMPORAL_METRICS_PORT', 0, 0, 65535);
     this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');
     this.embeddingModel = readString(env, 'EMBEDDING_MODEL', 'text-embedding-3-small');

@@ -3,7 +3,7 @@ import type { ExtractionStep } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocumentRepository } from '@pylon/db';
 import { DocumentFileStore } from './document-file-store';
-import { ExtractionFailure, ExtractionPool, type ExtractionLimits } from './extraction';
+import { ExtractionFailure, ExtractionPool, type ExtractionLimits, type ExtractionLoad } from './extraction';
 
 /**
  * The first step of ingesting an uploaded file: its text (Markdown headings for sections, page offsets for
@@ -35,8 +35,8 @@ export class KnowledgeExtractionService implements OnModuleDestroy {
     };
   }
 
-  /** Files being read now, and the threads there are to read them. */
-  get load(): { running: number; queued: number; threads: number } {
+  /** Files being read now, files waiting for a thread, and the threads there may be. */
+  get load(): ExtractionLoad {
     return this.pool.load;
   }
 
@@ -57,7 +57,11 @@ export class KnowledgeExtractionService implements OnModuleDestroy {
     // Superseded, final already, or extracted by an earlier attempt: the next step sees which.
     if (document.revision > revision || document.status !== 'processing' || document.textExtracted) return { exists: true, extracted: false };
     if (!document.fileKey || !document.fileType) throw new ExtractionFailure('the document has no file to read');
-    const { text, pageStarts } = await this.pool.extract(this.files.path(document.fileKey), document.fileType, { limits: this.limits, onProgress, signal });
+    const { text, pageStarts } = await this.pool.extract(this.files.path(document.fileKey), document.fileType, {
+      limits: this.limits,
+      onProgress,
+      signal,
+    });
     const saved = await this.documents.saveExtractedText(orgId, docId, revision, text, pageStarts);
     return { exists: true, extracted: saved };
   }

@@ -6,6 +6,8 @@ export {
   type WebhookAttemptResult,
   type TaskType,
   type TaskQueueBacklogSample,
+  type WorkerSlotSample,
+  type ExtractionLoadSample,
 } from './pylon-metrics';
 export { MetricsModule } from './metrics.module';
 export { serveClusterMetrics } from './cluster-metrics';

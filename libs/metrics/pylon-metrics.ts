@@ -12,6 +12,24 @@ export type WebhookAttemptResult = (typeof WEBHOOK_ATTEMPT_RESULTS)[number];
 export const TASK_TYPES = ['workflow', 'activity'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
+export const SLOT_TYPES = ['workflow_task', 'activity', 'local_activity'] as const;
+export type SlotType = (typeof SLOT_TYPES)[number];
+
+/** How many of one kind of slot a worker's Temporal Worker on one task queue has, and how many are taken. */
+export interface WorkerSlotSample {
+  taskQueue: string;
+  slotType: SlotType;
+  used: number;
+  max: number;
+}
+
+/** The extraction threads of a worker: how many files it is reading and how many wait for a thread. */
+export interface ExtractionLoadSample {
+  reading: number;
+  waiting: number;
+  threads: number;
+}
+
 /** The approximate number of tasks waiting in one task queue for one type of task. */
 export interface TaskQueueBacklogSample {
   taskQueue: string;
@@ -46,6 +64,10 @@ export class PylonMetrics {
    */
   private readonly uncountedStatements = new Map<string, number>();
   private readBacklog: (() => Promise<readonly TaskQueueBacklogSample[]>) | undefined;
+  private readonly workerSlots: Gauge<'task_queue' | 'slot_type' | 'state'>;
+  private readSlots: (() => readonly WorkerSlotSample[]) | undefined;
+  private readonly extractionFiles: Gauge<'state'>;
+  private readExtraction: (() => ExtractionLoadSample) | undefined;
 
   constructor(readonly process: MetricsProcess) {
     collectDefaultMetrics({ register: this.registry });
@@ -92,6 +114,20 @@ export class PylonMetrics {
       help: 'Workflow executions that ended on this worker, by workflow type and outcome.',
       labelNames: ['workflow_type', 'outcome'],
       registers: worker,
+    });
+    this.workerSlots = new Gauge({
+      name: 'pylon_worker_slots',
+      help: "This worker's task slots per task queue and slot type, used or free: a queue whose slots are all used makes its work wait in Temporal.",
+      labelNames: ['task_queue', 'slot_type', 'state'],
+      registers: worker,
+      collect: () => this.collectSlots(),
+    });
+    this.extractionFiles = new Gauge({
+      name: 'pylon_extraction_threads',
+      help: "This worker's file extraction threads: reading a file, or idle; and files waiting for one (waiting).",
+      labelNames: ['state'],
+      registers: worker,
+      collect: () => this.collectExtraction(),
     });
     this.dbStatements = new Counter({
       name: 'pylon_db_statements_total',
@@ -170,5 +206,31 @@ export class PylonMetrics {
       return;
     }
     for (const sample of samples) this.taskQueueBacklog.set({ task_queue: sample.taskQueue, task_type: sample.taskType }, sample.tasks);
+  }
+
+  /** Where `pylon_worker_slots` is read from at each scrape. */
+  reportWorkerSlots(read: () => readonly WorkerSlotSample[]): void {
+    this.readSlots = read;
+  }
+
+  /** Where `pylon_extraction_threads` is read from at each scrape. */
+  reportExtractionLoad(read: () => ExtractionLoadSample): void {
+    this.readExtraction = read;
+  }
+
+  private collectSlots(): void {
+    this.workerSlots.reset();
+    for (const { taskQueue, slotType, used, max } of this.readSlots?.() ?? []) {
+      this.workerSlots.set({ task_queue: taskQueue, slot_type: slotType, state: 'used' }, used);
+      this.workerSlots.set({ task_queue: taskQueue, slot_type: slotType, state: 'free' }, Math.max(0, max - used));
+    }
+  }
+
+  private collectExtraction(): void {
+    const load = this.readExtraction?.();
+    if (!load) return;
+    this.extractionFiles.set({ state: 'reading' }, load.reading);
+    this.extractionFiles.set({ state: 'idle' }, Math.max(0, load.threads - load.reading));
+    this.extractionFiles.set({ state: 'waiting' }, load.waiting);
   }
 }

@@ -27,7 +27,11 @@ export function pdfOfObjects(objects: ReadonlyArray<string | Buffer>): Buffer {
     parts.push(bytes);
     offset += bytes.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`));
   return Buffer.concat(parts);
 }
@@ -47,7 +51,12 @@ export function flateBomb(unit: string, mebibytes: number, prefix = ''): Buffer 
   const block = Buffer.from(unit.repeat(Math.floor(MIB / unit.length)), 'latin1');
   const oneMebibyte = deflateRawSync(block, fullFlush);
   const start = prefix ? [deflateRawSync(Buffer.from(prefix, 'latin1'), fullFlush)] : [];
-  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...start, ...Array.from({ length: mebibytes }, () => oneMebibyte), Buffer.from([0x03, 0x00, 0, 0, 0, 0])]);
+  return Buffer.concat([
+    Buffer.from([0x78, 0x9c]),
+    ...start,
+    ...Array.from({ length: mebibytes }, () => oneMebibyte),
+    Buffer.from([0x03, 0x00, 0, 0, 0, 0]),
+  ]);
 }
 
 const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>';
@@ -66,7 +75,10 @@ export function contentStreamBomb(mebibytes = 256): Buffer {
 
 export function imageBomb(mebibytes = 300): Buffer {
   const side = Math.ceil(Math.sqrt((mebibytes * MIB) / 3));
-  const image = streamObject(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, flateBomb('\0', mebibytes));
+  const image = streamObject(
+    `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`,
+    flateBomb('\0', mebibytes),
+  );
   const content = Buffer.concat([TEXT('A page with a picture'), Buffer.from(` q ${side} 0 0 ${side} 0 0 cm /Im1 Do Q`)]);
   return pdfOfObjects([CATALOG, ONE_PAGE, page('/XObject << /Im1 6 0 R >>'), HELVETICA, streamObject('', content), image]);
 }
@@ -91,12 +103,21 @@ export function deeplyNestedArrays(depth = 100_000): Buffer {
 }
 
 export function deeplyNestedDictionaries(depth = 100_000): Buffer {
-  return pdfOfObjects([CATALOG, ONE_PAGE, page('', `/Deep ${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)} `), HELVETICA, streamObject('', TEXT('Nested'))]);
+  return pdfOfObjects([
+    CATALOG,
+    ONE_PAGE,
+    page('', `/Deep ${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)} `),
+    HELVETICA,
+    streamObject('', TEXT('Nested')),
+  ]);
 }
 
 /** A form XObject whose content draws the form itself. */
 export function selfDrawingXObject(): Buffer {
-  const form = streamObject('/Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /XObject << /X1 6 0 R >> /Font << /F1 4 0 R >> >>', Buffer.from('/X1 Do'));
+  const form = streamObject(
+    '/Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /XObject << /X1 6 0 R >> /Font << /F1 4 0 R >> >>',
+    Buffer.from('/X1 Do'),
+  );
   const content = Buffer.concat([TEXT('Drawn before the loop'), Buffer.from(' /X1 Do')]);
   return pdfOfObjects([CATALOG, ONE_PAGE, page('/XObject << /X1 6 0 R >>'), HELVETICA, streamObject('', content), form]);
 }
@@ -104,8 +125,17 @@ export function selfDrawingXObject(): Buffer {
 /** Text set in a TrueType font whose program is random bytes. */
 export function garbageFontProgram(): Buffer {
   const font = '<< /Type /Font /Subtype /TrueType /BaseFont /Garbage /FirstChar 32 /LastChar 126 /FontDescriptor 6 0 R >>';
-  const descriptor = '<< /Type /FontDescriptor /FontName /Garbage /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 7 0 R >>';
-  return pdfOfObjects([CATALOG, ONE_PAGE, page(''), font, streamObject('', TEXT('Set in a broken font')), descriptor, streamObject('', randomBytes(256 * 1024))]);
+  const descriptor =
+    '<< /Type /FontDescriptor /FontName /Garbage /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 7 0 R >>';
+  return pdfOfObjects([
+    CATALOG,
+    ONE_PAGE,
+    page(''),
+    font,
+    streamObject('', TEXT('Set in a broken font')),
+    descriptor,
+    streamObject('', randomBytes(256 * 1024)),
+  ]);
 }
 
 function wordFileOf(documentXml: string): Buffer {
@@ -130,7 +160,9 @@ export function wordExternalEntity(): Buffer {
 }
 
 export function deeplyNestedHtml(depth = 200_000): Buffer {
-  return Buffer.from(`<!DOCTYPE html><html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}The bottom of the page.${'</div>'.repeat(depth)}</body></html>`);
+  return Buffer.from(
+    `<!DOCTYPE html><html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}The bottom of the page.${'</div>'.repeat(depth)}</body></html>`,
+  );
 }
 
 export function singleLineMarkdown(mebibytes = 5): Buffer {

@@ -5,7 +5,6 @@ import { extractPdf } from './pdf';
 import { extractPlainText } from './text';
 import type { DocumentFileType, ExtractedDocument, ExtractionOptions } from './types';
 
-
 /** A supported file's text, Markdown headings marking its sections, bounded by `options.limits`. */
 export async function extractDocument(path: string, type: DocumentFileType, options: ExtractionOptions): Promise<ExtractedDocument> {
   options.signal?.throwIfAborted();

@@ -8,7 +8,13 @@ import { deflatedEntry, writeZip } from '../../../test/support/zip-writer';
 import { type DocumentFileType, type ExtractionOptions, ExtractionFailure, extractDocument, pageRange } from './index';
 
 const FIXTURES = join(__dirname, '../../../test/fixtures/knowledge');
-const LIMITS = { maxTextChars: 200_000, maxUnpackedBytes: 50 * 1024 * 1024, maxInflatedStreamBytes: 16 * 1024 * 1024, maxPdfPages: 1_000, maxTextItemsPerPage: 50_000 };
+const LIMITS = {
+  maxTextChars: 200_000,
+  maxUnpackedBytes: 50 * 1024 * 1024,
+  maxInflatedStreamBytes: 16 * 1024 * 1024,
+  maxPdfPages: 1_000,
+  maxTextItemsPerPage: 50_000,
+};
 const directory = mkdtempSync(join(tmpdir(), 'pylon-extract-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 

@@ -1,9 +1,15 @@
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ExtractionOutcome, ExtractionTask } from './extraction-thread';
+import type { ExtractionOutcome, ExtractionTask, ThreadMessage } from './extraction-thread';
 import { reasons } from './reasons';
 import { ExtractionFailure, type DocumentFileType, type ExtractedDocument, type ExtractionOptions } from './types';
+
+export interface ExtractionLoad {
+  reading: number;
+  waiting: number;
+  threads: number;
+}
 
 export interface ExtractionPoolSettings {
   /** Files read at once, one thread each. */
@@ -28,6 +34,8 @@ const IDLE_THREAD_MS = 60_000;
  */
 export class ExtractionPool {
   private pool: Piscina<ExtractionTask, ExtractionOutcome> | undefined;
+  /** Files handed to the pool and not finished: those being read, and those waiting for a thread. */
+  private inPool = 0;
 
   constructor(private readonly settings: ExtractionPoolSettings) {}
 
@@ -47,7 +55,9 @@ export class ExtractionPool {
       if (type === 'pdf') pageTimer = setTimeout(() => giveUp(reasons.pageTookTooLong(page, pageTimeoutMs / 1000)), pageTimeoutMs);
     };
     const progress = new MessageChannel();
-    progress.port1.on('message', ({ done, total }: { done: number; total: number }) => {
+    progress.port1.on('message', (message: ThreadMessage) => {
+      if ('endThread' in message) return giveUp(message.endThread);
+      const { done, total } = message;
       onProgress?.(done, total);
       if (done < total) startPage(done + 1);
       else clearTimeout(pageTimer);
@@ -55,6 +65,7 @@ export class ExtractionPool {
     const cancel = () => stop.abort();
     signal?.addEventListener('abort', cancel, { once: true });
     startPage(1);
+    this.inPool++;
     try {
       const outcome = await this.threads().run(
         { path, type, limits, progress: progress.port2 },
@@ -68,6 +79,7 @@ export class ExtractionPool {
       signal?.throwIfAborted();
       throw error;
     } finally {
+      this.inPool--;
       clearTimeout(fileTimer);
       clearTimeout(pageTimer);
       progress.port1.close();
@@ -75,10 +87,10 @@ export class ExtractionPool {
     }
   }
 
-  /** Files being read and waiting for a thread. */
-  get load(): { running: number; queued: number; threads: number } {
-    const threads = this.pool?.threads.length ?? 0;
-    return { running: Math.max(0, threads - (this.pool?.idleThreads ?? 0)), queued: this.pool?.queueSize ?? 0, threads: this.settings.threads };
+  /** Files being read, files waiting for a thread, and the threads there may be. */
+  get load(): ExtractionLoad {
+    const waiting = this.pool?.queueSize ?? 0;
+    return { reading: Math.max(0, this.inPool - waiting), waiting, threads: this.settings.threads };
   }
 
   async close(): Promise<void> {

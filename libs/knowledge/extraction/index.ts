@@ -1,5 +1,5 @@
 export * from './types';
 export { extractDocument } from './extract-document';
-export { ExtractionPool, type ExtractionPoolSettings } from './extraction-pool';
+export { ExtractionPool, type ExtractionLoad, type ExtractionPoolSettings } from './extraction-pool';
 export { detectDocumentType } from './detect';
 export { pageRange } from './page-range';

@@ -1,4 +1,4 @@
-import { constants, inflateSync } from 'node:zlib';
+import { constants, inflateRawSync } from 'node:zlib';
 import { reasons } from './reasons';
 import { ExtractionFailure, type ExtractionLimits } from './types';
 
@@ -23,7 +23,9 @@ export function guardPdfStreams(bytes: Buffer, limits: Pick<ExtractionLimits, 'm
       const inflated = inflateWithin(data, allowed);
       if (inflated === 'too large') {
         throw new ExtractionFailure(
-          allowed < limits.maxInflatedStreamBytes ? reasons.unpacksTooLarge(limits.maxUnpackedBytes) : reasons.streamTooLarge(limits.maxInflatedStreamBytes),
+          allowed < limits.maxInflatedStreamBytes
+            ? reasons.unpacksTooLarge(limits.maxUnpackedBytes)
+            : reasons.streamTooLarge(limits.maxInflatedStreamBytes),
         );
       }
       if (inflated === 'unreadable') break;
@@ -86,9 +88,14 @@ function streamEnd(bytes: Buffer, dataStart: number, dictionary: string): number
   return next < 0 ? bytes.length : next;
 }
 
+/**
+ * A zlib stream's deflate data inflated without its checksum checked, as PDF readers do: a stream whose
+ * Adler-32 is wrong still inflates in pdf.js, so it must count here too.
+ */
 function inflateWithin(data: Buffer, maxBytes: number): Buffer | 'too large' | 'unreadable' {
+  if (data.length < 2 || (data[0] & 0x0f) !== 8 || (data[0] * 256 + data[1]) % 31 !== 0) return 'unreadable';
   try {
-    return inflateSync(data, { maxOutputLength: Math.max(1, maxBytes), finishFlush: constants.Z_SYNC_FLUSH });
+    return inflateRawSync(data.subarray(2), { maxOutputLength: Math.max(1, maxBytes), finishFlush: constants.Z_SYNC_FLUSH });
   } catch (error) {
     return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too large' : 'unreadable';
   }

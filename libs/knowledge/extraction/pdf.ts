@@ -59,6 +59,7 @@ export async function extractPdf(path: string, { limits, onProgress, signal }: E
     useSystemFonts: false,
     disableFontFace: true,
   });
+  let leftBusy = false;
   try {
     let document;
     try {
@@ -84,15 +85,23 @@ export async function extractPdf(path: string, { limits, onProgress, signal }: E
     }
     if (pagesWithText === 0) throw new ExtractionFailure(reasons.pdfNoTextLayer(document.numPages));
     return { text: `${output.toString()}\n`, pageStarts };
+  } catch (error) {
+    leftBusy = error instanceof ExtractionFailure && error.leavesParserBusy;
+    throw error;
   } finally {
-    await loadingTask.destroy();
+    if (leftBusy) loadingTask.destroy().catch(() => undefined);
+    else await loadingTask.destroy();
   }
 }
 
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
 type TextContent = Awaited<ReturnType<PdfPage['getTextContent']>>;
 
-async function readPageLines(document: Awaited<ReturnType<PdfJs['getDocument']>['promise']>, pageNumber: number, maxItems: number): Promise<string[]> {
+async function readPageLines(
+  document: Awaited<ReturnType<PdfJs['getDocument']>['promise']>,
+  pageNumber: number,
+  maxItems: number,
+): Promise<string[]> {
   let page;
   try {
     page = await document.getPage(pageNumber);
@@ -113,8 +122,9 @@ async function readPageText(page: PdfPage, pageNumber: number, maxItems: number)
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     seen += chunk.value.items.length;
     if (seen > maxItems) {
-      await reader.cancel();
-      throw new ExtractionFailure(reasons.pdfTooManyTextItems(pageNumber, maxItems));
+      // pdf.js answers neither the cancel nor a destroy while its side of the stream waits to be read.
+      reader.cancel().catch(() => undefined);
+      throw new ExtractionFailure(reasons.pdfTooManyTextItems(pageNumber, maxItems), true);
     }
     for (const item of chunk.value.items) {
       if (!('str' in item)) continue;

@@ -39,4 +39,12 @@ export interface ExtractionOptions {
  */
 export class ExtractionFailure extends Error {
   override readonly name = 'ExtractionFailure';
+
+  /** `leavesParserBusy`: the parser was stopped mid-way and may still hold work, so its thread is not to be used again. */
+  constructor(
+    message: string,
+    readonly leavesParserBusy = false,
+  ) {
+    super(message);
+  }
 }

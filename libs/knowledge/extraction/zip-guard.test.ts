@@ -32,7 +32,9 @@ function bombFile(kind: keyof typeof bombs): string {
 }
 
 async function reason(path: string, maxUnpackedBytes = MAX_UNPACKED): Promise<string> {
-  const error = await extractDocument(path, 'docx', { limits: { maxTextChars: 1_000_000, maxUnpackedBytes, maxInflatedStreamBytes: maxUnpackedBytes, maxPdfPages: 1_000, maxTextItemsPerPage: 50_000 } }).then(
+  const error = await extractDocument(path, 'docx', {
+    limits: { maxTextChars: 1_000_000, maxUnpackedBytes, maxInflatedStreamBytes: maxUnpackedBytes, maxPdfPages: 1_000, maxTextItemsPerPage: 50_000 },
+  }).then(
     () => assert.fail('expected an ExtractionFailure'),
     (caught: unknown) => caught,
   );
