@@ -39,6 +39,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
   let receiver: WebhookReceiver;
   let tenant: Tenant;
   let workerMetricsUrl: string;
+  let workerHealthUrl: string;
   let temporalMetricsUrl: string;
   const admin = () => testInfra().adminToken;
   const queueOf = (target: Stack, kind: string) => `${target.env.TEMPORAL_TASK_QUEUE_PREFIX}.${kind}`;
@@ -64,7 +65,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
 
   before(async () => {
     receiver = await WebhookReceiver.start();
-    const [metricsPort, temporalMetricsPort] = [await freePort(), await freePort()];
+    const [metricsPort, temporalMetricsPort, healthPort] = [await freePort(), await freePort(), await freePort()];
     stack = await Stack.start({
       // Metrics are each process's own: these tests read one API's and one worker's.
       apiReplicas: 1,
@@ -73,8 +74,11 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
         WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
         WORKER_METRICS_PORT: String(metricsPort),
         WORKER_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
+        WORKER_HEALTH_PORT: String(healthPort),
+        KB_EXTRACTION_THREADS: '3',
       },
     });
+    workerHealthUrl = `http://127.0.0.1:${healthPort}/healthz`;
     workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     temporalMetricsUrl = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
     http = new Http(stack.url);
@@ -245,6 +249,29 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       assert.ok(!exposition.types.has('http_request_duration_seconds'), 'API metrics stay with the API');
       assert.ok(!text.includes(owner.orgId));
       assert.equal((await fetch(workerMetricsUrl.replace('/metrics', '/other'))).status, 404);
+    });
+
+    it('the worker reports its slots per task queue, its extraction threads, and its health from a thread of its own', async () => {
+      const { exposition } = await scrape(workerMetricsUrl);
+      const queue = (lane: string) => `${stack.env.TEMPORAL_TASK_QUEUE_PREFIX}.${lane}`;
+      assert.equal(exposition.types.get('pylon_worker_slots'), 'gauge');
+      // Used and free together: every slot the Temporal Worker of that queue has.
+      const slots = (taskQueue: string, slotType: string) =>
+        valueOf(exposition, 'pylon_worker_slots', { task_queue: taskQueue, slot_type: slotType });
+      assert.equal(slots(queue('agent-runs'), 'workflow_task'), 8, 'AGENT_RUNS_WORKFLOW_SLOTS');
+      assert.equal(slots(queue('webhooks'), 'activity'), 40, 'WEBHOOKS_ACTIVITY_SLOTS');
+      assert.equal(slots(queue('knowledge-extraction'), 'activity'), 3, 'one activity slot per extraction thread');
+      assert.equal(slots(queue('knowledge-extraction'), 'workflow_task'), 0, 'the extraction lane runs no workflows');
+      const threads =
+        valueOf(exposition, 'pylon_extraction_threads', { state: 'reading' }) + valueOf(exposition, 'pylon_extraction_threads', { state: 'idle' });
+      assert.equal(threads, 3, 'KB_EXTRACTION_THREADS');
+      const health = await fetch(workerHealthUrl);
+      assert.equal(health.status, 200);
+      const body = (await health.json()) as { status: string; event_loop_blocked_ms: number; stall_threshold_ms: number };
+      assert.equal(body.status, 'ok');
+      assert.equal(body.stall_threshold_ms, 5_000);
+      assert.ok(body.event_loop_blocked_ms < 5_000);
+      assert.equal((await fetch(workerHealthUrl.replace('/healthz', '/metrics'))).status, 404);
     });
 
     it("the worker's Temporal SDK metrics, on a port of their own: completions, slots and task latencies by task queue", async () => {
