@@ -167,6 +167,47 @@ describe('run events: stored, streamed live, resumable', () => {
     assert.equal(page.body.next_cursor, '4');
   });
 
+  it('a stream opened at the latest event of a run that waits for tool outputs answers its head at once, then follows the run', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'local/extractive',
+      tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }],
+    });
+    const runId = await startRun(versionId, 'Please lookup_order for order 42.');
+    const deadline = Date.now() + 30_000;
+    let log = await storedEvents(runId);
+    while (!log.data.some((event) => event.type === 'requires_action')) {
+      assert.ok(Date.now() < deadline, `the run never waited; its events: ${JSON.stringify(log.data.map((event) => event.type))}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = await storedEvents(runId);
+    }
+    const latest = log.data.at(-1)!;
+    assert.equal(latest.type, 'requires_action');
+
+    const opened = Date.now();
+    const stream = await fetch(eventsUrl(runId), {
+      headers: { authorization: `Bearer ${tenant.key}`, accept: 'text/event-stream', 'last-event-id': String(latest.seq) },
+    });
+    const headAfterMs = Date.now() - opened;
+    assert.equal(stream.status, 200);
+    assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.ok(headAfterMs < 1_000, `the head came after ${headAfterMs} ms, not at once`);
+
+    const [call] = latest.data.tool_calls;
+    const answered = await http.post(`/api/v1/agent-runs/${runId}/tool-outputs`, {
+      token: tenant.key,
+      body: { tool_outputs: [{ tool_call_id: call.id, output: '{"status":"shipped"}' }] },
+    });
+    assert.equal(answered.status, 200, answered.text);
+    const body = await stream.text();
+    const ids = [...body.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    assert.deepEqual(
+      ids,
+      ids.map((_, index) => latest.seq + 1 + index),
+      'the events after the latest one, none again',
+    );
+    assert.match(body, /event: succeeded\n/);
+  });
+
   it('a stream opened after the run finished sends the whole log and closes; tool calls show their query and doc_ids', async () => {
     const doc = await ingestDocument(http, tenant, {
       title: 'Pylon facts',

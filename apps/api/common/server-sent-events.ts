@@ -18,6 +18,8 @@ export class ServerSentEventStream {
   private heartbeat: NodeJS.Timeout | undefined;
   private pending = '';
   private writeScheduled = false;
+  /** `headersSent` turns true at `writeHead`, which only stores the head: it leaves with the first write. */
+  private headLeft = false;
   private drained: Promise<void> | undefined;
 
   constructor(private readonly response: ServerResponse) {}
@@ -63,13 +65,14 @@ export class ServerSentEventStream {
   private writePending(): void {
     this.writeScheduled = false;
     if (this.response.writableEnded || this.response.destroyed) return;
-    if (!this.pending) {
-      if (!this.response.headersSent) this.response.flushHeaders();
-      return;
-    }
     const text = this.pending;
     this.pending = '';
-    if (!this.response.write(text)) this.drained = this.untilDrained();
+    if (text) {
+      if (!this.response.write(text)) this.drained = this.untilDrained();
+    } else if (!this.headLeft) {
+      this.response.flushHeaders();
+    }
+    this.headLeft = true;
   }
 
   private untilDrained(): Promise<void> {
