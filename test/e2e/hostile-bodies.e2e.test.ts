@@ -11,7 +11,10 @@ import { createKey, createOrg } from '../support/tenant';
  * arrays, text PostgreSQL cannot store, numbers a double cannot hold, and extra properties named like
  * Object.prototype's members. Each must be refused with a 4xx and the error body in under a second
  * (a bound on correctness, not a benchmark: before the body scan one of them held the server for
- * 30 s), and `/healthz`, polled all along, must answer promptly.
+ * 30 s), and `/healthz`, polled all along, must answer promptly. A body past one of the body limits
+ * (docs/api.md, "Body limits") is refused for that limit, named in `Error-Detail`, whatever else is wrong
+ * with it; and a body that is valid but for one limit is refused for it, while the same body within the
+ * limit is taken.
  */
 
 type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: unknown; allOf?: Schema[] };
@@ -20,6 +23,14 @@ type Document = { paths: Record<string, Record<string, Operation>>; components: 
 
 const BOUND_MS = 1_000;
 const SOME_ID = '5a6b7c8d-0000-4000-8000-000000000001';
+
+/** The body limits as docs/api.md states them, and the `Error-Detail` that names each. */
+const MAX_DEPTH = 32;
+const MAX_KEYS = 1_000;
+const MAX_ITEMS = 10_000;
+const TOO_DEEP = `the body nests deeper than ${MAX_DEPTH} levels`;
+const TOO_MANY_KEYS = `an object in the body has more than ${MAX_KEYS} keys`;
+const TOO_MANY_ITEMS = `an array in the body has more than ${MAX_ITEMS} items`;
 
 function nestedArrays(levels: number): string {
   return '['.repeat(levels) + ']'.repeat(levels);
@@ -33,18 +44,18 @@ function manyKeys(count: number): string {
   return `{${Array.from({ length: count }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
 }
 
-/** Hostile values to put in place of a field (or of the whole body), as JSON text. */
-const HOSTILE_VALUES: Array<[label: string, json: string]> = [
-  ['1 000 nested arrays', nestedArrays(1_000)],
-  ['10 000 nested arrays', nestedArrays(10_000)],
-  ['100 000 nested arrays', nestedArrays(100_000)],
-  ['10 000 nested objects', nestedObjects(10_000)],
-  ['an object of 120 000 keys', manyKeys(120_000)],
-  ['an array of 200 000 items', `[${'0,'.repeat(199_999)}0]`],
+/** Hostile values to put in place of a field (or of the whole body), as JSON text, with the limit each breaks wherever it goes. */
+const HOSTILE_VALUES: Array<[label: string, json: string, detail: string]> = [
+  ['1 000 nested arrays', nestedArrays(1_000), TOO_DEEP],
+  ['10 000 nested arrays', nestedArrays(10_000), TOO_DEEP],
+  ['100 000 nested arrays', nestedArrays(100_000), TOO_DEEP],
+  ['10 000 nested objects', nestedObjects(10_000), TOO_DEEP],
+  ['an object of 120 000 keys', manyKeys(120_000), TOO_MANY_KEYS],
+  ['an array of 200 000 items', `[${'0,'.repeat(199_999)}0]`, TOO_MANY_ITEMS],
 ];
 
-/** Whole bodies that are hostile wherever they go: the body's own text. */
-const HOSTILE_BODIES: Array<[label: string, json: string]> = [
+/** Whole bodies that are hostile wherever they go: the body's own text (and the limit it breaks, if it is one of those). */
+const HOSTILE_BODIES: Array<[label: string, json: string, detail?: string]> = [
   ...HOSTILE_VALUES,
   ['a NUL in a key', '{"a\\u0000":1}'],
   ['a lone surrogate', '{"a":"\\ud800"}'],
@@ -140,10 +151,16 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
       const token = path.startsWith('/admin/') ? testInfra().adminToken : apiKey;
       const schema = operation.requestBody!.content!['application/json']!.schema;
       const fields = fieldPaths(document, schema);
-      const bodies: Array<[string, string]> = [
-        ...HOSTILE_BODIES.map(([label, json]): [string, string] => [`the body: ${label}`, json]),
+      const bodies: Array<[string, string, string?]> = [
+        ...HOSTILE_BODIES.map(([label, json, detail]): [string, string, string?] => [`the body: ${label}`, json, detail]),
         ...fields.flatMap(({ path: field }) =>
-          field.length === 0 ? [] : HOSTILE_VALUES.map(([label, json]): [string, string] => [`${field.join('.')}: ${label}`, bodyWith(field, json)]),
+          field.length === 0
+            ? []
+            : HOSTILE_VALUES.map(([label, json, detail]): [string, string, string] => [
+                `${field.join('.')}: ${label}`,
+                bodyWith(field, json),
+                detail,
+              ]),
         ),
         ...fields
           .filter((field) => field.closedObject)
@@ -154,7 +171,7 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
             ]),
           ),
       ];
-      for (const [label, body] of bodies) {
+      for (const [label, body, detail] of bodies) {
         const started = performance.now();
         const response = await http.request(method, path, { token, rawBody: body, headers: { 'content-type': 'application/json' } });
         const tookMs = performance.now() - started;
@@ -163,6 +180,10 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
         if (response.status < 400 || response.status >= 500) problems.push(`${where}: ${response.status} ${response.text.slice(0, 200)}`);
         else if (typeof response.body?.error !== 'string' || Object.keys(response.body).length !== 1)
           problems.push(`${where}: body ${response.text.slice(0, 200)}`);
+        else if (detail !== undefined && (response.status !== 400 || response.headers.get('error-detail') !== detail))
+          problems.push(
+            `${where}: ${response.status} with Error-Detail ${JSON.stringify(response.headers.get('error-detail'))}, not ${JSON.stringify(detail)}`,
+          );
         if (tookMs >= BOUND_MS) problems.push(`${where}: took ${Math.round(tookMs)} ms`);
       }
     }
@@ -172,6 +193,51 @@ describe('hostile bodies on every operation that takes one: 4xx in under a secon
     assert.deepEqual(problems, []);
     assert.equal(health.failures, 0);
     assert.ok(health.slowestMs < BOUND_MS, `/healthz took ${Math.round(health.slowestMs)} ms once`);
+  });
+
+  it('a body valid but for one limit is refused for that limit, named in Error-Detail; the same body within it is taken', async () => {
+    const orgId = await createOrg(http);
+    const key = await createKey(http, orgId, ['*']);
+    const agent = await http.post('/api/v1/agents', { token: key, body: { org_id: orgId, name: 'limits' } });
+    assert.equal(agent.status, 201, agent.text);
+    /** A document whose metadata (level 2 of the body) is the given JSON: every required field there and valid. */
+    const documentWith = (metadata: string) => ({
+      path: '/api/v1/knowledge/documents',
+      created: 202,
+      json: `{"org_id":"${orgId}","title":"Limits","content":"A document within every limit but one.","metadata":${metadata}}`,
+    });
+    /** A version with one function tool whose one argument is one of `count` numbers: a JSON Schema enum of that many items. */
+    const versionWithEnum = (count: number) => ({
+      path: `/api/v1/agents/${agent.body.agent_id}/versions`,
+      created: 201,
+      json: JSON.stringify({
+        model: 'local/extractive',
+        instructions: 'Pick a number.',
+        tools: [
+          {
+            type: 'function',
+            name: 'pick',
+            parameters: { type: 'object', properties: { n: { enum: Array.from({ length: count }, (_, i) => i) } }, required: ['n'] },
+          },
+        ],
+      }),
+    });
+    const cases = [
+      // The body is level 1 and its metadata level 2: metadata of 31 levels makes 32, of 32 makes 33.
+      { limit: 'depth', within: documentWith(nestedObjects(MAX_DEPTH - 1)), beyond: documentWith(nestedObjects(MAX_DEPTH)), detail: TOO_DEEP },
+      { limit: 'keys per object', within: documentWith(manyKeys(MAX_KEYS)), beyond: documentWith(manyKeys(MAX_KEYS + 1)), detail: TOO_MANY_KEYS },
+      { limit: 'items per array', within: versionWithEnum(MAX_ITEMS), beyond: versionWithEnum(MAX_ITEMS + 1), detail: TOO_MANY_ITEMS },
+    ];
+    for (const { limit, within, beyond, detail } of cases) {
+      const send = ({ path, json }: { path: string; json: string }) =>
+        http.post(path, { token: key, rawBody: json, headers: { 'content-type': 'application/json' } });
+      const taken = await send(within);
+      assert.equal(taken.status, within.created, `${limit}, within: ${taken.text} ${taken.headers.get('error-detail')}`);
+      const refused = await send(beyond);
+      assert.equal(refused.status, 400, `${limit}, beyond: ${refused.text}`);
+      assert.deepEqual(refused.body, { error: 'invalid_request' });
+      assert.equal(refused.headers.get('error-detail'), detail, limit);
+    }
   });
 
   it('keeps every key of metadata a client sent, prototype names included', async () => {

@@ -262,12 +262,61 @@ describe('MCP tools', () => {
     assert.ok(result?.data.output.length < 16_100);
   });
 
-  it('a tool outside allowed_tools is not offered, and a call of it is refused', async () => {
-    const runId = await startRun('Please use shop.secret_tool.');
+  it('a tool outside allowed_tools is not offered, and a model that calls it anyway is told so: the server never gets the call', async () => {
+    const created = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+      token: tenant.key,
+      body: { model: 'openai/gpt-4o-mini', instructions: 'Answer briefly.', tools: [shop()] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const requestsBefore = openai.requests.length;
+    const callsBefore = mcp.calls.length;
+    // secret_tool is on the server but not in allowed_tools. The model asks for it by its own name (as an
+    // OpenAI-compatible server may answer) and in the form OpenAI would give it, which no function offered has.
+    openai.enqueue(
+      {
+        toolCalls: [
+          { id: 'call_secret_own', name: 'shop.secret_tool', arguments: '{}' },
+          { id: 'call_secret_wire', name: 'shop__secret_tool', arguments: '{}' },
+        ],
+      },
+      { content: 'That tool is not mine to use.' },
+    );
+    const runId = await startRun('Please use shop.secret_tool.', created.body.agent_version_id);
     const run = await finished(runId);
     assert.equal(run.status, 'succeeded', run.error);
-    assert.equal(mcp.callsOf('secret_tool').length, 0);
-    assert.ok(!(await eventsOf(runId)).some((event) => event.type === 'tool_call'));
+    assert.equal(run.output, 'That tool is not mine to use.');
+
+    const [first, second, ...more] = openai.requests.slice(requestsBefore).map((request) => request.body);
+    assert.equal(more.length, 0, 'two model turns');
+    assert.deepEqual(
+      first.tools.map((tool: { function: { name: string } }) => tool.function.name),
+      SHOP_TOOLS.map((tool) => `shop__${tool}`),
+      'secret_tool is not offered',
+    );
+    const ownRefusal = 'shop.secret_tool is not one of the tools this agent may call';
+    const wireRefusal = 'unknown tool shop__secret_tool';
+    assert.deepEqual(
+      second.messages.filter((message: { role: string }) => message.role === 'tool'),
+      [
+        { role: 'tool', tool_call_id: 'call_secret_own', content: JSON.stringify({ error: ownRefusal }) },
+        { role: 'tool', tool_call_id: 'call_secret_wire', content: JSON.stringify({ error: wireRefusal }) },
+      ],
+    );
+
+    const events = await eventsOf(runId);
+    assert.deepEqual(
+      events.filter((event) => event.type === 'tool_call').map((event) => event.data.name),
+      ['shop.secret_tool', 'shop__secret_tool'],
+    );
+    assert.deepEqual(
+      events.filter((event) => event.type === 'tool_result').map((event) => event.data),
+      [
+        { call_id: 'call_secret_own', name: 'shop.secret_tool', error: ownRefusal },
+        { call_id: 'call_secret_wire', name: 'shop__secret_tool', error: wireRefusal },
+      ],
+    );
+    assert.equal(mcp.callsOf('secret_tool').length, 0, 'the server never got the call');
+    assert.equal(mcp.calls.length, callsBefore, 'the server got no call at all');
   });
 
   it('a server that is down: the listing error is an event of the run, which answers without its tools', async () => {

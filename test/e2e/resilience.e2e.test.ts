@@ -217,16 +217,25 @@ describe('resilience', () => {
     while (pending.size > 0) {
       assert.ok(Date.now() < deadline, `${pending.size} runs not finished`);
       const still = new Set<string>();
+      const listed = new Set<string>();
       let cursor: string | null = null;
       do {
         const page: any = await http.get(`/api/v1/agent-runs?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.key });
+        assert.equal(page.status, 200, page.text);
         for (const run of page.body.data) {
           if (!pending.has(run.run_id)) continue;
+          listed.add(run.run_id);
           assert.notEqual(run.status, 'failed', run.error);
           if (run.status !== 'succeeded') still.add(run.run_id);
         }
         cursor = page.body.next_cursor;
       } while (cursor);
+      // Each created run is on the list (newest first, a stable cursor): one missing from it is a fault, not a run done.
+      assert.deepEqual(
+        ids.filter((id) => pending.has(id) && !listed.has(id)),
+        [],
+        'created runs missing from the list',
+      );
       pending = still;
       if (pending.size) await new Promise((resolve) => setTimeout(resolve, 500));
     }
