@@ -206,6 +206,18 @@ describe('MCP tools', () => {
     assert.equal(seen.headers.authorization, SECRET);
   });
 
+  it('the offline model also calls an MCP tool the input names without its label', async () => {
+    const runId = await startRun('Please use lookup_order for order 43.');
+    const run = await finished(runId);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.match(run.output, /shop\.lookup_order returned: order 43: shipped by DHL/);
+    const calls = (await eventsOf(runId)).filter((event) => event.type === 'tool_call');
+    assert.deepEqual(
+      calls.map((call) => [call.data.name, JSON.parse(call.data.arguments)]),
+      [['shop.lookup_order', { order_id: '43' }]],
+    );
+  });
+
   it('OpenAI sees <server_label>__<tool> (no dot in its function names); the run and its log keep shop.lookup_order', async () => {
     const created = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
       token: tenant.key,
