@@ -6,6 +6,7 @@ import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeBasesService } from '@pylon/knowledge';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
 import { SecretBox } from '@pylon/secrets';
+import { PrivateTargets } from '@pylon/webhooks';
 import { fingerprintableTools, sealHeaders } from './mcp-tool';
 import { namedKnowledgeBases, versionTools, type AgentToolRequest } from './version-tools';
 import { versionResponseFormat, type ResponseFormatRequest } from './response-format';
@@ -24,13 +25,18 @@ export interface AgentVersionRequest {
 /** Agents and their immutable versions, for the API (runs read versions through AgentRunsService). */
 @Injectable()
 export class AgentsService {
+  /** The private MCP servers the operator allows (WEBHOOK_ALLOWED_PRIVATE_TARGETS, as for webhook receivers), read once. */
+  private readonly privateTargets: PrivateTargets;
+
   constructor(
     private readonly agents: AgentRepository,
     private readonly llm: LlmService,
     private readonly config: PylonConfig,
     private readonly secrets: SecretBox,
     private readonly knowledgeBases: KnowledgeBasesService,
-  ) {}
+  ) {
+    this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
+  }
 
   /** The model providers a version can name, and which of them this server can run. */
   modelProviders(): ModelProviderInfo[] {
@@ -67,7 +73,7 @@ export class AgentsService {
       maxOutputTokens: request.max_output_tokens ?? null,
       runTimeoutSeconds,
       actionTimeoutSeconds: request.action_timeout_seconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS,
-      tools: versionTools(request.tools ?? []),
+      tools: versionTools(request.tools ?? [], this.privateTargets),
       responseFormat: versionResponseFormat(request.response_format, (schema) => this.llm.responseSchemaFault(request.model, schema)),
     };
     const requestHash = fingerprint({ agentId, version: JSON.stringify({ ...fields, tools: fingerprintableTools(fields.tools, this.secrets) }) });

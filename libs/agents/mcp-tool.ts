@@ -14,6 +14,7 @@ import {
   type McpToolConfig,
 } from '@pylon/contracts';
 import type { SecretBox } from '@pylon/secrets';
+import { assertNoPrivateTargetInUrl, RefusedUrlError, type PrivateTargets } from '@pylon/webhooks';
 
 /** What an MCP tool request carries (the DTO checks the shapes; the rules are here). */
 export interface McpToolRequest {
@@ -43,15 +44,17 @@ const RESERVED_HEADERS = new Set([
 
 /**
  * An MCP tool as stored, its headers still plain (sealHeaders seals them): a label matching the pattern,
- * an http(s) URL without credentials, allowed tool names, header names and values that HTTP can carry.
+ * an http(s) URL without credentials whose host is no address the private-target policy refuses (as a
+ * webhook receiver's), allowed tool names, header names and values that HTTP can carry.
  * Throws 400 naming the field (`tools.<i>.<field>: …`).
  */
-export function mcpTool(tool: McpToolRequest, at: string): McpToolConfig {
+export function mcpTool(tool: McpToolRequest, at: string, privateTargets: PrivateTargets): McpToolConfig {
   if (tool.server_label === undefined) throw ApiError.invalidRequest(`${at}.server_label: an mcp tool needs a server_label`);
   if (!LABEL.test(tool.server_label)) throw ApiError.invalidRequest(`${at}.server_label: must match ${MCP_SERVER_LABEL_PATTERN}`);
   if (tool.server_url === undefined) throw ApiError.invalidRequest(`${at}.server_url: an mcp tool needs a server_url`);
   const urlFault = faultOfUrl(tool.server_url);
   if (urlFault) throw ApiError.invalidRequest(`${at}.server_url: ${urlFault}`);
+  assertPublicOrAllowed(`${at}.server_url`, tool.server_url, privateTargets);
   const allowed = tool.allowed_tools ?? null;
   if (allowed !== null) {
     if (allowed.length === 0) throw ApiError.invalidRequest(`${at}.allowed_tools: list at least one tool, or leave it out for all`);
@@ -99,6 +102,20 @@ function faultOfUrl(value: string): string | null {
   if (url.username || url.password) return 'must not carry credentials (send them in headers)';
   if (url.hash) return 'must not have a fragment';
   return null;
+}
+
+/**
+ * Only what the URL itself says is judged here (a literal address, `localhost`): a name is not resolved
+ * when the version is made, since the server may not be up yet; the worker checks every address a name
+ * resolves to on each connection.
+ */
+function assertPublicOrAllowed(field: string, url: string, privateTargets: PrivateTargets): void {
+  try {
+    assertNoPrivateTargetInUrl(field, url, privateTargets);
+  } catch (error) {
+    if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+    throw error;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type AgentToolConfig,
   type ApprovalPolicy,
 } from '@pylon/contracts';
+import type { PrivateTargets } from '@pylon/webhooks';
 import { MCP_TOOL_FIELDS, maskedHeaders, mcpTool, type McpToolRequest } from './mcp-tool';
 
 /** A tool as a version asks for it: the fields of each type (the API's DTO checks their shapes). */
@@ -36,10 +37,10 @@ const schemaCompiler = new Ajv({ strict: true, allErrors: false, validateSchema:
 
 /**
  * A version's tools as stored, each checked by the rules of its type: the fields it takes, a function
- * name that is unique and matches the pattern, parameters that are a JSON Schema of an object.
- * Throws 400 naming the first fault (`tools.<i>.<field>: …`).
+ * name that is unique and matches the pattern, parameters that are a JSON Schema of an object, an MCP
+ * server_url the private-target policy allows. Throws 400 naming the first fault (`tools.<i>.<field>: …`).
  */
-export function versionTools(requested: readonly AgentToolRequest[]): AgentToolConfig[] {
+export function versionTools(requested: readonly AgentToolRequest[], privateTargets: PrivateTargets): AgentToolConfig[] {
   if (requested.length > MAX_AGENT_TOOLS) throw ApiError.invalidRequest(`tools: at most ${MAX_AGENT_TOOLS} tools`);
   const names = new Set<string>();
   return requested.map((tool, index) => {
@@ -48,7 +49,8 @@ export function versionTools(requested: readonly AgentToolRequest[]): AgentToolC
       if ((tool as unknown as Record<string, unknown>)[field] === undefined) continue;
       if (!FIELDS_OF[tool.type].has(field)) throw ApiError.invalidRequest(`${at}.${field}: a ${tool.type} tool takes no ${field}`);
     }
-    const config = tool.type === FUNCTION_TOOL ? functionTool(tool, at) : tool.type === MCP_TOOL ? mcpTool(tool, at) : knowledgeSearchTool(tool);
+    const config =
+      tool.type === FUNCTION_TOOL ? functionTool(tool, at) : tool.type === MCP_TOOL ? mcpTool(tool, at, privateTargets) : knowledgeSearchTool(tool);
     const name = toolName(config);
     if (names.has(name)) throw ApiError.invalidRequest(`${at}: a tool named ${name} is already in this version`);
     names.add(name);

@@ -61,7 +61,17 @@ describe('knowledge bases', () => {
     const search = await http.post('/api/v1/knowledge/search', { token: fresh.key, body: { org_id: fresh.orgId, query: 'when does the tide turn' } });
     assert.equal(search.status, 200, search.text);
     assert.deepEqual(Object.keys(search.body), ['matches']);
-    assert.deepEqual(Object.keys(search.body.matches[0]).sort(), ['chunk_id', 'chunk_index', 'content', 'doc_id', 'metadata', 'score', 'title']);
+    assert.deepEqual(Object.keys(search.body.matches[0]).sort(), [
+      'chunk_id',
+      'chunk_index',
+      'content',
+      'doc_id',
+      'metadata',
+      'page_end',
+      'page_start',
+      'score',
+      'title',
+    ]);
   });
 
   it('create, get, list, update, delete; names unique per organisation; Idempotency-Key honoured', async () => {

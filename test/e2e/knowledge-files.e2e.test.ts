@@ -31,6 +31,8 @@ describe('knowledge from files', () => {
     http.post('/api/v1/knowledge/files', { token: options.key ?? tenant.key, form, headers: options.headers });
   const query = (text: string) =>
     http.post('/api/v1/knowledge/query', { token: tenant.key, body: { org_id: tenant.orgId, query: text, match_count: 3, mode: 'keyword' } });
+  const search = (text: string) =>
+    http.post('/api/v1/knowledge/search', { token: tenant.key, body: { org_id: tenant.orgId, query: text, match_count: 20 } });
   const expectError = (response: { status: number; body: unknown; text: string }, status: number, code: string) => {
     assert.equal(response.status, status, response.text);
     assert.deepEqual(response.body, { error: code });
@@ -66,6 +68,14 @@ describe('knowledge from files', () => {
     assert.equal(keys.page_end, 3);
     assert.equal(keys.page_start, /about billing/.test(keys.content) ? 2 : 3);
     assert.match(keys.content, /Europe\s*\|?\s*12/);
+    // The seed's search (by meaning only) carries the same pages on its matches.
+    const searched = await search('Every video generation costs five hundred thousand service tokens.');
+    assert.equal(searched.status, 200, searched.text);
+    const same = searched.body.matches.find((match: any) => match.chunk_id === top.chunk_id);
+    assert.ok(same, `the search finds the chunk the query found: ${searched.text}`);
+    assert.deepEqual([same.page_start, same.page_end], [top.page_start, top.page_end]);
+    for (const match of searched.body.matches)
+      assert.ok(1 <= match.page_start && match.page_start <= match.page_end && match.page_end <= 3, JSON.stringify(match));
 
     const download = await http.get(`/api/v1/knowledge/documents/${created.body.doc_id}/file`, { token: tenant.key });
     assert.equal(download.status, 200);
@@ -102,6 +112,9 @@ describe('knowledge from files', () => {
     const match = (await query('receipts filed')).body.matches[0];
     assert.equal(match.doc_id, created.body.doc_id);
     assert.equal(match.page_start, null);
+    const searched = (await search('Receipts are filed within thirty days.')).body.matches.find((m: any) => m.doc_id === created.body.doc_id);
+    assert.ok(searched, 'the search finds the Word document');
+    assert.deepEqual([searched.page_start, searched.page_end], [null, null], 'a document without pages: null, as the query answers');
   });
 
   it('HTML is read without its scripts, styles and navigation; Markdown and text as they are', async () => {

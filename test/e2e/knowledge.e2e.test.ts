@@ -8,7 +8,7 @@ import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createOrg, createTenant, createVersion, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
 
-const MATCH_FIELDS = ['chunk_id', 'chunk_index', 'content', 'doc_id', 'metadata', 'score', 'title'];
+const MATCH_FIELDS = ['chunk_id', 'chunk_index', 'content', 'doc_id', 'metadata', 'page_end', 'page_start', 'score', 'title'];
 
 const HANDBOOK = `# Pylon handbook
 

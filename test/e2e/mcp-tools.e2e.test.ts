@@ -206,6 +206,18 @@ describe('MCP tools', () => {
     assert.equal(seen.headers.authorization, SECRET);
   });
 
+  it('the offline model also calls an MCP tool the input names without its label', async () => {
+    const runId = await startRun('Please use lookup_order for order 43.');
+    const run = await finished(runId);
+    assert.equal(run.status, 'succeeded', run.error);
+    assert.match(run.output, /shop\.lookup_order returned: order 43: shipped by DHL/);
+    const calls = (await eventsOf(runId)).filter((event) => event.type === 'tool_call');
+    assert.deepEqual(
+      calls.map((call) => [call.data.name, JSON.parse(call.data.arguments)]),
+      [['shop.lookup_order', { order_id: '43' }]],
+    );
+  });
+
   it('OpenAI sees <server_label>__<tool> (no dot in its function names); the run and its log keep shop.lookup_order', async () => {
     const created = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
       token: tenant.key,
@@ -333,13 +345,59 @@ describe('MCP tools', () => {
     assert.ok(!events.some((event) => event.type === 'tool_call'));
   });
 
-  it('private targets: refused unless the operator lists them; metadata addresses never', async () => {
+  it('private targets: a literal address the operator does not list is refused when the version is made, as a webhook receiver is', async () => {
     const port = new URL(mcp.url).port;
-    const version = await newVersion([
-      { type: 'mcp', server_label: 'other_loopback', server_url: `http://127.0.0.2:${port}/mcp` },
-      { type: 'mcp', server_label: 'private', server_url: 'http://10.255.255.1/mcp' },
-      { type: 'mcp', server_label: 'metadata', server_url: 'http://169.254.169.254/mcp' },
-    ]);
+    for (const url of ['http://169.254.169.254/mcp', `http://127.0.0.2:${port}/mcp`, 'http://10.0.0.1/mcp', 'http://[::1]/mcp']) {
+      const refused = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+        token: tenant.key,
+        body: { model: 'local/extractive', instructions: 'x', tools: [shop({ server_url: url, headers: undefined })] },
+      });
+      expectError(
+        refused,
+        400,
+        'invalid_request',
+        /^tools\.0\.server_url points at a non-public address \(.+\) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list$/,
+      );
+    }
+    const sameAsWebhooks = await http.post('/api/v1/webhook-endpoints', {
+      token: tenant.key,
+      body: { org_id: tenant.orgId, url: 'http://169.254.169.254/mcp' },
+    });
+    expectError(
+      sameAsWebhooks,
+      400,
+      'invalid_request',
+      /non-public address \(169\.254\.169\.254\) that WEBHOOK_ALLOWED_PRIVATE_TARGETS does not list/,
+    );
+  });
+
+  it('private targets: each connection is checked too, so a version made under a wider setting reaches nothing the worker refuses', async () => {
+    const port = new URL(mcp.url).port;
+    // An API whose operator allowed every IPv4 address: a metadata address is refused all the same.
+    const wider = await stack.startApiReplica({ WEBHOOK_ALLOWED_PRIVATE_TARGETS: '0.0.0.0/0' });
+    let version: string;
+    try {
+      const create = (tools: unknown[]) =>
+        new Http(wider.url).post(`/api/v1/agents/${tenant.agentId}/versions`, {
+          token: tenant.key,
+          body: { model: 'local/extractive', instructions: 'Answer briefly.', tools },
+        });
+      const loopbackAndPrivate = [
+        { type: 'mcp', server_label: 'other_loopback', server_url: `http://127.0.0.2:${port}/mcp` },
+        { type: 'mcp', server_label: 'private', server_url: 'http://10.255.255.1/mcp' },
+      ];
+      expectError(
+        await create([...loopbackAndPrivate, { type: 'mcp', server_label: 'metadata', server_url: 'http://169.254.169.254/mcp' }]),
+        400,
+        'invalid_request',
+        /^tools\.2\.server_url points at a non-public address \(169\.254\.169\.254\)/,
+      );
+      const created = await create(loopbackAndPrivate);
+      assert.equal(created.status, 201, created.text);
+      version = created.body.agent_version_id as string;
+    } finally {
+      await wider.api.stop();
+    }
     const callsBefore = mcp.calls.length;
     const requestsBefore = mcp.requestHeaders.length;
     const runId = await startRun('Please use other_loopback.lookup_order for order 1.', version);
@@ -348,7 +406,7 @@ describe('MCP tools', () => {
     const listings = (await eventsOf(runId)).filter((event) => event.type === 'mcp_list_tools');
     assert.deepEqual(
       listings.map((event) => event.data.server_label),
-      ['other_loopback', 'private', 'metadata'],
+      ['other_loopback', 'private'],
     );
     for (const listing of listings) assert.match(listing.data.error, /non-public address/, JSON.stringify(listing.data));
     assert.equal(mcp.calls.length, callsBefore);

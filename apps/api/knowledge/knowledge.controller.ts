@@ -157,6 +157,8 @@ function toMatchView(match: ChunkMatch): KnowledgeMatch {
     title: match.title,
     chunk_index: match.chunkIndex,
     metadata: match.metadata,
+    page_start: match.pageStart,
+    page_end: match.pageEnd,
   };
 }
 
@@ -169,7 +171,5 @@ function toQueryMatchView(match: ChunkQueryMatch): KnowledgeQueryMatch {
     vector_similarity: match.vectorSimilarity,
     keyword_rank: match.keywordRank,
     keyword_score: match.keywordScore,
-    page_start: match.pageStart,
-    page_end: match.pageEnd,
   };
 }

@@ -46,8 +46,12 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Whether the input names the tool: its name as written, or with `_` and `-` read as spaces. */
-export function inputNamesTool(input: string, toolName: string): boolean {
+/**
+ * Whether the input names the tool: its name as written, or with `_` and `-` read as spaces; `bare`: not
+ * right after a dot (so `shop.lookup_order` does not name a bare `lookup_order`).
+ */
+export function inputNamesTool(input: string, toolName: string, { bare = false }: { bare?: boolean } = {}): boolean {
   const spaced = toolName.replace(/[_-]+/g, ' ');
-  return new RegExp(`(?<![\\w])(?:${escape(toolName)}|${escape(spaced)})(?![\\w])`, 'i').test(input);
+  const before = bare ? '(?<![\\w.])' : '(?<![\\w])';
+  return new RegExp(`${before}(?:${escape(toolName)}|${escape(spaced)})(?![\\w])`, 'i').test(input);
 }

@@ -3,8 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { KNOWLEDGE_SEARCH_TOOL, type HistoryEntry, type KnowledgeToolHit, type LlmTurn, type ToolCall } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest, ToolSpec } from '../llm-provider';
 import { composeExtractiveAnswer, recallFromConversation } from './extractive-answer';
-import { argumentsFromInput, inputNamesTool } from './function-arguments';
+import { argumentsFromInput } from './function-arguments';
 import { fillSchema, unfillableSchemaFault } from './structured-answer';
+import { toolsToCall } from './tool-choice';
 
 const LOCAL_MODELS = ['extractive', 'echo'] as const;
 const EXTRACTIVE_LABEL = '[local/extractive: offline extractive answerer, not a language model]';
@@ -13,8 +14,9 @@ const LOCAL_CONTEXT_TOKENS = 8_000;
 
 /**
  * The offline provider: deterministic in what it says, no network, and plain about being no language model.
- * - `local/extractive` calls the tools a model would: the function tools the input names (arguments
- *   filled from the input, see function-arguments.ts) and knowledge_search. It answers by quoting what
+ * - `local/extractive` calls the tools a model would: the function and MCP tools the input names (an
+ *   MCP tool as `<server_label>.<tool>` or by its own name, see tool-choice.ts; arguments filled from the
+ *   input, see function-arguments.ts) and knowledge_search. It answers by quoting what
  *   the tools returned, the sentences of the conversation's earlier turns that share the most terms
  *   with the input, and the best-matching sentences of the knowledge base with their doc_ids; it says
  *   so when it has nothing to answer from.
@@ -57,7 +59,7 @@ export class LocalLlmProvider implements LlmProvider {
     }
     const calledAlready = request.transcript.some((entry) => entry.role === 'assistant');
     if (!calledAlready) {
-      const calls = request.tools.filter((tool) => wanted(tool, request.input)).map((tool) => callOf(tool, request.input));
+      const calls = toolsToCall(request.input, request.tools).map((tool) => callOf(tool, request.input));
       if (calls.length > 0) return { turn: { kind: 'tool_calls', calls }, grounded: false };
     }
     const results = toolResults(request);
@@ -87,11 +89,6 @@ export class LocalLlmProvider implements LlmProvider {
 /** The answer's text without the line that says what this model is (a structured answer is data, and its run names the model). */
 function withoutLabel(text: string): string {
   return text.startsWith('[local/') ? text.slice(text.indexOf('\n') + 1) : text;
-}
-
-/** knowledge_search is always worth a call; a function tool when the input names it. */
-function wanted(tool: ToolSpec, input: string): boolean {
-  return tool.name === KNOWLEDGE_SEARCH_TOOL || inputNamesTool(input, tool.name);
 }
 
 function callOf(tool: ToolSpec, input: string): ToolCall {

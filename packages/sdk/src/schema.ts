@@ -1414,7 +1414,7 @@ export interface components {
             server_label?: string;
             /**
              * Format: uri
-             * @description mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS).
+             * @description mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS): a literal address (or localhost) it refuses is 400 here, a name is checked on every connection.
              * @example https://mcp.example.com/mcp
              */
             server_url?: string;
@@ -1862,6 +1862,10 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description The first page the chunk is on (1-based), for a document with pages (PDF); else null. */
+            page_start?: number | null;
+            /** @description The last page the chunk is on, for a document with pages; else null. */
+            page_end?: number | null;
         };
         KnowledgeSearchResponse: {
             /** @description Best first. */

@@ -151,7 +151,7 @@ export class AgentToolRequest {
     format: 'uri',
     maxLength: MAX_MCP_SERVER_URL_CHARS,
     description:
-      "mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS).",
+      "mcp only, required: the server's http(s) endpoint (Streamable HTTP; SSE servers too). Reached only at public addresses, unless the operator allows private ones (WEBHOOK_ALLOWED_PRIVATE_TARGETS): a literal address (or localhost) it refuses is 400 here, a name is checked on every connection.",
     example: 'https://mcp.example.com/mcp',
   })
   @IsOmittable()

@@ -177,7 +177,14 @@ export class KnowledgeSearchRequest {
   match_count?: number;
 }
 
-/** 2.3, plus the document title, the chunk's index and the document's metadata. */
+const PAGE_START = {
+  type: 'integer',
+  nullable: true,
+  description: 'The first page the chunk is on (1-based), for a document with pages (PDF); else null.',
+} as const;
+const PAGE_END = { type: 'integer', nullable: true, description: 'The last page the chunk is on, for a document with pages; else null.' } as const;
+
+/** 2.3, plus the document title, the chunk's index, the document's metadata and the chunk's pages (the spec allows more fields). */
 export class KnowledgeMatch {
   @ApiProperty({ format: 'uuid' }) chunk_id!: string;
   @ApiProperty({ format: 'uuid' }) doc_id!: string;
@@ -186,6 +193,8 @@ export class KnowledgeMatch {
   @ApiPropertyOptional() title!: string;
   @ApiPropertyOptional() chunk_index!: number;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
+  @ApiPropertyOptional(PAGE_START) page_start!: number | null;
+  @ApiPropertyOptional(PAGE_END) page_end!: number | null;
 }
 
 export class KnowledgeSearchResponse {
@@ -285,7 +294,7 @@ export class KnowledgeQueryRequest extends PickType(KnowledgeSearchRequest, ['or
   knowledge_base_ids?: string[];
 }
 
-export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as const) {
+export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score', 'page_start', 'page_end'] as const) {
   @ApiProperty({
     type: 'number',
     format: 'float',
@@ -301,14 +310,8 @@ export class KnowledgeQueryMatch extends OmitType(KnowledgeMatch, ['score'] as c
   @ApiProperty({ type: 'integer', nullable: true, description: "Rank in the keyword leg, null if it didn't find it." }) keyword_rank!: number | null;
   @ApiProperty({ type: 'number', nullable: true, description: 'Normalised ts_rank_cd, when the keyword leg found it.' }) keyword_score!:
     number | null;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'The first page the chunk is on (1-based), for a document with pages (PDF); else null.',
-  })
-  page_start!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The last page the chunk is on, for a document with pages; else null.' })
-  page_end!: number | null;
+  @ApiProperty(PAGE_START) page_start!: number | null;
+  @ApiProperty(PAGE_END) page_end!: number | null;
 }
 
 export class KnowledgeQueryResponse {

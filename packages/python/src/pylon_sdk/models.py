@@ -495,6 +495,8 @@ class KnowledgeMatch(TypedDict):
     title: NotRequired[str]
     chunk_index: NotRequired[float]
     metadata: NotRequired[dict[str, Any]]
+    page_start: NotRequired[int]
+    page_end: NotRequired[int]
 
 
 class KnowledgeSearchResponse(TypedDict):
