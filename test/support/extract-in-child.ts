@@ -12,7 +12,13 @@ function peakRss(): number {
 
 async function main(): Promise<void> {
   const [path, type, maxUnpackedBytes] = process.argv.slice(2);
-  const limits = { maxTextChars: 1_000_000, maxUnpackedBytes: Number(maxUnpackedBytes), maxInflatedStreamBytes: Number(maxUnpackedBytes), maxPdfPages: 1_000, maxTextItemsPerPage: 50_000 };
+  const limits = {
+    maxTextChars: 1_000_000,
+    maxUnpackedBytes: Number(maxUnpackedBytes),
+    maxInflatedStreamBytes: Number(maxUnpackedBytes),
+    maxPdfPages: 1_000,
+    maxTextItemsPerPage: 50_000,
+  };
   try {
     const { text } = await extractDocument(path, type as DocumentFileType, { limits });
     console.log(JSON.stringify({ chars: text.length, maxRssBytes: peakRss() }));
