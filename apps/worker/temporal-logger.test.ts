@@ -30,4 +30,15 @@ describe('TemporalPinoLogger', () => {
     assert.ok(!written[0]!.includes('whsec_'), written[0]);
     assert.ok(Buffer.byteLength(written[0]!) <= MAX_LOG_LINE_BYTES);
   });
+
+  it("keeps the SDK's warning for the activity-only extraction lane at debug, and other warnings as they are", () => {
+    const written: string[] = [];
+    const logger = new TemporalPinoLogger(pino(pylonLoggerOptions('info'), { write: (line: string) => void written.push(line) }));
+    logger.warn('No workflows registered, not polling for workflow tasks', { taskQueue: 'pylon.knowledge-extraction' });
+    logger.warn('Activity failed', { activityType: 'extractDocumentText' });
+    assert.deepEqual(
+      written.map((line) => JSON.parse(line).msg),
+      ['Activity failed'],
+    );
+  });
 });
