@@ -1,38 +1,42 @@
-import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import {
   SCHEDULE_FIRING_REFUSED,
   TEMPORAL_SCHEDULED_START_TIME,
+  agentRunWorkflowId,
+  pylonSearchAttributes,
   type AgentScheduleActivities,
   type ScheduleFiringInput,
   type ScheduleFiringOutcome,
 } from '@pylon/contracts';
-import { scheduledRunFinished } from './scheduled-run-finished';
+import { agentRunWorkflow } from './agent-run.workflow';
 
 const schedules = proxyActivities<AgentScheduleActivities>({
-  // A create is a few statements and a workflow start: an attempt on a worker that died is retried after this.
+  // A create is a few statements: an attempt on a worker that died is retried after this.
   startToCloseTimeout: '15 seconds',
-  // Retried until the database and the workflow engine answer, and while the organisation's backlog is full.
+  // Retried until the database answers, and while the organisation's backlog is full.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [SCHEDULE_FIRING_REFUSED] },
 });
 
-/** How long a firing waits for its run's end before it looks for itself (a run whose workflow was terminated never signals). */
-const RUN_END_CHECK = '1 day';
-
 /**
- * One firing of an agent schedule, started by its Temporal Schedule. Creates the run of the firing's
- * nominal time through the idempotent create (a retried or replayed firing finds the same run), then
- * lasts as long as the run, so the Schedule's overlap policy (skip, buffer one, allow all) applies to runs.
+ * One firing of an agent schedule, started by its Temporal Schedule (or by `POST …/trigger`). Creates the
+ * run of the firing's nominal time through the idempotent create (a retried attempt finds the same run),
+ * then runs it as its child and ends with it, so the Schedule's own overlap policy (skip, buffer one,
+ * allow all) applies to runs.
  */
 export async function agentScheduleFiringWorkflow(firing: ScheduleFiringInput): Promise<ScheduleFiringOutcome> {
-  let finished = false;
-  setHandler(scheduledRunFinished, () => void (finished = true));
-  const info = workflowInfo();
-  const scheduledAt = nominalTime(info.workflowId, info.typedSearchAttributes.get(TEMPORAL_SCHEDULED_START_TIME));
-  const fired = await schedules.fireSchedule({ ...firing, scheduledAt, firingWorkflowId: info.workflowId });
-  if (fired.runId && !fired.final) {
-    while (!(await condition(() => finished, RUN_END_CHECK))) {
-      if (await schedules.isScheduledRunFinal({ orgId: firing.orgId, runId: fired.runId })) break;
-    }
+  const scheduledAt = firing.trigger?.at ?? nominalTime(workflowInfo().workflowId, workflowInfo().typedSearchAttributes.get(TEMPORAL_SCHEDULED_START_TIME));
+  const fired = await schedules.fireSchedule({ ...firing, scheduledAt });
+  if (fired.runId && fired.start) {
+    const { input, taskQueue, fairnessWeight, summary } = fired.start;
+    await executeChild(agentRunWorkflow, {
+      workflowId: agentRunWorkflowId(fired.runId),
+      args: [input],
+      taskQueue,
+      priority: { fairnessKey: firing.orgId, ...(fairnessWeight ? { fairnessWeight } : {}) },
+      typedSearchAttributes: pylonSearchAttributes(firing.orgId, fired.runId),
+      staticSummary: summary,
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    }).catch(() => undefined); // the run records its own end, whatever it is
   }
   return { scheduledAt, runId: fired.runId };
 }

@@ -7,3 +7,4 @@ export { videoGenerationWorkflow } from './video-generation.workflow';
 export { webhookWorkflow } from './webhook.workflow';
 export { runEventsRetentionWorkflow } from './run-events-retention.workflow';
 export { agentScheduleFiringWorkflow } from './agent-schedule-firing.workflow';
+export { conversationWorkflow } from './conversation.workflow';

@@ -13,6 +13,7 @@ import { VideoModule } from '@pylon/video';
 import { WebhooksModule } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { AgentScheduleActivitiesImpl } from './activities/agent-schedule.activities';
+import { ConversationActivitiesImpl } from './activities/conversation.activities';
 import { KnowledgeIngestionActivitiesImpl } from './activities/knowledge-ingestion.activities';
 import { KnowledgeBatchActivitiesImpl } from './activities/knowledge-batch.activities';
 import { McpToolActivitiesImpl } from './activities/mcp-tool.activities';
@@ -43,6 +44,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
   providers: [
     AgentRunActivitiesImpl,
     AgentScheduleActivitiesImpl,
+    ConversationActivitiesImpl,
     KnowledgeIngestionActivitiesImpl,
     KnowledgeBatchActivitiesImpl,
     KnowledgeVectorIndexActivitiesImpl,

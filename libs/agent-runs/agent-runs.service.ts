@@ -8,8 +8,17 @@ import {
   KNOWLEDGE_SEARCH_TOOL,
   MCP_TOOL,
   RUN_CANCELLED_ERROR,
+  TURN_REFUSED,
+  UPDATES,
+  WORKFLOW_KINDS,
   WORKFLOW_TYPES,
   agentRunWorkflowId,
+  conversationWorkflowId,
+  type AcceptedTurn,
+  type ConversationWorkflowInput,
+  type IfBusy,
+  type RunStart,
+  type TurnSubmission,
   toolName,
   outputMismatchError,
   type KnowledgeToolHit,
@@ -37,7 +46,7 @@ import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { LimitsService } from '@pylon/limits';
 import { LlmService, toolSpecs } from '@pylon/llm';
-import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
+import { EventAnnouncer, WorkflowStarter, type StartRequest } from '@pylon/temporal';
 import { OutputMismatchError, RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 import { RunMeteringService } from './run-metering.service';
 import { checkAnswer } from './structured-output';
@@ -49,21 +58,16 @@ import { plannedMcpCall } from './mcp-planning';
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
 
-/** What a conversation's turn does when an earlier turn is not final yet. */
-export const IF_BUSY = ['enqueue', 'reject', 'interrupt'] as const;
-export type IfBusy = (typeof IF_BUSY)[number];
-
-/** A run that is a conversation's turn. */
+/** A run that is a conversation's turn: its conversation's workflow numbers it and runs it in order. */
 export interface TurnRequest {
   conversationId: string;
   ifBusy: IfBusy;
 }
 
-/** A run a schedule's firing creates: the schedule, the firing's nominal time, and the firing workflow told when the run ends. */
+/** A run a schedule's firing creates (the firing starts its workflow, as its child): the schedule and the firing's nominal time. */
 export interface ScheduledRun {
   scheduleId: string;
   scheduledAt: Date;
-  firingWorkflowId: string;
 }
 
 const VERSION_CACHE_SIZE = 1_000;
@@ -128,15 +132,12 @@ export class AgentRunsService {
     let version: AgentVersion | null = null;
     // Learnt as the run is inserted; a retry that finds it still queued starts it on the standard lane.
     let express = false;
-    const inserting = (inserted: { nothingElseQueued: boolean } | null) => {
-      express = !!inserted?.nothingElseQueued && this.config.agentRunsExpressSlots > 0;
-      return inserted !== null;
-    };
     const run = await createOnce<QueuedRun>(idempotencyKey, requestHash, {
       findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
       admit: async () => {
         version = await this.version(orgId, request.agent_version_id);
         if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+        if (turn && !(await this.conversations.findById(orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
         await this.metering.admit(orgId, version.model);
         await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
       },
@@ -148,38 +149,57 @@ export class AgentRunsService {
           status: 'queued' as const,
           requestHash,
           createdAt: new Date(),
-          conversationId: null,
+          conversationId: turn?.conversationId ?? null,
           conversationSeq: null,
         };
         const origin = scheduled ? { scheduleId: scheduled.scheduleId, scheduledAt: scheduled.scheduledAt } : {};
-        if (!turn) return inserting(await this.runs.insertQueued({ ...queued, ...origin, input: request.input, idempotencyKey })) ? queued : null;
-        return this.transactions.run(async (manager) => {
-          if (!(await this.conversations.lockForTurn(manager, orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
-          if (turn.ifBusy === 'reject' && (await this.conversations.unfinishedTurns(orgId, turn.conversationId, manager)).length > 0) {
-            throw new ApiError(ErrorCode.ConversationBusy, 'an earlier turn of this conversation is not finished');
-          }
-          const numbered = {
-            ...queued,
-            conversationId: turn.conversationId,
-            conversationSeq: await this.conversations.takeTurnNumber(manager, orgId, turn.conversationId),
-          };
-          return inserting(await this.runs.insertQueued({ ...numbered, input: request.input, idempotencyKey }, manager)) ? numbered : null;
-        });
+        const inserted = await this.runs.insertQueued({ ...queued, ...origin, input: request.input, idempotencyKey });
+        express = !!inserted?.nothingElseQueued && this.config.agentRunsExpressSlots > 0;
+        return inserted ? queued : null;
       },
-      work: {
-        awaitsStart: (earlier) => earlier.status === 'queued',
-        start: async (queued) => {
-          const ofRun = version ?? (await this.version(orgId, queued.agentVersionId));
-          if (ofRun) await this.startWorkflow(orgId, queued, ofRun, { scheduleFiringWorkflowId: scheduled?.firingWorkflowId, express });
-        },
-        undo: async (queued, error) => {
-          this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
-          await this.runs.deleteQueued(orgId, queued.id);
-          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
-        },
-      },
+      // A scheduled run's workflow is started by its firing, as a child (runStart).
+      work: scheduled
+        ? undefined
+        : {
+            awaitsStart: (earlier) => earlier.status === 'queued',
+            start: async (queued) => {
+              const start = await this.runStart(orgId, queued, version, express);
+              if (!start) return;
+              if (!turn) return this.workflows.start(runWorkflowStart(orgId, queued, start));
+              queued.conversationSeq = await this.submitTurn(orgId, queued, turn, start);
+            },
+            undo: async (queued, error) => {
+              await this.runs.deleteQueued(orgId, queued.id);
+              if (error instanceof ApiError) return error;
+              this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
+              return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
+            },
+          },
     });
     return run;
+  }
+
+  /**
+   * Hands the turn to its conversation's workflow (starting it with the first turn): its number, or the
+   * workflow's refusal as the API's answer (409 conversation_busy with `reject`, 404 for a deleted conversation).
+   */
+  private async submitTurn(orgId: string, queued: QueuedRun, turn: TurnRequest, start: RunStart): Promise<number> {
+    const submission: TurnSubmission = { orgId, runId: queued.id, ifBusy: turn.ifBusy, start };
+    const conversation = await this.conversations.findById(orgId, turn.conversationId);
+    if (!conversation) throw ApiError.notFound('no such conversation');
+    const outcome = await this.workflows.updateWithStart<AcceptedTurn>({
+      workflowType: WORKFLOW_TYPES.conversation,
+      workflowId: conversationWorkflowId(turn.conversationId),
+      args: [{ orgId, conversationId: turn.conversationId, turnsTaken: conversation.turns } satisfies ConversationWorkflowInput],
+      orgId,
+      resourceId: turn.conversationId,
+      summary: `Conversation ${turn.conversationId}`,
+      update: UPDATES.submitTurn,
+      updateArg: submission,
+    });
+    if (outcome.kind === 'done') return outcome.result.seq;
+    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.busy) throw new ApiError(ErrorCode.ConversationBusy, outcome.message);
+    throw ApiError.notFound('no such conversation');
   }
 
   async get(orgId: string, runId: string): Promise<AgentRun> {
@@ -367,54 +387,33 @@ export class AgentRunsService {
     return history;
   }
 
-  /** Whether every turn of the run's conversation accepted before it is final (so it may go). */
-  async isTurnFree(orgId: string, conversationId: string, seq: number): Promise<boolean> {
-    return !(await this.conversations.hasUnfinishedBefore(orgId, conversationId, seq));
-  }
-
-  /** The conversation's first turn that is not final, or null. */
-  async firstUnfinishedTurn(orgId: string, conversationId: string): Promise<string | null> {
-    return (await this.conversations.unfinishedTurns(orgId, conversationId))[0]?.runId ?? null;
-  }
-
   async markFailed(orgId: string, runId: string, error: string): Promise<string | null> {
     const run = await this.runs.findById(orgId, runId);
     return run && this.runs.markFailed(orgId, run, error, runEvent);
   }
 
   /**
-   * A run of an organisation that had nothing else queued goes to the express lane, whose slots its
-   * neighbours' backlogs never hold (PylonConfig.agentRunsExpressSlots).
+   * How the run's workflow starts: its input, and its lane. A run of an organisation that had nothing else
+   * queued goes to the express lane, whose slots its neighbours' backlogs never hold
+   * (PylonConfig.agentRunsExpressSlots). Null when its version is gone.
    */
-  private async startWorkflow(
-    orgId: string,
-    run: QueuedRun,
-    version: AgentVersion,
-    { scheduleFiringWorkflowId, express }: { scheduleFiringWorkflowId?: string; express: boolean },
-  ): Promise<void> {
-    const runId = run.id;
-    return this.workflows.start({
-      workflowType: WORKFLOW_TYPES.agentRun,
-      workflowId: agentRunWorkflowId(runId),
-      args: [
-        {
-          runId,
-          orgId,
-          runTimeoutSeconds: version.runTimeoutSeconds,
-          heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
-          modelAnswersInProcess: this.llm.answersInProcess(version.model),
-          actionTimeoutSeconds: version.actionTimeoutSeconds,
-          ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
-          ...(run.conversationId && run.conversationSeq !== null ? { conversation: { id: run.conversationId, seq: run.conversationSeq } } : {}),
-          ...(scheduleFiringWorkflowId ? { scheduleFiringWorkflowId } : {}),
-        },
-      ],
-      orgId,
+  async runStart(orgId: string, run: QueuedRun, knownVersion: AgentVersion | null = null, express = false): Promise<RunStart | null> {
+    const version = knownVersion ?? (await this.version(orgId, run.agentVersionId));
+    if (!version) return null;
+    return {
+      input: {
+        runId: run.id,
+        orgId,
+        runTimeoutSeconds: version.runTimeoutSeconds,
+        heartbeatTimeoutSeconds: this.config.llmHeartbeatTimeoutSeconds,
+        modelAnswersInProcess: this.llm.answersInProcess(version.model),
+        actionTimeoutSeconds: version.actionTimeoutSeconds,
+        ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
+      },
+      taskQueue: this.config.taskQueue(WORKFLOW_KINDS[WORKFLOW_TYPES.agentRun], express ? 'express' : 'standard'),
       fairnessWeight: await this.limits.dispatchWeight(orgId),
-      express,
-      resourceId: runId,
-      summary: run.conversationId ? `Agent run ${runId} (turn ${run.conversationSeq} of conversation ${run.conversationId})` : `Agent run ${runId}`,
-    });
+      summary: run.conversationId ? `Agent run ${run.id} (a turn of conversation ${run.conversationId})` : `Agent run ${run.id}`,
+    };
   }
 
   private async version(orgId: string, versionId: string): Promise<AgentVersion | null> {
@@ -440,4 +439,18 @@ function planned(call: ToolCall, version: AgentVersion): PlannedToolCall {
   const tool = version.tools.find((candidate) => toolName(candidate) === call.name);
   if (tool?.type === FUNCTION_TOOL) return { ...call, runner: 'customer', approval: false };
   return { ...call, runner: 'pylon', approval: tool?.type === KNOWLEDGE_SEARCH_TOOL && tool.require_approval === 'always' };
+}
+
+/** A run's own workflow, started by the API. */
+function runWorkflowStart(orgId: string, run: QueuedRun, start: RunStart): StartRequest {
+  return {
+    workflowType: WORKFLOW_TYPES.agentRun,
+    workflowId: agentRunWorkflowId(run.id),
+    args: [start.input],
+    orgId,
+    fairnessWeight: start.fairnessWeight,
+    taskQueue: start.taskQueue,
+    resourceId: run.id,
+    summary: start.summary,
+  };
 }

@@ -165,10 +165,10 @@ export class AgentSchedulesService {
     return this.withNextRuns(updated);
   }
 
-  /** One firing now (a run whose nominal time is now), whatever the schedule already runs, paused or not. */
+  /** One firing now (a run whose nominal time is now), whatever the schedule already runs, paused or not; each trigger its own. */
   async trigger(orgId: string, scheduleId: string): Promise<ScheduleWithNextRuns> {
     const schedule = await this.find(orgId, scheduleId);
-    await this.registered(schedule, () => this.engine.trigger(scheduleId));
+    await this.engine.fireNow(schedule);
     return this.withNextRuns(schedule);
   }
 
@@ -189,21 +189,18 @@ export class AgentSchedulesService {
    * A firing: the run of the schedule at its nominal time, created once whatever retries or replays
    * (its Idempotency-Key is the schedule and the time). No run when the schedule was deleted meanwhile.
    */
-  async fire(orgId: string, firing: ScheduleFiringInput, scheduledAt: string, firingWorkflowId: string): Promise<ScheduleFired> {
+  async fire(orgId: string, firing: ScheduleFiringInput, scheduledAt: string): Promise<ScheduleFired> {
     if (!(await this.schedules.findById(orgId, firing.scheduleId))) return { runId: null, final: true };
     const run = await this.runs.create(
       orgId,
       { agent_version_id: firing.agentVersionId, input: firing.input },
-      scheduledRunIdempotencyKey(firing.scheduleId, scheduledAt),
+      scheduledRunIdempotencyKey(firing.scheduleId, scheduledAt, firing.trigger?.id),
       undefined,
-      { scheduleId: firing.scheduleId, scheduledAt: new Date(scheduledAt), firingWorkflowId },
+      { scheduleId: firing.scheduleId, scheduledAt: new Date(scheduledAt) },
     );
-    return { runId: run.id, final: isFinal(run.status) };
-  }
-
-  async isRunFinal(orgId: string, runId: string): Promise<boolean> {
-    const run = await this.runRows.findById(orgId, runId);
-    return !run || isFinal(run.status);
+    if (isFinal(run.status)) return { runId: run.id, final: true };
+    const start = await this.runs.runStart(orgId, run);
+    return { runId: run.id, final: false, ...(start ? { start } : {}) };
   }
 
   private async find(orgId: string, scheduleId: string): Promise<AgentSchedule> {

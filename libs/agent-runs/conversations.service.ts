@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@pylon/contracts';
+import { ApiError, SIGNALS, conversationWorkflowId, type IfBusy } from '@pylon/contracts';
 import { Conversation, ConversationRepository, type ConversationItem, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
-import { AgentRunsService, type IfBusy, type NewRunRequest, type QueuedRun } from './agent-runs.service';
+import { WorkflowStarter } from '@pylon/temporal';
+import { AgentRunsService, type NewRunRequest, type QueuedRun } from './agent-runs.service';
 
 const ITEMS_PAGE_MAX = 100;
 const MAX_METADATA_BYTES = 16 * 1024;
 
 /**
- * Conversations: their turns are ordinary agent runs, numbered in the order they are accepted and run
- * one at a time in that order (each turn's workflow waits, at no cost, until the turns before it are
- * final). The model of each turn sees the items the earlier turns left.
+ * Conversations: their turns are ordinary agent runs, taken by the conversation's workflow
+ * (`conversation:<id>`), which numbers them in the order it accepts them and runs them one at a time in
+ * that order, each as its child. The model of each turn sees the items the earlier turns left.
  */
 @Injectable()
 export class ConversationsService {
   constructor(
     private readonly conversations: ConversationRepository,
     private readonly runs: AgentRunsService,
+    private readonly workflows: WorkflowStarter,
   ) {}
 
   create(orgId: string, metadata: Record<string, unknown>, idempotencyKey: string | null): Promise<Conversation> {
@@ -45,9 +47,10 @@ export class ConversationsService {
     return this.conversations.list(orgId, page);
   }
 
-  /** Its items go; its runs stay readable (a turn still running finishes, remembered nowhere). */
+  /** Its items go; its runs stay readable (the turns it took still run, remembered nowhere); its workflow takes no more turns. */
   async delete(orgId: string, conversationId: string): Promise<void> {
     if (!(await this.conversations.delete(orgId, conversationId))) throw ApiError.notFound('no such conversation');
+    await this.workflows.signal(conversationWorkflowId(conversationId), SIGNALS.conversationDeleted, undefined);
   }
 
   /**
@@ -64,23 +67,17 @@ export class ConversationsService {
     return { items: page, nextCursor: items.length > size && last ? `${last.turn}_${last.seq}` : null };
   }
 
+  /** For the conversation's workflow: the number it gave the turn, on the run and the conversation, with the turn's input item. */
+  numberTurn(orgId: string, conversationId: string, runId: string, seq: number): Promise<void> {
+    return this.conversations.numberTurn(orgId, conversationId, runId, seq);
+  }
+
   /**
    * A turn: a run of the conversation. `enqueue` waits for the earlier turns, `reject` is 409 while one
    * is not final, `interrupt` cancels every earlier turn not final yet (each ends `failed` with
    * `cancelled`) so this one goes next.
    */
-  async startTurn(orgId: string, conversationId: string, request: NewRunRequest, ifBusy: IfBusy, idempotencyKey: string | null): Promise<QueuedRun> {
-    const run = await this.runs.create(orgId, request, idempotencyKey, { conversationId, ifBusy });
-    if (ifBusy === 'interrupt') {
-      for (const earlier of await this.conversations.unfinishedTurns(orgId, conversationId)) {
-        if (earlier.seq < run.conversationSeq!) await this.runs.cancel(orgId, earlier.runId).catch(ignoreFinishedMeanwhile);
-      }
-    }
-    return run;
+  startTurn(orgId: string, conversationId: string, request: NewRunRequest, ifBusy: IfBusy, idempotencyKey: string | null): Promise<QueuedRun> {
+    return this.runs.create(orgId, request, idempotencyKey, { conversationId, ifBusy });
   }
-}
-
-/** A turn that ended between being listed and being cancelled needs no cancelling. */
-function ignoreFinishedMeanwhile(error: unknown): void {
-  if (!(error instanceof ApiError)) throw error;
 }

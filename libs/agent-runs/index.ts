@@ -1,5 +1,5 @@
 export { toAgentRunView, toAgentRunCreated, runEvent, type AgentRunView, type AgentRunCreatedView } from './run-view';
-export { AgentRunsService, IF_BUSY, type IfBusy, type NewRunRequest, type QueuedRun, type ScheduledRun } from './agent-runs.service';
+export { AgentRunsService, type NewRunRequest, type QueuedRun, type ScheduledRun } from './agent-runs.service';
 export { AgentSchedulesService, type NewScheduleRequest, type ScheduleChanges, type ScheduleWithNextRuns } from './agent-schedules.service';
 export { AgentRunsModule } from './agent-runs.module';
 export { OutputMismatchError, RunAlreadyFinishedError, RunCannotPayError, RunNotFoundError } from './run-errors';

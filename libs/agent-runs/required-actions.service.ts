@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   ApiError,
+  ANSWER_REFUSED,
   EVENT_TYPES,
   ErrorCode,
-  SIGNALS,
+  UPDATES,
   agentRunWorkflowId,
+  answerKey,
   refusedCallOutput,
   type ActionAnswer,
-  type ActionClosed,
   type RequiredActionRequest,
   type RequiredActionType,
   type ToolCall,
@@ -28,21 +29,18 @@ function toView(action: RunAction): RequiredActionView {
   return { type: action.type, tool_calls: action.toolCalls, expires_at: action.expiresAt.toISOString() };
 }
 
-/** The same answer, whatever order its entries came in. */
+/** The answer's fingerprint as stored: a repeated answer has the same, whatever the order of its entries. */
 function answerHash(answer: ActionAnswer): string {
-  const entries = answer.type === 'submit_tool_outputs' ? answer.tool_outputs : answer.approvals;
-  const sorted = [...entries].sort((a, b) => (a.tool_call_id < b.tool_call_id ? -1 : a.tool_call_id > b.tool_call_id ? 1 : 0));
-  return createHash('sha256')
-    .update(JSON.stringify({ type: answer.type, entries: sorted }))
-    .digest('hex');
+  return createHash('sha256').update(answerKey(answer)).digest('hex');
 }
 
 /**
- * What runs wait for and the answers they get. The workflow records an action and sleeps; the caller
- * reads it and answers; the answer is checked against the action (every call answered once, nothing
- * else), recorded in PostgreSQL in one statement with what it adds to the run's log and conversation,
- * and only then signalled to the workflow. So an answer is never lost: if the signal does not get
- * through, the same request again signals it again, and a workflow whose wait ran out finds it recorded.
+ * What runs wait for and the answers they get. The run's workflow owns the wait: it records the action
+ * (its events with it) and sleeps; the caller reads it from the projection and answers; the answer goes to
+ * the workflow as an Update, whose validator checks it against the action (every call answered once,
+ * nothing else; the right kind; something pending at all) and whose handler records it with what it adds
+ * to the run's log and conversation. The request answers once that is done. The same answer again is
+ * accepted again and changes nothing, also after the run went on or ended.
  */
 @Injectable()
 export class RequiredActionsService {
@@ -60,24 +58,25 @@ export class RequiredActionsService {
     return toView(action);
   }
 
-  /**
-   * Answers the run's pending action. The same answer again answers the same (and hands it to the run
-   * again, in case it did not get it); anything else for a run that waits for nothing is 409.
-   */
+  /** Hands the answer to the run's workflow; 400 when it does not fit the action, 409 when the run waits for no such action. */
   async answer(orgId: string, runId: string, answer: ActionAnswer): Promise<AgentRun> {
     const run = await this.run(orgId, runId);
-    const hash = answerHash(answer);
-    let action = await this.actions.latestOfRun(orgId, runId);
-    if (action && isWaiting(run, action)) {
-      if (action.type !== answer.type) throw notWaiting(run, action, answer.type);
-      checkAnswers(action, answer);
-      const { log, items } = recordsOf(action, answer);
-      if (await this.actions.answer(orgId, action.id, answer, hash, log, items)) action = { ...action, status: 'answered', answerHash: hash };
-      else action = await this.actions.findById(orgId, action.id); // answered or expired meanwhile
+    if (run.status === 'running') {
+      const outcome = await this.workflows.update(agentRunWorkflowId(runId), UPDATES.answerAction, { orgId, answer }).catch(() => {
+        throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine did not take the answer; nothing was recorded, send it again');
+      });
+      if (outcome.kind === 'refused') {
+        if (outcome.type === ANSWER_REFUSED.badAnswer) throw ApiError.invalidRequest(outcome.message);
+        throw new ApiError(ErrorCode.RunNotWaiting, outcome.message);
+      }
+      if (outcome.kind === 'done') return (await this.runs.findById(orgId, runId))!;
     }
-    if (!action || action.status !== 'answered' || action.answerHash !== hash) throw notWaiting(run, action, answer.type);
-    await this.handToRun(run, action.id, answer);
-    return (await this.runs.findById(orgId, runId))!;
+    // The run is not running (or its workflow just ended): only the answer it already went on with is accepted again.
+    const ended = (await this.runs.findById(orgId, runId))!;
+    const action = await this.actions.latestOfRun(orgId, runId);
+    if (action?.status === 'answered' && action.answerHash === answerHash(answer)) return ended;
+    if (action?.status === 'answered') throw new ApiError(ErrorCode.RunNotWaiting, "the run's action was already answered differently");
+    throw new ApiError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${ended.status})`);
   }
 
   /** For the workflow: records the action the run now waits for, with its events; the webhook event's id to announce, or null. */
@@ -93,10 +92,15 @@ export class RequiredActionsService {
     );
   }
 
-  /** For the workflow, when its wait ran out: the answer recorded just in time, or the action expired. */
-  async close(orgId: string, actionId: string): Promise<ActionClosed> {
-    const action = await this.actions.expire(orgId, actionId);
-    return action?.status === 'answered' && action.answer ? { kind: 'answered', answer: action.answer } : { kind: 'expired' };
+  /** For the workflow, once it accepted an answer: records it with what it adds to the run's log and conversation. */
+  async recordAnswer(orgId: string, actionId: string, calls: ToolCall[], answer: ActionAnswer): Promise<void> {
+    const { log, items } = recordsOf(calls, answer);
+    await this.actions.answer(orgId, actionId, answer, answerHash(answer), log, items);
+  }
+
+  /** For the workflow, when nobody answered in time. */
+  expire(orgId: string, actionId: string): Promise<void> {
+    return this.actions.expire(orgId, actionId);
   }
 
   private async run(orgId: string, runId: string): Promise<AgentRun> {
@@ -104,52 +108,15 @@ export class RequiredActionsService {
     if (!run) throw ApiError.notFound('no such run');
     return run;
   }
-
-  /** Signals the recorded answer to a run not final yet; if it does not get through, the answer stays recorded. */
-  private async handToRun(run: AgentRun, actionId: string, answer: ActionAnswer): Promise<void> {
-    if (run.status !== 'running') return;
-    try {
-      await this.workflows.signal(agentRunWorkflowId(run.id), SIGNALS.actionAnswered, { actionId, answer });
-    } catch {
-      throw new ApiError(
-        ErrorCode.OrchestratorUnavailable,
-        'the answer is recorded, but the workflow engine did not take it; send the same request again to hand it to the run',
-      );
-    }
-  }
 }
 
 function isWaiting(run: AgentRun, action: RunAction): boolean {
   return run.status === 'running' && action.status === 'pending' && action.expiresAt.getTime() > Date.now();
 }
 
-function notWaiting(run: AgentRun, action: RunAction | null, asked: RequiredActionType): ApiError {
-  if (action && action.type !== asked && isWaiting(run, action)) {
-    return new ApiError(ErrorCode.RunNotWaiting, `the run waits for ${action.type}, not ${asked}`);
-  }
-  if (action?.status === 'answered') return new ApiError(ErrorCode.RunNotWaiting, "the run's action was already answered differently");
-  return new ApiError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${run.status})`);
-}
-
-/** Every call of the action (of the answer's type) answered exactly once, and nothing else; 400 naming the first fault. */
-function checkAnswers(action: RunAction, answer: ActionAnswer): void {
-  const field = answer.type === 'submit_tool_outputs' ? 'tool_outputs' : 'approvals';
-  const entries = answer.type === 'submit_tool_outputs' ? answer.tool_outputs : answer.approvals;
-  const expected = new Set(action.toolCalls.map((call) => call.id));
-  const seen = new Set<string>();
-  entries.forEach((entry, index) => {
-    if (!expected.has(entry.tool_call_id))
-      throw ApiError.invalidRequest(`${field}.${index}.tool_call_id: ${entry.tool_call_id} is not a call this run waits for`);
-    if (seen.has(entry.tool_call_id)) throw ApiError.invalidRequest(`${field}.${index}.tool_call_id: ${entry.tool_call_id} is answered twice`);
-    seen.add(entry.tool_call_id);
-  });
-  const missing = action.toolCalls.find((call) => !seen.has(call.id));
-  if (missing) throw ApiError.invalidRequest(`${field}: no answer for call ${missing.id} (${missing.name})`);
-}
-
 /** What an answer adds to the run's log and to its conversation. */
-function recordsOf(action: RunAction, answer: ActionAnswer): { log: NewRunEvent[]; items: NewConversationItem[] } {
-  const nameOf = new Map(action.toolCalls.map((call) => [call.id, call.name]));
+function recordsOf(calls: ToolCall[], answer: ActionAnswer): { log: NewRunEvent[]; items: NewConversationItem[] } {
+  const nameOf = new Map(calls.map((call) => [call.id, call.name]));
   if (answer.type === 'submit_tool_outputs') {
     return {
       log: answer.tool_outputs.map((o) => ({

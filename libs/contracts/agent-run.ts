@@ -1,6 +1,6 @@
 import type { ToolCall, TranscriptEntry } from './agent-tools';
 import type { McpServerTools } from './mcp-tools';
-import type { ActionClosed, RequiredActionRequest } from './required-actions';
+import type { ActionAnswer, RequiredActionRequest } from './required-actions';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -23,12 +23,8 @@ export interface AgentRunWorkflowInput {
   modelAnswersInProcess?: boolean;
   /** How long the run waits for each required action (the version's), not counted against the run timeout. */
   actionTimeoutSeconds?: number;
-  /** A conversation's turn: it waits until the turns accepted before it are final. */
-  conversation?: { id: string; seq: number };
   /** The version (its id) has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
   mcpVersionId?: string;
-  /** A scheduled run: the firing workflow that created it, told when the run ends. */
-  scheduleFiringWorkflowId?: string;
 }
 
 export interface AgentRunOutcome {
@@ -68,12 +64,10 @@ export interface AgentRunActivities {
    * workflow's `actionId`; the id of the webhook event to announce, or null.
    */
   requireAction(input: AgentRunWorkflowInput & { actionId: string; request: RequiredActionRequest }): Promise<string | null>;
-  /** The action's time ran out in the workflow: expires it, unless an answer was recorded just before. */
-  closeAction(input: AgentRunWorkflowInput & { actionId: string }): Promise<ActionClosed>;
-  /** Whether every turn of the conversation accepted before this one is final. */
-  isTurnFree(input: AgentRunWorkflowInput): Promise<boolean>;
-  /** The conversation's first turn that is not final (its run id), to tell it that it may go; null when none is left. */
-  firstUnfinishedTurn(input: AgentRunWorkflowInput): Promise<string | null>;
+  /** Records the answer the workflow accepted, with what it adds to the run's log and conversation (a retry changes nothing). */
+  recordAnswer(input: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void>;
+  /** Nobody answered the action in time: records it expired. */
+  expireAction(input: AgentRunWorkflowInput & { actionId: string }): Promise<void>;
   /** The id of the event recorded with the change, or null when the run was already final. */
   markRunFailed(input: AgentRunWorkflowInput & { error: string }): Promise<string | null>;
   /** Retention: deletes run events older than RUN_EVENTS_RETENTION_DAYS; how many. */

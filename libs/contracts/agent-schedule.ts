@@ -1,3 +1,4 @@
+import type { RunStart } from './conversation';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 
 /** What a firing does while the schedule's previous run is not final yet (Temporal's overlap policy). */
@@ -18,8 +19,8 @@ export function agentScheduleFiringWorkflowId(scheduleId: string): string {
 }
 
 /** The Idempotency-Key of the run a firing creates: one run per schedule and nominal time, however often it is retried. */
-export function scheduledRunIdempotencyKey(scheduleId: string, scheduledAt: string): string {
-  return `schedule:${scheduleId}:${scheduledAt}`;
+export function scheduledRunIdempotencyKey(scheduleId: string, scheduledAt: string, triggerId?: string): string {
+  return triggerId ? `schedule:${scheduleId}:trigger:${triggerId}` : `schedule:${scheduleId}:${scheduledAt}`;
 }
 
 /** The time Temporal meant to start a scheduled workflow, set by the Schedule on every workflow it starts. */
@@ -31,12 +32,16 @@ export interface ScheduleFiringInput {
   orgId: string;
   agentVersionId: string;
   input: string;
+  /** A firing asked for through the API (`POST …/trigger`), not by the Schedule: each its own run, at the time it was asked for. */
+  trigger?: { id: string; at: string };
 }
 
 /** The run a firing created (or found, when it is retried), and whether it is final already; no run when the schedule is gone. */
 export interface ScheduleFired {
   runId: string | null;
   final: boolean;
+  /** How to start the run's workflow (the firing's child), while the run is not final. */
+  start?: RunStart;
 }
 
 export interface ScheduleFiringOutcome {
@@ -50,7 +55,5 @@ export const SCHEDULE_FIRING_REFUSED = 'ScheduleFiringRefused';
 /** Activities of the firing workflow. Workflows import this interface as a type only. */
 export interface AgentScheduleActivities {
   /** Creates the firing's run through the idempotent create (key: schedule id + nominal time), recording the schedule on it. */
-  fireSchedule(input: ScheduleFiringInput & { scheduledAt: string; firingWorkflowId: string }): Promise<ScheduleFired>;
-  /** Whether the run is final (a safety check when its end was not signalled for a long time). */
-  isScheduledRunFinal(input: { orgId: string; runId: string }): Promise<boolean>;
+  fireSchedule(input: ScheduleFiringInput & { scheduledAt: string }): Promise<ScheduleFired>;
 }

@@ -16,3 +16,4 @@ export * from './required-actions';
 export * from './response-format';
 export * from './mcp-tools';
 export * from './agent-schedule';
+export * from './conversation';

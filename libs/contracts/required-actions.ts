@@ -29,9 +29,9 @@ export interface ToolApproval {
 /** The answer to an action: the outputs of every call, or a decision on every call. */
 export type ActionAnswer = { type: 'submit_tool_outputs'; tool_outputs: ToolOutput[] } | { type: 'approve_tool_calls'; approvals: ToolApproval[] };
 
-/** Signalled to a waiting run's workflow once the answer is recorded: it goes on with it. */
-export interface ActionAnsweredSignal {
-  actionId: string;
+/** An answer as the API hands it to the run's workflow (an Update): the organisation whose run it is, and the answer. */
+export interface ActionAnswerUpdate {
+  orgId: string;
   answer: ActionAnswer;
 }
 
@@ -41,17 +41,48 @@ export interface RequiredActionRequest {
   calls: ToolCall[];
 }
 
-/** How a recorded action ended when its time ran out: answered just in time, or expired. */
-export type ActionClosed = { kind: 'answered'; answer: ActionAnswer } | { kind: 'expired' };
+/**
+ * Why a run's workflow refused an answer (the failure type its Update validator throws): the answer does
+ * not fit the action (400 invalid_request), or the run waits for no such action (409 run_not_waiting).
+ * The message is what the caller is told.
+ */
+export const ANSWER_REFUSED = { badAnswer: 'AnswerDoesNotFit', notWaiting: 'RunNotWaiting' } as const;
+
+export const UPDATES = {
+  /** The caller's tool outputs or approvals for the action the run waits for. */
+  answerAction: 'answerAction',
+  /** A conversation's new turn, accepted (and numbered) or refused by the conversation's workflow. */
+  submitTurn: 'submitTurn',
+} as const;
 
 export const SIGNALS = {
-  actionAnswered: 'actionAnswered',
-  conversationTurnFreed: 'conversationTurnFreed',
-  /** A scheduled run's workflow ended: the firing that created it ends too (so the overlap policy sees it). */
-  scheduledRunFinished: 'scheduledRunFinished',
+  /** The conversation was deleted: its workflow takes no more turns, and ends once the turns it has are done. */
+  conversationDeleted: 'conversationDeleted',
 } as const;
 
 /** What the model is told of a call a person refused: the same text in the workflow and in the conversation. */
 export function refusedCallOutput(reason: string | undefined): string {
   return JSON.stringify({ error: `the call was not approved${reason ? `: ${reason}` : ''}` });
+}
+
+/** The same answer, whatever order its entries came in: what tells a repeated answer from a different one. */
+export function answerKey(answer: ActionAnswer): string {
+  const entries = answer.type === 'submit_tool_outputs' ? answer.tool_outputs : answer.approvals;
+  const sorted = [...entries].sort((a, b) => (a.tool_call_id < b.tool_call_id ? -1 : a.tool_call_id > b.tool_call_id ? 1 : 0));
+  return JSON.stringify({ type: answer.type, entries: sorted });
+}
+
+/** Why the answer does not fit the action's calls (each answered exactly once, nothing else), naming the first fault; null when it fits. */
+export function answerFault(calls: ToolCall[], answer: ActionAnswer): string | null {
+  const field = answer.type === 'submit_tool_outputs' ? 'tool_outputs' : 'approvals';
+  const entries = answer.type === 'submit_tool_outputs' ? answer.tool_outputs : answer.approvals;
+  const expected = new Set(calls.map((call) => call.id));
+  const seen = new Set<string>();
+  for (const [index, entry] of entries.entries()) {
+    if (!expected.has(entry.tool_call_id)) return `${field}.${index}.tool_call_id: ${entry.tool_call_id} is not a call this run waits for`;
+    if (seen.has(entry.tool_call_id)) return `${field}.${index}.tool_call_id: ${entry.tool_call_id} is answered twice`;
+    seen.add(entry.tool_call_id);
+  }
+  const missing = calls.find((call) => !seen.has(call.id));
+  return missing ? `${field}: no answer for call ${missing.id} (${missing.name})` : null;
 }

@@ -42,6 +42,7 @@ export const WORKFLOW_TYPES = {
   webhook: 'webhookWorkflow',
   runEventsRetention: 'runEventsRetentionWorkflow',
   agentScheduleFiring: 'agentScheduleFiringWorkflow',
+  conversation: 'conversationWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -55,6 +56,7 @@ export const WORKFLOW_KINDS: Record<WorkflowType, WorkKind> = {
   webhookWorkflow: 'webhooks',
   runEventsRetentionWorkflow: 'agent-runs',
   agentScheduleFiringWorkflow: 'agent-runs',
+  conversationWorkflow: 'agent-runs',
 };
 
 /** The Temporal schedule that runs the run-event retention workflow every hour, one per deployment (queue prefix). */
@@ -64,6 +66,11 @@ export function runEventsRetentionScheduleId(taskQueuePrefix: string): string {
 
 export function agentRunWorkflowId(runId: string): string {
   return `agent-run:${runId}`;
+}
+
+/** One per conversation: it takes the conversation's turns and runs them in order. */
+export function conversationWorkflowId(conversationId: string): string {
+  return `conversation:${conversationId}`;
 }
 
 /** One workflow per revision of a document: `kb-ingest:<doc_id>` for revision 1 (as before revisions), `kb-ingest:<doc_id>:r<n>` after. */

@@ -14,7 +14,6 @@ export {
   type ConversationItemType,
   type ItemPosition,
   type NewConversationItem,
-  type UnfinishedTurn,
 } from './repositories/conversation.repository';
 export { RunActionRepository, type NewRunAction, type RunAction, type RunActionStatus } from './repositories/run-action.repository';
 export { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './repositories/run-usage.repository';

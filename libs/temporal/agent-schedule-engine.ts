@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   Client,
@@ -96,9 +97,19 @@ export class AgentScheduleEngine {
     );
   }
 
-  /** One firing now, whatever runs already (its nominal time is now). */
-  async trigger(scheduleId: string): Promise<void> {
-    await this.handle(scheduleId).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  /**
+   * One firing now, whatever runs already: a firing workflow of its own (Temporal's trigger names a firing
+   * by the second, so two triggers in one second would share one), with its own run.
+   */
+  async fireNow(schedule: Pick<AgentScheduleDefinition, 'id' | 'orgId' | 'agentVersionId' | 'input'>): Promise<void> {
+    const trigger = { id: randomUUID(), at: new Date().toISOString() };
+    await this.temporal.workflow.start(WORKFLOW_TYPES.agentScheduleFiring, {
+      workflowId: `${agentScheduleFiringWorkflowId(schedule.id)}-trigger-${trigger.id}`,
+      taskQueue: this.config.taskQueue(WORKFLOW_KINDS[WORKFLOW_TYPES.agentScheduleFiring]),
+      args: [{ ...firingInput(schedule), trigger } satisfies ScheduleFiringInput],
+      typedSearchAttributes: pylonSearchAttributes(schedule.orgId, schedule.id),
+      staticSummary: `Firing of agent schedule ${schedule.id} (triggered)`,
+    });
   }
 
   /** Deleting one that does not exist is success (a retried delete). */
@@ -126,12 +137,7 @@ export class AgentScheduleEngine {
   }
 
   private options(schedule: AgentScheduleDefinition): Omit<ScheduleOptions<ScheduleOptionsStartWorkflowAction<never>>, 'scheduleId'> {
-    const firing: ScheduleFiringInput = {
-      scheduleId: schedule.id,
-      orgId: schedule.orgId,
-      agentVersionId: schedule.agentVersionId,
-      input: schedule.input,
-    };
+    const firing = firingInput(schedule);
     const spec: ScheduleSpec = schedule.cron
       ? { cronExpressions: [schedule.cron], timezone: schedule.timezone }
       : { intervals: [{ every: schedule.everySeconds! * 1000 }], timezone: schedule.timezone };
@@ -151,4 +157,8 @@ export class AgentScheduleEngine {
       typedSearchAttributes: pylonSearchAttributes(schedule.orgId, schedule.id),
     };
   }
+}
+
+function firingInput(schedule: Pick<AgentScheduleDefinition, 'id' | 'orgId' | 'agentVersionId' | 'input'>): ScheduleFiringInput {
+  return { scheduleId: schedule.id, orgId: schedule.orgId, agentVersionId: schedule.agentVersionId, input: schedule.input };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, type Workflow } from '@temporalio/common';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { WORKFLOW_KINDS, pylonSearchAttributes, type WorkflowType } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
@@ -23,6 +24,8 @@ export interface StartRequest {
   startDelayMs?: number;
   /** On its kind's express lane (agent runs of an organisation with nothing else queued), when the lane is on. */
   express?: boolean;
+  /** The task queue, when the caller chose it (else the kind's standard or express lane). */
+  taskQueue?: string;
 }
 
 /**
@@ -69,7 +72,7 @@ export class WorkflowStarter {
   private options(request: StartRequest) {
     return {
       workflowId: request.workflowId,
-      taskQueue: this.config.taskQueue(WORKFLOW_KINDS[request.workflowType], request.express ? 'express' : 'standard'),
+      taskQueue: request.taskQueue ?? this.config.taskQueue(WORKFLOW_KINDS[request.workflowType], request.express ? 'express' : 'standard'),
       priority: { fairnessKey: request.orgId, ...(request.fairnessWeight ? { fairnessWeight: request.fairnessWeight } : {}) },
       args: request.args,
       workflowIdReusePolicy: request.rerunWhenClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -77,6 +80,38 @@ export class WorkflowStarter {
       staticSummary: request.summary,
       ...(request.startDelayMs ? { startDelay: request.startDelayMs } : {}),
     };
+  }
+
+  /**
+   * Sends an Update and waits until the workflow handled it: its result, a refusal (the failure type and
+   * message the workflow's validator or handler threw), or `closed` when no such workflow runs.
+   */
+  async update<T>(workflowId: string, updateName: string, arg: unknown): Promise<UpdateOutcome<T>> {
+    try {
+      return { kind: 'done', result: await this.temporal.workflow.getHandle(workflowId).executeUpdate<T, [unknown]>(updateName, { args: [arg] }) };
+    } catch (error) {
+      return updateRefusal(error);
+    }
+  }
+
+  /**
+   * Sends an Update to the workflow, starting it first when it does not run (Update-with-start; a closed one
+   * runs again under the same id with the request's arguments), and waits until the workflow handled it.
+   */
+  async updateWithStart<T>(request: Omit<StartRequest, 'rerunWhenClosed'> & { update: string; updateArg: unknown }): Promise<UpdateOutcome<T>> {
+    const start = new WithStartWorkflowOperation<Workflow>(request.workflowType, {
+      ...this.options({ ...request, rerunWhenClosed: true }),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    try {
+      const result = await this.temporal.workflow.executeUpdateWithStart<Workflow, T, [unknown]>(request.update, {
+        args: [request.updateArg],
+        startWorkflowOperation: start,
+      });
+      return { kind: 'done', result };
+    } catch (error) {
+      return updateRefusal(error);
+    }
   }
 
   /** Sends a signal (Temporal keeps it in the workflow's history, whether or not a worker is up); false when there is no such workflow. */
@@ -100,4 +135,15 @@ export class WorkflowStarter {
       throw error;
     }
   }
+}
+
+export type UpdateOutcome<T> = { kind: 'done'; result: T } | { kind: 'refused'; type: string; message: string } | { kind: 'closed' };
+
+/** A refusal the workflow gave (an ApplicationFailure in its validator or handler), or no such running workflow; anything else is rethrown. */
+function updateRefusal(error: unknown): UpdateOutcome<never> {
+  if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
+    return { kind: 'refused', type: error.cause.type ?? 'Error', message: error.cause.message };
+  }
+  if (error instanceof WorkflowNotFoundError) return { kind: 'closed' };
+  throw error;
 }

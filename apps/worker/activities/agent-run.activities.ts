@@ -6,7 +6,7 @@ import {
   RUN_ALREADY_FINISHED_ERROR,
   RUN_NOT_FOUND_ERROR,
   DEFAULT_ACTION_TIMEOUT_SECONDS,
-  type ActionClosed,
+  type ActionAnswer,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
@@ -78,16 +78,12 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.actions.record(orgId, runId, actionId, request, actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS);
   }
 
-  closeAction({ orgId, actionId }: AgentRunWorkflowInput & { actionId: string }): Promise<ActionClosed> {
-    return this.actions.close(orgId, actionId);
+  recordAnswer({ orgId, actionId, calls, answer }: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void> {
+    return this.actions.recordAnswer(orgId, actionId, calls, answer);
   }
 
-  async isTurnFree({ orgId, conversation }: AgentRunWorkflowInput): Promise<boolean> {
-    return !conversation || this.runs.isTurnFree(orgId, conversation.id, conversation.seq);
-  }
-
-  async firstUnfinishedTurn({ orgId, conversation }: AgentRunWorkflowInput): Promise<string | null> {
-    return conversation ? this.runs.firstUnfinishedTurn(orgId, conversation.id) : null;
+  expireAction({ orgId, actionId }: AgentRunWorkflowInput & { actionId: string }): Promise<void> {
+    return this.actions.expire(orgId, actionId);
   }
 
   markRunFailed({ orgId, runId, error }: AgentRunWorkflowInput & { error: string }): Promise<string | null> {

@@ -27,21 +27,13 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set([
 export class AgentScheduleActivitiesImpl implements AgentScheduleActivities {
   constructor(private readonly schedules: AgentSchedulesService) {}
 
-  async fireSchedule({
-    scheduledAt,
-    firingWorkflowId,
-    ...firing
-  }: ScheduleFiringInput & { scheduledAt: string; firingWorkflowId: string }): Promise<ScheduleFired> {
+  async fireSchedule({ scheduledAt, ...firing }: ScheduleFiringInput & { scheduledAt: string }): Promise<ScheduleFired> {
     try {
-      return await this.schedules.fire(firing.orgId, firing, scheduledAt, firingWorkflowId);
+      return await this.schedules.fire(firing.orgId, firing, scheduledAt);
     } catch (error) {
       if (error instanceof ApiError && REFUSALS.has(error.code))
         throw ApplicationFailure.nonRetryable(error.detail ?? error.code, SCHEDULE_FIRING_REFUSED);
       throw error;
     }
-  }
-
-  isScheduledRunFinal({ orgId, runId }: { orgId: string; runId: string }): Promise<boolean> {
-    return this.schedules.isRunFinal(orgId, runId);
   }
 }

@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type {
   AgentRunActivities,
   AgentScheduleActivities,
+  ConversationActivities,
   KnowledgeIngestionActivities,
   KnowledgeBatchActivities,
   KnowledgeVectorIndexActivities,
@@ -12,6 +13,7 @@ import type {
 } from '@pylon/contracts';
 import { AgentRunActivitiesImpl } from './agent-run.activities';
 import { AgentScheduleActivitiesImpl } from './agent-schedule.activities';
+import { ConversationActivitiesImpl } from './conversation.activities';
 import { KnowledgeIngestionActivitiesImpl } from './knowledge-ingestion.activities';
 import { KnowledgeBatchActivitiesImpl } from './knowledge-batch.activities';
 import { McpToolActivitiesImpl } from './mcp-tool.activities';
@@ -35,14 +37,14 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
           'takeTurn',
           'runTool',
           'requireAction',
-          'closeAction',
-          'isTurnFree',
-          'firstUnfinishedTurn',
+          'recordAnswer',
+          'expireAction',
           'markRunFailed',
           'purgeExpiredRunEvents',
         ]),
         ...bindAll<McpToolActivities>(app.get(McpToolActivitiesImpl), ['listMcpTools', 'callMcpTool']),
-        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), ['fireSchedule', 'isScheduledRunFinal']),
+        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), ['fireSchedule']),
+        ...bindAll<Pick<ConversationActivities, 'numberTurn'>>(app.get(ConversationActivitiesImpl), ['numberTurn']),
       };
     case 'knowledge':
       return {

@@ -27,7 +27,8 @@ const INSERT_QUEUED = prepared(
      SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
    ), asked AS (
      INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
-     SELECT conversation_id, org_id, id, $9, 'input', jsonb_build_object('text', input), $7 FROM inserted WHERE conversation_id IS NOT NULL
+     SELECT conversation_id, org_id, id, $9, 'input', jsonb_build_object('text', input), $7 FROM inserted
+      WHERE conversation_id IS NOT NULL AND $9::integer IS NOT NULL
    )
    -- Read in the statement's snapshot, so the run just inserted is not among them.
    SELECT id, NOT EXISTS (SELECT 1 FROM agent_runs WHERE org_id = $2 AND status = 'queued') AS nothing_else_queued FROM inserted`,

@@ -22,13 +22,6 @@ export interface NewConversationItem {
   data: Record<string, unknown>;
 }
 
-/** A turn not final yet: queued (waiting for its worker or its earlier turns) or running. */
-export interface UnfinishedTurn {
-  runId: string;
-  status: Extract<RunStatus, 'queued' | 'running'>;
-  seq: number;
-}
-
 type ItemRow = {
   turn: number;
   seq: string;
@@ -93,42 +86,22 @@ export class ConversationRepository {
   }
 
   /**
-   * Inside the caller's transaction: locks the conversation against other turns being accepted, so
-   * that turns are numbered and checked one at a time. False when it is not the organisation's.
+   * A turn's number, as the conversation's workflow gave it: on its run, as the conversation's count of
+   * turns, and with the run's input as the turn's first item; one statement, and a retry changes nothing.
    */
-  async lockForTurn(manager: EntityManager, orgId: string, conversationId: string): Promise<boolean> {
-    const rows = (await manager.query(`SELECT id FROM conversations WHERE id = $1 AND org_id = $2 FOR UPDATE`, [conversationId, orgId])) as unknown[];
-    return rows.length > 0;
-  }
-
-  /** The next turn's number (counted as taken), inside the transaction holding the lock. */
-  async takeTurnNumber(manager: EntityManager, orgId: string, conversationId: string): Promise<number> {
-    const [row] = (await manager.query(
-      `WITH counted AS (UPDATE conversations SET turns = turns + 1 WHERE id = $1 AND org_id = $2 RETURNING turns) SELECT turns FROM counted`,
-      [conversationId, orgId],
-    )) as Array<{ turns: number }>;
-    return row!.turns;
-  }
-
-  /** The conversation's turns that are not final, in the order they were accepted. */
-  async unfinishedTurns(orgId: string, conversationId: string, manager: EntityManager = this.db.manager): Promise<UnfinishedTurn[]> {
-    const rows = (await manager.query(
-      `SELECT id, status, conversation_seq FROM agent_runs
-        WHERE conversation_id = $1 AND org_id = $2 AND status IN ('queued', 'running')
-        ORDER BY conversation_seq`,
-      [conversationId, orgId],
-    )) as Array<{ id: string; status: UnfinishedTurn['status']; conversation_seq: number }>;
-    return rows.map((row) => ({ runId: row.id, status: row.status, seq: row.conversation_seq }));
-  }
-
-  /** Whether a turn accepted before turn `seq` is not final yet. */
-  async hasUnfinishedBefore(orgId: string, conversationId: string, seq: number): Promise<boolean> {
-    const rows = (await this.db.query(
-      `SELECT 1 FROM agent_runs
-        WHERE conversation_id = $1 AND org_id = $2 AND conversation_seq < $3 AND status IN ('queued', 'running') LIMIT 1`,
-      [conversationId, orgId, seq],
-    )) as unknown[];
-    return rows.length > 0;
+  async numberTurn(orgId: string, conversationId: string, runId: string, seq: number): Promise<void> {
+    await this.db.query(
+      `WITH numbered AS (
+         UPDATE agent_runs SET conversation_seq = $4
+          WHERE id = $3 AND org_id = $2 AND conversation_id = $1 AND conversation_seq IS NULL
+         RETURNING id, org_id, conversation_id, input, created_at
+       ), counted AS (
+         UPDATE conversations SET turns = GREATEST(turns, $4) WHERE id = $1 AND org_id = $2
+       )
+       INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
+       SELECT conversation_id, org_id, id, $4, 'input', jsonb_build_object('text', input), created_at FROM numbered`,
+      [conversationId, orgId, runId, seq],
+    );
   }
 
   /** The items turn by turn, each turn's in the order written, after `after`, at most `limit`; null when the conversation is not the organisation's. */

@@ -88,8 +88,8 @@ export class RunActionRepository {
   }
 
   /**
-   * pending → answered, only before it expires, with what the answer adds to the run's log and to its
-   * conversation, in one statement. False when it was no longer pending (answered, expired) or is past its time.
+   * pending → answered (the run's workflow accepted the answer), with what the answer adds to the run's log
+   * and to its conversation, in one statement. False when it was no longer pending (a retry).
    */
   async answer(
     orgId: string,
@@ -102,7 +102,7 @@ export class RunActionRepository {
     const [row] = (await this.db.query(
       `WITH answered AS (
          UPDATE run_actions SET status = 'answered', answer = $3::jsonb, answer_hash = $4, answered_at = clock_timestamp()
-          WHERE id = $1 AND org_id = $2 AND status = 'pending' AND expires_at > clock_timestamp()
+          WHERE id = $1 AND org_id = $2 AND status = 'pending'
          RETURNING run_id, org_id
        ), logged AS (
          INSERT INTO run_events (run_id, org_id, type, data, seq)
@@ -131,9 +131,8 @@ export class RunActionRepository {
     return row!.answered > 0;
   }
 
-  /** pending → expired; the action as it is afterwards (answered just before, if it was). */
-  async expire(orgId: string, actionId: string): Promise<RunAction | null> {
+  /** pending → expired (nobody answered in time). */
+  async expire(orgId: string, actionId: string): Promise<void> {
     await this.db.query(`UPDATE run_actions SET status = 'expired' WHERE id = $1 AND org_id = $2 AND status = 'pending'`, [actionId, orgId]);
-    return this.findById(orgId, actionId);
   }
 }

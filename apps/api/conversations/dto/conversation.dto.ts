@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsString, Matches, Max, Min } from 'class-validator';
-import { IF_BUSY, type IfBusy } from '@pylon/agent-runs';
+import { IF_BUSY, type IfBusy } from '@pylon/contracts';
 import { IsOmittable } from '../../common/omittable';
 import { IsUuid } from '../../common/uuid';
 import { OrgPageQuery } from '../../common/pagination.dto';

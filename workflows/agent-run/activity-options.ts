@@ -1,0 +1,47 @@
+import { proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
+import {
+  NON_RETRYABLE_LLM_ERROR,
+  RUN_ALREADY_FINISHED_ERROR,
+  RUN_NOT_FOUND_ERROR,
+  type AgentRunActivities,
+  type AgentRunWorkflowInput,
+} from '@pylon/contracts';
+
+const databaseRetry: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: [RUN_NOT_FOUND_ERROR],
+};
+
+/**
+ * Short statements (recording an action, an answer, a failure): local activities, run inside the workflow
+ * task that needs them, so they cost no task round trip. Retried until the database is back.
+ */
+export const projection = proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '30 seconds', retry: databaseRetry });
+
+/** Tools may call the embedding provider (a knowledge search): ordinary activities. */
+export const tools = proxyActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: databaseRetry });
+
+/** Model turns back off on rate limits / 5xx / timeouts and are not retried on a 4xx. */
+const llmRetry: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 6,
+  nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR, RUN_ALREADY_FINISHED_ERROR],
+};
+
+/**
+ * A model behind the network: each turn an activity, bounded per attempt and heartbeating. A model that
+ * answers in the worker's own process in milliseconds: a local activity, so the turn is answered inside
+ * the workflow task that asks for it, with no activity task and no second workflow task.
+ */
+export function modelTurns(run: AgentRunWorkflowInput) {
+  if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: llmRetry });
+  return proxyActivities<AgentRunActivities>({
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000,
+    retry: llmRetry,
+  });
+}

@@ -1,0 +1,130 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ParentClosePolicy,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineSignal,
+  defineUpdate,
+  executeChild,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  CONVERSATION_TURNS_PER_HISTORY,
+  RUN_CANCELLED_ERROR,
+  SIGNALS,
+  TURN_REFUSED,
+  UPDATES,
+  agentRunWorkflowId,
+  pylonSearchAttributes,
+  type AcceptedTurn,
+  type ConversationActivities,
+  type ConversationWorkflowInput,
+  type TurnSubmission,
+  type WaitingTurn,
+} from '@pylon/contracts';
+import { announce } from './announce';
+import { agentRunWorkflow } from './agent-run.workflow';
+
+/** A new turn: accepted and numbered, or refused (busy with `if_busy: reject`, or the conversation is gone). */
+export const submitTurn = defineUpdate<AcceptedTurn, [TurnSubmission]>(UPDATES.submitTurn);
+/** The conversation was deleted: no more turns; the workflow ends once the turns it has are done. */
+export const conversationDeleted = defineSignal(SIGNALS.conversationDeleted);
+
+const projection = proxyLocalActivities<ConversationActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+interface Turn extends WaitingTurn {
+  /** Its number is recorded on the run (so the run reads the history before it): it may start. */
+  numbered: boolean;
+}
+
+/**
+ * A conversation, `conversation:<id>`: it takes turns by Update (with start, so the first turn starts it)
+ * and runs them one at a time in the order it accepted them, each as the child workflow
+ * `agent-run:<run_id>`. The queue and its order live here; the database only keeps the projection (each
+ * turn's number, its items). `interrupt` drops the turns still waiting and cancels the running one.
+ * After CONVERSATION_TURNS_PER_HISTORY turns it continues as new with the turns still waiting.
+ */
+export async function conversationWorkflow(conversation: ConversationWorkflowInput): Promise<void> {
+  const queue: Turn[] = (conversation.waiting ?? []).map((turn) => ({ ...turn, numbered: true }));
+  let turnsTaken = conversation.turnsTaken;
+  let running: { runId: string; seq: number; scope: CancellationScope } | null = null;
+  let deleted = false;
+  let turnsRun = 0;
+
+  const known = (runId: string) => (running?.runId === runId ? running : queue.find((turn) => turn.submission.runId === runId));
+
+  setHandler(conversationDeleted, () => void (deleted = true));
+  setHandler(
+    submitTurn,
+    async (submission) => {
+      const seen = known(submission.runId);
+      if (seen) return { seq: seen.seq }; // the same turn sent again (an API retry)
+      const turn: Turn = { seq: ++turnsTaken, submission, numbered: false };
+      const dropped = submission.ifBusy === 'interrupt' ? interruptEarlierTurns() : [];
+      queue.push(turn);
+      await projection.numberTurn({ orgId: conversation.orgId, conversationId: conversation.conversationId, runId: submission.runId, seq: turn.seq });
+      for (const earlier of dropped) {
+        await announce(conversation.orgId, await projection.markRunFailed({ ...earlier.submission.start.input, error: RUN_CANCELLED_ERROR }));
+      }
+      turn.numbered = true;
+      return { seq: turn.seq };
+    },
+    {
+      validator: (submission) => {
+        if (known(submission.runId)) return;
+        if (deleted || submission.orgId !== conversation.orgId) refuse(TURN_REFUSED.gone, 'no such conversation');
+        if (submission.ifBusy === 'reject' && (running || queue.length > 0)) {
+          refuse(TURN_REFUSED.busy, 'an earlier turn of this conversation is not finished');
+        }
+      },
+    },
+  );
+
+  /** Every earlier turn not final ends `cancelled`: the running one is cancelled, the waiting ones never start (handed back to be recorded). */
+  function interruptEarlierTurns(): Turn[] {
+    running?.scope.cancel();
+    return queue.splice(0);
+  }
+
+  const turnsPerHistory = conversation.turnsPerHistory ?? CONVERSATION_TURNS_PER_HISTORY;
+  for (;;) {
+    await condition(() => queue[0]?.numbered === true || (deleted && queue.length === 0));
+    if (queue.length === 0) break;
+    const turn = queue.shift()!;
+    const scope = new CancellationScope();
+    running = { runId: turn.submission.runId, seq: turn.seq, scope };
+    await scope.run(() => runTurn(turn.submission)).catch(() => undefined); // the run records its own end, whatever it is
+    running = null;
+    turnsRun++;
+    if (turnsRun >= turnsPerHistory || workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      if (queue.length === 0 && deleted) break;
+      await continueAsNew<typeof conversationWorkflow>({ ...conversation, turnsTaken, waiting: queue.map(({ seq, submission }) => ({ seq, submission })) });
+    }
+  }
+  await condition(allHandlersFinished);
+}
+
+/** The turn's run, as a child workflow on the lane the API chose; it outlives this workflow if this one is ever terminated. */
+function runTurn({ orgId, runId, start }: TurnSubmission): Promise<unknown> {
+  return executeChild(agentRunWorkflow, {
+    workflowId: agentRunWorkflowId(runId),
+    args: [start.input],
+    taskQueue: start.taskQueue,
+    priority: { fairnessKey: orgId, ...(start.fairnessWeight ? { fairnessWeight: start.fairnessWeight } : {}) },
+    typedSearchAttributes: pylonSearchAttributes(orgId, runId),
+    staticSummary: start.summary,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  });
+}
+
+function refuse(type: string, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}
