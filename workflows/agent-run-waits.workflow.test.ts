@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import {
-  SIGNALS,
+  ANSWER_REFUSED,
+  UPDATES,
   siblingTaskQueue,
   type ActionAnswer,
-  type ActionClosed,
+  type ActionAnswerUpdate,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
@@ -19,7 +22,7 @@ import { agentRunWorkflow } from './agent-run.workflow';
 
 const HOUR = 3_600_000;
 
-/** A model that calls `lookup_order` (run by the customer) once, then answers with what it was given. */
+/** A model that makes `calls` once, then answers with what it was given. */
 function callsThenAnswers(calls: AgentTurn & { kind: 'tool_calls' }) {
   const transcripts: TranscriptEntry[][] = [];
   const takeTurn = async ({ transcript }: { transcript: TranscriptEntry[] }): Promise<AgentTurn> => {
@@ -29,10 +32,31 @@ function callsThenAnswers(calls: AgentTurn & { kind: 'tool_calls' }) {
   return { takeTurn, transcripts };
 }
 
-const CUSTOMER_CALL = {
+const CUSTOMER_CALLS = {
   kind: 'tool_calls' as const,
-  calls: [{ id: 'c1', name: 'lookup_order', arguments: '{}', runner: 'customer' as const, approval: false }],
+  calls: [
+    { id: 'c1', name: 'lookup_order', arguments: '{}', runner: 'customer' as const, approval: false },
+    { id: 'c2', name: 'lookup_order', arguments: '{"order_id":"2"}', runner: 'customer' as const, approval: false },
+  ],
 };
+const OUTPUTS: ActionAnswer = {
+  type: 'submit_tool_outputs',
+  tool_outputs: [
+    { tool_call_id: 'c1', output: 'shipped' },
+    { tool_call_id: 'c2', output: 'lost' },
+  ],
+};
+
+/** The refusal an Update met: its failure type and message. */
+async function refusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
+  try {
+    await sent;
+  } catch (error) {
+    assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
+    return [error.cause.type ?? undefined, error.cause.message];
+  }
+  assert.fail('the Update was accepted');
+}
 
 /** The waits of an agent run, on Temporal's time-skipping test server: days pass in milliseconds. */
 describe('agentRunWorkflow waits', () => {
@@ -47,6 +71,7 @@ describe('agentRunWorkflow waits', () => {
     const taskQueue = `waits-${randomUUID()}`;
     const calls: string[] = [];
     const recorded: Array<{ actionId: string; request: RequiredActionRequest }> = [];
+    const answers: ActionAnswer[] = [];
     const failures: string[] = [];
     const worker = await Worker.create({
       connection: env.nativeConnection,
@@ -63,15 +88,8 @@ describe('agentRunWorkflow waits', () => {
           recorded.push({ actionId, request });
           return null;
         },
-        closeAction: async (...args: Parameters<AgentRunActivities['closeAction']>) => (
-          calls.push('closeAction'),
-          (activities.closeAction ?? (async (): Promise<ActionClosed> => ({ kind: 'expired' })))(...args)
-        ),
-        isTurnFree: activities.isTurnFree ?? (async () => true),
-        firstUnfinishedTurn: async (...args: Parameters<AgentRunActivities['firstUnfinishedTurn']>) => (
-          calls.push('firstUnfinishedTurn'),
-          (activities.firstUnfinishedTurn ?? (async () => null))(...args)
-        ),
+        recordAnswer: async ({ answer }: { answer: ActionAnswer }) => void (calls.push('recordAnswer'), answers.push(answer)),
+        expireAction: async () => void calls.push('expireAction'),
         markRunFailed: async ({ error }: { error: string }) => (failures.push(error), null),
       },
     });
@@ -86,38 +104,45 @@ describe('agentRunWorkflow waits', () => {
       while (recorded.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       return recorded[recorded.length - 1]!;
     };
-    const answer = (actionId: string, value: ActionAnswer) => handle.signal(SIGNALS.actionAnswered, { actionId, answer: value });
-    return { handle, calls, failures, waitForAction, answer, worker, webhooks };
+    const answer = (value: ActionAnswer, orgId = run.orgId) =>
+      handle.executeUpdate<void, [ActionAnswerUpdate]>(UPDATES.answerAction, { args: [{ orgId, answer: value }] });
+    const running = <T>(work: () => Promise<T>) => worker.runUntil(webhooks.runUntil(work));
+    return { handle, calls, answers, failures, waitForAction, answer, running };
   }
 
-  it('waits a day for tool outputs without a task, and the signalled outputs reach the model; the wait does not count against the run timeout', async () => {
-    const model = callsThenAnswers(CUSTOMER_CALL);
-    const { handle, calls, waitForAction, answer, worker, webhooks } = await start(
+  it('waits a day for tool outputs without a task; the Update records them and they reach the model; the wait does not count against the run timeout', async () => {
+    const model = callsThenAnswers(CUSTOMER_CALLS);
+    const { handle, calls, answers, waitForAction, answer, running } = await start(
       { takeTurn: model.takeTurn },
       { runTimeoutSeconds: 5, actionTimeoutSeconds: 2_592_000 },
     );
-    const outcome = await worker.runUntil(
-      webhooks.runUntil(async () => {
-        const { actionId, request } = await waitForAction();
-        assert.deepEqual(request, { type: 'submit_tool_outputs', calls: [{ id: 'c1', name: 'lookup_order', arguments: '{}' }] });
-        await env.sleep(24 * HOUR);
-        await answer(actionId, { type: 'submit_tool_outputs', tool_outputs: [{ tool_call_id: 'c1', output: 'shipped' }] });
-        return handle.result();
-      }),
-    );
+    const outcome = await running(async () => {
+      const { request } = await waitForAction();
+      assert.deepEqual(request, {
+        type: 'submit_tool_outputs',
+        calls: [
+          { id: 'c1', name: 'lookup_order', arguments: '{}' },
+          { id: 'c2', name: 'lookup_order', arguments: '{"order_id":"2"}' },
+        ],
+      });
+      await env.sleep(24 * HOUR);
+      await answer(OUTPUTS);
+      assert.deepEqual(answers, [OUTPUTS], 'recorded by the time the Update completes');
+      return handle.result();
+    });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['requireAction submit_tool_outputs']);
-    assert.deepEqual(model.transcripts[1], [
-      { role: 'assistant', toolCalls: [{ id: 'c1', name: 'lookup_order', arguments: '{}' }] },
+    assert.deepEqual(calls, ['requireAction submit_tool_outputs', 'recordAnswer']);
+    assert.deepEqual(model.transcripts[1]!.slice(1), [
       { role: 'tool', toolCallId: 'c1', content: 'shipped' },
+      { role: 'tool', toolCallId: 'c2', content: 'lost' },
     ]);
-    // Between recording the action (a local activity's marker) and the signal: the wait's timer and nothing else.
+    // Between recording the action (a local activity's marker) and the Update: the wait's timer and nothing else.
     const events = (await handle.fetchHistory()).events ?? [];
-    const signalled = events.findIndex((event) => event.workflowExecutionSignaledEventAttributes);
-    let recordedAt = signalled;
+    const accepted = events.findIndex((event) => event.workflowExecutionUpdateAcceptedEventAttributes);
+    let recordedAt = accepted;
     while (recordedAt > 0 && !events[recordedAt]!.markerRecordedEventAttributes) recordedAt--;
     const between = events
-      .slice(recordedAt + 1, signalled)
+      .slice(recordedAt + 1, accepted)
       .filter(
         (event) =>
           !event.workflowTaskScheduledEventAttributes && !event.workflowTaskStartedEventAttributes && !event.workflowTaskCompletedEventAttributes,
@@ -129,29 +154,62 @@ describe('agentRunWorkflow waits', () => {
     );
   });
 
-  it('an action nobody answers expires after action_timeout_seconds: the run fails with "required action expired"', async () => {
-    const model = callsThenAnswers(CUSTOMER_CALL);
-    const { handle, calls, failures, worker, webhooks } = await start({ takeTurn: model.takeTurn }, { actionTimeoutSeconds: 3_600 });
-    const outcome = await worker.runUntil(webhooks.runUntil(handle.result()));
-    assert.deepEqual(outcome, { status: 'failed', error: 'required action expired' });
-    assert.deepEqual(calls, ['requireAction submit_tool_outputs', 'closeAction']);
-    assert.deepEqual(failures, ['required action expired']);
+  it("each wrong answer is refused by the Update's validator before anything is recorded, and the right one lands after them", async () => {
+    const model = callsThenAnswers(CUSTOMER_CALLS);
+    const { handle, calls, waitForAction, answer, running } = await start({ takeTurn: model.takeTurn });
+    const bad = ANSWER_REFUSED.badAnswer;
+    const notWaiting = ANSWER_REFUSED.notWaiting;
+    await running(async () => {
+      await waitForAction();
+      const outputs = (...entries: Array<[string, string]>): ActionAnswer => ({
+        type: 'submit_tool_outputs',
+        tool_outputs: entries.map(([tool_call_id, output]) => ({ tool_call_id, output })),
+      });
+      assert.deepEqual(await refusal(answer(outputs(['c1', 'x'], ['nope', 'y']))), [
+        bad,
+        'tool_outputs.1.tool_call_id: nope is not a call this run waits for',
+      ]);
+      assert.deepEqual(await refusal(answer(outputs(['c1', 'x'], ['c1', 'y']))), [bad, 'tool_outputs.1.tool_call_id: c1 is answered twice']);
+      assert.deepEqual(await refusal(answer(outputs(['c2', 'x']))), [bad, 'tool_outputs: no answer for call c1 (lookup_order)']);
+      assert.deepEqual(await refusal(answer({ type: 'approve_tool_calls', approvals: [{ tool_call_id: 'c1', approve: true }] })), [
+        notWaiting,
+        'the run waits for submit_tool_outputs, not approve_tool_calls',
+      ]);
+      assert.deepEqual(await refusal(answer(OUTPUTS, randomUUID())), [notWaiting, 'no such run']);
+      assert.deepEqual(calls, ['requireAction submit_tool_outputs'], 'no refusal recorded anything');
+      await answer(OUTPUTS);
+      await answer({ type: 'submit_tool_outputs', tool_outputs: [...(OUTPUTS as { tool_outputs: [] }).tool_outputs].reverse() });
+      assert.deepEqual(await refusal(answer(outputs(['c1', 'other'], ['c2', 'lost']))), [
+        notWaiting,
+        "the run's action was already answered differently",
+      ]);
+      return handle.result();
+    });
+    assert.deepEqual(calls, ['requireAction submit_tool_outputs', 'recordAnswer'], 'the same answer again (in any order) is accepted and recorded once');
   });
 
-  it('an answer recorded just before the timer fired (its signal not yet in) is the one the run goes on with', async () => {
-    const model = callsThenAnswers(CUSTOMER_CALL);
-    const { handle, worker, webhooks } = await start(
-      {
-        takeTurn: model.takeTurn,
-        closeAction: async () => ({
-          kind: 'answered',
-          answer: { type: 'submit_tool_outputs', tool_outputs: [{ tool_call_id: 'c1', output: 'late but recorded' }] },
-        }),
-      },
-      { actionTimeoutSeconds: 60 },
-    );
-    assert.deepEqual(await worker.runUntil(webhooks.runUntil(handle.result())), { status: 'succeeded' });
-    assert.equal(model.transcripts[1]![1]!.role === 'tool' && model.transcripts[1]![1]!.content, 'late but recorded');
+  it('an answer before the run waits for anything is refused: the run waits for no action', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { handle, calls, answer, running } = await start({
+      takeTurn: async () => (await held, { kind: 'answered', eventId: null }),
+    });
+    await running(async () => {
+      while ((await handle.describe()).status.name !== 'RUNNING') await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(await refusal(answer(OUTPUTS)), [ANSWER_REFUSED.notWaiting, 'the run waits for no action (it is running)']);
+      release();
+      return handle.result();
+    });
+    assert.deepEqual(calls, []);
+  });
+
+  it('an action nobody answers expires after action_timeout_seconds: recorded expired, and the run fails with "required action expired"', async () => {
+    const model = callsThenAnswers(CUSTOMER_CALLS);
+    const { handle, calls, failures, running } = await start({ takeTurn: model.takeTurn }, { actionTimeoutSeconds: 3_600 });
+    const outcome = await running(() => handle.result());
+    assert.deepEqual(outcome, { status: 'failed', error: 'required action expired' });
+    assert.deepEqual(calls, ['requireAction submit_tool_outputs', 'expireAction']);
+    assert.deepEqual(failures, ['required action expired']);
   });
 
   it('approvals: a denied call is not run and the model hears why; an approved call runs', async () => {
@@ -163,48 +221,24 @@ describe('agentRunWorkflow waits', () => {
       ],
     };
     const model = callsThenAnswers(gated);
-    const { handle, calls, waitForAction, answer, worker, webhooks } = await start({ takeTurn: model.takeTurn });
-    const outcome = await worker.runUntil(
-      webhooks.runUntil(async () => {
-        const { actionId, request } = await waitForAction();
-        assert.equal(request.type, 'approve_tool_calls');
-        await answer(actionId, {
-          type: 'approve_tool_calls',
-          approvals: [
-            { tool_call_id: 'a', approve: false, reason: 'no' },
-            { tool_call_id: 'b', approve: true },
-          ],
-        });
-        return handle.result();
-      }),
-    );
+    const { handle, calls, waitForAction, answer, running } = await start({ takeTurn: model.takeTurn });
+    const outcome = await running(async () => {
+      const { request } = await waitForAction();
+      assert.equal(request.type, 'approve_tool_calls');
+      await answer({
+        type: 'approve_tool_calls',
+        approvals: [
+          { tool_call_id: 'a', approve: false, reason: 'no' },
+          { tool_call_id: 'b', approve: true },
+        ],
+      });
+      return handle.result();
+    });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['requireAction approve_tool_calls', 'runTool']);
+    assert.deepEqual(calls, ['requireAction approve_tool_calls', 'recordAnswer', 'runTool']);
     assert.deepEqual(model.transcripts[1]!.slice(1), [
       { role: 'tool', toolCallId: 'a', content: '{"error":"the call was not approved: no"}' },
       { role: 'tool', toolCallId: 'b', content: 'ran' },
     ]);
-  });
-
-  it("a conversation's turn sleeps until an earlier turn frees it, then frees the next when it ends", async () => {
-    let free = false;
-    const { handle, calls, worker, webhooks } = await start(
-      { isTurnFree: async () => free, firstUnfinishedTurn: async () => 'next-run' },
-      { conversation: { id: randomUUID(), seq: 2 } },
-    );
-    const outcome = await worker.runUntil(
-      webhooks.runUntil(async () => {
-        await env.sleep(HOUR);
-        free = true;
-        await handle.signal(SIGNALS.conversationTurnFreed);
-        return handle.result();
-      }),
-    );
-    assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['firstUnfinishedTurn']);
-    const events = (await handle.fetchHistory()).events ?? [];
-    assert.ok(
-      events.some((event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes?.workflowExecution?.workflowId === 'agent-run:next-run'),
-    );
   });
 });

@@ -23,6 +23,8 @@ interface Pending {
   actionId: string;
   type: RequiredActionType;
   calls: ToolCall[];
+  /** The action is in the database (the answer's record updates it). */
+  stored: boolean;
   accepted?: { key: string; answer: ActionAnswer };
   recorded: boolean;
 }
@@ -49,8 +51,11 @@ export class RequiredActions {
   /** Records the action, announces it, and sleeps until an answer is accepted or the action's time runs out. */
   async waitFor(type: RequiredActionType, calls: ToolCall[]): Promise<ActionAnswer> {
     const actionId = uuid4();
-    await announce(this.run.orgId, await projection.requireAction({ ...this.run, actionId, request: { type, calls } }));
-    const pending: Pending = (this.pending = { actionId, type, calls, recorded: false });
+    // Pending before it is recorded: a caller who read the record may answer before the workflow hears back from the database.
+    const pending: Pending = (this.pending = { actionId, type, calls, stored: false, recorded: false });
+    const eventId = await projection.requireAction({ ...this.run, actionId, request: { type, calls } });
+    pending.stored = true;
+    await announce(this.run.orgId, eventId);
     const timeoutMs = (this.run.actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS) * 1000;
     if (!(await condition(() => pending.accepted !== undefined, timeoutMs))) {
       this.pending = null;
@@ -80,6 +85,7 @@ export class RequiredActions {
     if (!pending) return; // the answer the run already went on with, sent again
     if (pending.accepted) return void (await condition(() => pending.recorded));
     pending.accepted = { key: answerKey(answer), answer };
+    await condition(() => pending.stored);
     await projection.recordAnswer({ ...this.run, actionId: pending.actionId, calls: pending.calls, answer });
     pending.recorded = true;
   }
