@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { laneTaskQueue, siblingTaskQueue, type EventInput } from '@pylon/contracts';
+import { temporal } from '@temporalio/proto';
+import { SEARCH_ATTRIBUTES, laneTaskQueue, siblingTaskQueue, type EventInput } from '@pylon/contracts';
 
 /** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
 export const TEMPORAL_TEST_SERVER_CACHE = join(
@@ -36,7 +37,15 @@ export function findTemporalTestServer(): string {
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = findTemporalTestServer();
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  // Child workflows carry Pylon's search attributes (OrgId, ResourceId), as the API's starts do. (The test server
+  // cannot list search attributes, so they are added without asking first.)
+  const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(Object.values(SEARCH_ATTRIBUTES).map((name) => [name, keyword])),
+  });
+  return env;
 }
 
 /**
