@@ -39,13 +39,11 @@ const CUSTOMER_CALLS = {
     { id: 'c2', name: 'lookup_order', arguments: '{"order_id":"2"}', runner: 'customer' as const, approval: false },
   ],
 };
-const OUTPUTS: ActionAnswer = {
-  type: 'submit_tool_outputs',
-  tool_outputs: [
-    { tool_call_id: 'c1', output: 'shipped' },
-    { tool_call_id: 'c2', output: 'lost' },
-  ],
-};
+const OUTPUT_ENTRIES = [
+  { tool_call_id: 'c1', output: 'shipped' },
+  { tool_call_id: 'c2', output: 'lost' },
+];
+const OUTPUTS: ActionAnswer = { type: 'submit_tool_outputs', tool_outputs: OUTPUT_ENTRIES };
 
 /** The refusal an Update met: its failure type and message. */
 async function refusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
@@ -178,7 +176,7 @@ describe('agentRunWorkflow waits', () => {
       assert.deepEqual(await refusal(answer(OUTPUTS, randomUUID())), [notWaiting, 'no such run']);
       assert.deepEqual(calls, ['requireAction submit_tool_outputs'], 'no refusal recorded anything');
       await answer(OUTPUTS);
-      await answer({ type: 'submit_tool_outputs', tool_outputs: [...(OUTPUTS as { tool_outputs: [] }).tool_outputs].reverse() });
+      await answer({ type: 'submit_tool_outputs', tool_outputs: [...OUTPUT_ENTRIES].reverse() });
       assert.deepEqual(await refusal(answer(outputs(['c1', 'other'], ['c2', 'lost']))), [
         notWaiting,
         "the run's action was already answered differently",
