@@ -53,27 +53,30 @@ interface Turn extends WaitingTurn {
  */
 export async function conversationWorkflow(conversation: ConversationWorkflowInput): Promise<void> {
   const queue: Turn[] = (conversation.waiting ?? []).map((turn) => ({ ...turn, numbered: true }));
+  /** Turns an `interrupt` took out of the queue, to be recorded failed `cancelled`. */
+  const dropped: Turn[] = [];
   let turnsTaken = conversation.turnsTaken;
   let running: { runId: string; seq: number; scope: CancellationScope } | null = null;
   let deleted = false;
-  let turnsRun = 0;
 
   const known = (runId: string) => (running?.runId === runId ? running : queue.find((turn) => turn.submission.runId === runId));
 
   setHandler(conversationDeleted, () => void (deleted = true));
+  // The handler only takes the turn into the queue; the bookkeeping coroutine records it (a handler that ran
+  // activities of its own could replay out of order with the turns' children), and the Update completes then.
   setHandler(
     submitTurn,
     async (submission) => {
-      const seen = known(submission.runId);
-      if (seen) return { seq: seen.seq }; // the same turn sent again (an API retry)
-      const turn: Turn = { seq: ++turnsTaken, submission, numbered: false };
-      const dropped = submission.ifBusy === 'interrupt' ? interruptEarlierTurns() : [];
-      queue.push(turn);
-      await projection.numberTurn({ orgId: conversation.orgId, conversationId: conversation.conversationId, runId: submission.runId, seq: turn.seq });
-      for (const earlier of dropped) {
-        await announce(conversation.orgId, await projection.markRunFailed({ ...earlier.submission.start.input, error: RUN_CANCELLED_ERROR }));
+      const turn = known(submission.runId) ?? { seq: ++turnsTaken, submission, numbered: false };
+      if (!('numbered' in turn)) return { seq: turn.seq }; // the running turn, sent again (an API retry)
+      if (!queue.includes(turn)) {
+        if (submission.ifBusy === 'interrupt') {
+          running?.scope.cancel();
+          dropped.push(...queue.splice(0));
+        }
+        queue.push(turn);
       }
-      turn.numbered = true;
+      await condition(() => turn.numbered);
       return { seq: turn.seq };
     },
     {
@@ -87,29 +90,42 @@ export async function conversationWorkflow(conversation: ConversationWorkflowInp
     },
   );
 
-  /** Every earlier turn not final ends `cancelled`: the running one is cancelled, the waiting ones never start (handed back to be recorded). */
-  function interruptEarlierTurns(): Turn[] {
-    running?.scope.cancel();
-    return queue.splice(0);
+  /** Records what the handler took in, in order: each new turn's number, and the turns an interrupt dropped. */
+  async function keepBooks(): Promise<never> {
+    for (;;) {
+      await condition(() => dropped.length > 0 || queue.some((turn) => !turn.numbered));
+      const turn = queue.find((candidate) => !candidate.numbered);
+      if (turn) {
+        const { orgId, conversationId } = conversation;
+        await projection.numberTurn({ orgId, conversationId, runId: turn.submission.runId, seq: turn.seq });
+        turn.numbered = true;
+      }
+      const earlier = dropped.shift();
+      if (earlier) {
+        await announce(conversation.orgId, await projection.markRunFailed({ ...earlier.submission.start.input, error: RUN_CANCELLED_ERROR }));
+        earlier.numbered = true; // its Update, if still waiting, answers
+      }
+    }
   }
+  void keepBooks();
 
   const turnsPerHistory = conversation.turnsPerHistory ?? CONVERSATION_TURNS_PER_HISTORY;
+  let turnsRun = 0;
   for (;;) {
-    await condition(() => queue[0]?.numbered === true || (deleted && queue.length === 0));
+    await condition(() => queue[0]?.numbered === true || (deleted && queue.length === 0 && dropped.length === 0));
     if (queue.length === 0) break;
     const turn = queue.shift()!;
     const scope = new CancellationScope();
     running = { runId: turn.submission.runId, seq: turn.seq, scope };
     await scope.run(() => runTurn(turn.submission)).catch(() => undefined); // the run records its own end, whatever it is
     running = null;
-    turnsRun++;
-    if (turnsRun >= turnsPerHistory || workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
+    if (++turnsRun >= turnsPerHistory || workflowInfo().continueAsNewSuggested) {
+      await condition(() => allHandlersFinished() && dropped.length === 0 && queue.every((waiting) => waiting.numbered));
       if (queue.length === 0 && deleted) break;
       await continueAsNew<typeof conversationWorkflow>({ ...conversation, turnsTaken, waiting: queue.map(({ seq, submission }) => ({ seq, submission })) });
     }
   }
-  await condition(allHandlersFinished);
+  await condition(() => allHandlersFinished() && dropped.length === 0);
 }
 
 /** The turn's run, as a child workflow on the lane the API chose; it outlives this workflow if this one is ever terminated. */

@@ -198,8 +198,16 @@ export class AgentRunsService {
       updateArg: submission,
     });
     if (outcome.kind === 'done') return outcome.result.seq;
-    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.busy) throw new ApiError(ErrorCode.ConversationBusy, outcome.message);
-    throw ApiError.notFound('no such conversation');
+    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.busy) {
+      // The workflow still runs the earlier turn's child for a moment after its run is final in the projection, which is
+      // what the caller sees: busy means an earlier turn not final there, so a turn refused only by that moment waits instead.
+      if (turn.ifBusy === 'reject' && !(await this.conversations.hasUnfinishedTurn(orgId, turn.conversationId, queued.id))) {
+        return this.submitTurn(orgId, queued, { ...turn, ifBusy: 'enqueue' }, start);
+      }
+      throw new ApiError(ErrorCode.ConversationBusy, outcome.message);
+    }
+    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.gone) throw ApiError.notFound('no such conversation');
+    throw new Error(`conversation ${turn.conversationId} took no turn: ${JSON.stringify(outcome)}`);
   }
 
   async get(orgId: string, runId: string): Promise<AgentRun> {

@@ -23,8 +23,6 @@ interface Pending {
   actionId: string;
   type: RequiredActionType;
   calls: ToolCall[];
-  /** The action is in the database (the answer's record updates it). */
-  stored: boolean;
   accepted?: { key: string; answer: ActionAnswer };
   recorded: boolean;
 }
@@ -35,9 +33,9 @@ function refuse(type: string, message: string): never {
 
 /**
  * What the run waits for, owned by the workflow alone. An answer arrives as an Update: its validator
- * refuses one that does not fit (400) or finds nothing to answer (409) before anything is written; an
- * accepted answer is recorded by a local activity and the Update completes; the same answer again is
- * accepted and changes nothing. A wait that runs out is recorded expired, and the run fails.
+ * refuses one that does not fit (400) or finds nothing to answer (409) before anything is written; the
+ * wait records an accepted answer (a local activity) and the Update completes then; the same answer
+ * again is accepted and changes nothing. A wait that runs out is recorded expired, and the run fails.
  */
 export class RequiredActions {
   private pending: Pending | null = null;
@@ -52,17 +50,16 @@ export class RequiredActions {
   async waitFor(type: RequiredActionType, calls: ToolCall[]): Promise<ActionAnswer> {
     const actionId = uuid4();
     // Pending before it is recorded: a caller who read the record may answer before the workflow hears back from the database.
-    const pending: Pending = (this.pending = { actionId, type, calls, stored: false, recorded: false });
-    const eventId = await projection.requireAction({ ...this.run, actionId, request: { type, calls } });
-    pending.stored = true;
-    await announce(this.run.orgId, eventId);
+    const pending: Pending = (this.pending = { actionId, type, calls, recorded: false });
+    await announce(this.run.orgId, await projection.requireAction({ ...this.run, actionId, request: { type, calls } }));
     const timeoutMs = (this.run.actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS) * 1000;
     if (!(await condition(() => pending.accepted !== undefined, timeoutMs))) {
       this.pending = null;
       await projection.expireAction({ ...this.run, actionId });
       throw ApplicationFailure.nonRetryable(ACTION_EXPIRED_ERROR, ACTION_EXPIRED_FAILURE);
     }
-    await condition(() => pending.recorded);
+    await projection.recordAnswer({ ...this.run, actionId, calls, answer: pending.accepted!.answer });
+    pending.recorded = true;
     this.lastAnswered = pending.accepted!.key;
     this.pending = null;
     return pending.accepted!.answer;
@@ -80,13 +77,11 @@ export class RequiredActions {
     if (fault) refuse(ANSWER_REFUSED.badAnswer, fault);
   }
 
+  /** Accepts the answer; the wait records it (a handler that ran activities of its own could replay out of order), and the Update completes then. */
   private async accept({ answer }: ActionAnswerUpdate): Promise<void> {
     const pending = this.pending;
     if (!pending) return; // the answer the run already went on with, sent again
-    if (pending.accepted) return void (await condition(() => pending.recorded));
-    pending.accepted = { key: answerKey(answer), answer };
-    await condition(() => pending.stored);
-    await projection.recordAnswer({ ...this.run, actionId: pending.actionId, calls: pending.calls, answer });
-    pending.recorded = true;
+    pending.accepted ??= { key: answerKey(answer), answer };
+    await condition(() => pending.recorded);
   }
 }

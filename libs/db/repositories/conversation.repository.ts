@@ -87,21 +87,35 @@ export class ConversationRepository {
 
   /**
    * A turn's number, as the conversation's workflow gave it: on its run, as the conversation's count of
-   * turns, and with the run's input as the turn's first item; one statement, and a retry changes nothing.
+   * turns, and on the run's input, the turn's first item; one statement. Called again for the same run
+   * (a workflow task whose completion was lost is run again, and may number its turns otherwise), the
+   * last number wins: the workflow starts a turn only once its number is recorded in its history.
    */
   async numberTurn(orgId: string, conversationId: string, runId: string, seq: number): Promise<void> {
     await this.db.query(
       `WITH numbered AS (
          UPDATE agent_runs SET conversation_seq = $4
-          WHERE id = $3 AND org_id = $2 AND conversation_id = $1 AND conversation_seq IS NULL
+          WHERE id = $3 AND org_id = $2 AND conversation_id = $1
          RETURNING id, org_id, conversation_id, input, created_at
        ), counted AS (
          UPDATE conversations SET turns = GREATEST(turns, $4) WHERE id = $1 AND org_id = $2
+       ), renumbered AS (
+         UPDATE conversation_items SET turn = $4 WHERE run_id = $3 AND org_id = $2 AND type = 'input' RETURNING id
        )
        INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
-       SELECT conversation_id, org_id, id, $4, 'input', jsonb_build_object('text', input), created_at FROM numbered`,
+       SELECT conversation_id, org_id, id, $4, 'input', jsonb_build_object('text', input), created_at FROM numbered
+        WHERE NOT EXISTS (SELECT 1 FROM renumbered)`,
       [conversationId, orgId, runId, seq],
     );
+  }
+
+  /** Whether a turn of the conversation other than `exceptRunId` is not final (queued or running). */
+  async hasUnfinishedTurn(orgId: string, conversationId: string, exceptRunId: string): Promise<boolean> {
+    const rows = (await this.db.query(
+      `SELECT 1 FROM agent_runs WHERE conversation_id = $1 AND org_id = $2 AND id <> $3 AND status IN ('queued', 'running') LIMIT 1`,
+      [conversationId, orgId, exceptRunId],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   /** The items turn by turn, each turn's in the order written, after `after`, at most `limit`; null when the conversation is not the organisation's. */
