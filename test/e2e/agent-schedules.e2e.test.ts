@@ -108,8 +108,13 @@ describe('agent schedules', () => {
     assert.equal(triggered.status, 202, triggered.text);
     const [run] = await waitForRuns(id, 1, 15_000);
     assert.equal(run.input, 'first input');
-    await sleep(2_000);
-    assert.equal((await runsOf(id)).length, 1, 'a trigger is one run, and the schedule stays paused');
+    // Three triggers at once: three firings of their own (Temporal's trigger would name them by the second and keep one).
+    const together = await Promise.all([1, 2, 3].map(() => http.post(`/api/v1/agent-schedules/${id}/trigger`, { token: tenant.key })));
+    for (const response of together) assert.equal(response.status, 202, response.text);
+    const four = await waitForRuns(id, 4, 15_000);
+    assert.equal(new Set(four.map((each) => each.run_id)).size, 4);
+    await sleep(2_000); // proves an absence: nothing else fires
+    assert.equal((await runsOf(id)).length, 4, 'a trigger is one run, and the schedule stays paused');
 
     const patched = await http.patch(`/api/v1/agent-schedules/${id}`, {
       token: tenant.key,
@@ -128,7 +133,7 @@ describe('agent schedules', () => {
     assert.equal(resumed.body.paused, false);
     assert.ok(resumed.body.next_run_times.length >= 2);
     assert.equal(Date.parse(resumed.body.next_run_times[1]) - Date.parse(resumed.body.next_run_times[0]), 1_000);
-    const runs = await waitForRuns(id, 3, 15_000);
+    const runs = await waitForRuns(id, 6, 15_000);
     assert.equal(runs[runs.length - 1].input, 'second input');
 
     const got = await http.get(`/api/v1/agent-schedules/${id}`, { token: tenant.key });
