@@ -58,7 +58,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!(@temporalio/(workflow|common)|@pylon/contracts|\\./[\\w.-]+)$)',
+              regex: '^(?!(@temporalio/(workflow|common)|@pylon/contracts|\\./[\\w.-]+(/[\\w.-]+)?|\\.\\./[\\w.-]+)$)',
               message: 'workflow code imports only @temporalio/workflow, @temporalio/common, @pylon/contracts and its own files',
             },
           ],

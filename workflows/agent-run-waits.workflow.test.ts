@@ -183,7 +183,11 @@ describe('agentRunWorkflow waits', () => {
       ]);
       return handle.result();
     });
-    assert.deepEqual(calls, ['requireAction submit_tool_outputs', 'recordAnswer'], 'the same answer again (in any order) is accepted and recorded once');
+    assert.deepEqual(
+      calls,
+      ['requireAction submit_tool_outputs', 'recordAnswer'],
+      'the same answer again (in any order) is accepted and recorded once',
+    );
   });
 
   it('an answer before the run waits for anything is refused: the run waits for no action', async () => {

@@ -19,7 +19,10 @@ describe('agentScheduleFiringWorkflow', () => {
   after(async () => env?.teardown());
 
   /** A firing whose fireSchedule answers `fired(taskQueue)`; its run's model answers once `answer` resolves. */
-  async function start(fired: (taskQueue: string) => ScheduleFired, options: { trigger?: ScheduleFiringInput['trigger']; answer?: Promise<void> } = {}) {
+  async function start(
+    fired: (taskQueue: string) => ScheduleFired,
+    options: { trigger?: ScheduleFiringInput['trigger']; answer?: Promise<void> } = {},
+  ) {
     const taskQueue = `firing-${randomUUID()}`;
     const calls: unknown[] = [];
     const worker = await Worker.create({

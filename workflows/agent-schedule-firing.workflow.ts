@@ -24,7 +24,8 @@ const schedules = proxyActivities<AgentScheduleActivities>({
  * allow all) applies to runs.
  */
 export async function agentScheduleFiringWorkflow(firing: ScheduleFiringInput): Promise<ScheduleFiringOutcome> {
-  const scheduledAt = firing.trigger?.at ?? nominalTime(workflowInfo().workflowId, workflowInfo().typedSearchAttributes.get(TEMPORAL_SCHEDULED_START_TIME));
+  const scheduledAt =
+    firing.trigger?.at ?? nominalTime(workflowInfo().workflowId, workflowInfo().typedSearchAttributes.get(TEMPORAL_SCHEDULED_START_TIME));
   const fired = await schedules.fireSchedule({ ...firing, scheduledAt });
   if (fired.runId && fired.start) {
     const { input, taskQueue, fairnessWeight, summary } = fired.start;

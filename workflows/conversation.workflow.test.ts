@@ -170,7 +170,13 @@ describe('conversationWorkflow', () => {
       await until(() => model.started.includes(interrupting.runId), 'the interrupting turn runs');
       assert.equal(await childStatus(first.runId), 'CANCELLED');
       assert.ok(!model.started.includes(waiting.runId), 'the waiting turn never started');
-      assert.deepEqual(failed.sort(), [[first.runId, 'cancelled'], [waiting.runId, 'cancelled']].sort());
+      assert.deepEqual(
+        failed.sort(),
+        [
+          [first.runId, 'cancelled'],
+          [waiting.runId, 'cancelled'],
+        ].sort(),
+      );
       model.release(first.runId);
       model.release(interrupting.runId);
       await until(async () => (await childStatus(interrupting.runId)) === 'COMPLETED', 'the interrupting turn ends');

@@ -122,7 +122,11 @@ export async function conversationWorkflow(conversation: ConversationWorkflowInp
     if (++turnsRun >= turnsPerHistory || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && dropped.length === 0 && queue.every((waiting) => waiting.numbered));
       if (queue.length === 0 && deleted) break;
-      await continueAsNew<typeof conversationWorkflow>({ ...conversation, turnsTaken, waiting: queue.map(({ seq, submission }) => ({ seq, submission })) });
+      await continueAsNew<typeof conversationWorkflow>({
+        ...conversation,
+        turnsTaken,
+        waiting: queue.map(({ seq, submission }) => ({ seq, submission })),
+      });
     }
   }
   await condition(() => allHandlersFinished() && dropped.length === 0);

@@ -78,7 +78,12 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.actions.record(orgId, runId, actionId, request, actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS);
   }
 
-  recordAnswer({ orgId, actionId, calls, answer }: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void> {
+  recordAnswer({
+    orgId,
+    actionId,
+    calls,
+    answer,
+  }: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void> {
     return this.actions.recordAnswer(orgId, actionId, calls, answer);
   }
 
