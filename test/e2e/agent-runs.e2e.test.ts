@@ -317,7 +317,7 @@ describe('agent runs end to end', () => {
     assert.equal(again.status, 202);
     assert.deepEqual(again.body, run);
     const finished = await create({});
-    await waitForRun(http, tenant.key, finished.body.run_id, 10_000);
+    await waitForRun(http, tenant.key, finished.body.run_id); // a precondition, not a promise of speed: the default timeout
     const late = await http.post(`/api/v1/agent-runs/${finished.body.run_id}/cancel`, { token: tenant.key });
     assert.equal(late.status, 409);
     assert.deepEqual(late.body, { error: 'run_not_cancellable' });

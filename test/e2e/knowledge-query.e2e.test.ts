@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../support/db';
 import { Http } from '../support/http';
-import { Stack } from '../support/stack';
+import { parsePrometheusText } from '../support/prometheus';
+import { CLUSTER_TOPOLOGY, Stack } from '../support/stack';
 import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
 import { until } from '../support/wait';
 
@@ -155,6 +156,18 @@ describe('POST /api/v1/knowledge/query', () => {
   it('without a filter every mode finds all of the organisation’s documents and none of another’s', async () => {
     for (const mode of ['vector', 'keyword', 'hybrid']) {
       assert.deepEqual(await matchedNames(undefined, mode), [...docIds.keys()].sort(), `mode ${mode}`);
+    }
+    // Those unfiltered vector legs took the HNSW path: the API set the index's tuning for them (metrics are each
+    // process's own, so this reads the one API of a single-replica stack).
+    if (!CLUSTER_TOPOLOGY) {
+      const metrics = parsePrometheusText(await (await fetch(`${stack.url}/metrics`)).text());
+      const tunings = metrics.samples.filter(
+        (sample) => sample.name === 'pylon_db_statements_total' && sample.labels.statement!.startsWith("SELECT set_config('hnsw.ef_search'"),
+      );
+      assert.ok(
+        tunings.some((sample) => sample.value > 0),
+        'no search took the HNSW path',
+      );
     }
   });
 
