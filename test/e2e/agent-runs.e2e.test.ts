@@ -8,6 +8,7 @@ import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, createVersion, waitForRun, type Tenant } from '../support/tenant';
+import { holdsFor, until } from '../support/wait';
 
 const RUN_FIELDS = ['agent_version_id', 'created_at', 'error', 'input', 'org_id', 'output', 'run_id', 'status', 'updated_at'];
 
@@ -90,15 +91,18 @@ describe('agent runs end to end', () => {
     assert.equal(events?.filter((event) => event.workflowTaskCompletedEventAttributes).length, 1);
     assert.equal(events?.filter((event) => event.activityTaskScheduledEventAttributes).length, 0);
     assert.equal(events?.filter((event) => event.markerRecordedEventAttributes).length, 1);
-    const deadline = Date.now() + 15_000;
-    let found: string[] = [];
-    while (Date.now() < deadline && found.length === 0) {
-      found = [];
-      for await (const workflow of temporal.workflow.list({ query: `OrgId = "${tenant.orgId}" AND ResourceId = "${created.body.run_id}"` })) {
-        found.push(workflow.workflowId);
-      }
-      if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    // Visibility is eventually consistent: the workflow is listed a moment after it ran.
+    const found = await until(
+      'the workflow listed by OrgId and ResourceId',
+      async () => {
+        const listed: string[] = [];
+        for await (const workflow of temporal.workflow.list({ query: `OrgId = "${tenant.orgId}" AND ResourceId = "${created.body.run_id}"` })) {
+          listed.push(workflow.workflowId);
+        }
+        return listed.length > 0 && listed;
+      },
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
     assert.deepEqual(found, [agentRunWorkflowId(created.body.run_id)]);
   });
 
@@ -187,13 +191,14 @@ describe('agent runs end to end', () => {
     const before = fake.requests.length;
     fake.enqueue({ toolCalls: [{ id: 'call_7', name: 'lookup_order', arguments: '{"order_id":"42"}' }] }, { content: 'Order 42 shipped, Ada.' });
     const second = await turn('Where is order 42?');
-    const deadline = Date.now() + 30_000;
-    let action = await http.get(`/api/v1/agent-runs/${second.body.run_id}/required-action`, { token: tenant.key });
-    while (action.status !== 200) {
-      assert.ok(Date.now() < deadline, 'the run never waited for the tool output');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      action = await http.get(`/api/v1/agent-runs/${second.body.run_id}/required-action`, { token: tenant.key });
-    }
+    const action = await until(
+      'the run to wait for the tool output',
+      async () => {
+        const response = await http.get(`/api/v1/agent-runs/${second.body.run_id}/required-action`, { token: tenant.key });
+        return response.status === 200 && response;
+      },
+      { intervalMs: 50 },
+    );
     assert.deepEqual(action.body.tool_calls, [{ id: 'call_7', name: 'lookup_order', arguments: '{"order_id":"42"}' }]);
     const submitted = await http.post(`/api/v1/agent-runs/${second.body.run_id}/tool-outputs`, {
       token: tenant.key,
@@ -258,8 +263,10 @@ describe('agent runs end to end', () => {
     assert.equal(started.length, 1);
     assert.equal(failed.length, 1);
     assert.equal(failed[0]!.activityTaskFailedEventAttributes!.retryState, proto.api.enums.v1.RetryState.RETRY_STATE_NON_RETRYABLE_FAILURE);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(asked(), started[0]!.activityTaskStartedEventAttributes!.attempt);
+    // An absence: no further request for the model comes after the attempt that ended on the 400.
+    const attempts = Number(started[0]!.activityTaskStartedEventAttributes!.attempt);
+    await holdsFor('one request per attempt, none after the last', 500, () => asked() === attempts);
+    assert.equal(asked(), attempts);
   });
 
   it('a run longer than its version timeout ends failed', async () => {
@@ -276,16 +283,15 @@ describe('agent runs end to end', () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow' });
     fake.enqueue({ holdOpen: true, content: 'The first words, and then nothing more.' });
     const created = await create({ agent_version_id: versionId });
-    const deadline = Date.now() + 10_000;
     // Running, and the model's first words are in the run's log: the call is under way.
-    while (
-      (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data?.some(
-        (e: { type: string }) => e.type === 'output_delta',
-      ) !== true
-    ) {
-      assert.ok(Date.now() < deadline, 'the model call never started streaming');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(
+      'the model call to stream its first words',
+      async () =>
+        (await http.get(`/api/v1/agent-runs/${created.body.run_id}/events`, { token: tenant.key })).body.data?.some(
+          (e: { type: string }) => e.type === 'output_delta',
+        ) === true,
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     const heldOpen = fake.requests.at(-1)!;
     assert.equal(heldOpen.closedAt, undefined, 'the response is still open');
     const cancelledAt = Date.now();
@@ -295,9 +301,8 @@ describe('agent runs end to end', () => {
     const { run } = await waitForRun(http, tenant.key, created.body.run_id, 10_000);
     assert.equal(run.status, 'failed');
     assert.equal(run.error, 'cancelled');
-    while (heldOpen.closedAt === undefined && Date.now() - cancelledAt < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(heldOpen.closedAt !== undefined, 'the model call was never aborted');
-    assert.ok(heldOpen.closedAt - cancelledAt < 6_000, `aborted ${heldOpen.closedAt - cancelledAt} ms after the cancel`);
+    const closedAt = await until('the model call to be aborted', () => heldOpen.closedAt, { timeoutMs: 10_000, intervalMs: 50 });
+    assert.ok(closedAt - cancelledAt < 6_000, `aborted ${closedAt - cancelledAt} ms after the cancel`);
     const handle = temporal.workflow.getHandle(agentRunWorkflowId(created.body.run_id));
     await assert.rejects(handle.result());
     assert.equal((await handle.describe()).status.name, 'CANCELLED');
@@ -312,7 +317,7 @@ describe('agent runs end to end', () => {
     assert.equal(again.status, 202);
     assert.deepEqual(again.body, run);
     const finished = await create({});
-    await waitForRun(http, tenant.key, finished.body.run_id, 10_000);
+    await waitForRun(http, tenant.key, finished.body.run_id); // a precondition, not a promise of speed: the default timeout
     const late = await http.post(`/api/v1/agent-runs/${finished.body.run_id}/cancel`, { token: tenant.key });
     assert.equal(late.status, 409);
     assert.deepEqual(late.body, { error: 'run_not_cancellable' });

@@ -6,6 +6,7 @@ import { loadConfig } from '@pylon/config';
 import { ApiKey, ApiKeyChanges, ApiKeyRepository, createDataSource } from '@pylon/db';
 import { recordAnnouncements } from '../support/change-announcements';
 import { testInfra } from '../support/infra';
+import { holdsFor } from '../support/wait';
 
 /**
  * A process that revokes or rolls a key answers only once it heard the change announced: PostgreSQL sends the
@@ -45,7 +46,8 @@ describe('API key changes heard by the process that made them', () => {
     assert.deepEqual(seen, [key.id, 'answered'], 'a new rate limit is heard before it answers');
     seen.length = 0;
     const sameAgain = await changes.heardAfter(key.id, () => keys.setRateLimit(orgId, key.id, { rateLimitPerSecond: 5, rateLimitBurst: undefined }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // An absence: nothing is announced for a while after it.
+    await holdsFor('no announcement of the same limit again', 100, () => seen.length === 0);
     assert.equal(sameAgain, false, 'the same limit again changes nothing');
     assert.deepEqual([...seen], [], 'and is not announced');
 
@@ -58,7 +60,7 @@ describe('API key changes heard by the process that made them', () => {
     const started = Date.now();
     assert.equal(await changes.heardAfter(key.id, () => keys.revoke(orgId, key.id)), false, 'revoked before: nothing changes');
     const waited = Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await holdsFor('no announcement of a second revocation', 100, () => seen.length === 0);
     assert.deepEqual([...seen], [], 'no announcement');
     assert.ok(waited < 1_000, `answered without waiting out the second an announcement is awaited (${waited} ms)`);
   });

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 
 /** An organisation's own key management through the public API (scope keys:manage). */
 describe("an organisation's API keys", () => {
@@ -74,6 +75,8 @@ describe("an organisation's API keys", () => {
 
   it('a previous secret that this process has cached stops working when its grace period ends; the current one goes on', async () => {
     const created = await create(manager, { name: 'brief-grace', scopes: ['runs:read'] });
+    // The grace starts while the roll is answered: after it was sent, by the time its answer came.
+    const rollSentAt = Date.now();
     const rolled = await http.post(`/api/v1/api-keys/${created.body.key_id}/roll`, { token: manager, body: { grace_seconds: 2 } });
     assert.equal(rolled.status, 200, rolled.text);
     const graceEndsAt = Date.now() + 2_000;
@@ -81,8 +84,16 @@ describe("an organisation's API keys", () => {
       assert.equal((await http.get('/api/v1/agent-runs', { token: created.body.api_key })).status, 200, `the old secret, within its grace (${i})`);
       assert.equal((await http.get('/api/v1/agent-runs', { token: rolled.body.api_key })).status, 200, `the new secret (${i})`);
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEndsAt - Date.now()) + 300));
-    const refused = await http.get('/api/v1/agent-runs', { token: created.body.api_key });
+    // Asked again and again (the process keeps it cached): refused within 300 ms of the grace's end, never before it.
+    const refused = await until(
+      'the old secret refused once its grace ended',
+      async () => {
+        const response = await http.get('/api/v1/agent-runs', { token: created.body.api_key });
+        return response.status !== 200 && response;
+      },
+      { timeoutMs: Math.max(0, graceEndsAt - Date.now()) + 300 },
+    );
+    assert.ok(Date.now() >= rollSentAt + 2_000, `refused ${Date.now() - rollSentAt} ms after the roll was sent, within its 2 s grace`);
     assert.equal(refused.status, 401, refused.text);
     assert.deepEqual(refused.body, { error: 'invalid_api_key' });
     const current = await http.get('/api/v1/agent-runs', { token: rolled.body.api_key });

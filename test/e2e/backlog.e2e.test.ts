@@ -7,8 +7,7 @@ import { Http, type HttpResponse } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, type Tenant } from '../support/tenant';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { pause, until } from '../support/wait';
 
 /**
  * Work is taken, not refused: runs wait in a bounded backlog per organisation, dispatched fairly by
@@ -41,13 +40,7 @@ describe('the backlog', () => {
   const workerRunning = async () => {
     if (!stack.worker?.running) await stack.startWorker();
   };
-  const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs = 120_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(200);
-    }
-  };
+  const waitUntil = (what: string, done: () => Promise<boolean>, timeoutMs = 120_000) => until(what, done, { timeoutMs, intervalMs: 200 });
   /** A new `*` key of the organisation with a rate of its own. */
   const keyWithRate = async (orgId: string, rate: { rate_limit_per_second: number; rate_limit_burst: number }) => {
     const issued = await http.post(`/admin/v1/orgs/${orgId}/api-keys`, { token: admin(), body: { name: 'batch', scopes: ['*'] } });
@@ -62,7 +55,7 @@ describe('the backlog', () => {
       const response = await send();
       if (response.status !== 429) return { response, refusals };
       assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
-      await sleep(Number(response.headers.get('retry-after')) * 1000);
+      await pause(Number(response.headers.get('retry-after')) * 1000);
     }
   };
 
@@ -158,7 +151,8 @@ describe('the backlog', () => {
   it('100 concurrent creates from one key within its burst (after two earlier requests) are all taken, and all succeed', async () => {
     await workerRunning();
     const tenant = await createTenant(http); // its key's first requests: an agent and a version
-    await sleep(100);
+    // Not a wait for a condition: the key's bucket refills with time, 100 ms giving back more than those two requests took.
+    await pause(100);
     const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => createRun(tenant, `burst ${i}`)));
     assert.deepEqual(
       responses
@@ -192,7 +186,8 @@ describe('the backlog', () => {
         }
       }),
     );
-    await sleep(5_000);
+    // The neighbour's runs come once the batch is well under way (at its 15/s, some 4 s in).
+    await waitUntil('the batch under way', async () => runIds.size >= 60, 60_000);
     const neighbourStarted = Date.now();
     const neighbourRuns = await Promise.all(Array.from({ length: 20 }, (_, i) => createRun(neighbour, `neighbour ${i}`)));
     assert.deepEqual(
@@ -203,8 +198,8 @@ describe('the backlog', () => {
     const neighbourSeconds = (Date.now() - neighbourStarted) / 1000;
     // The worker dies (kill -9) while the backlog drains and another takes over: its tasks time out and
     // are handed to the new one, and nothing is lost or run twice.
+    // The batch goes on arriving while no worker runs: the new worker takes seconds to start and poll.
     await stack.worker.kill();
-    await sleep(1_000);
     await stack.startWorker();
     await submitted;
     assert.equal(runIds.size, total, 'one run per item');

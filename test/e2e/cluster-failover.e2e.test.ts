@@ -7,6 +7,7 @@ import { grantTokens } from '../support/ledger';
 import { OwnCluster } from '../support/own-cluster';
 import { CLUSTER_TOPOLOGY, Stack } from '../support/stack';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
+import { pause, holdsFor, until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** A request that has not answered in this long counts as hung. */
@@ -59,7 +60,7 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
       } catch (error) {
         failures.push((error as Error).name === 'TimeoutError' ? 'hung' : 'connection dropped');
       }
-      await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
+      await pause(retryAfterMs); // the client's back-off: Retry-After, else 250 ms
     }
     throw new Error(`${path} was not accepted after 120 attempts: ${failures.join(', ')}`);
   };
@@ -68,18 +69,12 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
   const burstOfRuns = (count: number, spacingMs: number, label: string): Promise<Outcome[]> =>
     Promise.all(
       Array.from({ length: count }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * spacingMs));
+        await pause(i * spacingMs); // the load's shape: one create every spacingMs
         return createDurably('/api/v1/agent-runs', { org_id: tenant.orgId, agent_version_id: slowVersionId, input: `${label} ${i}` });
       }),
     );
 
-  const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+  const waitUntil = (what: string, done: () => Promise<boolean>, timeoutMs = 180_000) => until(what, done, { timeoutMs, intervalMs: 250 });
 
   /** Every run of these outcomes succeeded, once: one row each, one succeeded event each, no run left over. */
   const assertRunsSucceededOnce = async (outcomes: Outcome[]) => {
@@ -163,7 +158,7 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
     const replicaPids = [...stack.api.log().matchAll(/pylon api replica \d+ started \(pid (\d+)\)/g)].map((match) => Number(match[1]));
     assert.equal(replicaPids.length, 2, stack.api.log());
     const burst = burstOfRuns(60, 40, 'replica killed');
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await pause(800); // the fault's place in the burst (a third of its 2.4 s), not a wait for a condition
     process.kill(replicaPids[0]!, 'SIGKILL');
     const outcomes = await burst;
     const failures = assertFailuresDocumented(outcomes);
@@ -191,7 +186,7 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
         Array.from({ length: 2 }, (_, i) => createDurably('/v1/video-gen/generations', { user_prompt: `a kite over the hills, take ${i}` })),
       ),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await pause(1_200); // the fault's place in the load (runs are created for 1.8 s), not a wait for a condition
     await stack.worker.members[0]!.kill();
     const [runs, documents, videos] = await work;
     assertFailuresDocumented([...runs, ...documents, ...videos]);
@@ -260,7 +255,7 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
   /** 40 runs created while a server restarts (from 0.8 s into the burst): every one once, every failure on the way documented. */
   const burstThroughRestart = async (label: string, restart: () => Promise<void>) => {
     const burst = burstOfRuns(40, 75, label);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await pause(800); // the fault's place in the burst (a quarter of its 3 s), not a wait for a condition
     const stoppedAt = Date.now();
     await restart();
     const downMs = Date.now() - stoppedAt;
@@ -347,13 +342,25 @@ describe('failover on the cluster topology', { skip: !CLUSTER_TOPOLOGY && 'runs 
     await cluster.temporal.restart();
     const back = Date.now();
     await waitUntil('firings after the restart', async () => (await runsOf()).some((run) => run.scheduled_at.getTime() > back + 4_000));
-    let paused = await http.patch(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key, body: { paused: true } });
-    for (let attempt = 0; paused.status >= 500 && attempt < 20; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      paused = await http.patch(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key, body: { paused: true } });
-    }
+    // Retried after a 5xx as a client would, while Temporal settles after its restart.
+    const paused = await until(
+      'the pause answered without a 5xx',
+      async () => {
+        const response = await http.patch(`/api/v1/agent-schedules/${scheduleId}`, { token: tenant.key, body: { paused: true } });
+        return response.status < 500 && response;
+      },
+      { timeoutMs: 10_000, intervalMs: 500 },
+    );
     assert.equal(paused.status, 200, paused.text);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const pausedAt = Date.now();
+    // An absence: the firings already started when the pause was taken land meanwhile, and none of a nominal time
+    // past the next one starts (the schedule may take the pause just after that one's timer fired).
+    await holdsFor(
+      'no firing after the pause',
+      3_000,
+      async () => (await runsOf()).every((run) => run.scheduled_at.getTime() <= pausedAt + 2_000),
+      500,
+    );
     await waitUntil('the scheduled runs finishing', async () =>
       (await runsOf()).every((run) => run.status === 'succeeded' || run.status === 'failed'),
     );

@@ -6,6 +6,7 @@ import { Http } from '../support/http';
 import { CLUSTER_TOPOLOGY, Stack } from '../support/stack';
 import { createKey, createTenant, waitForRun, type Tenant } from '../support/tenant';
 import { testInfra } from '../support/infra';
+import { until } from '../support/wait';
 
 /** The error matrix of spec 4.1, 4.2 and 7: every status with its exact body, scope by scope, org by org. */
 describe('agent runs: errors, scopes and the org boundary', () => {
@@ -80,10 +81,20 @@ describe('agent runs: errors, scopes and the org boundary', () => {
     });
 
     it('an expired key → invalid_api_key', async () => {
-      const key = await createKey(http, a.orgId, ['*'], { expires_at: new Date(Date.now() + 1500).toISOString() });
+      const expiresAt = Date.now() + 1500;
+      const key = await createKey(http, a.orgId, ['*'], { expires_at: new Date(expiresAt).toISOString() });
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: key })).status, 200);
-      await new Promise((resolve) => setTimeout(resolve, 1600));
-      expectError(await http.get('/api/v1/agent-runs?limit=1', { token: key }), 401, 'invalid_api_key');
+      // Asked again and again: refused within 100 ms of its expiry, never before it.
+      const refused = await until(
+        'the key refused once it expired',
+        async () => {
+          const response = await http.get('/api/v1/agent-runs?limit=1', { token: key });
+          return response.status !== 200 && response;
+        },
+        { timeoutMs: Math.max(0, expiresAt - Date.now()) + 100 },
+      );
+      assert.ok(Date.now() >= expiresAt, `refused ${expiresAt - Date.now()} ms before it expired`);
+      expectError(refused, 401, 'invalid_api_key');
     });
 
     it('a rolled key: the new secret works and the old one keeps working for the grace period', async () => {
@@ -92,14 +103,25 @@ describe('agent runs: errors, scopes and the org boundary', () => {
         body: { name: 'roll', scopes: ['runs:read'] },
       });
       const oldKey = issued.body.api_key as string;
+      const rollSentAt = Date.now();
       const rolled = await http.post(`/admin/v1/api-keys/${issued.body.key_id}/roll`, { token: testInfra().adminToken, body: { grace_seconds: 2 } });
       assert.equal(rolled.status, 200, rolled.text);
+      const graceEndsAt = Date.now() + 2_000;
       const newKey = rolled.body.api_key as string;
       assert.notEqual(newKey, oldKey);
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: oldKey })).status, 200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      expectError(await http.get('/api/v1/agent-runs?limit=1', { token: oldKey }), 401, 'invalid_api_key');
+      // Asked again and again: refused within 100 ms of the grace's end, never before it.
+      const refused = await until(
+        'the old secret refused once its grace ended',
+        async () => {
+          const response = await http.get('/api/v1/agent-runs?limit=1', { token: oldKey });
+          return response.status !== 200 && response;
+        },
+        { timeoutMs: Math.max(0, graceEndsAt - Date.now()) + 100 },
+      );
+      assert.ok(Date.now() >= rollSentAt + 2_000, `refused ${Date.now() - rollSentAt} ms after the roll was sent, within its 2 s grace`);
+      expectError(refused, 401, 'invalid_api_key');
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
     });
 

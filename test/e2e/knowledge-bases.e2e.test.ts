@@ -5,6 +5,7 @@ import { sql } from '../support/db';
 import { Http, type HttpResponse } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, createVersion, ingestDocument, waitForDocument, waitForRun, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 
 function expectError(response: HttpResponse, status: number, code: string, detail?: RegExp): void {
   assert.equal(response.status, status, `${response.text} ${response.headers.get('error-detail')}`);
@@ -245,14 +246,14 @@ describe('knowledge bases', () => {
         assert.equal(document.status, 'ready');
         docsIn.set(base, [...(docsIn.get(base) ?? []), document.doc_id]);
       }
-      const deadline = Date.now() + 60_000;
-      while (
-        (await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [scoped.orgId]))[0]?.status !== 'ready'
-      ) {
-        assert.ok(Date.now() < deadline, "the organisation's own index was not ready within 60 s");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1_100)); // the API asks again a second after it last saw the index not ready
+      await until(
+        "the organisation's own index ready",
+        async () =>
+          (await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [scoped.orgId]))[0]?.status === 'ready',
+        { timeoutMs: 60_000 },
+      );
+      // Nothing searched this organisation's knowledge before: no API process has seen its index not ready (and
+      // kept that for a second), so the first search below reads it ready and takes the HNSW path.
     });
 
     it('each scope finds only its own documents, in every mode (the vector leg on the HNSW path too); matches carry knowledge_base_id', async () => {

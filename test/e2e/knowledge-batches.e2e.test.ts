@@ -5,8 +5,7 @@ import { pdfWithLines, tinyPng, uploadForm, wordDocument } from '../support/docu
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createTenant, waitForDocument, type Tenant } from '../support/tenant';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../support/wait';
 
 describe('knowledge batches', () => {
   let stack: Stack;
@@ -20,16 +19,16 @@ describe('knowledge batches', () => {
     assert.equal(response.status, status, response.text);
     assert.deepEqual(response.body, { error: code });
   };
-  async function waitForBatch(batchId: string, timeoutMs = 120_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const batch = await getBatch(batchId);
-      assert.equal(batch.status, 200, batch.text);
-      if (batch.body.status !== 'processing' && batch.body.counts.processing === 0) return batch.body;
-      assert.ok(Date.now() < deadline, `batch ${batchId} still ${batch.body.status}: ${JSON.stringify(batch.body.counts)}`);
-      await sleep(200);
-    }
-  }
+  const waitForBatch = (batchId: string, timeoutMs = 120_000): Promise<any> =>
+    until(
+      `batch ${batchId} to end`,
+      async () => {
+        const batch = await getBatch(batchId);
+        assert.equal(batch.status, 200, batch.text);
+        return batch.body.status !== 'processing' && batch.body.counts.processing === 0 && batch.body;
+      },
+      { timeoutMs, intervalMs: 200 },
+    );
 
   before(async () => {
     stack = await Stack.start({ env: { KB_CHUNK_SIZE: '400', KB_CHUNK_OVERLAP: '40' } });
@@ -128,9 +127,9 @@ describe('knowledge batches', () => {
     assert.equal(created.status, 202, created.text);
     assert.equal(created.body.counts.total, 200);
 
-    await waitUntil(async () => (await getBatch(created.body.batch_id)).body.counts.ready >= 20);
+    await until('20 files of the batch ready', async () => (await getBatch(created.body.batch_id)).body.counts.ready >= 20, { timeoutMs: 120_000 });
+    // The batch waits while no worker runs: the new worker takes seconds to start and poll.
     await stack.worker.kill();
-    await sleep(500);
     await stack.startWorker();
     const neighbourStart = Date.now();
     const single = await upload(neighbour, uploadForm(Buffer.from('An upload while a batch drains.'), 'single.txt'));
@@ -161,11 +160,3 @@ describe('knowledge batches', () => {
     assert.ok(neighbourMs < usualMs + 30_000, `the neighbour waited ${neighbourMs} ms`);
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    assert.ok(Date.now() < deadline, 'timed out');
-    await sleep(100);
-  }
-}

@@ -7,6 +7,7 @@ import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, ingestDocument, waitForRun } from '../support/tenant';
+import { pause } from '../support/wait';
 
 /** The OpenAI embedder against a local OpenAI-compatible server: batches, failures, and a missing credential. */
 describe('knowledge with the openai embedder', () => {
@@ -69,7 +70,8 @@ describe('knowledge with the openai embedder', () => {
     const seen: Array<{ chunks_embedded: number; chunks_total: number }> = [];
     let listed: any;
     let document: any;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    // Sampled every 50 ms while it is processing: each progress seen is kept.
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await pause(50)) {
       document = (await http.get(`/api/v1/knowledge/documents/${docId}`, { token: tenant.key })).body;
       if (document.status !== 'processing') break;
       if (document.progress) {

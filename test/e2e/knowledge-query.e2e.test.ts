@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../support/db';
 import { Http } from '../support/http';
-import { Stack } from '../support/stack';
+import { parsePrometheusText } from '../support/prometheus';
+import { CLUSTER_TOPOLOGY, Stack } from '../support/stack';
 import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 
 /** Documents with one chunk each, all sharing the word "lighthouse", with metadata of every JSON type. */
 const DOCUMENTS = {
@@ -58,12 +60,14 @@ describe('POST /api/v1/knowledge/query', () => {
       content: 'Another organisation also has a lighthouse keeper.',
       metadata: { category: 'guide' },
     });
-    const deadline = Date.now() + 60_000;
-    while ((await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [tenant.orgId]))[0]?.status !== 'ready') {
-      assert.ok(Date.now() < deadline, "the organisation's own index was not ready within 60 s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the API asks again a second after it last saw the index not ready
+    await until(
+      "the organisation's own index ready",
+      async () =>
+        (await sql<{ status: string }>('SELECT status FROM knowledge_vector_indexes WHERE org_id = $1', [tenant.orgId]))[0]?.status === 'ready',
+      { timeoutMs: 60_000 },
+    );
+    // Nothing searched this organisation's knowledge before: no API process has seen its index not ready (and kept
+    // that for a second), so the first search reads it ready and an unfiltered vector leg takes the HNSW path.
   });
   after(async () => stack?.stop());
 
@@ -152,6 +156,18 @@ describe('POST /api/v1/knowledge/query', () => {
   it('without a filter every mode finds all of the organisation’s documents and none of another’s', async () => {
     for (const mode of ['vector', 'keyword', 'hybrid']) {
       assert.deepEqual(await matchedNames(undefined, mode), [...docIds.keys()].sort(), `mode ${mode}`);
+    }
+    // Those unfiltered vector legs took the HNSW path: the API set the index's tuning for them (metrics are each
+    // process's own, so this reads the one API of a single-replica stack).
+    if (!CLUSTER_TOPOLOGY) {
+      const metrics = parsePrometheusText(await (await fetch(`${stack.url}/metrics`)).text());
+      const tunings = metrics.samples.filter(
+        (sample) => sample.name === 'pylon_db_statements_total' && sample.labels.statement!.startsWith("SELECT set_config('hnsw.ef_search'"),
+      );
+      assert.ok(
+        tunings.some((sample) => sample.value > 0),
+        'no search took the HNSW path',
+      );
     }
   });
 

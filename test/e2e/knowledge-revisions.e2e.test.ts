@@ -9,6 +9,7 @@ import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { testInfra } from '../support/infra';
 import { createKey, createTenant, ingestDocument, waitForDocument, type Tenant } from '../support/tenant';
+import { pause, until } from '../support/wait';
 
 /**
  * Revisions: `PUT /api/v1/knowledge/documents/{doc_id}` replaces a document in place. The embedder is the
@@ -148,7 +149,7 @@ describe('knowledge document revisions', () => {
       }
       const current = (await http.get(`/api/v1/knowledge/documents/${doc.doc_id}`, { token: tenant.key })).body;
       if (current.status !== 'processing') break;
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await pause(30); // sampled every 30 ms while it is processing: the drafts are there only meanwhile
     }
     fake.discardQueuedEmbeddings();
     assert.ok(sawDrafts, 'revision 2 was chunked into drafts of revision 2');
@@ -299,12 +300,13 @@ describe('knowledge document revisions', () => {
       }
     };
     const loops = Array.from({ length: 3 }, loop);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until('the search load under way', () => observations.length >= 3, { intervalMs: 20 });
     fake.enqueueEmbeddings(...Array.from({ length: 8 }, () => ({ delayMs: 150 })));
     const replaced = await put(tenant, doc.doc_id, { content: text('cobalt', 19) });
     assert.equal(replaced.status, 202, replaced.text);
     const ready = await waitForDocument(http, tenant.key, doc.doc_id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const readyAt = performance.now();
+    await until('searches sent after the swap answered', () => observations.filter((o) => o.sentAt > readyAt).length >= 3, { intervalMs: 20 });
     stop = true;
     await Promise.all(loops);
     fake.discardQueuedEmbeddings();

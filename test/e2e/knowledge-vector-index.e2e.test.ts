@@ -11,6 +11,7 @@ import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, ingestDocument, type Tenant } from '../support/tenant';
+import { pause, until } from '../support/wait';
 
 const THRESHOLD = 10;
 const WORDS = [
@@ -42,15 +43,7 @@ function document(seed: number, chunks: number): { title: string; content: strin
   return { title: `Log ${seed}`, content: paragraphs.join('\n\n') };
 }
 
-const waitFor = async <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+const waitFor = <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 60_000) => until(what, read, { timeoutMs });
 
 /**
  * An organisation that grows past KB_EXACT_SEARCH_MAX_CHUNKS gets an HNSW index of its own chunks, built
@@ -159,7 +152,9 @@ describe('an organisation growing past the exact-search threshold', () => {
     assert.match(cli, /searched by\s+its own vector index/);
     assert.match(cli, new RegExp(`own index\\s+${ready.index_name}: ready \\(from 14 chunks, built in \\d+\\.\\d s;`));
 
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the API asks again about an index that was not ready a second ago
+    // Not a wait for a condition: the API plans a search from the organisation's size it read (kept 5 s) and, past
+    // the threshold, from its index's readiness (a "not ready" kept 1 s); no answer shows when they were read again.
+    await pause(1_100);
     await assertSearchesExact(tenant, 'through its own index');
     await ingestDocument(http, tenant, document(4, 3));
     await assertSearchesExact(tenant, 'after more documents (the partial index takes new rows as they come)');
@@ -202,7 +197,9 @@ describe('an organisation growing past the exact-search threshold', () => {
       await blocker.end();
     }
     await waitFor('the index to be ready', async () => ((await indexRow(tenant.orgId))?.status === 'ready' ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Not a wait for a condition: the searches during the build saw the index not ready, which the API keeps for a
+    // second; no answer shows when it asks again.
+    await pause(1_100);
     await assertSearchesExact(tenant, 'after the build');
   });
 

@@ -8,6 +8,7 @@ import { Http, type HttpResponse } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack, type AppProcess } from '../support/stack';
 import { createOrg } from '../support/tenant';
+import { pause } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Per-key rate limits (shared by two API replicas on one database) and per-organisation caps. */
@@ -90,7 +91,8 @@ describe('limits', () => {
       assert.equal(neighbour.status, 200, neighbour.text);
       assert.equal(int(neighbour, 'ratelimit-limit'), 80, 'the configured default burst');
 
-      await new Promise((resolve) => setTimeout(resolve, int(rejection, 'retry-after') * 1000 + 100));
+      // What is under test: a client that waits what Retry-After says is let in again.
+      await pause(int(rejection, 'retry-after') * 1000 + 100);
       assert.equal((await listRequest(http, limited.key)).status, 200, 'allowed again after Retry-After');
     });
 

@@ -7,6 +7,7 @@ import { Http, type HttpResponse } from '../support/http';
 import { openRaw } from '../support/raw-http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
+import { pause, until } from '../support/wait';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -122,11 +123,14 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
         .filter((line) => line.length > 0);
       entries = lines.flatMap(parseEntry);
     };
-    const deadline = Date.now() + 10_000;
-    for (readLog(); !entries.some((entry) => entry.requestId === 'logs-e2e-run' && entry.res); readLog()) {
-      assert.ok(Date.now() < deadline, `the access line of the last request never came:\n${lines.slice(-5).join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      'the access line of the last request',
+      () => {
+        readLog();
+        return entries.some((entry) => entry.requestId === 'logs-e2e-run' && entry.res);
+      },
+      { timeoutMs: 10_000 },
+    ).catch((error: Error) => assert.fail(`${error.message}:\n${lines.slice(-5).join('\n')}`));
   });
 
   after(async () => {
@@ -224,18 +228,23 @@ describe('logs: no secrets, bounded lines, a request id everywhere', () => {
       `POST /api/v1/agent-runs HTTP/1.1\r\nHost: pylon\r\nX-Request-Id: ${marker}\r\nAuthorization: Bearer ${tenant.key}\r\n` +
         `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"org_id": "`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Not a wait for a condition: the server reads the head and the start of the body meanwhile, which nothing
+    // outside it shows; then the client leaves.
+    await pause(200);
     connection.socket.destroy();
-    const deadline = Date.now() + 10_000;
     let ofIt: LogEntry[] = [];
-    while (!ofIt.some((entry) => entry.msg?.includes('closed the connection')) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ofIt = stack.api
-        .log()
-        .split('\n')
-        .flatMap(parseEntry)
-        .filter((entry) => JSON.stringify(entry).includes(marker) || entry.msg?.includes('closed the connection before its body ended'));
-    }
+    await until(
+      'the abort logged',
+      () => {
+        ofIt = stack.api
+          .log()
+          .split('\n')
+          .flatMap(parseEntry)
+          .filter((entry) => JSON.stringify(entry).includes(marker) || entry.msg?.includes('closed the connection before its body ended'));
+        return ofIt.some((entry) => entry.msg?.includes('closed the connection'));
+      },
+      { timeoutMs: 10_000 },
+    ).catch(() => undefined); // the assertions below say what is missing
     const said = ofIt.find((entry) => entry.msg?.includes('closed the connection before its body ended'));
     assert.ok(said, 'the abort is logged as such');
     assert.equal(said.level, 30, 'at info');

@@ -7,6 +7,7 @@ import { ModelPriceChanges, ModelPriceRepository, createDataSource } from '@pylo
 import { ModelPricesService } from '@pylon/ledger';
 import { eventually, recordAnnouncements } from '../support/change-announcements';
 import { testInfra } from '../support/infra';
+import { holdsFor } from '../support/wait';
 
 /**
  * The database announces every change to an organisation's model prices, naming it, to every listening process;
@@ -34,7 +35,8 @@ describe('model price changes', () => {
     assert.equal(await prices.replace(orgId, []), true);
     await eventually(() => heard.length >= 3, 'the second announcement');
     assert.equal(await prices.replace(orgId, []), false, 'replacing nothing with nothing changes nothing');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // An absence: no third announcement comes.
+    await holdsFor('no announcement of replacing nothing with nothing', 100, () => heard.length === 3);
     assert.deepEqual(heard.slice(1), [orgId, orgId], 'one announcement per change; replacing nothing with nothing is none');
     assert.equal(changes.generation, generation + 2);
   });
@@ -61,7 +63,7 @@ describe('model price changes', () => {
     const started = Date.now();
     await service.replace(orgId, []);
     const waited = Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await holdsFor('no announcement of clearing nothing', 100, () => heard.length === 0);
     assert.deepEqual([...heard], [], 'clearing nothing announces nothing');
     assert.ok(waited < 1_000, `and answers without waiting out the second an announcement is awaited (${waited} ms)`);
   });

@@ -5,6 +5,7 @@ import { sql } from '../support/db';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createTenant, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const NOISY_ENDPOINTS = 20;
@@ -93,7 +94,7 @@ describe('a noisy neighbour', () => {
         while (next < NOISY_RUNS) noisyRunIds.push(await startRun(noisy, `noisy ${next++}`));
       }),
     );
-    while (noisyRunIds.length < NOISY_RUNS / 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until('half the burst created', () => noisyRunIds.length >= NOISY_RUNS / 2, { timeoutMs: 120_000, intervalMs: 20 });
 
     const quietRuns = await Promise.all(Array.from({ length: QUIET_RUNS }, (_, i) => startRun(quiet, `quiet ${i}`)));
     const [finished, document] = await Promise.all([
@@ -113,18 +114,19 @@ describe('a noisy neighbour', () => {
 
   it('the noisy organisation loses nothing: every run finishes and every delivery is attempted or refused by the in-flight cap', async () => {
     for (const runId of noisyRunIds) assert.equal((await waitForRun(http, noisy.key, runId, 180_000)).run.status, 'succeeded');
-    const deadline = Date.now() + 60_000;
     let rows: Array<{ status: string; attempted: boolean; capped: boolean; n: number }> = [];
-    for (;;) {
-      rows = await sql(
-        `SELECT status, attempt_count > 0 AS attempted, coalesce(last_error LIKE 'not attempted:%', false) AS capped, count(*)::int AS n
-           FROM webhook_deliveries WHERE org_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        [noisy.orgId],
-      );
-      const neverTried = rows.filter((row) => row.status === 'pending' && !row.attempted).reduce((sum, row) => sum + row.n, 0);
-      if (neverTried === 0 || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await until(
+      'every delivery of the flood tried once',
+      async () => {
+        rows = await sql(
+          `SELECT status, attempt_count > 0 AS attempted, coalesce(last_error LIKE 'not attempted:%', false) AS capped, count(*)::int AS n
+             FROM webhook_deliveries WHERE org_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+          [noisy.orgId],
+        );
+        return rows.filter((row) => row.status === 'pending' && !row.attempted).reduce((sum, row) => sum + row.n, 0) === 0;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    ).catch(() => undefined); // the assertions below name what is left
     const total = rows.reduce((sum, row) => sum + row.n, 0);
     assert.equal(total, NOISY_RUNS * NOISY_ENDPOINTS, JSON.stringify(rows));
     const count = (predicate: (row: (typeof rows)[number]) => boolean) => rows.filter(predicate).reduce((sum, row) => sum + row.n, 0);

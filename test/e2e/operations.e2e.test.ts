@@ -12,19 +12,13 @@ import { testInfra } from '../support/infra';
 import { parsePrometheusText, samplesOf, valueOf, type PrometheusExposition } from '../support/prometheus';
 import { Stack } from '../support/stack';
 import { createTenant, waitForRun, type Tenant } from '../support/tenant';
+import { holdsFor, until as waitUntil } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'main.js');
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Probes every 200 ms for up to 30 s. */
+const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitUntil(what, probe, { intervalMs: 200 });
 
 async function scrape(url: string): Promise<{ exposition: PrometheusExposition; contentType: string | null; text: string }> {
   const response = await fetch(url);
@@ -112,7 +106,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
         const runIds = [];
         for (let i = 0; i < 5; i++) runIds.push(await runOnce(owner, client));
         const agentRuns = queueOf(idle, 'agent-runs');
-        const notReady = await until('the agent-runs backlog was not reported', async () => {
+        const notReady = await until('the agent-runs backlog reported', async () => {
           const response = await client.get('/readyz');
           return response.status === 503 ? response : undefined;
         });
@@ -138,7 +132,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
 
         await idle.startWorker();
         for (const runId of runIds) assert.equal((await waitForRun(client, owner.key, runId)).run.status, 'succeeded');
-        await until('the API did not become ready again', async () => ((await client.get('/readyz')).status === 200 ? true : undefined));
+        await until('the API ready again', async () => ((await client.get('/readyz')).status === 200 ? true : undefined));
       } finally {
         await idle.stop();
       }
@@ -225,7 +219,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       await waitForRun(http, owner.key, await runOnce(owner));
       await receiver.waitFor('/metrics-ok', 1);
       await receiver.waitFor('/metrics-gone', 1);
-      const { exposition, text } = await until('the attempts were not counted', async () => {
+      const { exposition, text } = await until('the attempts counted', async () => {
         const scraped = await scrape(workerMetricsUrl);
         const counted = (result: string) =>
           valueOf(scraped.exposition, 'pylon_webhook_delivery_attempts_total', { result }) >
@@ -279,7 +273,7 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       await waitForRun(http, owner.key, await runOnce(owner));
       // A new organisation's first run has nothing queued before it: it takes the express lane.
       const runsQueue = queueOf(stack, 'agent-runs-express');
-      const { exposition, text } = await until('the run was not counted by the SDK', async () => {
+      const { exposition, text } = await until('the run counted by the SDK', async () => {
         const scraped = await scrape(temporalMetricsUrl);
         return valueOf(scraped.exposition, 'temporal_workflow_completed_total', { workflow_type: 'agentRunWorkflow', task_queue: runsQueue }) >= 1
           ? scraped
@@ -324,8 +318,12 @@ describe('operating Pylon: readiness, metrics, stopping webhooks', () => {
       await waitForRun(http, stopped.key, await runOnce(stopped));
       await waitForRun(http, other.key, await runOnce(other));
       await receiver.waitFor('/disable-b', 1);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      assert.equal(receiver.at('/disable-a1').length + receiver.at('/disable-a2').length, 0);
+      // An absence: what the other organisation got at once, the disabled endpoints never get.
+      await holdsFor(
+        'no delivery to the disabled endpoints',
+        1_500,
+        () => receiver.at('/disable-a1').length + receiver.at('/disable-a2').length === 0,
+      );
     });
 
     it('without a reason, the endpoints say an operator disabled them; the CLI does the same', async () => {

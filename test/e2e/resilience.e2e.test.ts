@@ -8,6 +8,7 @@ import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, waitForDocument, waitForRun, type Tenant } from '../support/tenant';
 import { sql } from '../support/db';
+import { pause, until } from '../support/wait';
 
 describe('resilience', () => {
   let stack: Stack;
@@ -38,11 +39,7 @@ describe('resilience', () => {
       body: { org_id: tenant.orgId, agent_version_id: versionId, input: 'survive a crash' },
     });
     assert.equal(created.status, 200);
-    const deadline = Date.now() + 15_000;
-    while (fake.requests.length === before) {
-      assert.ok(Date.now() < deadline, 'the LLM call never started');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until('the LLM call started', () => fake.requests.length > before, { timeoutMs: 15_000, intervalMs: 50 });
     await stack.worker.kill();
     assert.equal((await http.get(`/api/v1/agent-runs/${created.body.run_id}`, { token: tenant.key })).body.status, 'running');
     await stack.startWorker();
@@ -71,11 +68,7 @@ describe('resilience', () => {
         body: { org_id: owner.orgId, title: 'Resumed', content: 'Pylon resumes an ingestion whose worker died. '.repeat(40) },
       });
       assert.equal(created.status, 202, created.text);
-      const deadline = Date.now() + 15_000;
-      while (fake.embeddingRequests.length === before) {
-        assert.ok(Date.now() < deadline, 'the embedding call never started');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until('the embedding call started', () => fake.embeddingRequests.length > before, { timeoutMs: 15_000, intervalMs: 50 });
       await ingesting.worker.kill();
       const killedAt = Date.now();
       await ingesting.startWorker();
@@ -110,10 +103,13 @@ describe('resilience', () => {
       );
       // Kill once some runs are acknowledged, while later ones are still in flight.
       if (acknowledgedSoFar >= 8) await stack.api.kill();
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await pause(5); // the load's shape: one create every 5 ms
     }
     // A slow machine may have answered none of them yet: the kill waits for the first acknowledgement.
-    while (stack.api.running && acknowledgedSoFar === 0 && settled < attempts.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until('the first create acknowledged', () => !stack.api.running || acknowledgedSoFar > 0 || settled >= attempts.length, {
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     await stack.api.kill();
     const answered = await Promise.all(attempts);
     await stack.startApi();
@@ -154,15 +150,15 @@ describe('resilience', () => {
         return created.body.run_id as string;
       }),
     );
-    const pendingAction = async (runId: string) => {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const action = await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key });
-        if (action.status === 200) return action.body as { tool_calls: Array<{ id: string; arguments: string }> };
-        assert.ok(Date.now() < deadline, `run ${runId} never waited`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+    const pendingAction = (runId: string) =>
+      until(
+        `run ${runId} waiting`,
+        async () => {
+          const action = await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key });
+          return action.status === 200 && (action.body as { tool_calls: Array<{ id: string; arguments: string }> });
+        },
+        { timeoutMs: 60_000 },
+      );
     const actions = await Promise.all(runIds.map(pendingAction));
 
     await stack.worker.kill();
@@ -237,7 +233,7 @@ describe('resilience', () => {
         'created runs missing from the list',
       );
       pending = still;
-      if (pending.size) await new Promise((resolve) => setTimeout(resolve, 500));
+      if (pending.size) await pause(500); // the next look at the list
     }
   });
 });

@@ -5,6 +5,7 @@ import { testInfra } from '../support/infra';
 import { assertLedgerReconciles, grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
 import { createTenant, waitForRun, type Tenant } from '../support/tenant';
+import { pause } from '../support/wait';
 
 const INPUT = 'What is the status of order 42?';
 
@@ -148,7 +149,7 @@ describe('what a run costs', () => {
         for (;;) {
           const created = await createRun(tenant);
           if (created.status === 429) {
-            await new Promise((resolve) => setTimeout(resolve, Number(created.headers.get('retry-after') ?? 1) * 1000));
+            await pause(Number(created.headers.get('retry-after') ?? 1) * 1000); // a client honouring Retry-After
             continue;
           }
           if (created.status === 402) refused++;

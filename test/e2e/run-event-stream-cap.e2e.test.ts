@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 
 /** A live event stream of a run, open until `close()`; or the refusal, when the server answered otherwise. */
 async function openStream(url: string, token: string) {
@@ -57,12 +58,14 @@ describe('live event streams: at most EVENT_STREAMS_PER_KEY open per API key', (
     assert.equal(page.status, 200, 'a JSON page is not a stream and is not counted');
 
     await first.close();
-    const deadline = Date.now() + 5_000;
-    let again = await openStream(runUrl, tenant.key);
-    while (again.response.status === 409 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      again = await openStream(runUrl, tenant.key);
-    }
+    const again = await until(
+      'a closed stream to free its place',
+      async () => {
+        const opened = await openStream(runUrl, tenant.key);
+        return opened.response.status !== 409 && opened;
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
     assert.equal(again.response.status, 200, 'a closed stream frees its place');
     await Promise.all([second.close(), other.close(), again.close()]);
   });

@@ -10,6 +10,7 @@ import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 
 const EVENT_TYPES = ['queued', 'running', 'output_delta', 'tool_call', 'tool_result', 'succeeded', 'failed'];
 
@@ -173,13 +174,14 @@ describe('run events: stored, streamed live, resumable', () => {
       tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }],
     });
     const runId = await startRun(versionId, 'Please lookup_order for order 42.');
-    const deadline = Date.now() + 30_000;
-    let log = await storedEvents(runId);
-    while (!log.data.some((event) => event.type === 'requires_action')) {
-      assert.ok(Date.now() < deadline, `the run never waited; its events: ${JSON.stringify(log.data.map((event) => event.type))}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      log = await storedEvents(runId);
-    }
+    const log = await until(
+      'the run waiting for its tool output',
+      async () => {
+        const stored = await storedEvents(runId);
+        return stored.data.some((event) => event.type === 'requires_action') && stored;
+      },
+      { intervalMs: 50 },
+    );
     const latest = log.data.at(-1)!;
     assert.equal(latest.type, 'requires_action');
 
@@ -297,11 +299,10 @@ describe('run events: stored, streamed live, resumable', () => {
         [3_600_000],
       );
       await schedule.trigger();
-      const deadline = Date.now() + 20_000;
-      while ((await sql(`SELECT 1 FROM run_events WHERE run_id = $1`, [oldRun])).length > 0) {
-        assert.ok(Date.now() < deadline, 'the old events were never purged');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await until('the old events purged', async () => (await sql(`SELECT 1 FROM run_events WHERE run_id = $1`, [oldRun])).length === 0, {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+      });
     } finally {
       await connection.close();
     }

@@ -14,6 +14,7 @@ import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
 import { createTenant, createVersion, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { grantTokens } from '../support/ledger';
 import { docBlock } from '../support/doc-blocks';
@@ -711,23 +712,26 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
   it('knowledge from files: a PDF uploaded from a path, bytes and a Blob, queried by base, downloaded, replaced by a file and by text; batches of texts and files; knowledge bases CRUD', async () => {
     const pylon = client();
     const orgId = tenant.orgId;
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** The document once its latest revision is ready (its ready_revision is then that revision). */
-    const ready = async (docId: string): Promise<SdkModule.KnowledgeDocument> => {
-      for (;;) {
-        const document = await pylon.knowledge.documents.get(docId);
-        if (document.status === 'failed') throw new Error(`${docId} failed: ${document.failure_reason}`);
-        if (document.status === 'ready' && document.ready_revision === document.revision) return document;
-        await sleep(100);
-      }
-    };
-    const batchEnded = async (batchId: string): Promise<SdkModule.KnowledgeBatch> => {
-      for (;;) {
-        const batch = await pylon.knowledge.batches.get(batchId);
-        if (batch.status !== 'processing') return batch;
-        await sleep(100);
-      }
-    };
+    const ready = (docId: string): Promise<SdkModule.KnowledgeDocument> =>
+      until(
+        `document ${docId} ready`,
+        async () => {
+          const document = await pylon.knowledge.documents.get(docId);
+          if (document.status === 'failed') throw new Error(`${docId} failed: ${document.failure_reason}`);
+          return document.status === 'ready' && document.ready_revision === document.revision && document;
+        },
+        { timeoutMs: 120_000 },
+      );
+    const batchEnded = (batchId: string): Promise<SdkModule.KnowledgeBatch> =>
+      until(
+        `batch ${batchId} ended`,
+        async () => {
+          const batch = await pylon.knowledge.batches.get(batchId);
+          return batch.status !== 'processing' && batch;
+        },
+        { timeoutMs: 120_000 },
+      );
 
     // The default base is the oldest: one made first keeps this test's base from being it.
     await pylon.knowledgeBases.create({ org_id: orgId, name: `SDK other ${randomUUID()}` });
@@ -935,11 +939,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     const resumed = await call('agentSchedules.update', mine.agentSchedules.update(schedule.schedule_id, { paused: false, cron: '0 9 * * MON-FRI' }));
     assert.ok(resumed.next_run_at && resumed.next_run_times.length > 0, JSON.stringify(resumed));
     await call('agentSchedules.trigger', mine.agentSchedules.trigger(schedule.schedule_id));
-    let scheduledRuns = await mine.agentSchedules.runs(schedule.schedule_id).all();
-    while (scheduledRuns.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      scheduledRuns = await mine.agentSchedules.runs(schedule.schedule_id).all();
-    }
+    const scheduledRuns = await until('the triggered run', async () => {
+      const runs = await mine.agentSchedules.runs(schedule.schedule_id).all();
+      return runs.length > 0 && runs;
+    });
     called.push('agentSchedules.runs');
     await finish(mine, scheduledRuns[0]!.run_id);
     await call('agentSchedules.delete', mine.agentSchedules.delete(schedule.schedule_id));
@@ -961,12 +964,17 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     await call('knowledge.documents.list', mine.knowledge.documents.list().all());
     await call('knowledge.search', mine.knowledge.search({ org_id: org.org_id, query: 'retries' }));
     await call('knowledge.query', mine.knowledge.query({ org_id: org.org_id, query: 'retries' }));
-    while ((await mine.knowledge.documents.get(document.doc_id)).status === 'processing') await new Promise((resolve) => setTimeout(resolve, 100));
+    await until('the document ingested', async () => (await mine.knowledge.documents.get(document.doc_id)).status !== 'processing', {
+      timeoutMs: 60_000,
+    });
     await call('knowledge.documents.delete', mine.knowledge.documents.delete(document.doc_id));
     // videos
     const video = await call('videos.create', mine.videos.create({ user_prompt: 'a kite' }));
     await call('videos.get', mine.videos.get([video.id]));
-    while ((await mine.videos.get([video.id]))[0]!.state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 200));
+    await until('the video completed', async () => (await mine.videos.get([video.id]))[0]!.state === 'completed', {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     const extended = await call('videos.extend', mine.videos.extend(video.id, { user_prompt: 'and further' }));
     await call('videos.cancel', mine.videos.cancel(extended.id));
     // tokens
@@ -991,11 +999,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
       (await mine.webhooks.deliveries(endpoint.endpoint_id).all()).filter(
         (delivery) => delivery.event_type === 'webhook_endpoint.test' && delivery.status !== 'pending',
       );
-    let deliveries = await delivered();
-    while (deliveries.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      deliveries = await delivered();
-    }
+    const deliveries = await until('the test event delivered', async () => {
+      const done = await delivered();
+      return done.length > 0 && done;
+    });
     called.push('webhooks.deliveries');
     await call('webhooks.getDelivery', mine.webhooks.getDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));
     await call('webhooks.retryDelivery', mine.webhooks.retryDelivery(endpoint.endpoint_id, deliveries[0]!.delivery_id));

@@ -5,6 +5,7 @@ import { Http } from '../support/http';
 import { grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, createVersion, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+import { holdsFor, until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const VIDEO_COST = 500_000;
@@ -77,12 +78,11 @@ describe('usage', () => {
     const slow = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/slow' });
     fake.enqueue({ holdOpen: true, content: 'The first words, and then nothing more.' });
     ids.cancelled = await createRun(tenant, slow);
-    for (const deadline = Date.now() + 10_000; ;) {
-      const run = await http.get(`/api/v1/agent-runs/${ids.cancelled}`, { token: tenant.key });
-      if (run.body.status === 'running') break;
-      assert.ok(Date.now() < deadline, `the run to cancel is still ${run.body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(
+      'the run to cancel running',
+      async () => (await http.get(`/api/v1/agent-runs/${ids.cancelled}`, { token: tenant.key })).body.status === 'running',
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     assert.equal((await http.post(`/api/v1/agent-runs/${ids.cancelled}/cancel`, { token: tenant.key })).status, 202);
     for (const runId of [...ids.succeeded, ids.cancelled]) await waitForRun(http, tenant.key, runId);
 
@@ -92,31 +92,32 @@ describe('usage', () => {
     await grantTokens(http, tenant.orgId, VIDEO_COST);
     const video = await http.post('/v1/video-gen/generations', { token: tenant.key, body: { user_prompt: 'A lighthouse at dawn' } });
     assert.equal(video.status, 201, video.text);
-    for (const deadline = Date.now() + 60_000; ;) {
-      const got = await http.get(`/v1/video-gen/generation?ids=${video.body.id}`, { token: tenant.key });
-      if (got.body[0]?.state === 'completed') break;
-      assert.ok(Date.now() < deadline, `the video is still ${got.body[0]?.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      'the video completed',
+      async () => (await http.get(`/v1/video-gen/generation?ids=${video.body.id}`, { token: tenant.key })).body[0]?.state === 'completed',
+      { timeoutMs: 60_000 },
+    );
     await waitForRun(http, other.key, await createRun(other));
 
     // Every delivery settled: three delivered to /ok, the one to /gone failed.
     await receiver.waitFor('/ok', 3);
-    for (const deadline = Date.now() + 20_000; ;) {
-      const log = await http.get(`/api/v1/webhook-endpoints/${ids.goneEndpoint}/deliveries`, { token: tenant.key });
-      if (log.body.data?.[0]?.status === 'failed') {
-        ids.failedDelivery = log.body.data[0].delivery_id;
-        break;
-      }
-      assert.ok(Date.now() < deadline, `the delivery to /gone is ${JSON.stringify(log.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    for (const deadline = Date.now() + 20_000; ;) {
-      const log = await http.get(`/api/v1/webhook-endpoints/${ids.okEndpoint}/deliveries`, { token: tenant.key });
-      if (log.body.data?.length === 3 && log.body.data.every((delivery: { status: string }) => delivery.status === 'delivered')) break;
-      assert.ok(Date.now() < deadline, `the deliveries to /ok are ${JSON.stringify(log.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const failed = await until(
+      'the delivery to /gone failed',
+      async () => {
+        const log = await http.get(`/api/v1/webhook-endpoints/${ids.goneEndpoint}/deliveries`, { token: tenant.key });
+        return log.body.data?.[0]?.status === 'failed' && (log.body.data[0] as { delivery_id: string });
+      },
+      { timeoutMs: 20_000 },
+    );
+    ids.failedDelivery = failed.delivery_id;
+    await until(
+      'the three deliveries to /ok delivered',
+      async () => {
+        const log = await http.get(`/api/v1/webhook-endpoints/${ids.okEndpoint}/deliveries`, { token: tenant.key });
+        return log.body.data?.length === 3 && log.body.data.every((delivery: { status: string }) => delivery.status === 'delivered');
+      },
+      { timeoutMs: 20_000 },
+    );
   });
   after(async () => {
     await stack?.stop();
@@ -215,15 +216,10 @@ describe('usage', () => {
       assert.ok(!report.api_keys.some((key: { key_id: string }) => key.key_id === revokedId), 'the revoked key is not listed');
       return report.api_keys.find((key: { key_id: string }) => key.key_id === countedId);
     };
-    let row: any;
-    for (const deadline = Date.now() + 10_000; ;) {
-      row = await countedRow();
-      if (row.requests_30d >= made) break;
-      assert.ok(Date.now() < deadline, `the key's requests were not written: ${JSON.stringify(row)}`);
-      await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 3 * FLUSH_MS));
-    row = await countedRow();
+    await until("the key's requests written", async () => (await countedRow()).requests_30d >= made, { timeoutMs: 10_000, intervalMs: FLUSH_MS });
+    // An absence: over three more flushes, no request is counted twice (on the cluster topology, by either replica).
+    await holdsFor('the count at what the key made', 3 * FLUSH_MS, async () => (await countedRow()).requests_30d === made, FLUSH_MS / 2);
+    const row = await countedRow();
     assert.deepEqual(
       { ...row, last_used_at: typeof row.last_used_at },
       { key_id: countedId, name: 'key runs:read', hint: row.hint, requests_24h: made, requests_30d: made, last_used_at: 'string' },

@@ -6,6 +6,7 @@ import { Http } from '../support/http';
 import { assertLedgerReconciles, grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
 import { createKey, createOrg } from '../support/tenant';
+import { until } from '../support/wait';
 
 const COST = 500_000;
 
@@ -18,15 +19,15 @@ describe('video generation through Luma', () => {
   let key: string;
 
   const balance = async () => (await http.get('/api/v1/tokens/balance', { token: key })).body.balance as number;
-  const waitForFinal = async (id: string) => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const [generation] = (await http.get(`/v1/video-gen/generation?ids[0]=${id}`, { token: key })).body;
-      if (generation.state === 'completed' || generation.state === 'failed') return generation;
-      assert.ok(Date.now() < deadline, `generation ${id} still ${generation.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForFinal = (id: string) =>
+    until(
+      `generation ${id} finished`,
+      async () => {
+        const [generation] = (await http.get(`/v1/video-gen/generation?ids[0]=${id}`, { token: key })).body;
+        return (generation.state === 'completed' || generation.state === 'failed') && generation;
+      },
+      { timeoutMs: 60_000 },
+    );
 
   before(async () => {
     luma = await FakeLuma.start();

@@ -12,6 +12,7 @@ import { assertLedgerReconciles, grantTokens } from '../support/ledger';
 import { probeVideo } from '../support/probe-video';
 import { Stack } from '../support/stack';
 import { createKey, createOrg } from '../support/tenant';
+import { until } from '../support/wait';
 
 const COST = 500_000;
 const GENERATION_FIELDS = ['created_at', 'estimate_wait_seconds', 'id', 'liked', 'prompt', 'state', 'video'];
@@ -50,15 +51,15 @@ describe('video generation', () => {
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
     return file;
   };
-  const waitForState = async (id: string, states: string[], key = tenant.key, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const [generation] = (await getMany(`ids[0]=${id}`, key)).body;
-      if (states.includes(generation.state)) return generation;
-      if (Date.now() > deadline) throw new Error(`generation ${id} still ${generation.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForState = (id: string, states: string[], key = tenant.key, timeoutMs = 60_000) =>
+    until(
+      `generation ${id} ${states.join(' or ')}`,
+      async () => {
+        const [generation] = (await getMany(`ids[0]=${id}`, key)).body;
+        return states.includes(generation.state) && generation;
+      },
+      { timeoutMs },
+    );
 
   before(async () => {
     stack = await Stack.start({ env: { VIDEO_PROVIDER: 'local', LOCAL_RENDER_SECONDS: '1' } });
@@ -325,20 +326,19 @@ describe('video generation', () => {
       const key = await createKey(slowHttp, orgId, ['*']);
       const created = await slowHttp.post('/v1/video-gen/generations', { token: key, body: { user_prompt: 'survives a crash' } });
       assert.equal(created.status, 201);
-      const deadline = Date.now() + 20_000;
-      while ((await slowHttp.get(`/v1/video-gen/generation?ids[0]=${created.body.id}`, { token: key })).body[0].state !== 'processing') {
-        assert.ok(Date.now() < deadline, 'never started processing');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const read = async () => (await slowHttp.get(`/v1/video-gen/generation?ids[0]=${created.body.id}`, { token: key })).body[0];
+      await until('the generation processing', async () => (await read()).state === 'processing', { timeoutMs: 20_000 });
+      // The render goes on without a worker to poll it: the new worker takes seconds to start.
       await slow.worker.kill();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
       await slow.startWorker();
-      const finalDeadline = Date.now() + 60_000;
-      let generation: any;
-      do {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        [generation] = (await slowHttp.get(`/v1/video-gen/generation?ids[0]=${created.body.id}`, { token: key })).body;
-      } while (!['completed', 'failed'].includes(generation.state) && Date.now() < finalDeadline);
+      const generation = await until(
+        'the generation finished',
+        async () => {
+          const current = await read();
+          return ['completed', 'failed'].includes(current.state) && current;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       assert.equal(generation.state, 'completed', JSON.stringify(generation));
       const entries = await sql<{ kind: string }>(`SELECT kind FROM token_entries WHERE org_id = $1 ORDER BY created_at`, [orgId]);
       assert.deepEqual(
@@ -368,11 +368,7 @@ describe('video generation', () => {
       const created = await slowHttp.post('/v1/video-gen/generations', { token: key, body: { user_prompt: 'a very long render' } });
       assert.equal(created.status, 201);
       const id = created.body.id as string;
-      const deadline = Date.now() + 20_000;
-      while (renders(id).length === 0) {
-        assert.ok(Date.now() < deadline, 'ffmpeg never started');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until('ffmpeg started', () => renders(id).length > 0, { timeoutMs: 20_000 });
       const balanceBefore = (await slowHttp.get('/api/v1/tokens/balance', { token: key })).body.balance;
       assert.equal(balanceBefore, COST);
 
@@ -384,16 +380,16 @@ describe('video generation', () => {
       const cancelled = await slowHttp.post(`/v1/video-gen/generations/${id}/cancel`, { token: key });
       assert.equal(cancelled.status, 202, cancelled.text);
       assert.deepEqual(Object.keys(cancelled.body).sort(), GENERATION_FIELDS);
-      let generation: any;
-      const finalDeadline = Date.now() + 20_000;
-      do {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        [generation] = (await slowHttp.get(`/v1/video-gen/generation?ids[0]=${id}`, { token: key })).body;
-      } while (generation.state !== 'failed' && Date.now() < finalDeadline);
-      assert.equal(generation.state, 'failed');
+      const generation = await until(
+        'the generation failed',
+        async () => {
+          const [current] = (await slowHttp.get(`/v1/video-gen/generation?ids[0]=${id}`, { token: key })).body;
+          return current.state === 'failed' && current;
+        },
+        { timeoutMs: 20_000 },
+      );
       assert.equal(generation.video, null);
-      const killDeadline = Date.now() + 10_000;
-      while (renders(id).length > 0 && Date.now() < killDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      await until('the render stopped', () => renders(id).length === 0, { timeoutMs: 10_000 }).catch(() => undefined);
       assert.deepEqual(renders(id), [], 'the render was stopped');
 
       const again = await slowHttp.post(`/v1/video-gen/generations/${id}/cancel`, { token: key });

@@ -7,6 +7,7 @@ import { Http } from '../support/http';
 import { grantTokens } from '../support/ledger';
 import { Stack } from '../support/stack';
 import { createKey, createTenant, ingestDocument, waitForRun, type Tenant } from '../support/tenant';
+import { holdsFor, pause, until } from '../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
 const ENDPOINT_FIELDS = [
@@ -52,7 +53,21 @@ describe('signed webhooks', () => {
   };
   const deliveriesOf = async (endpointId: string, owner: Tenant = tenant) =>
     (await http.get(`/api/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`, { token: owner.key })).body.data as any[];
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+  /**
+   * The endpoint's delivery log once `done` holds for it: the receiver has a delivery a moment before the worker
+   * records how it was answered.
+   */
+  const deliveriesWhen = (endpointId: string, owner: Tenant, what: string, done: (deliveries: any[]) => boolean) =>
+    until(
+      what,
+      async () => {
+        const deliveries = await deliveriesOf(endpointId, owner);
+        return done(deliveries) && deliveries;
+      },
+      { timeoutMs: 20_000 },
+    );
+  /** How long a test watches for a delivery that must not come (a repeat, or one to an endpoint that must not get it). */
+  const ABSENCE_MS = 1_500;
 
   before(async () => {
     receiver = await WebhookReceiver.start();
@@ -90,8 +105,7 @@ describe('signed webhooks', () => {
     assert.equal(webhook!.headers['webhook-id'], payload.id);
     const current = await http.get(`/api/v1/agent-runs/${run.run_id}`, { token: tenant.key });
     assert.deepEqual(payload.data, current.body);
-    await settle();
-    assert.equal(receiver.at('/runs').length, 1, 'exactly one delivery');
+    await holdsFor('exactly one delivery', ABSENCE_MS, () => receiver.at('/runs').length === 1);
     const [delivery] = await deliveriesOf(endpoint.endpoint_id);
     assert.equal(delivery.status, 'delivered');
     assert.equal(delivery.attempts.length, 1);
@@ -102,14 +116,18 @@ describe('signed webhooks', () => {
 
   it('event filtering: an endpoint gets only its subscribed types; one without a list gets all', async () => {
     const owner = await createTenant(http);
-    await addEndpoint('/filter-docs', { events: ['knowledge_document.ready'] }, owner);
+    const docsOnly = await addEndpoint('/filter-docs', { events: ['knowledge_document.ready'] }, owner);
     await addEndpoint('/filter-all', {}, owner);
     await runOnce(owner);
     const doc = await ingestDocument(http, owner, { title: 'Hooks', content: 'Webhooks are signed.' });
     const all = await receiver.waitFor('/filter-all', 2);
     const docs = await receiver.waitFor('/filter-docs', 1);
-    await settle();
     assert.deepEqual(all.map((w) => w.json.type).sort(), ['agent_run.succeeded', 'knowledge_document.ready']);
+    // An event's deliveries are all recorded before any is attempted: this log is all the endpoint will ever be sent.
+    assert.deepEqual(
+      (await deliveriesOf(docsOnly.endpoint_id, owner)).map((delivery) => delivery.event_type),
+      ['knowledge_document.ready'],
+    );
     assert.deepEqual(
       receiver.at('/filter-docs').map((w) => w.json.type),
       ['knowledge_document.ready'],
@@ -125,8 +143,7 @@ describe('signed webhooks', () => {
     const created = await http.post('/v1/video-gen/generations', { token: owner.key, body: { user_prompt: 'hooked' } });
     assert.equal(created.status, 201);
     const [webhook] = await receiver.waitFor('/video', 1, 60_000);
-    await settle();
-    assert.equal(receiver.at('/video').length, 1);
+    await holdsFor('exactly one delivery', ABSENCE_MS, () => receiver.at('/video').length === 1);
     assert.equal(webhook!.json.type, 'video_generation.completed');
     const [current] = (await http.get(`/v1/video-gen/generation?ids[0]=${created.body.id}`, { token: owner.key })).body;
     assert.deepEqual(webhook!.json.data, current);
@@ -156,15 +173,16 @@ describe('signed webhooks', () => {
     receiver.respond('/gone', 410);
     await runOnce(owner);
     await receiver.waitFor('/gone', 1);
-    await settle();
-    const read = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: owner.key });
+    const { read, delivery } = await until('the 410 recorded', async () => {
+      const endpointNow = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}`, { token: owner.key });
+      const [only] = await deliveriesOf(endpoint.endpoint_id, owner);
+      return endpointNow.body.enabled === false && only?.status !== 'pending' && { read: endpointNow, delivery: only };
+    });
+    assert.equal(delivery.status, 'failed');
     assert.equal(read.body.enabled, false);
     assert.match(read.body.disabled_reason, /410/);
-    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
-    assert.equal(delivery.status, 'failed');
     await runOnce(owner);
-    await settle();
-    assert.equal(receiver.at('/gone').length, 1);
+    await holdsFor('later events skip the disabled endpoint', ABSENCE_MS, () => receiver.at('/gone').length === 1);
   });
 
   it('a receiver that fails first recovers on the 5 s retry; every attempt is in the log; replay re-sends now', async () => {
@@ -175,8 +193,12 @@ describe('signed webhooks', () => {
     const [first, second] = await receiver.waitFor('/flaky', 2, 20_000);
     assert.ok(second!.at - first!.at >= 4_500, `retried after ${second!.at - first!.at} ms`);
     assert.equal(first!.headers['webhook-id'], second!.headers['webhook-id'], 'the same message id on retries');
-    await settle();
-    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    const [delivery] = await deliveriesWhen(
+      endpoint.endpoint_id,
+      owner,
+      'the retry recorded',
+      ([only]) => only?.status !== 'pending' && only.attempts.length >= 2,
+    );
     assert.equal(delivery.status, 'delivered');
     assert.deepEqual(
       delivery.attempts.map((attempt: any) => attempt.status_code),
@@ -191,9 +213,8 @@ describe('signed webhooks', () => {
     });
     assert.equal(replay.status, 202);
     await receiver.waitFor('/flaky', 3);
-    await settle();
-    const replayed = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
-    assert.equal(replayed.body.attempts.length, 3);
+    const [replayed] = await deliveriesWhen(endpoint.endpoint_id, owner, 'the replay recorded', ([only]) => only?.attempts.length >= 3);
+    assert.equal(replayed.attempts.length, 3);
   });
 
   it('ids in upper case name the same endpoint, delivery and organisation: a replay re-sends the one delivery once', async () => {
@@ -206,8 +227,7 @@ describe('signed webhooks', () => {
     assert.equal(created.status, 200, created.text);
     await waitForRun(http, owner.key, created.body.run_id);
     await receiver.waitFor('/upper-case', 1);
-    await settle();
-    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    const [delivery] = await deliveriesWhen(endpoint.endpoint_id, owner, 'the delivery recorded', ([only]) => only?.attempts.length >= 1);
 
     const path = `/api/v1/webhook-endpoints/${endpoint.endpoint_id.toUpperCase()}/deliveries/${delivery.delivery_id.toUpperCase()}`;
     const read = await http.get(path, { token: owner.key });
@@ -216,10 +236,9 @@ describe('signed webhooks', () => {
     const replay = await http.post(`${path}/retry`, { token: owner.key });
     assert.equal(replay.status, 202, replay.text);
     await receiver.waitFor('/upper-case', 2);
-    await settle();
-    assert.equal(receiver.at('/upper-case').length, 2, 'the replay went out once');
-    const replayed = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries/${delivery.delivery_id}`, { token: owner.key });
-    assert.equal(replayed.body.attempts.length, 2);
+    await holdsFor('the replay sent once', ABSENCE_MS, () => receiver.at('/upper-case').length === 2);
+    const [replayed] = await deliveriesWhen(endpoint.endpoint_id, owner, 'the replay recorded', ([only]) => only?.attempts.length >= 2);
+    assert.equal(replayed.attempts.length, 2);
   });
 
   it('send test event: one signed webhook_endpoint.test to that endpoint', async () => {
@@ -236,13 +255,6 @@ describe('signed webhooks', () => {
     assert.equal(sent.status, 202, sent.text);
     return sent.body as { delivery_id: string; event_id: string; request: { body: string; headers: Record<string, string> } };
   };
-  const until = async (what: string, condition: () => Promise<boolean>, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
 
   it("the log shows each delivery's request and every attempt's headers, as the receiver got them; never the secret", async () => {
     const owner = await createTenant(http);
@@ -252,8 +264,12 @@ describe('signed webhooks', () => {
     const sent = await sendTest(endpoint.endpoint_id, owner);
     assert.equal(sent.request.headers['webhook-id'], sent.event_id, 'the answer to a test event shows its request');
     const received = await receiver.waitFor('/log', 2, 20_000);
-    await settle();
-    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    const [delivery] = await deliveriesWhen(
+      endpoint.endpoint_id,
+      owner,
+      'the retry recorded',
+      ([only]) => only?.status !== 'pending' && only.attempts.length >= 2,
+    );
     assert.equal(delivery.delivery_id, sent.delivery_id);
     assert.equal(delivery.status, 'delivered');
     assert.equal(delivery.request.body, received[0]!.body, 'the body shown is the bytes POSTed');
@@ -298,7 +314,12 @@ describe('signed webhooks', () => {
     await runOnce(owner);
     for (let i = 0; i < 3; i++) await sendTest(endpoint.endpoint_id, owner);
     const received = await receiver.waitFor('/filters', 4);
-    await settle();
+    await deliveriesWhen(
+      endpoint.endpoint_id,
+      owner,
+      'the four deliveries recorded',
+      (deliveries) => deliveries.length >= 4 && deliveries.every((delivery) => delivery.status !== 'pending'),
+    );
     const list = async (query: string) => {
       const response = await http.get(`/api/v1/webhook-endpoints/${endpoint.endpoint_id}/deliveries?${query}`, { token: owner.key });
       assert.equal(response.status, 200, response.text);
@@ -341,9 +362,10 @@ describe('signed webhooks', () => {
     receiver.respond('/recover', 503, 503, 503);
     const old = await sendTest(endpoint.endpoint_id, owner);
     await receiver.waitFor('/recover', 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Not a wait for a condition: `since` falls strictly between the first delivery's time and the next ones'.
+    await pause(20);
     const since = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
     const a = await sendTest(endpoint.endpoint_id, owner);
     const b = await sendTest(endpoint.endpoint_id, owner);
     await receiver.waitFor('/recover', 3);
@@ -362,9 +384,14 @@ describe('signed webhooks', () => {
     assert.deepEqual(recovered.body, { recovered: 2, delivery_ids: [a.delivery_id, b.delivery_id], has_more: false });
     const resent = await receiver.waitFor('/recover', 5);
     assert.deepEqual(new Set(resent.slice(3).map((webhook) => webhook.headers['webhook-id'])), new Set([a.event_id, b.event_id]));
-    await settle();
-    assert.equal(receiver.at('/recover').length, 5, 'each recovered delivery went out once');
-    const byId = new Map((await deliveriesOf(endpoint.endpoint_id, owner)).map((delivery) => [delivery.delivery_id, delivery]));
+    await holdsFor('each recovered delivery sent once', ABSENCE_MS, () => receiver.at('/recover').length === 5);
+    const resentIds = new Set([a.delivery_id, b.delivery_id]);
+    const deliveries = await deliveriesWhen(endpoint.endpoint_id, owner, 'the recovered deliveries recorded', (all) =>
+      all
+        .filter((delivery) => resentIds.has(delivery.delivery_id))
+        .every((delivery) => delivery.status !== 'pending' && delivery.attempts.length >= 2),
+    );
+    const byId = new Map(deliveries.map((delivery) => [delivery.delivery_id, delivery]));
     for (const id of [a.delivery_id, b.delivery_id]) {
       assert.equal(byId.get(id).status, 'delivered');
       assert.deepEqual(
@@ -500,11 +527,13 @@ describe('signed webhooks', () => {
     await Promise.all(['/many-1', '/many-2', '/many-3'].map((path) => addEndpoint(path, {}, owner)));
     const run = await runOnce(owner);
     await Promise.all(['/many-1', '/many-2', '/many-3'].map((path) => receiver.waitFor(path, 1)));
-    await settle();
-    const rows = await sql<{ status: string }>(
-      `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.resource_id = $1`,
-      [run.run_id],
-    );
+    const rows = await until('the three deliveries recorded', async () => {
+      const recorded = await sql<{ status: string }>(
+        `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.resource_id = $1`,
+        [run.run_id],
+      );
+      return recorded.every((row) => row.status !== 'pending') && recorded;
+    });
     assert.deepEqual(
       rows.map((row) => row.status),
       ['delivered', 'delivered', 'delivered'],
@@ -517,18 +546,18 @@ describe('signed webhooks', () => {
     receiver.respond('/crash', 500);
     await runOnce(owner);
     await receiver.waitFor('/crash', 1);
-    const recorded = Date.now() + 10_000;
-    while ((await deliveriesOf(endpoint.endpoint_id, owner))[0]?.attempt_count !== 1) {
-      assert.ok(Date.now() < recorded, 'the first attempt was never recorded');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await deliveriesWhen(endpoint.endpoint_id, owner, 'the first attempt recorded', ([only]) => only?.attempt_count === 1);
+    // The retry is due 5 s after the first attempt: the worker is down for part of that, while it restarts.
     await stack.worker.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await stack.startWorker();
     const [first, second] = await receiver.waitFor('/crash', 2, 30_000);
     assert.equal(second!.headers['webhook-id'], first!.headers['webhook-id']);
-    await settle();
-    const [delivery] = await deliveriesOf(endpoint.endpoint_id, owner);
+    const [delivery] = await deliveriesWhen(
+      endpoint.endpoint_id,
+      owner,
+      'the retry recorded',
+      ([only]) => only?.status !== 'pending' && only.attempts.length >= 2,
+    );
     assert.equal(delivery.status, 'delivered');
     assert.deepEqual(
       delivery.attempts.map((attempt: any) => attempt.status_code),

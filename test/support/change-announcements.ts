@@ -1,12 +1,9 @@
 import type { ChangeAnnouncements } from '@pylon/db';
+import { until } from './wait';
 
 /** Resolves once `check` holds, checking every 10 ms; fails naming `what` after 10 s. */
 export async function eventually(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(what, check, { timeoutMs: 10_000, intervalMs: 10 });
 }
 
 /** Starts `changes` listening; what it hears is pushed to the returned list, from the 'all' once LISTEN took effect on. */
