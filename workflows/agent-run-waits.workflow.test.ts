@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import {
@@ -17,7 +15,7 @@ import {
   type RequiredActionRequest,
   type TranscriptEntry,
 } from '@pylon/contracts';
-import { createTimeSkippingEnv } from '../test/support/time-skipping';
+import { createTimeSkippingEnv, updateRefusal as refusal } from '../test/support/time-skipping';
 import { agentRunWorkflow } from './agent-run.workflow';
 
 const HOUR = 3_600_000;
@@ -44,17 +42,6 @@ const OUTPUT_ENTRIES = [
   { tool_call_id: 'c2', output: 'lost' },
 ];
 const OUTPUTS: ActionAnswer = { type: 'submit_tool_outputs', tool_outputs: OUTPUT_ENTRIES };
-
-/** The refusal an Update met: its failure type and message. */
-async function refusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
-  try {
-    await sent;
-  } catch (error) {
-    assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
-    return [error.cause.type ?? undefined, error.cause.message];
-  }
-  assert.fail('the Update was accepted');
-}
 
 /** The waits of an agent run, on Temporal's time-skipping test server: days pass in milliseconds. */
 describe('agentRunWorkflow waits', () => {

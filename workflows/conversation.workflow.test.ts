@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import {
@@ -17,7 +16,7 @@ import {
   type IfBusy,
   type TurnSubmission,
 } from '@pylon/contracts';
-import { createTimeSkippingEnv } from '../test/support/time-skipping';
+import { createTimeSkippingEnv, updateRefusal as refusal } from '../test/support/time-skipping';
 import { conversationWorkflow } from './conversation.workflow';
 
 /** A model whose turns each wait until the test lets that run answer. */
@@ -108,16 +107,6 @@ describe('conversationWorkflow', () => {
         );
     const running = <T>(work: () => Promise<T>) => worker.runUntil(webhooks.runUntil(() => work().finally(model.releaseAll)));
     return { handle, model, numbered, failed, submit, childStatus, running };
-  }
-
-  async function refusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
-    try {
-      await sent;
-    } catch (error) {
-      assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
-      return [error.cause.type ?? undefined, error.cause.message];
-    }
-    assert.fail('the turn was accepted');
   }
 
   it('runs its turns one at a time, in the order it accepted and numbered them; the same turn sent again keeps its number', async () => {

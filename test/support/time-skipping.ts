@@ -1,6 +1,9 @@
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
@@ -93,4 +96,15 @@ export async function startWorkflowWorkers(
     stop();
     await running;
   };
+}
+
+/** The refusal an Update met (what its validator or handler threw): its failure type and message. Fails when it was accepted. */
+export async function updateRefusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
+  try {
+    await sent;
+  } catch (error) {
+    assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
+    return [error.cause.type ?? undefined, error.cause.message];
+  }
+  assert.fail('the Update was accepted');
 }
