@@ -80,19 +80,23 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       expectError(refused, 401, 'invalid_api_key');
     });
 
+    /** Asks with `key` again and again until it is refused, at most 100 ms after `at`: the refusal. */
+    const refusedOnceAt = (key: string, at: number, what: string) =>
+      until(
+        what,
+        async () => {
+          const response = await http.get('/api/v1/agent-runs?limit=1', { token: key });
+          return response.status !== 200 && response;
+        },
+        { timeoutMs: Math.max(0, at - Date.now()) + 100 },
+      );
+
     it('an expired key → invalid_api_key', async () => {
       const expiresAt = Date.now() + 1500;
       const key = await createKey(http, a.orgId, ['*'], { expires_at: new Date(expiresAt).toISOString() });
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: key })).status, 200);
       // Asked again and again: refused within 100 ms of its expiry, never before it.
-      const refused = await until(
-        'the key refused once it expired',
-        async () => {
-          const response = await http.get('/api/v1/agent-runs?limit=1', { token: key });
-          return response.status !== 200 && response;
-        },
-        { timeoutMs: Math.max(0, expiresAt - Date.now()) + 100 },
-      );
+      const refused = await refusedOnceAt(key, expiresAt, 'the key refused once it expired');
       assert.ok(Date.now() >= expiresAt, `refused ${expiresAt - Date.now()} ms before it expired`);
       expectError(refused, 401, 'invalid_api_key');
     });
@@ -112,14 +116,7 @@ describe('agent runs: errors, scopes and the org boundary', () => {
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: oldKey })).status, 200);
       // Asked again and again: refused within 100 ms of the grace's end, never before it.
-      const refused = await until(
-        'the old secret refused once its grace ended',
-        async () => {
-          const response = await http.get('/api/v1/agent-runs?limit=1', { token: oldKey });
-          return response.status !== 200 && response;
-        },
-        { timeoutMs: Math.max(0, graceEndsAt - Date.now()) + 100 },
-      );
+      const refused = await refusedOnceAt(oldKey, graceEndsAt, 'the old secret refused once its grace ended');
       assert.ok(Date.now() >= rollSentAt + 2_000, `refused ${Date.now() - rollSentAt} ms after the roll was sent, within its 2 s grace`);
       expectError(refused, 401, 'invalid_api_key');
       assert.equal((await http.get('/api/v1/agent-runs?limit=1', { token: newKey })).status, 200);
