@@ -1,14 +1,12 @@
-import { ParentClosePolicy, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import {
   SCHEDULE_FIRING_REFUSED,
   TEMPORAL_SCHEDULED_START_TIME,
-  agentRunWorkflowId,
-  pylonSearchAttributes,
   type AgentScheduleActivities,
   type ScheduleFiringInput,
   type ScheduleFiringOutcome,
 } from '@pylon/contracts';
-import { agentRunWorkflow } from './agent-run.workflow';
+import { runAsChild } from './agent-run/as-child';
 
 const schedules = proxyActivities<AgentScheduleActivities>({
   // A create is a few statements: an attempt on a worker that died is retried after this.
@@ -27,18 +25,7 @@ export async function agentScheduleFiringWorkflow(firing: ScheduleFiringInput): 
   const scheduledAt =
     firing.trigger?.at ?? nominalTime(workflowInfo().workflowId, workflowInfo().typedSearchAttributes.get(TEMPORAL_SCHEDULED_START_TIME));
   const fired = await schedules.fireSchedule({ ...firing, scheduledAt });
-  if (fired.runId && fired.start) {
-    const { input, taskQueue, fairnessWeight, summary } = fired.start;
-    await executeChild(agentRunWorkflow, {
-      workflowId: agentRunWorkflowId(fired.runId),
-      args: [input],
-      taskQueue,
-      priority: { fairnessKey: firing.orgId, ...(fairnessWeight ? { fairnessWeight } : {}) },
-      typedSearchAttributes: pylonSearchAttributes(firing.orgId, fired.runId),
-      staticSummary: summary,
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    }).catch(() => undefined); // the run records its own end, whatever it is
-  }
+  if (fired.runId && fired.start) await runAsChild(firing.orgId, fired.runId, fired.start);
   return { scheduledAt, runId: fired.runId };
 }
 

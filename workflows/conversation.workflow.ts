@@ -1,13 +1,10 @@
 import {
-  ApplicationFailure,
   CancellationScope,
-  ParentClosePolicy,
   allHandlersFinished,
   condition,
   continueAsNew,
   defineSignal,
   defineUpdate,
-  executeChild,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -18,8 +15,6 @@ import {
   SIGNALS,
   TURN_REFUSED,
   UPDATES,
-  agentRunWorkflowId,
-  pylonSearchAttributes,
   type AcceptedTurn,
   type ConversationActivities,
   type ConversationWorkflowInput,
@@ -27,7 +22,8 @@ import {
   type WaitingTurn,
 } from '@pylon/contracts';
 import { announce } from './announce';
-import { agentRunWorkflow } from './agent-run.workflow';
+import { runAsChild } from './agent-run/as-child';
+import { refuse } from './agent-run/refuse';
 
 /** A new turn: accepted and numbered, or refused (busy with `if_busy: reject`, or the conversation is gone). */
 export const submitTurn = defineUpdate<AcceptedTurn, [TurnSubmission]>(UPDATES.submitTurn);
@@ -117,7 +113,7 @@ export async function conversationWorkflow(conversation: ConversationWorkflowInp
     const turn = queue.shift()!;
     const scope = new CancellationScope();
     running = { runId: turn.submission.runId, seq: turn.seq, scope };
-    await scope.run(() => runTurn(turn.submission)).catch(() => undefined); // the run records its own end, whatever it is
+    await scope.run(() => runAsChild(turn.submission.orgId, turn.submission.runId, turn.submission.start));
     running = null;
     if (++turnsRun >= turnsPerHistory || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && dropped.length === 0 && queue.every((waiting) => waiting.numbered));
@@ -130,21 +126,4 @@ export async function conversationWorkflow(conversation: ConversationWorkflowInp
     }
   }
   await condition(() => allHandlersFinished() && dropped.length === 0);
-}
-
-/** The turn's run, as a child workflow on the lane the API chose; it outlives this workflow if this one is ever terminated. */
-function runTurn({ orgId, runId, start }: TurnSubmission): Promise<unknown> {
-  return executeChild(agentRunWorkflow, {
-    workflowId: agentRunWorkflowId(runId),
-    args: [start.input],
-    taskQueue: start.taskQueue,
-    priority: { fairnessKey: orgId, ...(start.fairnessWeight ? { fairnessWeight: start.fairnessWeight } : {}) },
-    typedSearchAttributes: pylonSearchAttributes(orgId, runId),
-    staticSummary: start.summary,
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-  });
-}
-
-function refuse(type: string, message: string): never {
-  throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }

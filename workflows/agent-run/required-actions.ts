@@ -15,6 +15,7 @@ import {
 } from '@pylon/contracts';
 import { announce } from '../announce';
 import { projection } from './activity-options';
+import { refuse } from './refuse';
 
 /** The caller's answer to what the run waits for; the Update completes once the answer is recorded. */
 export const answerAction = defineUpdate<void, [ActionAnswerUpdate]>(UPDATES.answerAction);
@@ -25,10 +26,6 @@ interface Pending {
   calls: ToolCall[];
   accepted?: { key: string; answer: ActionAnswer };
   recorded: boolean;
-}
-
-function refuse(type: string, message: string): never {
-  throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
 /**
