@@ -119,6 +119,20 @@ describe('agentRunWorkflow', () => {
     assert.deepEqual(history, ['workflow task', 'local activity', 'activity deliverEvent', 'workflow task']);
   });
 
+  it('a structured answer off the schema gets one repair turn of its own in the history, asked with that answer and its fault', async () => {
+    const repairs: unknown[] = [];
+    const { outcome, calls, history } = await run({
+      takeTurn: async (input) => {
+        repairs.push(input.repair ?? null);
+        return input.repair ? { kind: 'answered' as const, eventId: null } : { kind: 'off_schema' as const, repair: { answer: '{}', fault: '/ must have name' } };
+      },
+    });
+    assert.deepEqual(outcome, { status: 'succeeded' });
+    assert.deepEqual(calls, ['takeTurn', 'takeTurn']);
+    assert.deepEqual(repairs, [null, { answer: '{}', fault: '/ must have name' }]);
+    assert.deepEqual(history, ['workflow task', 'activity takeTurn', 'workflow task', 'activity takeTurn', 'workflow task']);
+  });
+
   it('with a model in process, tools still run as activities and a cancel still ends the run "cancelled"', async () => {
     const withTools = await run(
       {

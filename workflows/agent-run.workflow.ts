@@ -5,6 +5,7 @@ import {
   RUN_CANCELLED_ERROR,
   type AgentRunOutcome,
   type AgentRunWorkflowInput,
+  type OutputRepair,
   type TranscriptEntry,
 } from '@pylon/contracts';
 import { announce } from './announce';
@@ -20,7 +21,7 @@ export { answerAction } from './agent-run/required-actions';
 /**
  * An agent run: the model takes turns (the first marks the run running) until it answers; the tools it
  * calls in between are run (tool-dispatch.ts), and what needs a person or the caller is waited for at no
- * cost (required-actions.ts). The turn that answers records the output, so the caller sees the run
+ * cost (required-actions.ts). A structured answer that misses the schema gets one repair turn of its own. The turn that answers records the output, so the caller sees the run
  * succeeded as soon as the model is done. A failure is recorded with a readable error; a cancelled run
  * ends `failed` with `cancelled`; either way its event is announced to webhooks.
  */
@@ -33,7 +34,9 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
     const mcpTools = run.mcpVersionId ? await clock.counting(() => mcpActivities(run).listMcpTools(run)) : undefined;
     for (let turn = 0; ; turn++) {
       if (turn === MAX_AGENT_TURNS) throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
-      const reply = await clock.counting(() => model.takeTurn({ ...run, transcript, ...(mcpTools ? { mcpTools } : {}) }));
+      const ask = (repair?: OutputRepair) => clock.counting(() => model.takeTurn({ ...run, transcript, ...(mcpTools && { mcpTools }), ...(repair && { repair }) }));
+      let reply = await ask();
+      if (reply.kind === 'off_schema') reply = await ask(reply.repair);
       if (reply.kind === 'answered') {
         await announce(run.orgId, reply.eventId);
         return { status: 'succeeded' };

@@ -22,7 +22,7 @@ import {
   toolName,
   outputMismatchError,
   type KnowledgeToolHit,
-  type LlmTurn,
+  type OutputRepair,
   type AgentTurn,
   type McpServerTools,
   type PlannedToolCall,
@@ -71,6 +71,13 @@ export interface ScheduledRun {
 }
 
 const VERSION_CACHE_SIZE = 1_000;
+
+/** What one model turn is asked with (TurnInput without the run's identity). */
+export interface ModelTurn {
+  transcript: TranscriptEntry[];
+  mcpTools?: McpServerTools[];
+  repair?: OutputRepair;
+}
 
 export interface NewRunRequest {
   agent_version_id: string;
@@ -238,17 +245,13 @@ export class AgentRunsService {
   /**
    * One model turn: marks the run running (a no-op after the first turn), asks the model, records the
    * turn's tokens with its debit (RunMeteringService), and records an answer at once: the run succeeded,
-   * with its event and deliveries, in one statement (with the turn's tokens too when it was free). A version with a response format has its answer
-   * checked against the schema first, with one repair turn when it does not match. A retried turn whose
-   * answer was already recorded hands back the event if it was never announced.
+   * with its event and deliveries, in one statement (with the turn's tokens too when it was free). A version
+   * with a response format has its answer checked against the schema first: one that misses it is handed
+   * back (`off_schema`, with an `output_repair` event) for the repair turn, which fails the run if it misses
+   * again. A retried turn whose answer was already recorded hands back the event if it was never announced.
    */
-  async takeTurn(
-    orgId: string,
-    runId: string,
-    transcript: TranscriptEntry[],
-    signal: AbortSignal,
-    mcpTools: McpServerTools[] = [],
-  ): Promise<AgentTurn> {
+  async takeTurn(orgId: string, runId: string, turn: ModelTurn, signal: AbortSignal): Promise<AgentTurn> {
+    const { transcript, mcpTools = [], repair } = turn;
     const started = await this.runs.markRunning(orgId, runId);
     if (!started) throw new RunNotFoundError(runId);
     const { run } = started;
@@ -260,13 +263,11 @@ export class AgentRunsService {
     // again, so that the ids the caller was shown (and may be answering) stay the run's, and nothing is asked twice.
     const lost = callsNotInTranscript(started.toolCallsLogged, transcript);
     if (lost.length > 0) return { kind: 'tool_calls', calls: lost.map((call) => planned(call, version)) };
-    const history = await this.history(run, version, transcript.length === 0);
+    const history = await this.history(run, version, transcript.length === 0 && !repair);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
     const price = await this.metering.priceFor(orgId, version.model);
-    /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
-    let turnWithAnswer: NewRunTurnUsage | null = null;
-    const ask = async (repair?: { answer: string; fault: string }) => {
+    try {
       await this.metering.requireCanPay(orgId, runId, price);
       const reply = await this.llm.generate(version.model, {
         orgId,
@@ -279,16 +280,13 @@ export class AgentRunsService {
         history: history.entries,
         transcript,
         signal,
-        ...(repair ? { repair } : {}),
-        ...(output ? { onDelta: (text: string) => output.add(text) } : {}),
+        ...(repair && { repair }),
+        ...(output && { onDelta: (text: string) => output.add(text) }),
       });
-      const answersNow = reply.kind === 'answer' && !version.responseFormat;
-      turnWithAnswer = answersNow ? this.metering.freeTurn(version.model, price, reply.usage) : null;
+      /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
+      const turnWithAnswer = reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(version.model, price, reply.usage) : null;
       if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
-      return reply;
-    };
-    try {
-      const reply = await ask();
+      if (reply.kind === 'tool_calls' && repair) throw new OutputMismatchError(outputMismatchError('/ the repair turn called tools instead of answering'));
       // The last deltas go out with what the turn ends in: one write fewer per turn.
       const unwritten = (await output?.takeUnwritten()) ?? [];
       if (reply.kind === 'tool_calls') {
@@ -309,31 +307,14 @@ export class AgentRunsService {
         const eventId = await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta), turnWithAnswer);
         return { kind: 'answered', eventId };
       }
-      const answer = await this.structuredAnswer(orgId, runId, version, reply.text, ask);
-      return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, answer.text, structuredRunEvent(answer.value)) };
+      const checked = checkAnswer(version, reply.text);
+      if (checked.ok) return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, structuredRunEvent(checked.value)) };
+      if (repair) throw new OutputMismatchError(outputMismatchError(checked.fault));
+      await this.runEvents.recordOutputRepair(orgId, runId, checked.fault);
+      return { kind: 'off_schema', repair: { answer: reply.text, fault: checked.fault } };
     } finally {
       output?.discard();
     }
-  }
-
-  /** The answer as the schema wants it: as given, or after one repair turn; else the run fails naming the fault. */
-  private async structuredAnswer(
-    orgId: string,
-    runId: string,
-    version: AgentVersion,
-    text: string,
-    ask: (repair: { answer: string; fault: string }) => Promise<LlmTurn>,
-  ): Promise<{ text: string; value: unknown }> {
-    const first = checkAnswer(version, text);
-    if (first.ok) return { text, value: first.value };
-    await this.runEvents.recordOutputRepair(orgId, runId, first.fault);
-    const repaired = await ask({ answer: text, fault: first.fault });
-    const second =
-      repaired.kind === 'answer'
-        ? checkAnswer(version, repaired.text)
-        : { ok: false as const, fault: '/ the repair turn called tools instead of answering' };
-    if (!second.ok) throw new OutputMismatchError(outputMismatchError(second.fault));
-    return { text: (repaired as { text: string }).text, value: second.value };
   }
 
   /**

@@ -32,11 +32,28 @@ export interface AgentRunOutcome {
   error?: string;
 }
 
+/** A structured answer that does not match the version's JSON Schema, and why: the model is asked once to answer again. */
+export interface OutputRepair {
+  answer: string;
+  fault: string;
+}
+
 /**
  * A turn as the workflow sees it: the model answered and the run is already succeeded (with the id of
- * its event to announce, null when there is none left to announce), or it called tools.
+ * its event to announce, null when there is none left to announce), it called tools, or its structured
+ * answer missed the schema (`off_schema`: the next turn is the repair turn).
  */
-export type AgentTurn = { kind: 'answered'; eventId: string | null } | { kind: 'tool_calls'; calls: PlannedToolCall[]; content?: string };
+export type AgentTurn =
+  | { kind: 'answered'; eventId: string | null }
+  | { kind: 'tool_calls'; calls: PlannedToolCall[]; content?: string }
+  | { kind: 'off_schema'; repair: OutputRepair };
+
+/** What a model turn is asked with: the transcript so far, the MCP servers' tools, and the answer to repair on a repair turn. */
+export interface TurnInput extends AgentRunWorkflowInput {
+  transcript: TranscriptEntry[];
+  mcpTools?: McpServerTools[];
+  repair?: OutputRepair;
+}
 
 /**
  * A tool call and who runs it: Pylon itself (an activity; `approval` when a person must approve it
@@ -53,10 +70,11 @@ export interface PlannedToolCall extends ToolCall {
 export interface AgentRunActivities {
   /**
    * One model turn over the run's input and the transcript so far. The first marks the run running; an
-   * answer is recorded at once (the run succeeds with its event), tool calls are handed back to run. A run
-   * that already failed fails it with RUN_ALREADY_FINISHED_ERROR.
+   * answer is recorded at once (the run succeeds with its event), tool calls are handed back to run, an
+   * answer off the schema is handed back for one repair turn. A run that already failed fails it with
+   * RUN_ALREADY_FINISHED_ERROR.
    */
-  takeTurn(input: AgentRunWorkflowInput & { transcript: TranscriptEntry[]; mcpTools?: McpServerTools[] }): Promise<AgentTurn>;
+  takeTurn(input: TurnInput): Promise<AgentTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   /**

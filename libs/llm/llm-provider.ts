@@ -1,4 +1,4 @@
-import type { HistoryEntry, JsonSchemaResponseFormat, LlmTurn, TranscriptEntry } from '@pylon/contracts';
+import type { HistoryEntry, JsonSchemaResponseFormat, LlmTurn, OutputRepair, TranscriptEntry } from '@pylon/contracts';
 
 /** A tool the model may call, described as a JSON-schema function. */
 export interface ToolSpec {
@@ -23,7 +23,7 @@ export interface LlmRequest {
   /** The version's structured output: the answer must be JSON matching it. */
   responseFormat: JsonSchemaResponseFormat | null;
   /** The repair turn: the answer that did not match the schema, and why; the model is asked once to answer again. */
-  repair?: { answer: string; fault: string };
+  repair?: OutputRepair;
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
   /** Called with each piece of the answer's text as the model produces it, in order. */

@@ -10,10 +10,9 @@ import {
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
-  type McpServerTools,
   type RequiredActionRequest,
   type ToolCall,
-  type TranscriptEntry,
+  type TurnInput,
 } from '@pylon/contracts';
 import {
   AgentRunsService,
@@ -48,15 +47,10 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async takeTurn({
-    orgId,
-    runId,
-    transcript,
-    heartbeatTimeoutSeconds,
-    mcpTools,
-  }: AgentRunWorkflowInput & { transcript: TranscriptEntry[]; mcpTools?: McpServerTools[] }): Promise<AgentTurn> {
+  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair }: TurnInput): Promise<AgentTurn> {
     try {
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, transcript, signal, mcpTools));
+      const turn = { transcript, mcpTools, repair };
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, turn, signal));
     } catch (error) {
       throw asActivityFailure(error);
     }
