@@ -48,6 +48,7 @@ describe('agentRunWorkflow', () => {
       workflowsPath: require.resolve('./index'),
       activities: {
         takeTurn: record('takeTurn', activities.takeTurn ?? (async () => ({ kind: 'answered' as const, eventId: null }))),
+        repairAnswer: record('repairAnswer', activities.repairAnswer ?? (async () => ({ kind: 'answered' as const, eventId: null }))),
         runTool: record('runTool', activities.runTool ?? (async () => 'tool result')),
         markRunFailed: record('markRunFailed', activities.markRunFailed ?? (async () => null)),
       },
@@ -120,17 +121,15 @@ describe('agentRunWorkflow', () => {
   });
 
   it('a structured answer off the schema gets one repair turn of its own in the history, asked with that answer and its fault', async () => {
-    const repairs: unknown[] = [];
+    const asked: unknown[] = [];
     const { outcome, calls, history } = await run({
-      takeTurn: async (input) => {
-        repairs.push(input.repair ?? null);
-        return input.repair ? { kind: 'answered' as const, eventId: null } : { kind: 'off_schema' as const, repair: { answer: '{}', fault: '/ must have name' } };
-      },
+      takeTurn: async () => ({ kind: 'off_schema' as const, repair: { answer: '{}', fault: '/ must have name' } }),
+      repairAnswer: async (input) => (asked.push(input.repair), { kind: 'answered' as const, eventId: null }),
     });
     assert.deepEqual(outcome, { status: 'succeeded' });
-    assert.deepEqual(calls, ['takeTurn', 'takeTurn']);
-    assert.deepEqual(repairs, [null, { answer: '{}', fault: '/ must have name' }]);
-    assert.deepEqual(history, ['workflow task', 'activity takeTurn', 'workflow task', 'activity takeTurn', 'workflow task']);
+    assert.deepEqual(calls, ['takeTurn', 'repairAnswer']);
+    assert.deepEqual(asked, [{ answer: '{}', fault: '/ must have name' }]);
+    assert.deepEqual(history, ['workflow task', 'activity takeTurn', 'workflow task', 'activity repairAnswer', 'workflow task']);
   });
 
   it('with a model in process, tools still run as activities and a cancel still ends the run "cancelled"', async () => {

@@ -5,7 +5,6 @@ import {
   RUN_CANCELLED_ERROR,
   type AgentRunOutcome,
   type AgentRunWorkflowInput,
-  type OutputRepair,
   type TranscriptEntry,
 } from '@pylon/contracts';
 import { announce } from './announce';
@@ -34,9 +33,9 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
     const mcpTools = run.mcpVersionId ? await clock.counting(() => mcpActivities(run).listMcpTools(run)) : undefined;
     for (let turn = 0; ; turn++) {
       if (turn === MAX_AGENT_TURNS) throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
-      const ask = (repair?: OutputRepair) => clock.counting(() => model.takeTurn({ ...run, transcript, ...(mcpTools && { mcpTools }), ...(repair && { repair }) }));
-      let reply = await ask();
-      if (reply.kind === 'off_schema') reply = await ask(reply.repair);
+      const asked = { ...run, transcript, ...(mcpTools && { mcpTools }) };
+      const first = await clock.counting(() => model.takeTurn(asked));
+      const reply = first.kind === 'off_schema' ? await clock.counting(() => model.repairAnswer({ ...asked, repair: first.repair })) : first;
       if (reply.kind === 'answered') {
         await announce(run.orgId, reply.eventId);
         return { status: 'succeeded' };

@@ -4,8 +4,11 @@ import { LedgerModule } from '@pylon/ledger';
 import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
 import { SecretsModule } from '@pylon/secrets';
-import { McpToolsService } from './mcp-tools.service';
 import { AgentRunsService } from './agent-runs.service';
+import { AgentVersions } from './agent-versions';
+import { ModelTurnService } from './model-turn.service';
+import { KnowledgeSearchTool } from './tools/knowledge-search.tool';
+import { McpToolsService } from './tools/mcp-tools.service';
 import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
 import { ConversationsService } from './conversations.service';
@@ -13,7 +16,10 @@ import { RunMeteringService } from './run-metering.service';
 import { AgentSchedulesService } from './agent-schedules.service';
 
 const SERVICES = [
+  AgentVersions,
   AgentRunsService,
+  ModelTurnService,
+  KnowledgeSearchTool,
   RunEventsService,
   RequiredActionsService,
   ConversationsService,

@@ -7,4 +7,6 @@ export { RunEventsService, OutputRecorder, TERMINAL_RUN_EVENTS, type RunEventStr
 export { RequiredActionsService, type RequiredActionView } from './required-actions.service';
 export { ConversationsService } from './conversations.service';
 export { RunMeteringService, type RunUsage } from './run-metering.service';
-export { McpToolsService, MCP_LIST_TOOLS_EVENT } from './mcp-tools.service';
+export { McpToolsService, MCP_LIST_TOOLS_EVENT } from './tools/mcp-tools.service';
+export { KnowledgeSearchTool } from './tools/knowledge-search.tool';
+export { ModelTurnService } from './model-turn.service';

@@ -44,15 +44,22 @@ export interface OutputRepair {
  * answer missed the schema (`off_schema`: the next turn is the repair turn).
  */
 export type AgentTurn =
-  | { kind: 'answered'; eventId: string | null }
-  | { kind: 'tool_calls'; calls: PlannedToolCall[]; content?: string }
-  | { kind: 'off_schema'; repair: OutputRepair };
+  AnsweredTurn | { kind: 'tool_calls'; calls: PlannedToolCall[]; content?: string } | { kind: 'off_schema'; repair: OutputRepair };
 
-/** What a model turn is asked with: the transcript so far, the MCP servers' tools, and the answer to repair on a repair turn. */
+export interface AnsweredTurn {
+  kind: 'answered';
+  eventId: string | null;
+}
+
+/** What a model turn is asked with: the transcript so far and the MCP servers' tools. */
 export interface TurnInput extends AgentRunWorkflowInput {
   transcript: TranscriptEntry[];
   mcpTools?: McpServerTools[];
-  repair?: OutputRepair;
+}
+
+/** The repair turn is asked with the answer to repair and its fault too. */
+export interface RepairInput extends TurnInput {
+  repair: OutputRepair;
 }
 
 /**
@@ -75,6 +82,8 @@ export interface AgentRunActivities {
    * RUN_ALREADY_FINISHED_ERROR.
    */
   takeTurn(input: TurnInput): Promise<AgentTurn>;
+  /** The repair turn: the model is asked once more for an answer that matches the schema; it answers, or the run fails naming the fault. */
+  repairAnswer(input: RepairInput): Promise<AnsweredTurn>;
   /** Runs one tool call of the model and returns its result as text for the model. */
   runTool(input: AgentRunWorkflowInput & { call: ToolCall }): Promise<string>;
   /**

@@ -10,12 +10,16 @@ import {
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
+  type AnsweredTurn,
+  type RepairInput,
   type RequiredActionRequest,
   type ToolCall,
   type TurnInput,
 } from '@pylon/contracts';
 import {
   AgentRunsService,
+  KnowledgeSearchTool,
+  ModelTurnService,
   OutputMismatchError,
   RequiredActionsService,
   RunAlreadyFinishedError,
@@ -42,22 +46,23 @@ function asActivityFailure(error: unknown): unknown {
 export class AgentRunActivitiesImpl implements AgentRunActivities {
   constructor(
     private readonly runs: AgentRunsService,
+    private readonly modelTurns: ModelTurnService,
+    private readonly knowledgeSearch: KnowledgeSearchTool,
     private readonly runEvents: RunEventsService,
     private readonly actions: RequiredActionsService,
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair }: TurnInput): Promise<AgentTurn> {
-    try {
-      const turn = { transcript, mcpTools, repair };
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, (signal) => this.runs.takeTurn(orgId, runId, turn, signal));
-    } catch (error) {
-      throw asActivityFailure(error);
-    }
+  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools }: TurnInput): Promise<AgentTurn> {
+    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) => this.modelTurns.take(orgId, runId, { transcript, mcpTools }, signal));
+  }
+
+  async repairAnswer({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair }: RepairInput): Promise<AnsweredTurn> {
+    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) => this.modelTurns.repair(orgId, runId, { transcript, mcpTools, repair }, signal));
   }
 
   async runTool({ orgId, runId, call }: AgentRunWorkflowInput & { call: ToolCall }): Promise<string> {
-    return this.runs.runTool(orgId, runId, call).catch((error: unknown) => {
+    return this.knowledgeSearch.run(orgId, runId, call).catch((error: unknown) => {
       throw asActivityFailure(error);
     });
   }
@@ -91,5 +96,13 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
 
   purgeExpiredRunEvents(): Promise<number> {
     return this.runEvents.purgeExpired();
+  }
+
+  private async heartbeatingTurn<T>(heartbeatTimeoutSeconds: number, turn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    try {
+      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, turn);
+    } catch (error) {
+      throw asActivityFailure(error);
+    }
   }
 }

@@ -35,6 +35,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
       return {
         ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
           'takeTurn',
+          'repairAnswer',
           'runTool',
           'requireAction',
           'recordAnswer',

@@ -16,7 +16,7 @@ import { AgentRepository, AgentRunRepository, ConversationRepository, RunEventRe
 import { callResultText, cutToSize, listedTools, withMcpClient, type McpEndpoint } from '@pylon/mcp';
 import { SecretBox } from '@pylon/secrets';
 import { PrivateTargets } from '@pylon/webhooks';
-import { RunNotFoundError } from './run-errors';
+import { RunNotFoundError } from '../run-errors';
 
 /** What the workflow already knows of the run, saving reads: its version, and whether it is a conversation's turn (its items are kept). */
 export interface RunHints {

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import {
+  outputMismatchError,
+  type AgentTurn,
+  type AnsweredTurn,
+  type McpServerTools,
+  type OutputRepair,
+  type ToolCall,
+  type TranscriptEntry,
+} from '@pylon/contracts';
+import { AgentRun, AgentRunRepository, AgentVersion, ConversationRepository, Transactions } from '@pylon/db';
+import { LlmService, toolSpecs } from '@pylon/llm';
+import { AgentVersions } from './agent-versions';
+import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
+import { OutputMismatchError, RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
+import { RunEventsService, outputDelta } from './run-events.service';
+import { RunMeteringService } from './run-metering.service';
+import { runEvent, structuredRunEvent } from './run-view';
+import { checkAnswer } from './structured-output';
+import { planCall } from './tools/tool-plan';
+
+/** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
+const ANSWER_RESERVE_TOKENS = 4_096;
+
+/** What one model turn is asked with (the workflow's TurnInput without the run's identity). */
+export interface ModelTurn {
+  transcript: TranscriptEntry[];
+  mcpTools?: McpServerTools[];
+  repair?: OutputRepair;
+}
+
+/** A run's model turns, for the worker: the call, its structured answer, its metering, and what the turn ends in. */
+@Injectable()
+export class ModelTurnService {
+  constructor(
+    private readonly runs: AgentRunRepository,
+    private readonly versions: AgentVersions,
+    private readonly llm: LlmService,
+    private readonly runEvents: RunEventsService,
+    private readonly conversations: ConversationRepository,
+    private readonly transactions: Transactions,
+    private readonly metering: RunMeteringService,
+  ) {}
+
+  /**
+   * One model turn: marks the run running (a no-op after the first turn), asks the model, records the
+   * turn's tokens with its debit (RunMeteringService), and records an answer at once: the run succeeded,
+   * with its event and deliveries, in one statement (with the turn's tokens too when it was free). A version
+   * with a response format has its answer checked against the schema first: one that misses it is handed
+   * back (`off_schema`, with an `output_repair` event) for the repair turn, which fails the run if it misses
+   * again. A retried turn whose answer was already recorded hands back the event if it was never announced.
+   */
+  take(orgId: string, runId: string, turn: ModelTurn, signal: AbortSignal): Promise<AgentTurn> {
+    return this.turn(orgId, runId, turn, signal);
+  }
+
+  /** The repair turn: the run succeeds with an answer that matches the schema, or fails naming the fault. */
+  async repair(orgId: string, runId: string, turn: ModelTurn & { repair: OutputRepair }, signal: AbortSignal): Promise<AnsweredTurn> {
+    const reply = await this.turn(orgId, runId, turn, signal);
+    if (reply.kind === 'answered') return reply;
+    throw new OutputMismatchError(outputMismatchError('/ the repair turn called tools instead of answering'));
+  }
+
+  private async turn(orgId: string, runId: string, turn: ModelTurn, signal: AbortSignal): Promise<AgentTurn> {
+    const { transcript, mcpTools = [], repair } = turn;
+    const started = await this.runs.markRunning(orgId, runId);
+    if (!started) throw new RunNotFoundError(runId);
+    const { run } = started;
+    if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };
+    if (run.status !== 'running') throw new RunAlreadyFinishedError(runId, run.status);
+    const version = await this.versions.find(orgId, run.agentVersionId);
+    if (!version) throw new RunNotFoundError(runId);
+    // An attempt of this turn made these calls, and its result was lost with its worker: the same calls
+    // again, so that the ids the caller was shown (and may be answering) stay the run's, and nothing is asked twice.
+    const lost = callsNotInTranscript(started.toolCallsLogged, transcript);
+    if (lost.length > 0) return { kind: 'tool_calls', calls: lost.map((call) => planCall(call, version.tools)) };
+    const history = await this.history(run, version, transcript.length === 0 && !repair);
+    // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
+    const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
+    const price = await this.metering.priceFor(orgId, version.model);
+    try {
+      await this.metering.requireCanPay(orgId, runId, price);
+      const reply = await this.llm.generate(version.model, {
+        orgId,
+        instructions: version.instructions,
+        input: run.input,
+        temperature: version.temperature,
+        maxOutputTokens: version.maxOutputTokens,
+        tools: toolSpecs(version.tools, mcpTools),
+        responseFormat: version.responseFormat,
+        history: history.entries,
+        transcript,
+        signal,
+        ...(repair && { repair }),
+        ...(output && { onDelta: (text: string) => output.add(text) }),
+      });
+      /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
+      const turnWithAnswer = reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(version.model, price, reply.usage) : null;
+      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
+      if (reply.kind === 'tool_calls' && repair)
+        throw new OutputMismatchError(outputMismatchError('/ the repair turn called tools instead of answering'));
+      // The last deltas go out with what the turn ends in: one write fewer per turn.
+      const unwritten = (await output?.takeUnwritten()) ?? [];
+      if (reply.kind === 'tool_calls') {
+        // The calls and the conversation's items that carry them commit together: a retried turn that finds
+        // the calls logged hands them back as they are, so their items must already be there.
+        await this.transactions.run(async (manager) => {
+          await this.runEvents.recordToolCalls(orgId, runId, reply.calls, unwritten, manager);
+          await this.conversations.appendItems(
+            orgId,
+            runId,
+            reply.calls.map((call) => ({ type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } })),
+            manager,
+          );
+        });
+        return {
+          kind: 'tool_calls',
+          calls: reply.calls.map((call) => planCall(call, version.tools)),
+          ...(reply.content ? { content: reply.content } : {}),
+        };
+      }
+      if (!version.responseFormat) {
+        const eventId = await this.runs.markSucceeded(orgId, run, reply.text, runEvent, unwritten.map(outputDelta), turnWithAnswer);
+        return { kind: 'answered', eventId };
+      }
+      const checked = checkAnswer(version, reply.text);
+      if (checked.ok) return { kind: 'answered', eventId: await this.runs.markSucceeded(orgId, run, reply.text, structuredRunEvent(checked.value)) };
+      if (repair) throw new OutputMismatchError(outputMismatchError(checked.fault));
+      await this.runEvents.recordOutputRepair(orgId, runId, checked.fault);
+      return { kind: 'off_schema', repair: { answer: reply.text, fault: checked.fault } };
+    } finally {
+      output?.discard();
+    }
+  }
+
+  /**
+   * The conversation's earlier turns as the model sees them, cut to what its context leaves after the
+   * instructions, the input and the answer; the first model turn of a run records in its log how many
+   * items it saw and how many were left out.
+   */
+  private async history(run: AgentRun, version: AgentVersion, firstTurn: boolean): Promise<ConversationHistory> {
+    if (!run.conversationId || run.conversationSeq === null) return { entries: [], included: 0, omitted: 0 };
+    const items = await this.conversations.itemsBeforeTurn(run.orgId, run.conversationId, run.conversationSeq);
+    const budget =
+      this.llm.contextTokens(version.model) -
+      estimateTokens(version.instructions) -
+      estimateTokens(run.input) -
+      (version.maxOutputTokens ?? ANSWER_RESERVE_TOKENS);
+    const history = conversationHistory(items, Math.max(budget, 0));
+    if (firstTurn) await this.runEvents.recordHistory(run.orgId, run.id, history.included, history.omitted);
+    return history;
+  }
+}
+
+/** The logged calls the workflow's transcript does not hold: made by an earlier attempt of the turn it asks for now. */
+function callsNotInTranscript(logged: ToolCall[], transcript: TranscriptEntry[]): ToolCall[] {
+  const known = new Set(transcript.flatMap((entry) => (entry.role === 'assistant' ? entry.toolCalls.map((call) => call.id) : [])));
+  return logged.filter((call) => !known.has(call.id));
+}
