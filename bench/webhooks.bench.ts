@@ -18,7 +18,8 @@ import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { WORKFLOW_TYPES, pylonSearchAttributes, taskQueueName, webhookWorkflowId, webhookWorkflowSummary } from '@pylon/contracts';
-import { eventWithDeliveries } from '@pylon/db/repositories/event-recorder';
+import { Outbox } from '@pylon/db';
+import { webhookSubscriptionFilter } from '@pylon/webhooks';
 import { Http } from '../test/support/http';
 import { AppProcess, Stack } from '../test/support/stack';
 import { createTenant, type Tenant } from '../test/support/tenant';
@@ -174,9 +175,13 @@ async function pylonRun(http: Http, tenant: Tenant, arrivals: RunArrivals, endpo
   };
 }
 
+const RECORD_EVENT = `WITH ${new Outbox(webhookSubscriptionFilter).withDeliveries(
+  'VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())',
+)} SELECT count(*)::int AS planned FROM planned`;
+
 /**
  * An event that needs no run: recorded with its deliveries by the statement Pylon records events with
- * (eventWithDeliveries), then announced as the API announces the events it records (EventAnnouncer: the
+ * (Outbox.withDeliveries), then announced as the API announces the events it records (EventAnnouncer: the
  * event's `webhookWorkflow` on the webhooks task queue, which makes the first attempts). Its `data` is a real run's, with a fresh `run_id`,
  * so that the receiver tells its deliveries apart and the body is the same size.
  */
@@ -193,10 +198,7 @@ async function directEvent(
   const eventId = randomUUID();
   const resourceId = randomUUID();
   try {
-    await pool.query(
-      `WITH ${eventWithDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')} SELECT count(*)::int AS planned FROM planned`,
-      [eventId, tenant.orgId, template.type, resourceId, JSON.stringify({ ...template.data, run_id: resourceId })],
-    );
+    await pool.query(RECORD_EVENT, [eventId, tenant.orgId, template.type, resourceId, JSON.stringify({ ...template.data, run_id: resourceId })]);
     await temporal.workflow.start(WORKFLOW_TYPES.webhook, {
       workflowId: webhookWorkflowId(eventId),
       taskQueue: taskQueueName(taskQueuePrefix, 'webhooks'),

@@ -8,6 +8,7 @@ import { MetricsModule } from '@pylon/metrics';
 import { LimitsModule } from '@pylon/limits';
 import { bufferedStdout, pylonLoggerOptions, requestIdMixin } from '@pylon/logging';
 import { TemporalClientModule } from '@pylon/temporal';
+import { webhookSubscriptionFilter } from '@pylon/webhooks';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
 import { ConversationsApiModule } from './conversations/conversations.module';
@@ -49,7 +50,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
         };
       },
     }),
-    DbModule,
+    DbModule.forRoot({ subscriptionFilter: webhookSubscriptionFilter }),
     OrganizationsModule,
     LimitsModule,
     TemporalClientModule,

@@ -10,7 +10,7 @@ import { MetricsModule } from '@pylon/metrics';
 import { OrganizationsModule } from '@pylon/organizations';
 import { TemporalClientModule } from '@pylon/temporal';
 import { VideoModule } from '@pylon/video';
-import { WebhooksModule } from '@pylon/webhooks';
+import { WebhooksModule, webhookSubscriptionFilter } from '@pylon/webhooks';
 import { AgentRunActivitiesImpl } from './activities/agent-run.activities';
 import { AgentScheduleActivitiesImpl } from './activities/agent-schedule.activities';
 import { ConversationActivitiesImpl } from './activities/conversation.activities';
@@ -31,7 +31,7 @@ import { WebhookActivitiesImpl } from './activities/webhook.activities';
       useFactory: (config: PylonConfig) => ({ pinoHttp: pylonLoggerOptions(config.logLevel) }),
     }),
     MetricsModule.forProcess('worker'),
-    DbModule,
+    DbModule.forRoot({ subscriptionFilter: webhookSubscriptionFilter }),
     OrganizationsModule,
     // The agent-runs service also starts and cancels workflows (for the API); its client connects lazily, on first use.
     TemporalClientModule,

@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type TurnUsage } from '@pylon/contracts';
-import {
-  AgentRunRepository,
-  InsufficientTokensError,
-  LedgerRepository,
-  RunUsageRepository,
-  Transactions,
-  type NewRunTurnUsage,
-  type RunTurnUsage,
-} from '@pylon/db';
-import { ModelPricesService, type PriceInEffect } from '@pylon/ledger';
+import { AgentRunRepository, RunUsageRepository, Transactions, type NewRunTurnUsage, type RunTurnUsage } from '@pylon/db';
+import { InsufficientTokensError, LedgerService, ModelPricesService, type PriceInEffect } from '@pylon/ledger';
 import { RunCannotPayError } from './run-errors';
 
 /** A run's model turns and their total, as `GET /api/v1/agent-runs/{id}/usage` shows them. */
@@ -31,7 +23,7 @@ export interface RunUsage {
 export class RunMeteringService {
   constructor(
     private readonly prices: ModelPricesService,
-    private readonly ledger: LedgerRepository,
+    private readonly ledger: LedgerService,
     private readonly turns: RunUsageRepository,
     private readonly transactions: Transactions,
     private readonly runs: AgentRunRepository,
@@ -76,7 +68,7 @@ export class RunMeteringService {
       let charged = true;
       try {
         const reason = `model turn of agent run ${runId}: ${modelId}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
-        ledgerEntryId = (await this.ledger.debit(manager, orgId, cost, { type: 'agent_run', id: runId }, reason)).id;
+        ledgerEntryId = (await this.ledger.debitWithin(manager, orgId, cost, { type: 'agent_run', id: runId }, reason)).id;
       } catch (error) {
         if (!(error instanceof InsufficientTokensError)) throw error;
         charged = false;

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PylonConfig } from '@pylon/config';
 import { dataSourceOptions } from './data-source';
@@ -30,6 +30,7 @@ import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repos
 import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
 import { UsageRepository } from './repositories/usage.repository';
 import { Transactions } from './transactions';
+import { Outbox, SUBSCRIPTION_FILTER, type SubscriptionFilter } from './repositories/outbox';
 
 const REPOSITORIES = [
   OrganizationRepository,
@@ -61,23 +62,34 @@ const REPOSITORIES = [
   Transactions,
 ];
 
+/** What the process's features tell the database module. */
+export interface DbModuleOptions {
+  /** Which endpoints an event is delivered to (the webhooks feature's rule), for the outbox. */
+  subscriptionFilter: SubscriptionFilter;
+}
+
 /** The database connection and the repositories, the only code that touches SQL. */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [PylonConfig],
-      useFactory: (config: PylonConfig) =>
-        dataSourceOptions({
-          url: config.requireDatabaseUrl(),
-          poolSize: config.dbPoolSize,
-          preparedStatements: config.dbPreparedStatements,
-          applicationName: process.title,
-          logger: new SafeTypeOrmLogger(),
+@Module({})
+export class DbModule {
+  static forRoot(options: DbModuleOptions): DynamicModule {
+    return {
+      module: DbModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [PylonConfig],
+          useFactory: (config: PylonConfig) =>
+            dataSourceOptions({
+              url: config.requireDatabaseUrl(),
+              poolSize: config.dbPoolSize,
+              preparedStatements: config.dbPreparedStatements,
+              applicationName: process.title,
+              logger: new SafeTypeOrmLogger(),
+            }),
         }),
-    }),
-  ],
-  providers: REPOSITORIES,
-  exports: REPOSITORIES,
-})
-export class DbModule {}
+      ],
+      providers: [{ provide: SUBSCRIPTION_FILTER, useValue: options.subscriptionFilter }, Outbox, ...REPOSITORIES],
+      exports: REPOSITORIES,
+    };
+  }
+}

@@ -1,10 +1,10 @@
 export * from './entities';
 export { createDataSource, runMigrations } from './data-source';
 export { prepared, onStatementSent, statementLabel, MAX_STATEMENT_LABELS, OTHER_STATEMENTS, type StatementListener } from './prepared-statements';
-export { DbModule } from './db.module';
+export { DbModule, type DbModuleOptions } from './db.module';
 export { AgentRepository, type CreateIdempotency, type NewAgentVersion } from './repositories/agent.repository';
 export { AgentRunRepository, type NewAgentRun } from './repositories/agent-run.repository';
-export { type EventFactory, type DescribedEvent } from './repositories/event-recorder';
+export { Outbox, type EventFactory, type DescribedEvent, type SubscriptionFilter } from './repositories/outbox';
 export { AgentScheduleRepository, type AgentScheduleChanges } from './repositories/agent-schedule.repository';
 export { RunEventRepository, type StoredRunEvent } from './repositories/run-event.repository';
 export { type NewRunEvent } from './repositories/agent-run-row';

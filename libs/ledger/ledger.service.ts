@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LedgerRepository, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
+import type { EntityManager } from 'typeorm';
+import { LedgerRepository, type EntryReference, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { OrganizationsService } from '@pylon/organizations';
 
@@ -21,8 +22,8 @@ function grantFingerprint(grant: { amount: number; reason: string | null }): str
 
 /**
  * An organisation's token ledger: grants, debits and refunds as append-only entries, and a balance
- * that never goes below zero. Debits happen inside the transaction that creates what they pay for
- * (see VideoGenerationsService); everything else goes through here.
+ * that never goes below zero. Every write goes through here; a debit happens inside the transaction
+ * of what it pays for (a video generation, a run's model turn), which its caller hands in.
  */
 @Injectable()
 export class LedgerService {
@@ -43,6 +44,20 @@ export class LedgerService {
       insert: async () => withHash(await this.ledger.grant(orgId, request.amount, request.reason, idempotencyKey)),
     });
     return { entry, balance: entry.balanceAfter };
+  }
+
+  /**
+   * Takes `amount` for what `reference` names, inside the caller's transaction (`manager`), so the debit
+   * commits with what it pays for; throws InsufficientTokensError, changing nothing, when the balance
+   * cannot pay it.
+   */
+  debitWithin(manager: EntityManager, orgId: string, amount: number, reference: EntryReference, reason: string): Promise<TokenEntry> {
+    return this.ledger.debit(manager, orgId, amount, reference, reason);
+  }
+
+  /** Gives a debit back, exactly once however often it is asked. */
+  refund(orgId: string, debitEntryId: string, reason: string): Promise<TokenEntry> {
+    return this.ledger.refund(orgId, debitEntryId, reason);
   }
 
   balance(orgId: string): Promise<number> {

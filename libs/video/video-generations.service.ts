@@ -13,8 +13,9 @@ import {
   type VideoSubmission,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { LedgerRepository, Transactions, VideoGeneration, VideoGenerationRepository, InsufficientTokensError } from '@pylon/db';
+import { Transactions, VideoGeneration, VideoGenerationRepository } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
+import { InsufficientTokensError, LedgerService } from '@pylon/ledger';
 import { LimitsService } from '@pylon/limits';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';
 import { PrivateTargets, RefusedUrlError, assertNoPrivateTargetInUrl } from '@pylon/webhooks';
@@ -50,7 +51,7 @@ export class VideoGenerationsService {
 
   constructor(
     private readonly generations: VideoGenerationRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly ledger: LedgerService,
     private readonly transactions: Transactions,
     @Inject(VIDEO_BACKEND) private readonly backend: VideoBackend,
     private readonly workflows: WorkflowStarter,
@@ -250,7 +251,7 @@ export class VideoGenerationsService {
         });
         if (!generation) return null;
         const reason = parentId ? 'video extension' : 'video generation';
-        const debit = await this.ledger.debit(manager, orgId, cost, { type: 'video_generation', id: generation.id }, reason);
+        const debit = await this.ledger.debitWithin(manager, orgId, cost, { type: 'video_generation', id: generation.id }, reason);
         await this.generations.recordDebit(manager, orgId, generation.id, debit.id);
         return { ...generation, debitEntryId: debit.id };
       });

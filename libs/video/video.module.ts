@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import { createVideoProvider } from '@pylon/video-providers';
+import { LedgerModule } from '@pylon/ledger';
 import { LimitsModule } from '@pylon/limits';
 import { VIDEO_BACKEND } from './video-provider.token';
 import { VideoGenerationsService } from './video-generations.service';
@@ -11,7 +12,7 @@ import { VideoGenerationsService } from './video-generations.service';
  * config, database and Temporal client modules.
  */
 @Module({
-  imports: [LimitsModule],
+  imports: [LimitsModule, LedgerModule],
   providers: [
     VideoGenerationsService,
     {

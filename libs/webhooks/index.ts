@@ -11,6 +11,7 @@ export {
 export { boundedHeaders, postWebhook, type WebhookPost, type WebhookResponse } from './sender';
 export { attemptHeaders, eventEnvelope, webhookRequest, WEBHOOK_USER_AGENT, type WebhookRequest } from './envelope';
 export { WebhookDeliveryService } from './webhook-delivery.service';
+export { webhookSubscriptionFilter } from './subscription-filter';
 export { WebhooksModule } from './webhooks.module';
 export {
   WebhookEndpointsService,

@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { AgentRunRepository, RunEventRepository, createDataSource, onStatementSent, prepared } from '@pylon/db';
 import { testInfra } from '../support/infra';
+import { applicationOutbox } from '../support/repository-db';
 
 type PreparedStatement = { name: string; statement: string };
 
@@ -35,7 +36,7 @@ describe('prepared statements', () => {
 
   it('a marked statement is prepared once on its connection and answers as before; an unmarked one is not prepared', async () => {
     const db = await connect(true);
-    const runs = new AgentRunRepository(db);
+    const runs = new AgentRunRepository(db, applicationOutbox());
     const events = new RunEventRepository(db);
     const [orgId, runId] = [randomUUID(), randomUUID()];
 
@@ -74,7 +75,7 @@ describe('prepared statements', () => {
 
   it('DB_PREPARED_STATEMENTS=false (e.g. behind PgBouncer in transaction mode) prepares nothing', async () => {
     const db = await connect(false);
-    const runs = new AgentRunRepository(db);
+    const runs = new AgentRunRepository(db, applicationOutbox());
     const prepared = await preparedDuring(db, async () => {
       assert.equal(await runs.findById(randomUUID(), randomUUID()), null);
     });
@@ -83,7 +84,7 @@ describe('prepared statements', () => {
 
   it('a prepared statement refuses a bad parameter with the database error, and the connection keeps working', async () => {
     const db = await connect(true);
-    const runs = new AgentRunRepository(db);
+    const runs = new AgentRunRepository(db, applicationOutbox());
     await assert.rejects(runs.findById(randomUUID(), 'not-a-uuid'), /invalid input syntax for type uuid/);
     assert.equal(await runs.findById(randomUUID(), randomUUID()), null);
   });
@@ -91,7 +92,7 @@ describe('prepared statements', () => {
   it('every statement a pool sends, prepared or not and in a transaction too, is told to the listeners until they stop', async () => {
     for (const preparedStatements of [true, false]) {
       const db = await connect(preparedStatements);
-      const runs = new AgentRunRepository(db);
+      const runs = new AgentRunRepository(db, applicationOutbox());
       const [orgId, runId] = [randomUUID(), randomUUID()];
       const heard: string[] = [];
       const stop = onStatementSent((label) => heard.push(label));

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { AgentRunRepository, RunUsageRepository, createDataSource, type AgentRun, type EventFactory } from '@pylon/db';
 import { sql } from '../support/db';
+import { applicationOutbox } from '../support/repository-db';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { Stack } from '../support/stack';
@@ -37,7 +38,7 @@ describe('the run projection under retries', () => {
     });
     assert.equal(endpoint.status, 201, endpoint.text);
     db = await createDataSource({ url: testInfra().databaseUrl, poolSize: 2, applicationName: 'pylon-test' }).initialize();
-    runs = new AgentRunRepository(db);
+    runs = new AgentRunRepository(db, applicationOutbox());
   });
   after(async () => {
     await db?.destroy();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@pylon/db';
+import { Outbox, createDataSource } from '@pylon/db';
+import { webhookSubscriptionFilter } from '@pylon/webhooks';
 import { testInfra } from './infra';
 
 /**
@@ -9,6 +10,11 @@ import { testInfra } from './infra';
  */
 export function repositoryDataSource(): Promise<DataSource> {
   return createDataSource({ url: testInfra().databaseUrl, poolSize: 2, applicationName: 'pylon-repository-test' }).initialize();
+}
+
+/** The outbox the applications give their repositories: events delivered by the webhooks' subscription filter. */
+export function applicationOutbox(): Outbox {
+  return new Outbox(webhookSubscriptionFilter);
 }
 
 /** A fresh organisation with one agent version, written directly: what a run needs to exist. */

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { insertEndpoint, insertOrganization, repositoryDataSource } from '../../../test/support/repository-db';
+import { applicationOutbox, insertEndpoint, insertOrganization, repositoryDataSource } from '../../../test/support/repository-db';
 import type { AgentRun } from '../entities';
 import { AgentRunRepository } from './agent-run.repository';
-import type { EventFactory } from './event-recorder';
+import type { EventFactory } from './outbox';
 import { LedgerRepository } from './ledger.repository';
 import { RunEventRepository } from './run-event.repository';
 import { RunUsageRepository, type NewRunTurnUsage } from './run-usage.repository';
@@ -37,7 +37,7 @@ describe('AgentRunRepository: FINISH on the migrated database', () => {
 
   before(async () => {
     db = await repositoryDataSource();
-    runs = new AgentRunRepository(db);
+    runs = new AgentRunRepository(db, applicationOutbox());
     turns = new RunUsageRepository(db);
     ledger = new LedgerRepository(db);
   });

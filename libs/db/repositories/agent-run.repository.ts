@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { RunStatus, ToolCall } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { eventWithDeliveries, recordChange, unannouncedEvent, type EventFactory } from './event-recorder';
+import { Outbox, type EventFactory } from './outbox';
 import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
 import { insertTurn, turnParameters, type NewRunTurnUsage } from './run-usage.repository';
 import { prepared } from '../prepared-statements';
@@ -53,7 +53,7 @@ const MARK_RUNNING = prepared(
  * The final transition, from any of `from`: its events in the run's log, its webhook event and the
  * deliveries it owes, and for a conversation's turn that succeeded, its answer as the conversation's item.
  */
-const finishFrom = (from: string, turn = '') =>
+const finishFrom = (outbox: Outbox, from: string, turn = '') =>
   prepared(`WITH ${turn}finished AS (
      UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
       WHERE id = $1 AND org_id = $2 AND status IN (${from})
@@ -68,12 +68,18 @@ const finishFrom = (from: string, turn = '') =>
      SELECT c.id, c.org_id, f.id, f.conversation_seq, 'answer', jsonb_build_object('text', $4::text)
        FROM finished f JOIN conversations c ON c.id = f.conversation_id AND c.org_id = f.org_id
       WHERE $3 = 'succeeded'
-   ), ${eventWithDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
+   ), ${outbox.withDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
    SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`);
-const FINISH = finishFrom(`'queued', 'running'`);
-const FINISH_QUEUED = finishFrom(`'queued'`);
-/** FINISH with the model turn that answered ($11–$17): recorded whether or not the run was still to finish, as on its own. */
-const FINISH_WITH_TURN = finishFrom(`'queued', 'running'`, `turn AS (${insertTurn(1, 2, 11)}), `);
+
+/** The run's final statements, each one statement on the pool. */
+function finishStatements(outbox: Outbox) {
+  return {
+    fromQueuedOrRunning: finishFrom(outbox, `'queued', 'running'`),
+    fromQueued: finishFrom(outbox, `'queued'`),
+    /** The first with the model turn that answered ($11–$17): recorded whether or not the run was still to finish, as on its own. */
+    withTurn: finishFrom(outbox, `'queued', 'running'`, `turn AS (${insertTurn(1, 2, 11)}), `),
+  };
+}
 
 /**
  * The run projection. Transitions are conditional updates, so a retried activity never
@@ -81,7 +87,14 @@ const FINISH_WITH_TURN = finishFrom(`'queued', 'running'`, `turn AS (${insertTur
  */
 @Injectable()
 export class AgentRunRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly finishes: ReturnType<typeof finishStatements>;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {
+    this.finishes = finishStatements(outbox);
+  }
 
   private get runs() {
     return this.db.getRepository(AgentRun);
@@ -176,7 +189,7 @@ export class AgentRunRepository {
   ): Promise<string | null> {
     const final = { status: 'succeeded', output, error: null } as const;
     return turn
-      ? this.finish(orgId, run, final, describe, logBefore, FINISH_WITH_TURN, turnParameters(turn))
+      ? this.finish(orgId, run, final, describe, logBefore, this.finishes.withTurn, turnParameters(turn))
       : this.finish(orgId, run, final, describe, logBefore);
   }
 
@@ -186,12 +199,12 @@ export class AgentRunRepository {
 
   /** → failed, only if it is still queued (a cancelled run that never started); as markFailed otherwise. */
   markFailedIfQueued(orgId: string, run: AgentRun, error: string, describe: EventFactory<AgentRun>): Promise<string | null> {
-    return this.finish(orgId, run, { status: 'failed', output: null, error }, describe, [], FINISH_QUEUED);
+    return this.finish(orgId, run, { status: 'failed', output: null, error }, describe, [], this.finishes.fromQueued);
   }
 
   /** The id of the run's latest event if it was recorded but never announced (a retried final step), else null. */
   unannouncedEvent(orgId: string, runId: string): Promise<string | null> {
-    return unannouncedEvent(this.db.manager, orgId, runId);
+    return this.outbox.unannouncedEvent(this.db.manager, orgId, runId);
   }
 
   /**
@@ -205,13 +218,13 @@ export class AgentRunRepository {
     final: Pick<AgentRun, 'status' | 'output' | 'error'>,
     describe: EventFactory<AgentRun>,
     logBefore: NewRunEvent[] = [],
-    statement = FINISH,
+    statement = this.finishes.fromQueuedOrRunning,
     more: unknown[] = [],
   ): Promise<string | null> {
     const event = describe(toAgentRun({ ...run, ...final }));
     // The run's log ends with its final status, carrying what the webhook event carries.
     const log = [...logBefore, { type: final.status, data: event.data }];
-    return recordChange(this.db.manager, orgId, run.id, async ({ id }) => {
+    return this.outbox.recordChange(this.db.manager, orgId, run.id, async ({ id }) => {
       const [row] = await queryPool<{ finished: number; planned: number }>(this.db, statement, [
         run.id,
         orgId,

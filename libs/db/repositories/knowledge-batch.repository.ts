@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { DocumentStatus } from '@pylon/contracts';
 import { KnowledgeBatch, KnowledgeDocument } from '../entities';
 import type { NewKnowledgeDocument } from './knowledge-document.repository';
-import { recordChange, type EventFactory } from './event-recorder';
+import { Outbox, type EventFactory } from './outbox';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 /** A batch to insert; all its documents go into one knowledge base. */
@@ -19,7 +19,10 @@ export interface BatchDocumentRow {
 
 @Injectable()
 export class KnowledgeBatchRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   /**
    * Inserts the batch and all its documents (processing) in one transaction; false when that id or
@@ -137,8 +140,8 @@ export class KnowledgeBatchRepository {
       )) as unknown[];
       const eventIds: string[] = [];
       for (const { id } of returnedRows<{ id: string }>(failed)) {
-        const eventId = await recordChange(manager, orgId, id, async (event) =>
-          event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id, orgId }))!)),
+        const eventId = await this.outbox.recordChange(manager, orgId, id, async (event) =>
+          event.record(describe((await manager.findOneBy(KnowledgeDocument, { id, orgId }))!)),
         );
         if (eventId) eventIds.push(eventId);
       }

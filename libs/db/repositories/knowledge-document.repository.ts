@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { DocumentStatus, PublishOutcome } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { recordChange, unannouncedEvent, type EventFactory } from './event-recorder';
+import { Outbox, type EventFactory } from './outbox';
 import { TOUCH_UPDATED_AT, countInStatus, returnedRows } from './sql';
 
 export type NewKnowledgeDocument = Pick<
@@ -57,7 +57,10 @@ class KeyTaken extends Error {}
 
 @Injectable()
 export class KnowledgeDocumentRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   private get documents() {
     return this.db.getRepository(KnowledgeDocument);
@@ -324,7 +327,7 @@ export class KnowledgeDocumentRepository {
       ])) as Array<{ status: DocumentStatus; revision: number }>;
       if (locked && locked.revision !== revision) return { published: false, superseded: true, chunkCount: 0, eventId: null };
       if (!locked || locked.status !== 'processing') {
-        return { published: false, chunkCount: 0, eventId: locked ? await unannouncedEvent(manager, orgId, docId) : null };
+        return { published: false, chunkCount: 0, eventId: locked ? await this.outbox.unannouncedEvent(manager, orgId, docId) : null };
       }
       await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
       const chunkCount = await insertChunks(manager);
@@ -334,8 +337,8 @@ export class KnowledgeDocumentRepository {
           WHERE id = $1 AND org_id = $2`,
         [docId, orgId, chunkCount, revision],
       );
-      const eventId = await recordChange(manager, orgId, docId, async (event) =>
-        event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!)),
+      const eventId = await this.outbox.recordChange(manager, orgId, docId, async (event) =>
+        event.record(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!)),
       );
       return { published: true, chunkCount, eventId };
     });
@@ -367,9 +370,9 @@ export class KnowledgeDocumentRepository {
         // A superseded revision has no event of its own.
         if (current?.revision !== revision) return null;
       }
-      return recordChange(manager, orgId, docId, async (event) => {
+      return this.outbox.recordChange(manager, orgId, docId, async (event) => {
         if (returnedRows(updated).length === 0) return null;
-        return event.insert(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!));
+        return event.record(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!));
       });
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ActionAnswer, RequiredActionType, ToolCall } from '@pylon/contracts';
-import { eventWithDeliveries, recordChange, type DescribedEvent } from './event-recorder';
+import { Outbox, type DescribedEvent } from './outbox';
 import type { NewConversationItem } from './conversation.repository';
 import type { NewRunEvent } from './agent-run-row';
 
@@ -29,14 +29,14 @@ export interface NewRunAction {
 }
 
 /** The action, its `requires_action` event in the run's log, and its webhook event with its deliveries: one statement. */
-const INSERT_ACTION = `WITH action AS (
+const insertAction = (outbox: Outbox) => `WITH action AS (
      INSERT INTO run_actions (id, run_id, org_id, type, tool_calls, expires_at)
      SELECT $1, r.id, r.org_id, $4, $5::jsonb, $6 FROM agent_runs r WHERE r.id = $2 AND r.org_id = $3 AND r.status = 'running'
      ON CONFLICT DO NOTHING
      RETURNING id, run_id, org_id
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq) SELECT run_id, org_id, 'requires_action', $7::jsonb, 0 FROM action
-   ), ${eventWithDeliveries(`SELECT $8::uuid, a.org_id, $9, a.run_id, $10::jsonb, clock_timestamp() FROM action a`)}
+   ), ${outbox.withDeliveries(`SELECT $8::uuid, a.org_id, $9, a.run_id, $10::jsonb, clock_timestamp() FROM action a`)}
    SELECT (SELECT count(*) FROM action)::int AS inserted, (SELECT count(*) FROM planned)::int AS planned`;
 
 const ACTION_COLUMNS = `id, run_id AS "runId", type, tool_calls AS "toolCalls", status, answer, answer_hash AS "answerHash",
@@ -49,15 +49,22 @@ function toAction(row: RunAction): RunAction {
 /** Required actions of runs. Every method takes the organisation. */
 @Injectable()
 export class RunActionRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly insertAction: string;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {
+    this.insertAction = insertAction(outbox);
+  }
 
   /**
    * Records the action of a running run with its events (`log` for the run, `webhook` for endpoints).
    * The id of the webhook event to announce, or null (no endpoint wants it, or a retry found it done).
    */
   async insert(orgId: string, action: NewRunAction, log: NewRunEvent, webhook: DescribedEvent): Promise<string | null> {
-    return recordChange(this.db.manager, orgId, action.runId, async ({ id }) => {
-      const [row] = (await this.db.query(INSERT_ACTION, [
+    return this.outbox.recordChange(this.db.manager, orgId, action.runId, async ({ id }) => {
+      const [row] = (await this.db.query(this.insertAction, [
         action.id,
         action.runId,
         orgId,

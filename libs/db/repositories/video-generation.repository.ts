@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { VideoGeneration } from '../entities';
-import { recordChange, type EventFactory } from './event-recorder';
+import { Outbox, type EventFactory } from './outbox';
 import { TOUCH_UPDATED_AT, returnedRows } from './sql';
 
 export type NewVideoGeneration = Pick<
@@ -30,7 +30,10 @@ export interface VideoOutcome {
 /** Video generations: rows and their events only. Paying for them is the video service's (libs/video). */
 @Injectable()
 export class VideoGenerationRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   private get generations() {
     return this.db.getRepository(VideoGeneration);
@@ -100,9 +103,9 @@ export class VideoGenerationRepository {
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, video.videoUrl, video.thumbnailUrl, video.width, video.height],
       );
-      return recordChange(manager, orgId, generationId, async (event) => {
+      return this.outbox.recordChange(manager, orgId, generationId, async (event) => {
         if (returnedRows(updated).length === 0) return null;
-        return event.insert(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
+        return event.record(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
       });
     });
   }
@@ -115,9 +118,9 @@ export class VideoGenerationRepository {
           WHERE id = $1 AND org_id = $2 AND state IN ('pending', 'processing') RETURNING id`,
         [generationId, orgId, reason.slice(0, 1000)],
       );
-      return recordChange(manager, orgId, generationId, async (event) => {
+      return this.outbox.recordChange(manager, orgId, generationId, async (event) => {
         if (returnedRows(updated).length === 0) return null;
-        return event.insert(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
+        return event.record(describe((await manager.findOneBy(VideoGeneration, { id: generationId, orgId }))!));
       });
     });
   }
