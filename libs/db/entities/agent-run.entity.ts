@@ -1,15 +1,10 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ChangingResource } from './org-owned';
 import type { RunStatus } from '@pylon/contracts';
 
 /** The API's read model of a run; the agent-run workflow moves it forward through activities. */
 @Entity({ name: 'agent_runs' })
-export class AgentRun {
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @Column('uuid', { name: 'org_id' })
-  orgId!: string;
-
+export class AgentRun extends ChangingResource {
   @Column('uuid', { name: 'agent_version_id' })
   agentVersionId!: string;
 
@@ -25,13 +20,6 @@ export class AgentRun {
   @Column('text', { nullable: true })
   error!: string | null;
 
-  @Column('text', { name: 'idempotency_key', nullable: true })
-  idempotencyKey!: string | null;
-
-  /** SHA-256 of the create request, to tell a retry from a different request under the same key. */
-  @Column('text', { name: 'request_hash', nullable: true })
-  requestHash!: string | null;
-
   /** The conversation this run is a turn of, numbered by `conversationSeq` in the order turns were accepted. */
   @Column('uuid', { name: 'conversation_id', nullable: true })
   conversationId!: string | null;
@@ -45,10 +33,4 @@ export class AgentRun {
 
   @Column('timestamptz', { name: 'scheduled_at', nullable: true })
   scheduledAt!: Date | null;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-
-  @Column('timestamptz', { name: 'updated_at' })
-  updatedAt!: Date;
 }

@@ -1,15 +1,10 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ChangingResource } from './org-owned';
 import type { ScheduleOverlap } from '@pylon/contracts';
 
 /** The API's read model of an agent schedule; its Temporal Schedule `agent-schedule:<id>` fires it. */
 @Entity({ name: 'agent_schedules' })
-export class AgentSchedule {
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @Column('uuid', { name: 'org_id' })
-  orgId!: string;
-
+export class AgentSchedule extends ChangingResource {
   @Column('uuid', { name: 'agent_version_id' })
   agentVersionId!: string;
 
@@ -36,16 +31,4 @@ export class AgentSchedule {
   /** Whether its Temporal Schedule was created (a create retried under its Idempotency-Key creates it when not). */
   @Column('boolean')
   registered!: boolean;
-
-  @Column('text', { name: 'idempotency_key', nullable: true })
-  idempotencyKey!: string | null;
-
-  @Column('text', { name: 'request_hash', nullable: true })
-  requestHash!: string | null;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-
-  @Column('timestamptz', { name: 'updated_at' })
-  updatedAt!: Date;
 }

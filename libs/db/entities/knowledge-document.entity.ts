@@ -1,14 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ChangingResource } from './org-owned';
 import type { DocumentFileType, DocumentStatus } from '@pylon/contracts';
 
 @Entity({ name: 'knowledge_documents' })
-export class KnowledgeDocument {
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @Column('uuid', { name: 'org_id' })
-  orgId!: string;
-
+export class KnowledgeDocument extends ChangingResource {
   @Column('uuid', { name: 'knowledge_base_id' })
   knowledgeBaseId!: string;
 
@@ -37,12 +32,6 @@ export class KnowledgeDocument {
   /** The revision whose chunks search serves; null until one is ready. */
   @Column('integer', { name: 'ready_revision', nullable: true })
   readyRevision!: number | null;
-
-  @Column('text', { name: 'idempotency_key', nullable: true })
-  idempotencyKey!: string | null;
-
-  @Column('text', { name: 'request_hash', nullable: true })
-  requestHash!: string | null;
 
   /** The uploaded original, for a document made from a file; all null for one made from text. */
   @Column('text', { name: 'file_name', nullable: true })
@@ -73,10 +62,4 @@ export class KnowledgeDocument {
   /** The batch the document came in with, if any. */
   @Column('uuid', { name: 'batch_id', nullable: true })
   batchId!: string | null;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-
-  @Column('timestamptz', { name: 'updated_at' })
-  updatedAt!: Date;
 }

@@ -1,14 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ChangingResource } from './org-owned';
 import type { VideoAspectRatio, VideoState } from '@pylon/contracts';
 
 @Entity({ name: 'video_generations' })
-export class VideoGeneration {
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @Column('uuid', { name: 'org_id' })
-  orgId!: string;
-
+export class VideoGeneration extends ChangingResource {
   /** The generation this one extends. */
   @Column('uuid', { name: 'parent_id', nullable: true })
   parentId!: string | null;
@@ -60,16 +55,4 @@ export class VideoGeneration {
 
   @Column('uuid', { name: 'debit_entry_id', nullable: true })
   debitEntryId!: string | null;
-
-  @Column('text', { name: 'idempotency_key', nullable: true })
-  idempotencyKey!: string | null;
-
-  @Column('text', { name: 'request_hash', nullable: true })
-  requestHash!: string | null;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-
-  @Column('timestamptz', { name: 'updated_at' })
-  updatedAt!: Date;
 }
