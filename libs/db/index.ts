@@ -46,6 +46,7 @@ export {
   type RevisionFields,
   type ReplacementRecord,
   type RevisionAcceptance,
+  type PublishedChunks,
 } from './repositories/knowledge-document.repository';
 export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
 export { KnowledgeChunkRepository, type ChunkMatch, type ChunkQueryMatch, type DraftChunk } from './repositories/knowledge-chunk.repository';

@@ -9,7 +9,7 @@ export { KnowledgeDocumentsService, type NewDocumentRequest, type DocumentRevisi
 export { KnowledgeVectorIndexService, type VectorSearchState } from './vector-index.service';
 export { KnowledgeBasesService, type KnowledgeBaseView, type KnowledgeBaseUpdate, type NewKnowledgeBaseRequest } from './knowledge-bases.service';
 export { KnowledgeExtractionService } from './knowledge-extraction.service';
-export { KnowledgeFilesService, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';
+export { KnowledgeFilesService, type IncomingFile, type ReceivedFile, type FileDocumentFields } from './knowledge-files.service';
 export { DocumentFileStore } from './document-file-store';
-export { ExtractionFailure, DOCUMENT_FILE_MEDIA_TYPES } from './extraction';
+export { ExtractionFailure, DOCUMENT_FILE_MEDIA_TYPES, sniffing } from './extraction';
 export { KnowledgeBatchesService, CANCELLED_WITH_BATCH, type KnowledgeBatchView } from './knowledge-batches.service';

@@ -83,11 +83,10 @@ export class KnowledgeBatchesService {
   ): Promise<KnowledgeBatchView> {
     try {
       const metadata = checkMetadata(fields.metadata);
-      const drafts: DocumentDraft[] = [];
-      for (const [i, file] of files.entries()) {
-        const type = await this.files.recognise(file, `files.${i} (${file.fileName ?? 'unnamed'})`);
-        drafts.push({ ...this.files.draftOf(file, type, {}), metadata });
-      }
+      const drafts = files.map((file, i): DocumentDraft => {
+        const type = this.files.recognise(file, `files.${i} (${file.fileName ?? 'unnamed'})`);
+        return { ...this.files.draftOf(file, type, {}), metadata };
+      });
       const requestHash = fingerprint({
         org_id: orgId,
         knowledge_base_id: fields.knowledgeBaseId ?? '',

@@ -9,6 +9,8 @@ import {
   type NewKnowledgeDocument,
   type Page,
   type PageRequest,
+  type ReplacementRecord,
+  type RevisionAcceptance,
 } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService, RetryLaterError } from '@pylon/limits';
@@ -50,6 +52,12 @@ const MAX_METADATA_BYTES = 16 * 1024;
 
 /** Concurrent replacements each retry with the next revision number; one that loses this often is told to retry later. */
 const MAX_REVISION_ATTEMPTS = 25;
+
+/** What a replacement with an Idempotency-Key made: the fingerprint of its request, and the document when this request made it. */
+interface Replacement {
+  requestHash: string;
+  document?: KnowledgeDocument;
+}
 
 /**
  * Documents go in as `processing` (refused only when the organisation's backlog of processing documents is
@@ -134,9 +142,9 @@ export class KnowledgeDocumentsService {
    * start whose write never comes (the process died between) leaves a workflow that gives up and changes
    * nothing; it may run again under its id (`rerunWhenClosed`), so a later replacement is never stuck behind it.
    *
-   * With an Idempotency-Key: the key is remembered in the transaction that writes the revision, so a
-   * retry after a 503 or a lost answer either finds it (and answers the document, 409 if the body
-   * differs) or finds nothing written and replaces anew.
+   * With an Idempotency-Key (createOnce): the key is remembered in the transaction that writes the
+   * revision, so a retry after a 503 or a lost answer either finds it (and answers the document, 409 if
+   * the body differs) or finds nothing written and replaces anew.
    */
   async replace(orgId: string, docId: string, request: DocumentRevisionRequest, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     if (request.file) checkMetadata(request.metadata);
@@ -148,53 +156,68 @@ export class KnowledgeDocumentsService {
       title: JSON.stringify(request.title ?? null),
       metadata: JSON.stringify(request.metadata ?? null),
     });
-    for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
-      if (idempotencyKey) {
-        const earlier = await this.documents.findReplacement(orgId, docId, idempotencyKey);
-        if (earlier) {
-          if (earlier.requestHash !== requestHash) {
-            throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
-          }
-          return this.found(orgId, docId);
+    let admitted: KnowledgeDocument | undefined;
+    const replaced = await createOnce<Replacement>(idempotencyKey, requestHash, {
+      findByKey: (key) => this.documents.findReplacement(orgId, docId, key),
+      admit: async () => {
+        admitted = await this.found(orgId, docId);
+        if (admitted.status !== 'processing') {
+          await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
         }
-      }
-      const current = await this.found(orgId, docId);
-      if (attempt === 0 && current.status !== 'processing') {
-        await this.limits.admitToBacklog(orgId, 'documents', (upTo) => this.documents.countProcessing(orgId, upTo));
-      }
-      const revision = current.revision + 1;
-      try {
-        await this.startIngestion(orgId, docId, revision, request.file !== undefined);
-      } catch (error) {
-        this.logger.error({ err: error }, `could not start ingestion of revision ${revision} of document ${docId}; nothing was changed`);
-        throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
-      }
-      const accepted = await this.documents.acceptRevision(
-        orgId,
-        docId,
-        current.revision,
-        {
-          title: request.title ?? current.title,
-          content: request.content,
-          metadata: request.metadata ?? current.metadata,
-          file: request.file && {
-            fileName: request.file.fileName,
-            fileType: request.file.fileType,
-            fileSize: request.file.fileSize,
-            fileKey: request.file.fileKey,
-          },
-        },
-        idempotencyKey ? { idempotencyKey, requestHash } : null,
-      );
-      if (typeof accepted !== 'string') {
-        // The original now is the new revision's; the old one is no longer downloadable.
-        if (current.fileKey && current.fileKey !== accepted.fileKey) await this.files.remove(current.fileKey);
-        return accepted;
-      }
-      // 'stale': another replacement was accepted first (or the document was deleted); 'key-taken': a
-      // concurrent retry with this key won. Look again.
+      },
+      insert: async () => {
+        let current = admitted!;
+        for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
+          if (attempt > 0) current = await this.found(orgId, docId);
+          const accepted = await this.acceptNextRevision(orgId, current, request, idempotencyKey ? { idempotencyKey, requestHash } : null);
+          if (accepted === 'key-taken') return null;
+          if (accepted !== 'stale') return { requestHash, document: accepted };
+          // Another replacement was accepted first (or the document was deleted): a retry with this key, if it won, is answered.
+          if (idempotencyKey && (await this.documents.findReplacement(orgId, docId, idempotencyKey))) return null;
+        }
+        throw new RetryLaterError(`document ${docId} is being replaced by many requests at once; retry shortly`, 1);
+      },
+    });
+    return replaced.document ?? this.found(orgId, docId);
+  }
+
+  /**
+   * Starts the workflow of the revision after `current`, then writes that revision if the document is
+   * still at `current`'s (see replace). The original the revision replaces is removed from the store.
+   */
+  private async acceptNextRevision(
+    orgId: string,
+    current: KnowledgeDocument,
+    request: DocumentRevisionRequest,
+    replacement: ReplacementRecord | null,
+  ): Promise<RevisionAcceptance> {
+    const revision = current.revision + 1;
+    try {
+      await this.startIngestion(orgId, current.id, revision, request.file !== undefined);
+    } catch (error) {
+      this.logger.error({ err: error }, `could not start ingestion of revision ${revision} of document ${current.id}; nothing was changed`);
+      throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
     }
-    throw new RetryLaterError(`document ${docId} is being replaced by many requests at once; retry shortly`, 1);
+    const accepted = await this.documents.acceptRevision(
+      orgId,
+      current.id,
+      current.revision,
+      {
+        title: request.title ?? current.title,
+        content: request.content,
+        metadata: request.metadata ?? current.metadata,
+        file: request.file && {
+          fileName: request.file.fileName,
+          fileType: request.file.fileType,
+          fileSize: request.file.fileSize,
+          fileKey: request.file.fileKey,
+        },
+      },
+      replacement,
+    );
+    // The original now is the new revision's; the old one is no longer downloadable.
+    if (typeof accepted !== 'string' && current.fileKey && current.fileKey !== accepted.fileKey) await this.files.remove(current.fileKey);
+    return accepted;
   }
 
   async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {

@@ -4,6 +4,7 @@ import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocumentRepository } from '@pylon/db';
 import { DocumentFileStore } from './document-file-store';
 import { ExtractionFailure, ExtractionPool, type ExtractionLimits, type ExtractionLoad } from './extraction';
+import { isSuperseded } from './revision';
 
 /**
  * The first step of ingesting an uploaded file: its text (Markdown headings for sections, page offsets for
@@ -53,9 +54,8 @@ export class KnowledgeExtractionService implements OnModuleDestroy {
   ): Promise<ExtractionStep> {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { exists: false };
-    if (document.revision < revision) throw new Error(`revision ${revision} of document ${docId} is not accepted yet`);
     // Superseded, final already, or extracted by an earlier attempt: the next step sees which.
-    if (document.revision > revision || document.status !== 'processing' || document.textExtracted) return { exists: true, extracted: false };
+    if (isSuperseded(document, revision) || document.status !== 'processing' || document.textExtracted) return { exists: true, extracted: false };
     if (!document.fileKey || !document.fileType) throw new ExtractionFailure('the document has no file to read');
     const { text, pageStarts } = await this.pool.extract(this.files.path(document.fileKey), document.fileType, {
       limits: this.limits,

@@ -5,12 +5,23 @@ import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
 import { fingerprint } from '@pylon/idempotency';
 import { DocumentFileStore, FileTooLargeError, type StoredFile } from './document-file-store';
-import { detectDocumentType } from './extraction';
+import type { FileDetection } from './extraction';
 import { KnowledgeDocumentsService, checkMetadata, type DocumentDraft } from './knowledge-documents.service';
 
-/** An uploaded file as received: stored, with the name the client gave it. */
+/** A file as an upload carries it: its bytes as they arrive, the name the client gave it, and what its bytes are. */
+export interface IncomingFile {
+  stream: Readable;
+  fileName: string | null;
+  /** Whether the form reader stopped the stream at its size limit (it ends the stream early instead of failing it). */
+  isTruncated(): boolean;
+  /** What the bytes are, sniffed as they went by; asked once the stream has ended. */
+  sniffed(): Promise<FileDetection>;
+}
+
+/** An uploaded file as received: stored, with the name the client gave it and what it was sniffed as. */
 export interface ReceivedFile extends StoredFile {
   fileName: string | null;
+  detection: FileDetection;
 }
 
 /** What an upload may say about its document besides the file. */
@@ -42,14 +53,21 @@ export class KnowledgeFilesService {
     return this.config.kbMaxFileBytes;
   }
 
-  /** Stores an upload's bytes as they arrive; a 413 past the limit (nothing is kept). */
-  async receive(stream: Readable, fileName: string | null, isTruncated?: () => boolean): Promise<ReceivedFile> {
+  /** Stores an upload's bytes as they arrive, with what they were sniffed as; a 413 past the limit (nothing is kept). */
+  async receive(file: IncomingFile): Promise<ReceivedFile> {
+    let stored: StoredFile;
     try {
-      return { ...(await this.store.save(stream, this.config.kbMaxFileBytes, isTruncated)), fileName };
+      stored = await this.store.save(file.stream, this.config.kbMaxFileBytes, () => file.isTruncated());
     } catch (error) {
       if (error instanceof FileTooLargeError) {
         throw new ApiError(ErrorCode.PayloadTooLarge, `the file is larger than ${this.config.kbMaxFileBytes} bytes (KB_MAX_FILE_BYTES)`);
       }
+      throw error;
+    }
+    try {
+      return { ...stored, fileName: file.fileName, detection: await file.sniffed() };
+    } catch (error) {
+      await this.store.remove(stored.key);
       throw error;
     }
   }
@@ -65,7 +83,7 @@ export class KnowledgeFilesService {
    */
   async create(orgId: string, file: ReceivedFile, fields: FileDocumentFields, idempotencyKey: string | null): Promise<KnowledgeDocument> {
     try {
-      const draft = { ...this.draftOf(file, await this.recognise(file), fields), knowledgeBaseId: fields.knowledgeBaseId };
+      const draft = { ...this.draftOf(file, this.recognise(file), fields), knowledgeBaseId: fields.knowledgeBaseId };
       const requestHash = fingerprint({
         org_id: orgId,
         title: draft.title,
@@ -94,7 +112,7 @@ export class KnowledgeFilesService {
     idempotencyKey: string | null,
   ): Promise<KnowledgeDocument> {
     try {
-      const fileType = await this.recognise(file);
+      const fileType = this.recognise(file);
       const document = await this.documents.replace(
         orgId,
         docId,
@@ -128,10 +146,10 @@ export class KnowledgeFilesService {
     };
   }
 
-  /** What a received file is, from its bytes: one of the types Pylon reads, or a 415 naming it (`label` says which file). */
-  async recognise(file: ReceivedFile, label = 'the file'): Promise<DocumentFileType> {
+  /** What a received file is, as sniffed from its bytes: one of the types Pylon reads, or a 415 naming it (`label` says which file). */
+  recognise(file: ReceivedFile, label = 'the file'): DocumentFileType {
     if (file.size === 0) throw ApiError.invalidRequest(`${label} is empty`);
-    const detection = await detectDocumentType(this.store.path(file.key));
+    const { detection } = file;
     if (!detection.supported) {
       throw new ApiError(
         ErrorCode.UnsupportedMediaType,

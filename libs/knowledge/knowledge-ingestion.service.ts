@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EMBEDDING_BATCH_PARALLELISM, type IngestionPlan, type OneStepIngestion, type PublishOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type DraftChunk, type KnowledgeDocument } from '@pylon/db';
+import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type DraftChunk, type KnowledgeDocument, type PublishedChunks } from '@pylon/db';
 import { EmbeddingProvider } from '@pylon/embeddings';
 import { chunkText } from './chunking';
 import { pageRange } from './extraction';
 import { documentEvent } from './document-view';
+import { isSuperseded, revisionStanding } from './revision';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
 /**
@@ -16,9 +17,8 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
  * chunked into drafts, embedded batch by batch (each batch retried on its own), then published. Either
  * way the chunks become searchable and the document ready in one transaction.
  *
- * Every step works on one revision of the document. Once a later revision is accepted the step does
- * nothing (`superseded`); a revision not accepted yet (its workflow is started before the API writes it,
- * see KnowledgeDocumentsService.replace) fails the step, retryably, until it is.
+ * Every step works on one revision of the document (see revision.ts), reads the document once and hands
+ * what it read on to the write that ends it.
  */
 @Injectable()
 export class KnowledgeIngestionService {
@@ -36,10 +36,8 @@ export class KnowledgeIngestionService {
     const document = await this.documents.findById(orgId, docId);
     if (!document) return { kind: 'deleted' };
     if (isSuperseded(document, revision)) return { kind: 'superseded' };
-    if (document.status !== 'processing') {
-      // Published or failed by an earlier attempt: nothing to embed; publishing says so (and finds its event if unannounced).
-      return { kind: 'published', ...(await this.documents.publishChunks(orgId, docId, revision, [], documentEvent)) };
-    }
+    // Published or failed by an earlier attempt: nothing to embed.
+    if (document.status !== 'processing') return { kind: 'published', ...(await this.notPublished(orgId, document, revision)) };
     const chunks = this.chunk(document);
     const size = this.config.embeddingBatchSize;
     if (chunks.length > size * EMBEDDING_BATCH_PARALLELISM) return { kind: 'batched' };
@@ -63,9 +61,10 @@ export class KnowledgeIngestionService {
       pageEnd: chunk.pageEnd,
       embedding: vectors[i]!,
     }));
-    const outcome = await this.documents.publishChunks(orgId, docId, revision, embedded, documentEvent);
-    await this.afterPublish(orgId, outcome);
-    return { kind: 'published', ...outcome };
+    return {
+      kind: 'published',
+      ...(await this.outcome(orgId, docId, revision, await this.documents.publishChunks(orgId, document, embedded, documentEvent))),
+    };
   }
 
   /** Chunks the revision into unpublished drafts, replacing any drafts of an earlier attempt. */
@@ -96,11 +95,25 @@ export class KnowledgeIngestionService {
     );
   }
 
-  /** Swaps the revision's chunks in, in one transaction, if it is still the document's latest (see KnowledgeDocumentRepository.publish). */
+  /** Swaps the revision's chunks in, in one transaction, if it is still the document's processing revision (see KnowledgeDocumentRepository.publishDrafts). */
   async publish(orgId: string, docId: string, revision: number): Promise<PublishOutcome> {
-    const outcome = await this.documents.publish(orgId, docId, revision, documentEvent);
-    await this.afterPublish(orgId, outcome);
-    return outcome;
+    const document = await this.documents.findById(orgId, docId);
+    if (!document || isSuperseded(document, revision) || document.status !== 'processing') return this.notPublished(orgId, document, revision);
+    return this.outcome(orgId, docId, revision, await this.documents.publishDrafts(orgId, document, documentEvent));
+  }
+
+  /** What publishing came to; when it changed nothing (a later revision, a failure or a deletion came first), why. */
+  private async outcome(orgId: string, docId: string, revision: number, published: PublishedChunks | null): Promise<PublishOutcome> {
+    if (!published) return this.notPublished(orgId, await this.documents.findById(orgId, docId), revision);
+    await this.afterPublish(orgId);
+    return { published: true, ...published };
+  }
+
+  /** A revision that is not to be published: deleted, superseded (no event), or final already (its event, if never announced). */
+  private async notPublished(orgId: string, document: KnowledgeDocument | null, revision: number): Promise<PublishOutcome> {
+    if (!document) return { published: false, chunkCount: 0, eventId: null };
+    if (isSuperseded(document, revision)) return { published: false, superseded: true, chunkCount: 0, eventId: null };
+    return { published: false, chunkCount: 0, eventId: await this.documents.unannouncedEvent(orgId, document.id) };
   }
 
   /**
@@ -108,8 +121,7 @@ export class KnowledgeIngestionService {
    * the background. Never fails the publish (its event must still be announced): a search of the
    * organisation asks again (KnowledgeSearchService).
    */
-  private async afterPublish(orgId: string, outcome: PublishOutcome): Promise<void> {
-    if (!outcome.published) return;
+  private async afterPublish(orgId: string): Promise<void> {
     try {
       await this.vectorIndexes.requestIfLarge(orgId, await this.documents.readyChunkCount(orgId));
     } catch (error) {
@@ -117,9 +129,16 @@ export class KnowledgeIngestionService {
     }
   }
 
-  /** The revision failed: the document says so, and keeps serving its ready revision's chunks. A superseded revision changes nothing. */
-  markFailed(orgId: string, docId: string, revision: number, reason: string): Promise<string | null> {
-    return this.documents.markFailed(orgId, docId, revision, reason, documentEvent);
+  /**
+   * The revision failed: the document says so, and keeps serving its ready revision's chunks. A revision
+   * that is not the latest has no event of its own; a final one, the event an earlier attempt left unannounced.
+   */
+  async markFailed(orgId: string, docId: string, revision: number, reason: string): Promise<string | null> {
+    const failed = await this.documents.markFailed(orgId, docId, revision, reason, documentEvent);
+    if (failed) return failed.eventId;
+    const document = await this.documents.findById(orgId, docId);
+    if (!document || revisionStanding(document, revision) !== 'latest') return null;
+    return this.documents.unannouncedEvent(orgId, docId);
   }
 
   /** The document's chunks, each with the pages it spans when the document has pages. */
@@ -129,12 +148,4 @@ export class KnowledgeIngestionService {
       return { ...chunk, pageStart: pages?.pageStart ?? null, pageEnd: pages?.pageEnd ?? null };
     });
   }
-}
-
-/** Whether a later revision than `revision` was accepted; throws (retryably) while `revision` is not accepted yet. */
-function isSuperseded(document: KnowledgeDocument, revision: number): boolean {
-  if (document.revision < revision) {
-    throw new Error(`revision ${revision} of document ${document.id} is not accepted yet (it is at ${document.revision})`);
-  }
-  return document.revision > revision;
 }

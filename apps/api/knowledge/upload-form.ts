@@ -1,34 +1,29 @@
-import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, ErrorCode } from '@pylon/contracts';
-import type { FileDocumentFields, KnowledgeFilesService, ReceivedFile } from '@pylon/knowledge';
+import { sniffing, type FileDocumentFields, type IncomingFile, type KnowledgeFilesService, type ReceivedFile } from '@pylon/knowledge';
 import { assertOwnOrg, type Principal } from '../auth/principal';
 import { validJsonBody } from '../common/json-body';
 import { UploadKnowledgeFileFields } from './dto/knowledge-files.dto';
 
-/** A `multipart/form-data` upload as read: its files, stored, and its text fields by name. */
-export interface UploadForm {
-  files: ReceivedFile[];
-  fields: Record<string, string>;
-}
+/** A part of a `multipart/form-data` upload as read: a file, its bytes still to come, or a text field. */
+type UploadPart = { file: IncomingFile } | { field: string; value: string };
 
-export interface UploadFormRules {
+interface UploadFormRules {
   /** The most files the form may carry, each in a part named `file`. */
   maxFiles: number;
   /** The most bytes one file may have. */
   maxFileBytes: number;
   /** The text fields it may have, each at most once. */
   fieldNames: readonly string[];
-  receive: (stream: Readable, fileName: string | null, isTruncated: () => boolean) => Promise<ReceivedFile>;
-  discard: (file: ReceivedFile) => Promise<void>;
 }
 
 const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
- * A form of documents to be: its files stored (at most `maxFiles`, each within KB_MAX_FILE_BYTES) and its
- * fields validated as UploadKnowledgeFileFields (`org_id` the key's own). Refused, nothing stays stored.
+ * A form of documents to be: its files received (at most `maxFiles`, each within KB_MAX_FILE_BYTES), each
+ * as it arrives, and its fields validated as UploadKnowledgeFileFields (`org_id` the key's own). Whatever
+ * goes wrong, nothing stays stored and the error says what.
  */
 export async function readFileForm(
   request: FastifyRequest,
@@ -36,19 +31,21 @@ export async function readFileForm(
   files: KnowledgeFilesService,
   options: { maxFiles: number; fieldNames: readonly string[] },
 ): Promise<{ files: ReceivedFile[]; fields: FileDocumentFields }> {
-  const form = await readUploadForm(request, {
-    ...options,
-    maxFileBytes: files.maxFileBytes,
-    receive: (stream, fileName, isTruncated) => files.receive(stream, fileName, isTruncated),
-    discard: (file) => files.discard(file),
-  });
+  const rules = { ...options, maxFileBytes: files.maxFileBytes };
+  const received: ReceivedFile[] = [];
+  const texts: Record<string, string> = {};
   try {
-    const fields = await validJsonBody(parseFormFields(form.fields), UploadKnowledgeFileFields);
+    for await (const part of readUploadForm(request, rules)) {
+      if ('file' in part) received.push(await files.receive(part.file));
+      else texts[part.field] = part.value;
+    }
+    if (received.length === 0) throw ApiError.invalidRequest('file is required: send it as a part named "file"');
+    const fields = await validJsonBody(parseFormFields(texts), UploadKnowledgeFileFields);
     if (fields.org_id) assertOwnOrg(principal, fields.org_id);
-    return { files: form.files, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
+    return { files: received, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
   } catch (error) {
-    await Promise.all(form.files.map((file) => files.discard(file)));
-    throw error;
+    await Promise.all(received.map((file) => files.discard(file)));
+    throw asApiError(error, rules);
   }
 }
 
@@ -66,11 +63,11 @@ function parseFormFields(fields: Record<string, string>): Record<string, unknown
 }
 
 /**
- * Reads the form part by part, storing each file as it arrives (never buffering one). Whatever goes
- * wrong, the files already stored are removed and the error says what: an unknown or repeated field, too
- * many files (413), a field too long, a body that is not well-formed multipart.
+ * Reads the form part by part, handing on each file as a stream, sniffed as it goes by, to be read to its
+ * end before the next part comes (never buffered). Refuses an unknown or repeated field, too many files, a
+ * field too long; the multipart reader's own errors are for asApiError.
  */
-export async function readUploadForm(request: FastifyRequest, rules: UploadFormRules): Promise<UploadForm> {
+async function* readUploadForm(request: FastifyRequest, rules: UploadFormRules): AsyncGenerator<UploadPart> {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
     throw new ApiError(ErrorCode.UnsupportedMediaType, 'the body has a Content-Encoding, which this API does not decode: send it unencoded');
@@ -78,41 +75,35 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
   if (!request.isMultipart()) {
     throw new ApiError(ErrorCode.UnsupportedMediaType, 'the body must be multipart/form-data with the file in a part named "file"');
   }
-  const form: UploadForm = { files: [], fields: {} };
-  try {
-    const parts = request.parts({
-      limits: {
-        fileSize: rules.maxFileBytes,
-        files: rules.maxFiles,
-        fields: rules.fieldNames.length,
-        fieldSize: MAX_FIELD_BYTES,
-        parts: rules.maxFiles + rules.fieldNames.length,
-      },
-    });
-    for await (const part of parts) await take(part, form, rules);
-  } catch (error) {
-    await Promise.all(form.files.map((file) => rules.discard(file)));
-    throw asApiError(error, rules);
-  }
-  if (form.files.length === 0) throw ApiError.invalidRequest('file is required: send it as a part named "file"');
-  return form;
+  const parts = request.parts({
+    limits: {
+      fileSize: rules.maxFileBytes,
+      files: rules.maxFiles,
+      fields: rules.fieldNames.length,
+      fieldSize: MAX_FIELD_BYTES,
+      parts: rules.maxFiles + rules.fieldNames.length,
+    },
+  });
+  const seen = new Set<string>();
+  for await (const part of parts) yield read(part, seen, rules);
 }
 
-async function take(part: Multipart, form: UploadForm, rules: UploadFormRules): Promise<void> {
+function read(part: Multipart, seen: Set<string>, rules: UploadFormRules): UploadPart {
   if (part.type === 'file') {
     if (part.fieldname !== 'file') {
       part.file.resume();
       throw ApiError.invalidRequest(`${part.fieldname}: unexpected file part; files go in parts named "file"`);
     }
-    form.files.push(await rules.receive(part.file, part.filename || null, () => part.file.truncated));
-    return;
+    const { stream, sniffed } = sniffing(part.file);
+    return { file: { stream, sniffed, fileName: part.filename || null, isTruncated: () => part.file.truncated } };
   }
   if (!rules.fieldNames.includes(part.fieldname)) {
     throw ApiError.invalidRequest(`${part.fieldname}: property ${part.fieldname} should not exist`);
   }
-  if (part.fieldname in form.fields) throw ApiError.invalidRequest(`${part.fieldname}: sent more than once`);
+  if (seen.has(part.fieldname)) throw ApiError.invalidRequest(`${part.fieldname}: sent more than once`);
+  seen.add(part.fieldname);
   if (part.valueTruncated) throw ApiError.invalidRequest(`${part.fieldname}: longer than ${MAX_FIELD_BYTES} bytes`);
-  form.fields[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+  return { field: part.fieldname, value: typeof part.value === 'string' ? part.value : JSON.stringify(part.value) };
 }
 
 /** The multipart reader's own errors (FST_*), as the API's. */

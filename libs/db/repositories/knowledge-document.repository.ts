@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toSql } from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DocumentStatus, PublishOutcome } from '@pylon/contracts';
+import type { DocumentStatus } from '@pylon/contracts';
 import { KnowledgeDocument } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
 import { Outbox, type EventFactory } from './outbox';
@@ -54,6 +54,13 @@ export interface ReplacementRecord {
 export type RevisionAcceptance = KnowledgeDocument | 'stale' | 'key-taken';
 
 class KeyTaken extends Error {}
+class NoLongerProcessing extends Error {}
+
+/** A revision made searchable: its chunks, and the event to announce. */
+export interface PublishedChunks {
+  chunkCount: number;
+  eventId: string | null;
+}
 
 @Injectable()
 export class KnowledgeDocumentRepository {
@@ -254,38 +261,37 @@ export class KnowledgeDocumentRepository {
   }
 
   /**
-   * Publishes revision `revision` of a processing document in one transaction: its drafts become the
-   * searchable chunks (the previous revision's go), the drafts go, the document turns ready and its event
-   * is recorded. Not published when it is no longer processing, and `superseded` (nothing changed, no
-   * event) when a later revision was accepted meanwhile.
+   * Publishes the document's revision (as read by the caller, processing) in one transaction: its drafts
+   * become the searchable chunks (the previous revision's go), the drafts go, the document turns ready and
+   * its event is recorded. Null, with nothing changed, when that revision is no longer the document's
+   * processing one (a later revision accepted, the document failed or deleted meanwhile).
    */
-  async publish(orgId: string, docId: string, revision: number, describe: EventFactory<KnowledgeDocument>): Promise<PublishOutcome> {
-    return this.publishWith(orgId, docId, revision, describe, async (manager) => {
+  async publishDrafts(orgId: string, document: KnowledgeDocument, describe: EventFactory<KnowledgeDocument>): Promise<PublishedChunks | null> {
+    return this.publishWith(orgId, document, describe, async (manager) => {
       const [missing] = (await manager.query(
         `SELECT count(*)::int AS n FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3 AND embedding IS NULL`,
-        [docId, orgId, revision],
+        [document.id, orgId, document.revision],
       )) as Array<{ n: number }>;
-      if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${docId} have no embedding yet`);
+      if (missing && missing.n > 0) throw new Error(`${missing.n} chunks of document ${document.id} have no embedding yet`);
       const inserted = (await manager.query(
         `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
          SELECT gen_random_uuid(), $2, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding
            FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision = $3
          RETURNING chunk_index`,
-        [docId, orgId, revision],
+        [document.id, orgId, document.revision],
       )) as unknown[];
       return inserted.length;
     });
   }
 
-  /** Publishes a processing revision from chunks embedded in memory (no drafts), in one transaction as publish does. */
+  /** Publishes the document's revision from chunks embedded in memory (no drafts), in one transaction as publishDrafts does. */
   async publishChunks(
     orgId: string,
-    docId: string,
-    revision: number,
+    document: KnowledgeDocument,
     chunks: EmbeddedChunk[],
     describe: EventFactory<KnowledgeDocument>,
-  ): Promise<PublishOutcome> {
-    return this.publishWith(orgId, docId, revision, describe, async (manager) => {
+  ): Promise<PublishedChunks | null> {
+    return this.publishWith(orgId, document, describe, async (manager) => {
       if (chunks.length > 0) {
         await manager.query(
           `INSERT INTO knowledge_chunks (id, org_id, doc_id, chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)
@@ -293,7 +299,7 @@ export class KnowledgeDocumentRepository {
              FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::text[])
                   AS c(chunk_index, content, start_offset, end_offset, page_start, page_end, embedding)`,
           [
-            docId,
+            document.id,
             orgId,
             chunks.map((chunk) => chunk.index),
             chunks.map((chunk) => chunk.content),
@@ -310,43 +316,57 @@ export class KnowledgeDocumentRepository {
   }
 
   /**
-   * The transaction both ways of publishing share: lock the document, check the revision is still its
-   * latest and processing, swap the chunks (the old revision's out, `insertChunks`' in), ready, event.
+   * The transaction both ways of publishing share: swap the chunks (the old revision's out,
+   * `insertChunks`' in), then turn the document ready only if it is still at this revision and processing
+   * (rolling everything back if not), drop the drafts, record the event. The document is updated before the
+   * drafts are touched, in the order a replacement takes them, so the two never wait on each other.
    */
-  private publishWith(
+  private async publishWith(
     orgId: string,
-    docId: string,
-    revision: number,
+    document: KnowledgeDocument,
     describe: EventFactory<KnowledgeDocument>,
     insertChunks: (manager: EntityManager) => Promise<number>,
-  ): Promise<PublishOutcome> {
-    return this.db.transaction(async (manager) => {
-      const [locked] = (await manager.query(`SELECT status, revision FROM knowledge_documents WHERE id = $1 AND org_id = $2 FOR UPDATE`, [
-        docId,
-        orgId,
-      ])) as Array<{ status: DocumentStatus; revision: number }>;
-      if (locked && locked.revision !== revision) return { published: false, superseded: true, chunkCount: 0, eventId: null };
-      if (!locked || locked.status !== 'processing') {
-        return { published: false, chunkCount: 0, eventId: locked ? await this.outbox.unannouncedEvent(manager, orgId, docId) : null };
-      }
-      await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
-      const chunkCount = await insertChunks(manager);
-      await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
-      await manager.query(
-        `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, ready_revision = $4, failure_reason = NULL, ${TOUCH_UPDATED_AT}
-          WHERE id = $1 AND org_id = $2`,
-        [docId, orgId, chunkCount, revision],
-      );
-      const eventId = await this.outbox.recordChange(manager, orgId, docId, async (event) =>
-        event.record(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!)),
-      );
-      return { published: true, chunkCount, eventId };
-    });
+  ): Promise<PublishedChunks | null> {
+    const { id: docId, revision } = document;
+    try {
+      return await this.db.transaction(async (manager) => {
+        await manager.query(`DELETE FROM knowledge_chunks WHERE doc_id = $1 AND org_id = $2`, [docId, orgId]);
+        const chunkCount = await insertChunks(manager);
+        const [ready] = returnedRows<{ updated_at: Date }>(
+          await manager.query(
+            `UPDATE knowledge_documents SET status = 'ready', chunk_count = $3, ready_revision = $4, failure_reason = NULL, ${TOUCH_UPDATED_AT}
+              WHERE id = $1 AND org_id = $2 AND revision = $4 AND status = 'processing' RETURNING updated_at`,
+            [docId, orgId, chunkCount, revision],
+          ),
+        );
+        if (!ready) throw new NoLongerProcessing();
+        await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
+        const published = {
+          ...document,
+          status: 'ready' as const,
+          chunkCount,
+          readyRevision: revision,
+          failureReason: null,
+          updatedAt: ready.updated_at,
+        };
+        const eventId = await this.outbox.recordChange(manager, orgId, docId, (event) => event.record(describe(published)));
+        return { chunkCount, eventId };
+      });
+    } catch (error) {
+      if (error instanceof NoLongerProcessing) return null;
+      throw error;
+    }
+  }
+
+  /** The document's latest event whose deliveries were never attempted (for a change an earlier attempt made), else null. */
+  unannouncedEvent(orgId: string, docId: string): Promise<string | null> {
+    return this.outbox.unannouncedEvent(this.db.manager, orgId, docId);
   }
 
   /**
    * Revision `revision`, processing → failed, dropping its drafts (and older ones) and recording the event; the ready
-   * revision's chunks stay searchable. A final revision stays as it is; a superseded one changes nothing (null).
+   * revision's chunks stay searchable. Null when that revision is not the document's processing one (only
+   * the drafts are dropped then).
    */
   async markFailed(
     orgId: string,
@@ -354,7 +374,7 @@ export class KnowledgeDocumentRepository {
     revision: number,
     reason: string,
     describe: EventFactory<KnowledgeDocument>,
-  ): Promise<string | null> {
+  ): Promise<{ eventId: string | null } | null> {
     return this.db.transaction(async (manager) => {
       const updated = (await manager.query(
         `UPDATE knowledge_documents SET status = 'failed', failure_reason = $4, ${TOUCH_UPDATED_AT}
@@ -363,17 +383,11 @@ export class KnowledgeDocumentRepository {
       )) as unknown[];
       // Its drafts, and any an earlier, superseded revision wrote after this one was accepted.
       await manager.query(`DELETE FROM knowledge_chunk_drafts WHERE doc_id = $1 AND org_id = $2 AND revision <= $3`, [docId, orgId, revision]);
-      if (returnedRows(updated).length === 0) {
-        const [current] = (await manager.query(`SELECT revision FROM knowledge_documents WHERE id = $1 AND org_id = $2`, [docId, orgId])) as Array<{
-          revision: number;
-        }>;
-        // A superseded revision has no event of its own.
-        if (current?.revision !== revision) return null;
-      }
-      return this.outbox.recordChange(manager, orgId, docId, async (event) => {
-        if (returnedRows(updated).length === 0) return null;
-        return event.record(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!));
-      });
+      if (returnedRows(updated).length === 0) return null;
+      const eventId = await this.outbox.recordChange(manager, orgId, docId, async (event) =>
+        event.record(describe((await manager.findOneBy(KnowledgeDocument, { id: docId, orgId }))!)),
+      );
+      return { eventId };
     });
   }
 }

@@ -1,22 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { describe, it } from 'node:test';
+import { crc32, gzipSync } from 'node:zlib';
 import { pdfWithPages, tinyPng, wordFile } from '../../../test/support/document-files';
 import { WORD_CONTENT_TYPES, deflatedEntry, zipBytes } from '../../../test/support/zip-writer';
-import { detectDocumentType } from './detect';
+import { sniffing } from './detect';
 
-const directory = mkdtempSync(join(tmpdir(), 'pylon-detect-'));
-after(() => rmSync(directory, { recursive: true, force: true }));
+const UPLOAD_CHUNK_BYTES = 16 * 1024;
 
-let files = 0;
-/** Writes the bytes under a misleading name: detection must not look at it. */
+/** Streams the bytes in chunks, as an upload's arrive, and answers what they were sniffed as. */
 async function detect(bytes: string | Uint8Array): Promise<unknown> {
-  const path = join(directory, `upload-${files++}.txt`);
-  writeFileSync(path, bytes);
-  return detectDocumentType(path);
+  const buffer = Buffer.from(bytes);
+  const chunks = Array.from({ length: Math.ceil(buffer.length / UPLOAD_CHUNK_BYTES) }, (_, i) =>
+    buffer.subarray(i * UPLOAD_CHUNK_BYTES, (i + 1) * UPLOAD_CHUNK_BYTES),
+  );
+  const { stream, sniffed } = sniffing(Readable.from(chunks));
+  stream.resume();
+  await finished(stream);
+  return sniffed();
 }
 
 describe('detectDocumentType', () => {
@@ -30,6 +33,15 @@ describe('detectDocumentType', () => {
     const workbook = await detect(zipBytes([WORD_CONTENT_TYPES, deflatedEntry('xl/workbook.xml', '<workbook/>')]));
     assert.equal((workbook as { supported: boolean }).supported, false);
     assert.deepEqual(await detect(zipBytes([WORD_CONTENT_TYPES, deflatedEntry('word/document.xml', '<w:document/>')])), {
+      supported: true,
+      type: 'docx',
+    });
+  });
+
+  it('finds the Word part in the directory at the end of a zip much larger than the head it reads', async () => {
+    const media = randomBytes(3 * 1024 * 1024);
+    const image = { name: 'word/media/image1.png', data: media, method: 0 as const, crc32: crc32(media), declaredSize: media.length };
+    assert.deepEqual(await detect(zipBytes([WORD_CONTENT_TYPES, image, deflatedEntry('word/document.xml', '<w:document/>')])), {
       supported: true,
       type: 'docx',
     });

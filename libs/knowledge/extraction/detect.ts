@@ -1,22 +1,26 @@
-import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { SampleReader, sampling, type FileSample } from './file-sample';
 import { looksLikeMarkdown } from './markdown-heuristic';
 import { sniffMediaType } from './media-type';
 import type { FileDetection } from './types';
 import { zipHoldsEntry } from './zip-guard';
 
-/** How much of the start of a file detection reads; the zip central directory is read on its own. */
-const HEAD_BYTES = 64 * 1024;
+/** `source`, sniffed as it is read: the stream to read, and what its bytes are once it has ended. */
+export function sniffing(source: Readable): { stream: Readable; sniffed: () => Promise<FileDetection> } {
+  const { stream, sample } = sampling(source);
+  return { stream, sniffed: () => detectDocumentType(sample()) };
+}
 
-/** What a file is, from its bytes alone (never its name). */
-export async function detectDocumentType(path: string): Promise<FileDetection> {
-  const head = await readHead(path, HEAD_BYTES);
+/** What a file is, from its bytes alone (never its name): its head, and the zip directory in its tail. */
+export async function detectDocumentType(file: FileSample): Promise<FileDetection> {
+  const { head } = file;
   if (head.length === 0) return { supported: false, detected: 'an empty file' };
   if (isPdf(head)) return { supported: true, type: 'pdf' };
   if (isZip(head)) {
-    if (await zipHoldsEntry(path, 'word/document.xml')) return { supported: true, type: 'docx' };
+    if (await zipHoldsEntry(new SampleReader(file), file.size, 'word/document.xml')) return { supported: true, type: 'docx' };
     return { supported: false, detected: (await sniffMediaType(head)) ?? 'application/zip' };
   }
-  const text = utf8Text(head);
+  const text = utf8Text(head, head.length === file.size);
   if (text !== null) {
     if (looksLikeHtml(text)) return { supported: true, type: 'html' };
     return { supported: true, type: looksLikeMarkdown(text) ? 'markdown' : 'text' };
@@ -24,17 +28,6 @@ export async function detectDocumentType(path: string): Promise<FileDetection> {
   const mediaType = await sniffMediaType(head);
   if (mediaType) return { supported: false, detected: mediaType };
   return { supported: false, detected: head.includes(0) ? 'binary data' : 'text that is not UTF-8' };
-}
-
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }
 
 /** `%PDF-` within the first KiB, where readers look for it (some files carry a few bytes before it). */
@@ -48,13 +41,13 @@ function isZip(head: Buffer): boolean {
 
 /**
  * The head as text when it is UTF-8 without NULs, else null. A multi-byte character the head cut in
- * two at its end does not count against it.
+ * two at its end (when it is not the whole file) does not count against it.
  */
-function utf8Text(head: Buffer): string | null {
+function utf8Text(head: Buffer, whole: boolean): string | null {
   if (head.includes(0)) return null;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
-    return head.length < HEAD_BYTES ? decoder.decode(head) : decoder.decode(head, { stream: true });
+    return whole ? decoder.decode(head) : decoder.decode(head, { stream: true });
   } catch {
     return null;
   }

@@ -10,11 +10,11 @@ const MAX_COMPRESSION_RATIO = 100;
 /** Word files hold tens of parts, a few thousand with many images; more is a zip built to exhaust us by its directory. */
 const MAX_ENTRIES = 10_000;
 
+const ZIP_OPTIONS: yauzl.Options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false };
+
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (error, zip) =>
-      error ? reject(error) : resolve(zip),
-    );
+    yauzl.open(path, ZIP_OPTIONS, (error, zip) => (error ? reject(error) : resolve(zip)));
   });
 }
 
@@ -24,11 +24,11 @@ async function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   return entries;
 }
 
-/** Whether the zip's central directory lists `name`; false when the file is not a readable zip. */
-export async function zipHoldsEntry(path: string, name: string): Promise<boolean> {
+/** Whether the zip's central directory lists `name`; false when the bytes `reader` reads are not a readable zip. */
+export async function zipHoldsEntry(reader: yauzl.RandomAccessReader, size: number, name: string): Promise<boolean> {
   let zip: yauzl.ZipFile | undefined;
   try {
-    zip = await openZip(path);
+    zip = await yauzl.fromRandomAccessReaderPromise(reader, size, ZIP_OPTIONS);
     for await (const entry of zip.eachEntry()) if (entry.fileName === name) return true;
     return false;
   } catch {
