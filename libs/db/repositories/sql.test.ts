@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WebhookDelivery } from '../entities';
+import { AgentRun, WebhookDelivery } from '../entities';
 import { columnsWithPrefix, entityColumns, prefixedColumns } from './sql';
 
 describe('joined rows by prefix', () => {
@@ -22,5 +22,13 @@ describe('joined rows by prefix', () => {
       attemptCount: 'attempt_count',
     });
     assert.equal(entityColumns(WebhookDelivery).deliveredAt, 'delivered_at');
+  });
+
+  it("an entity's columns include those of its base classes", () => {
+    const columns = entityColumns(AgentRun);
+    assert.deepEqual(
+      [columns.id, columns.orgId, columns.requestHash, columns.updatedAt, columns.agentVersionId],
+      ['id', 'org_id', 'request_hash', 'updated_at', 'agent_version_id'],
+    );
   });
 });

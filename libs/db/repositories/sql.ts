@@ -43,11 +43,15 @@ export function isoTimestamp(column: string): string {
 
 /**
  * An entity's columns (or only `properties` of them) as property → column name, read from its TypeORM
- * decorators, so SQL written by hand selects exactly what the entity declares.
+ * decorators (its base classes' too), so SQL written by hand selects exactly what the entity declares.
  */
 export function entityColumns<T>(entity: new () => T, properties?: ReadonlyArray<keyof T & string>): Record<string, string> {
+  const classes: Function[] = [];
+  for (let target: unknown = entity; typeof target === 'function' && target !== Function.prototype; target = Object.getPrototypeOf(target)) {
+    classes.push(target);
+  }
   const columns = getMetadataArgsStorage()
-    .filterColumns(entity)
+    .filterColumns(classes)
     .filter((column) => !properties || properties.includes(column.propertyName as keyof T & string));
   return Object.fromEntries(columns.map((column) => [column.propertyName, column.options.name ?? column.propertyName]));
 }
