@@ -23,9 +23,14 @@ import { WebhookActivitiesImpl } from './webhook.activities';
 
 type Activities = Record<string, (...args: never[]) => Promise<unknown>>;
 
-/** Bound methods of an activity class, by name: what Temporal's Worker expects. */
-function bindAll<T extends object>(instance: T, names: ReadonlyArray<keyof T>): Activities {
-  return Object.fromEntries(names.map((name) => [name, (instance[name] as (...args: unknown[]) => Promise<unknown>).bind(instance)]));
+/**
+ * Bound methods of an activity class, by name: what Temporal's Worker expects. Every activity of the
+ * interface must be named, so one added to a contract and left out here fails to compile.
+ */
+function bindAll<T extends object>(instance: T, names: { readonly [K in keyof T]-?: true }): Activities {
+  return Object.fromEntries(
+    (Object.keys(names) as Array<keyof T>).map((name) => [name, (instance[name] as (...args: unknown[]) => Promise<unknown>).bind(instance)]),
+  );
 }
 
 /** The activities of one kind of work, bound to their Nest-managed instances, for that kind's task queue. */
@@ -33,42 +38,51 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
   switch (kind) {
     case 'agent-runs':
       return {
-        ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), [
-          'takeTurn',
-          'repairAnswer',
-          'runTool',
-          'requireAction',
-          'recordAnswer',
-          'expireAction',
-          'markRunFailed',
-          'purgeExpiredRunEvents',
-        ]),
-        ...bindAll<McpToolActivities>(app.get(McpToolActivitiesImpl), ['listMcpTools', 'callMcpTool']),
-        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), ['fireSchedule']),
-        ...bindAll<Pick<ConversationActivities, 'numberTurn'>>(app.get(ConversationActivitiesImpl), ['numberTurn']),
+        ...bindAll<AgentRunActivities>(app.get(AgentRunActivitiesImpl), {
+          takeTurn: true,
+          repairAnswer: true,
+          runTool: true,
+          requireAction: true,
+          recordAnswer: true,
+          expireAction: true,
+          markRunFailed: true,
+          purgeExpiredRunEvents: true,
+        }),
+        ...bindAll<McpToolActivities>(app.get(McpToolActivitiesImpl), { listMcpTools: true, callMcpTool: true }),
+        ...bindAll<AgentScheduleActivities>(app.get(AgentScheduleActivitiesImpl), { fireSchedule: true }),
+        ...bindAll<Pick<ConversationActivities, 'numberTurn'>>(app.get(ConversationActivitiesImpl), { numberTurn: true }),
       };
     case 'knowledge':
       return {
-        ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), [
-          'extractDocumentText',
-          'ingestInOneStep',
-          'prepareChunks',
-          'embedChunkBatch',
-          'publishDocument',
-          'markDocumentFailed',
-        ]),
-        ...bindAll<KnowledgeBatchActivities>(app.get(KnowledgeBatchActivitiesImpl), ['batchDocuments', 'finishBatch']),
-        ...bindAll<KnowledgeVectorIndexActivities>(app.get(KnowledgeVectorIndexActivitiesImpl), ['buildVectorIndex', 'markVectorIndexFailed']),
+        ...bindAll<KnowledgeIngestionActivities>(app.get(KnowledgeIngestionActivitiesImpl), {
+          extractDocumentText: true,
+          ingestInOneStep: true,
+          prepareChunks: true,
+          embedChunkBatch: true,
+          publishDocument: true,
+          markDocumentFailed: true,
+        }),
+        ...bindAll<KnowledgeBatchActivities>(app.get(KnowledgeBatchActivitiesImpl), { batchDocuments: true, finishBatch: true }),
+        ...bindAll<KnowledgeVectorIndexActivities>(app.get(KnowledgeVectorIndexActivitiesImpl), {
+          buildVectorIndex: true,
+          markVectorIndexFailed: true,
+        }),
       };
     case 'video':
-      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), ['submitVideo', 'pollVideo', 'renderVideo', 'failVideo', 'cancelVideo']);
+      return bindAll<VideoActivities>(app.get(VideoActivitiesImpl), {
+        submitVideo: true,
+        pollVideo: true,
+        renderVideo: true,
+        failVideo: true,
+        cancelVideo: true,
+      });
     case 'webhooks':
-      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), [
-        'deliverEvent',
-        'attemptEvent',
-        'retryDeliveries',
-        'markDeliveriesFailed',
-        'attemptDelivery',
-      ]);
+      return bindAll<WebhookActivities>(app.get(WebhookActivitiesImpl), {
+        deliverEvent: true,
+        attemptEvent: true,
+        retryDeliveries: true,
+        markDeliveriesFailed: true,
+        attemptDelivery: true,
+      });
   }
 }
