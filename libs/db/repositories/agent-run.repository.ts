@@ -3,9 +3,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { RunStatus, ToolCall } from '@pylon/contracts';
 import { AgentRun } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
-import { Outbox, type EventFactory } from './outbox';
+import { Outbox, type DescribedEvent, type EventFactory } from './outbox';
 import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
-import { insertTurn, turnParameters, type NewRunTurnUsage } from './run-usage.repository';
+import { insertTurn, turnUsage, type NewRunTurnUsage } from './run-usage.repository';
+import { insertConversationItems } from './conversation-items.sql';
+import { parameter, statement, type Parameters, type Statement } from './statement';
 import { prepared } from '../prepared-statements';
 import { queryPool } from '../pool-query';
 import { TOUCH_UPDATED_AT, countInStatus, isoTimestamp } from './sql';
@@ -14,29 +16,51 @@ export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'in
   Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq' | 'scheduleId' | 'scheduledAt'>>;
 
 /** The statements of a run's life, prepared (see prepared-statements.ts): every run sends each of them. */
-const INSERT_QUEUED = prepared(
-  `WITH inserted AS (
+const INSERT_QUEUED = statement<NewAgentRun>()(
+  {
+    id: parameter('uuid', (run) => run.id),
+    orgId: parameter('uuid', (run) => run.orgId),
+    agentVersionId: parameter('uuid', (run) => run.agentVersionId),
+    input: parameter('text', (run) => run.input),
+    idempotencyKey: parameter('text', (run) => run.idempotencyKey),
+    requestHash: parameter('text', (run) => run.requestHash),
+    createdAt: parameter('timestamptz', (run) => run.createdAt),
+    conversationId: parameter('uuid', (run) => run.conversationId ?? null),
+    conversationSeq: parameter('integer', (run) => run.conversationSeq ?? null),
+    scheduleId: parameter('uuid', (run) => run.scheduleId ?? null),
+    scheduledAt: parameter('timestamptz', (run) => run.scheduledAt ?? null),
+  },
+  (p) => `WITH inserted AS (
      INSERT INTO agent_runs
        (id, org_id, agent_version_id, input, status, idempotency_key, request_hash, created_at, updated_at, conversation_id, conversation_seq,
         schedule_id, scheduled_at)
-     VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $7, $8::uuid, $9::integer, $10::uuid, $11::timestamptz)
+     VALUES (${p.id}, ${p.orgId}, ${p.agentVersionId}, ${p.input}, 'queued', ${p.idempotencyKey}, ${p.requestHash}, ${p.createdAt}, ${p.createdAt},
+             ${p.conversationId}, ${p.conversationSeq}, ${p.scheduleId}, ${p.scheduledAt})
      ON CONFLICT DO NOTHING
-     RETURNING id, org_id, conversation_id, input
+     RETURNING id, org_id, conversation_id, conversation_seq, input, created_at
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT id, org_id, 'queued', '{"status": "queued"}'::jsonb, 1 FROM inserted
    ), asked AS (
-     INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
-     SELECT conversation_id, org_id, id, $9, 'input', jsonb_build_object('text', input), $7 FROM inserted
-      WHERE conversation_id IS NOT NULL AND $9::integer IS NOT NULL
+     ${insertConversationItems({
+       run: 'inserted r',
+       items: { kind: 'one', type: 'input', data: `jsonb_build_object('text', r.input)`, createdAt: 'r.created_at' },
+       whileConversationExists: false,
+       where: 'r.conversation_id IS NOT NULL AND r.conversation_seq IS NOT NULL',
+     })}
    )
    -- Read in the statement's snapshot, so the run just inserted is not among them.
-   SELECT id, NOT EXISTS (SELECT 1 FROM agent_runs WHERE org_id = $2 AND status = 'queued') AS nothing_else_queued FROM inserted`,
+   SELECT id, NOT EXISTS (SELECT 1 FROM agent_runs WHERE org_id = ${p.orgId} AND status = 'queued') AS nothing_else_queued FROM inserted`,
+  { prepare: true },
 );
 const FIND_BY_ID = prepared(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`);
-const MARK_RUNNING = prepared(
-  `WITH started AS (
-     UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = $1 AND org_id = $2 AND status = 'queued'
+
+type RunOfOrg = { runId: string; orgId: string };
+
+const MARK_RUNNING = statement<RunOfOrg>()(
+  { runId: parameter('uuid', (run) => run.runId), orgId: parameter('uuid', (run) => run.orgId) },
+  (p) => `WITH started AS (
+     UPDATE agent_runs SET status = 'running', ${TOUCH_UPDATED_AT} WHERE id = ${p.runId} AND org_id = ${p.orgId} AND status = 'queued'
      RETURNING ${RUN_COLUMNS}
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
@@ -46,38 +70,77 @@ const MARK_RUNNING = prepared(
    UNION ALL
    SELECT ${RUN_COLUMNS},
           (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.data->>'call_id', 'name', e.data->>'name', 'arguments', e.data->>'arguments') ORDER BY e.seq), '[]')
-             FROM run_events e WHERE e.run_id = $1 AND e.type = 'tool_call')
-     FROM agent_runs WHERE id = $1 AND org_id = $2 AND NOT EXISTS (SELECT 1 FROM started)`,
+             FROM run_events e WHERE e.run_id = ${p.runId} AND e.type = 'tool_call')
+     FROM agent_runs WHERE id = ${p.runId} AND org_id = ${p.orgId} AND NOT EXISTS (SELECT 1 FROM started)`,
+  { prepare: true },
 );
+
+/** What a run's FINISH writes: its final state, its log's last events, its webhook event, and the model turn that answered. */
+interface Finish {
+  runId: string;
+  orgId: string;
+  final: Pick<AgentRun, 'status' | 'output' | 'error'>;
+  log: NewRunEvent[];
+  eventId: string;
+  event: DescribedEvent;
+  turn: NewRunTurnUsage | null;
+}
+
+const finishParameters = {
+  runId: parameter<Finish>('uuid', (finish) => finish.runId),
+  orgId: parameter<Finish>('uuid', (finish) => finish.orgId),
+  status: parameter<Finish>('text', (finish) => finish.final.status),
+  output: parameter<Finish>('text', (finish) => finish.final.output),
+  error: parameter<Finish>('text', (finish) => finish.final.error),
+  logTypes: parameter<Finish>('text[]', (finish) => finish.log.map((entry) => entry.type)),
+  logData: parameter<Finish>('text[]', (finish) => finish.log.map((entry) => JSON.stringify(entry.data))),
+  eventId: parameter<Finish>('uuid', (finish) => finish.eventId),
+  eventType: parameter<Finish>('text', (finish) => finish.event.type),
+  eventData: parameter<Finish>('jsonb', (finish) => JSON.stringify(finish.event.data)),
+};
+
 /**
- * The final transition, from any of `from`: its events in the run's log, its webhook event and the
- * deliveries it owes, and for a conversation's turn that succeeded, its answer as the conversation's item.
+ * The final transition, from any of `from`: its events in the run's log, its webhook event and the deliveries it
+ * owes, for a conversation's turn that succeeded, its answer as the conversation's item, and `withTurn`, the model
+ * turn that answered (recorded whether or not the run was still to finish, as on its own). One statement.
  */
-const finishFrom = (outbox: Outbox, from: string, turn = '') =>
-  prepared(`WITH ${turn}finished AS (
-     UPDATE agent_runs SET status = $3, output = $4, error = $5, ${TOUCH_UPDATED_AT}
-      WHERE id = $1 AND org_id = $2 AND status IN (${from})
+function finishFrom(outbox: Outbox, from: ReadonlyArray<'queued' | 'running'>, withTurn: boolean): Statement<Finish> {
+  const statuses = from.map((status) => `'${status}'`).join(', ');
+  const final = (p: Parameters<typeof finishParameters>) => `finished AS (
+     UPDATE agent_runs SET status = ${p.status}, output = ${p.output}, error = ${p.error}, ${TOUCH_UPDATED_AT}
+      WHERE id = ${p.runId} AND org_id = ${p.orgId} AND status IN (${statuses})
      RETURNING id, org_id, conversation_id, conversation_seq, to_jsonb(${isoTimestamp('updated_at')}) AS updated_at
    ), logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT f.id, f.org_id, e.type, jsonb_set(e.data::jsonb, '{updated_at}', f.updated_at, false), 0
-       FROM finished f, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+       FROM finished f, unnest(${p.logTypes}, ${p.logData}) WITH ORDINALITY AS e(type, data, n)
       ORDER BY e.n
    ), answered AS (
-     INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
-     SELECT c.id, c.org_id, f.id, f.conversation_seq, 'answer', jsonb_build_object('text', $4::text)
-       FROM finished f JOIN conversations c ON c.id = f.conversation_id AND c.org_id = f.org_id
-      WHERE $3 = 'succeeded'
-   ), ${outbox.withDeliveries(`SELECT $8::uuid, f.org_id, $9, f.id, jsonb_set($10::jsonb, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`)}
-   SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`);
+     ${insertConversationItems({
+       run: 'finished r',
+       items: { kind: 'one', type: 'answer', data: `jsonb_build_object('text', ${p.output})` },
+       whileConversationExists: true,
+       where: `${p.status} = 'succeeded'`,
+     })}
+   ), ${outbox.withDeliveries(
+     `SELECT ${p.eventId}, f.org_id, ${p.eventType}, f.id, jsonb_set(${p.eventData}, '{updated_at}', f.updated_at, false), clock_timestamp() FROM finished f`,
+   )}
+   SELECT (SELECT count(*) FROM finished)::int AS finished, (SELECT count(*) FROM planned)::int AS planned`;
+  if (!withTurn) return statement<Finish>()(finishParameters, (p) => `WITH ${final(p)}`, { prepare: true });
+  return statement<Finish>()(
+    { ...finishParameters, turn: turnUsage<Finish>((finish) => finish.turn!) },
+    (p) => `WITH turn AS (${insertTurn({ run: p.runId, org: p.orgId, usage: p.turn })}), ${final(p)}`,
+    { prepare: true },
+  );
+}
 
 /** The run's final statements, each one statement on the pool. */
 function finishStatements(outbox: Outbox) {
   return {
-    fromQueuedOrRunning: finishFrom(outbox, `'queued', 'running'`),
-    fromQueued: finishFrom(outbox, `'queued'`),
-    /** The first with the model turn that answered ($11–$17): recorded whether or not the run was still to finish, as on its own. */
-    withTurn: finishFrom(outbox, `'queued', 'running'`, `turn AS (${insertTurn(1, 2, 11)}), `),
+    fromQueuedOrRunning: finishFrom(outbox, ['queued', 'running'], false),
+    fromQueued: finishFrom(outbox, ['queued'], false),
+    /** The first with the model turn that answered. */
+    withTurn: finishFrom(outbox, ['queued', 'running'], true),
   };
 }
 
@@ -107,23 +170,11 @@ export class AgentRunRepository {
    * on the pool.
    */
   async insertQueued(run: NewAgentRun, manager?: EntityManager): Promise<{ nothingElseQueued: boolean } | null> {
-    const parameters = [
-      run.id,
-      run.orgId,
-      run.agentVersionId,
-      run.input,
-      run.idempotencyKey,
-      run.requestHash,
-      run.createdAt,
-      run.conversationId ?? null,
-      run.conversationSeq ?? null,
-      run.scheduleId ?? null,
-      run.scheduledAt ?? null,
-    ];
+    const parameters = INSERT_QUEUED.values(run);
     type Inserted = { nothing_else_queued: boolean };
     const [inserted] = manager
-      ? ((await manager.query(INSERT_QUEUED, parameters)) as Inserted[])
-      : await queryPool<Inserted>(this.db, INSERT_QUEUED, parameters);
+      ? ((await manager.query(INSERT_QUEUED.text, parameters)) as Inserted[])
+      : await queryPool<Inserted>(this.db, INSERT_QUEUED.text, parameters);
     return inserted ? { nothingElseQueued: inserted.nothing_else_queued } : null;
   }
 
@@ -168,7 +219,7 @@ export class AgentRunRepository {
    * (running, or the state it already had) with the tool calls its log holds, or null when it does not exist.
    */
   async markRunning(orgId: string, runId: string): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
-    const [row] = await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING, [runId, orgId]);
+    const [row] = await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING.text, MARK_RUNNING.values({ runId, orgId }));
     if (!row) return null;
     const { toolCallsLogged, ...run } = row;
     return { run: toAgentRun(run as AgentRun), toolCallsLogged };
@@ -189,7 +240,7 @@ export class AgentRunRepository {
   ): Promise<string | null> {
     const final = { status: 'succeeded', output, error: null } as const;
     return turn
-      ? this.finish(orgId, run, final, describe, logBefore, this.finishes.withTurn, turnParameters(turn))
+      ? this.finish(orgId, run, final, describe, logBefore, this.finishes.withTurn, turn)
       : this.finish(orgId, run, final, describe, logBefore);
   }
 
@@ -218,26 +269,15 @@ export class AgentRunRepository {
     final: Pick<AgentRun, 'status' | 'output' | 'error'>,
     describe: EventFactory<AgentRun>,
     logBefore: NewRunEvent[] = [],
-    statement = this.finishes.fromQueuedOrRunning,
-    more: unknown[] = [],
+    finishing = this.finishes.fromQueuedOrRunning,
+    turn: NewRunTurnUsage | null = null,
   ): Promise<string | null> {
     const event = describe(toAgentRun({ ...run, ...final }));
     // The run's log ends with its final status, carrying what the webhook event carries.
     const log = [...logBefore, { type: final.status, data: event.data }];
     return this.outbox.recordChange(this.db.manager, orgId, run.id, async ({ id }) => {
-      const [row] = await queryPool<{ finished: number; planned: number }>(this.db, statement, [
-        run.id,
-        orgId,
-        final.status,
-        final.output,
-        final.error,
-        log.map((entry) => entry.type),
-        log.map((entry) => JSON.stringify(entry.data)),
-        id,
-        event.type,
-        JSON.stringify(event.data),
-        ...more,
-      ]);
+      const finish: Finish = { runId: run.id, orgId, final, log, eventId: id, event, turn };
+      const [row] = await queryPool<{ finished: number; planned: number }>(this.db, finishing.text, finishing.values(finish));
       return row!.finished === 0 ? null : row!.planned;
     });
   }

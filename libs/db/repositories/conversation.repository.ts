@@ -3,8 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { RunStatus } from '@pylon/contracts';
 import { Conversation } from '../entities';
 import { Page, PageRequest, paginate } from '../pagination';
+import { insertConversationItems, type ConversationItemType } from './conversation-items.sql';
+import { parameter, statement } from './statement';
 
-export type ConversationItemType = 'input' | 'answer' | 'tool_call' | 'tool_output';
+export type { ConversationItemType };
 
 export interface ConversationItem {
   /** The number of its turn, and its place in the order items were written: the conversation reads by both. */
@@ -43,6 +45,46 @@ export interface ItemPosition {
   turn: number;
   seq: number;
 }
+
+const NUMBER_TURN = statement<{ conversationId: string; orgId: string; runId: string; seq: number }>()(
+  {
+    conversationId: parameter('uuid', (turn) => turn.conversationId),
+    orgId: parameter('uuid', (turn) => turn.orgId),
+    runId: parameter('uuid', (turn) => turn.runId),
+    seq: parameter('integer', (turn) => turn.seq),
+  },
+  (p) => `WITH numbered AS (
+     UPDATE agent_runs SET conversation_seq = ${p.seq}
+      WHERE id = ${p.runId} AND org_id = ${p.orgId} AND conversation_id = ${p.conversationId}
+     RETURNING id, org_id, conversation_id, conversation_seq, input, created_at
+   ), counted AS (
+     UPDATE conversations SET turns = GREATEST(turns, ${p.seq}) WHERE id = ${p.conversationId} AND org_id = ${p.orgId}
+   ), renumbered AS (
+     UPDATE conversation_items SET turn = ${p.seq} WHERE run_id = ${p.runId} AND org_id = ${p.orgId} AND type = 'input' RETURNING id
+   )
+   ${insertConversationItems({
+     run: 'numbered r',
+     items: { kind: 'one', type: 'input', data: `jsonb_build_object('text', r.input)`, createdAt: 'r.created_at' },
+     whileConversationExists: false,
+     where: 'NOT EXISTS (SELECT 1 FROM renumbered)',
+   })}`,
+);
+
+const APPEND_ITEMS = statement<{ runId: string; orgId: string; items: NewConversationItem[] }>()(
+  {
+    runId: parameter('uuid', (append) => append.runId),
+    orgId: parameter('uuid', (append) => append.orgId),
+    types: parameter('text[]', (append) => append.items.map((item) => item.type)),
+    data: parameter('text[]', (append) => append.items.map((item) => JSON.stringify(item.data))),
+  },
+  (p) =>
+    insertConversationItems({
+      run: 'agent_runs r',
+      items: { kind: 'list', types: p.types, data: p.data },
+      whileConversationExists: true,
+      where: `r.id = ${p.runId} AND r.org_id = ${p.orgId}`,
+    }),
+);
 
 /** Conversations, their items and the order of their turns. Every method takes the organisation. */
 @Injectable()
@@ -92,21 +134,7 @@ export class ConversationRepository {
    * last number wins: the workflow starts a turn only once its number is recorded in its history.
    */
   async numberTurn(orgId: string, conversationId: string, runId: string, seq: number): Promise<void> {
-    await this.db.query(
-      `WITH numbered AS (
-         UPDATE agent_runs SET conversation_seq = $4
-          WHERE id = $3 AND org_id = $2 AND conversation_id = $1
-         RETURNING id, org_id, conversation_id, input, created_at
-       ), counted AS (
-         UPDATE conversations SET turns = GREATEST(turns, $4) WHERE id = $1 AND org_id = $2
-       ), renumbered AS (
-         UPDATE conversation_items SET turn = $4 WHERE run_id = $3 AND org_id = $2 AND type = 'input' RETURNING id
-       )
-       INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data, created_at)
-       SELECT conversation_id, org_id, id, $4, 'input', jsonb_build_object('text', input), created_at FROM numbered
-        WHERE NOT EXISTS (SELECT 1 FROM renumbered)`,
-      [conversationId, orgId, runId, seq],
-    );
+    await this.db.query(NUMBER_TURN.text, NUMBER_TURN.values({ conversationId, orgId, runId, seq }));
   }
 
   /** Whether a turn of the conversation other than `exceptRunId` is not final (queued or running). */
@@ -151,14 +179,6 @@ export class ConversationRepository {
    */
   async appendItems(orgId: string, runId: string, items: NewConversationItem[], manager: EntityManager = this.db.manager): Promise<void> {
     if (items.length === 0) return;
-    await manager.query(
-      `INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
-       SELECT c.id, c.org_id, r.id, r.conversation_seq, e.type, e.data::jsonb
-         FROM agent_runs r JOIN conversations c ON c.id = r.conversation_id AND c.org_id = r.org_id,
-              unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, n)
-        WHERE r.id = $1 AND r.org_id = $2
-        ORDER BY e.n`,
-      [runId, orgId, items.map((item) => item.type), items.map((item) => JSON.stringify(item.data))],
-    );
+    await manager.query(APPEND_ITEMS.text, APPEND_ITEMS.values({ runId, orgId, items }));
   }
 }

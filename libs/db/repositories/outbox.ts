@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '@pylon/contracts';
-import { prepared } from '../prepared-statements';
+import { parameter, statement, type Statement } from './statement';
 
 export interface NewEvent {
   orgId: string;
@@ -13,6 +13,14 @@ export interface NewEvent {
 
 /** The webhook event of a row's new state: its type and data (its organisation and resource are the row's). */
 export type DescribedEvent = Omit<NewEvent, 'orgId' | 'resourceId'>;
+
+/** What the outbox's own statement writes: an event of the resource's change, under its id. */
+interface EventInsert {
+  id: string;
+  orgId: string;
+  resourceId: string;
+  event: DescribedEvent;
+}
 
 /** Describes the event of a row's new state, from the row as it is then. */
 export type EventFactory<Row> = (row: Row) => DescribedEvent;
@@ -39,12 +47,20 @@ export const SUBSCRIPTION_FILTER = Symbol('SubscriptionFilter');
  */
 @Injectable()
 export class Outbox {
-  private readonly insertEvent: string;
+  private readonly insertEvent: Statement<EventInsert>;
 
   constructor(@Inject(SUBSCRIPTION_FILTER) private readonly subscribed: SubscriptionFilter) {
-    this.insertEvent = prepared(
-      `WITH ${this.withDeliveries('VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::jsonb, clock_timestamp())')}
+    this.insertEvent = statement<EventInsert>()(
+      {
+        id: parameter('uuid', (insert) => insert.id),
+        orgId: parameter('uuid', (insert) => insert.orgId),
+        type: parameter('text', (insert) => insert.event.type),
+        resourceId: parameter('uuid', (insert) => insert.resourceId),
+        data: parameter('jsonb', (insert) => JSON.stringify(insert.event.data)),
+      },
+      (p) => `WITH ${this.withDeliveries(`VALUES (${p.id}, ${p.orgId}, ${p.type}, ${p.resourceId}, ${p.data}, clock_timestamp())`)}
    SELECT count(*)::int AS planned FROM planned`,
+      { prepare: true },
     );
   }
 
@@ -82,8 +98,8 @@ export class Outbox {
   ): Promise<string | null> {
     const id = randomUUID();
     const record = async (event: DescribedEvent) => {
-      const parameters = [id, orgId, event.type, resourceId, JSON.stringify(event.data)];
-      const [row] = (await manager.query(this.insertEvent, parameters)) as Array<{ planned: number }>;
+      const insert = this.insertEvent;
+      const [row] = (await manager.query(insert.text, insert.values({ id, orgId, resourceId, event }))) as Array<{ planned: number }>;
       return row!.planned;
     };
     const planned = await write({ id, record });

@@ -4,6 +4,8 @@ import type { ActionAnswer, RequiredActionType, ToolCall } from '@pylon/contract
 import { Outbox, type DescribedEvent } from './outbox';
 import type { NewConversationItem } from './conversation.repository';
 import type { NewRunEvent } from './agent-run-row';
+import { insertConversationItems } from './conversation-items.sql';
+import { parameter, statement, type Statement } from './statement';
 
 export type RunActionStatus = 'pending' | 'answered' | 'expired';
 
@@ -28,16 +30,81 @@ export interface NewRunAction {
   expiresAt: Date;
 }
 
+/** What `insert` writes: the action, its event in the run's log, and its webhook event. */
+interface ActionInsert {
+  orgId: string;
+  action: NewRunAction;
+  log: NewRunEvent;
+  eventId: string;
+  webhook: DescribedEvent;
+}
+
 /** The action, its `requires_action` event in the run's log, and its webhook event with its deliveries: one statement. */
-const insertAction = (outbox: Outbox) => `WITH action AS (
+const insertAction = (outbox: Outbox) =>
+  statement<ActionInsert>()(
+    {
+      id: parameter('uuid', (insert) => insert.action.id),
+      runId: parameter('uuid', (insert) => insert.action.runId),
+      orgId: parameter('uuid', (insert) => insert.orgId),
+      type: parameter('text', (insert) => insert.action.type),
+      toolCalls: parameter('jsonb', (insert) => JSON.stringify(insert.action.toolCalls)),
+      expiresAt: parameter('timestamptz', (insert) => insert.action.expiresAt),
+      logData: parameter('jsonb', (insert) => JSON.stringify(insert.log.data)),
+      eventId: parameter('uuid', (insert) => insert.eventId),
+      eventType: parameter('text', (insert) => insert.webhook.type),
+      eventData: parameter('jsonb', (insert) => JSON.stringify(insert.webhook.data)),
+    },
+    (p) => `WITH action AS (
      INSERT INTO run_actions (id, run_id, org_id, type, tool_calls, expires_at)
-     SELECT $1, r.id, r.org_id, $4, $5::jsonb, $6 FROM agent_runs r WHERE r.id = $2 AND r.org_id = $3 AND r.status = 'running'
+     SELECT ${p.id}, r.id, r.org_id, ${p.type}, ${p.toolCalls}, ${p.expiresAt}
+       FROM agent_runs r WHERE r.id = ${p.runId} AND r.org_id = ${p.orgId} AND r.status = 'running'
      ON CONFLICT DO NOTHING
      RETURNING id, run_id, org_id
    ), logged AS (
-     INSERT INTO run_events (run_id, org_id, type, data, seq) SELECT run_id, org_id, 'requires_action', $7::jsonb, 0 FROM action
-   ), ${outbox.withDeliveries(`SELECT $8::uuid, a.org_id, $9, a.run_id, $10::jsonb, clock_timestamp() FROM action a`)}
-   SELECT (SELECT count(*) FROM action)::int AS inserted, (SELECT count(*) FROM planned)::int AS planned`;
+     INSERT INTO run_events (run_id, org_id, type, data, seq) SELECT run_id, org_id, 'requires_action', ${p.logData}, 0 FROM action
+   ), ${outbox.withDeliveries(`SELECT ${p.eventId}, a.org_id, ${p.eventType}, a.run_id, ${p.eventData}, clock_timestamp() FROM action a`)}
+   SELECT (SELECT count(*) FROM action)::int AS inserted, (SELECT count(*) FROM planned)::int AS planned`,
+  );
+
+/** What `answer` writes: the answer, and what it adds to the run's log and to its conversation. */
+interface ActionAnswerWrite {
+  orgId: string;
+  actionId: string;
+  answer: ActionAnswer;
+  answerHash: string;
+  log: NewRunEvent[];
+  items: NewConversationItem[];
+}
+
+const ANSWER = statement<ActionAnswerWrite>()(
+  {
+    actionId: parameter('uuid', (write) => write.actionId),
+    orgId: parameter('uuid', (write) => write.orgId),
+    answer: parameter('jsonb', (write) => JSON.stringify(write.answer)),
+    answerHash: parameter('text', (write) => write.answerHash),
+    logTypes: parameter('text[]', (write) => write.log.map((event) => event.type)),
+    logData: parameter('text[]', (write) => write.log.map((event) => JSON.stringify(event.data))),
+    itemTypes: parameter('text[]', (write) => write.items.map((item) => item.type)),
+    itemData: parameter('text[]', (write) => write.items.map((item) => JSON.stringify(item.data))),
+  },
+  (p) => `WITH answered AS (
+     UPDATE run_actions SET status = 'answered', answer = ${p.answer}, answer_hash = ${p.answerHash}, answered_at = clock_timestamp()
+      WHERE id = ${p.actionId} AND org_id = ${p.orgId} AND status = 'pending'
+     RETURNING run_id, org_id
+   ), logged AS (
+     INSERT INTO run_events (run_id, org_id, type, data, seq)
+     SELECT a.run_id, a.org_id, e.type, e.data::jsonb, 0
+       FROM answered a, unnest(${p.logTypes}, ${p.logData}) WITH ORDINALITY AS e(type, data, n)
+      ORDER BY e.n
+   ), remembered AS (
+     ${insertConversationItems({
+       run: 'answered a JOIN agent_runs r ON r.id = a.run_id',
+       items: { kind: 'list', types: p.itemTypes, data: p.itemData },
+       whileConversationExists: true,
+     })}
+   )
+   SELECT count(*)::int AS answered FROM answered`,
+);
 
 const ACTION_COLUMNS = `id, run_id AS "runId", type, tool_calls AS "toolCalls", status, answer, answer_hash AS "answerHash",
   expires_at AS "expiresAt", created_at AS "createdAt"`;
@@ -49,7 +116,7 @@ function toAction(row: RunAction): RunAction {
 /** Required actions of runs. Every method takes the organisation. */
 @Injectable()
 export class RunActionRepository {
-  private readonly insertAction: string;
+  private readonly insertAction: Statement<ActionInsert>;
 
   constructor(
     private readonly db: DataSource,
@@ -64,18 +131,11 @@ export class RunActionRepository {
    */
   async insert(orgId: string, action: NewRunAction, log: NewRunEvent, webhook: DescribedEvent): Promise<string | null> {
     return this.outbox.recordChange(this.db.manager, orgId, action.runId, async ({ id }) => {
-      const [row] = (await this.db.query(this.insertAction, [
-        action.id,
-        action.runId,
-        orgId,
-        action.type,
-        JSON.stringify(action.toolCalls),
-        action.expiresAt,
-        JSON.stringify(log.data),
-        id,
-        webhook.type,
-        JSON.stringify(webhook.data),
-      ])) as Array<{ inserted: number; planned: number }>;
+      const insert = this.insertAction;
+      const [row] = (await this.db.query(insert.text, insert.values({ orgId, action, log, eventId: id, webhook }))) as Array<{
+        inserted: number;
+        planned: number;
+      }>;
       return row!.inserted === 0 ? null : row!.planned;
     });
   }
@@ -106,35 +166,9 @@ export class RunActionRepository {
     log: NewRunEvent[],
     items: NewConversationItem[],
   ): Promise<boolean> {
-    const [row] = (await this.db.query(
-      `WITH answered AS (
-         UPDATE run_actions SET status = 'answered', answer = $3::jsonb, answer_hash = $4, answered_at = clock_timestamp()
-          WHERE id = $1 AND org_id = $2 AND status = 'pending'
-         RETURNING run_id, org_id
-       ), logged AS (
-         INSERT INTO run_events (run_id, org_id, type, data, seq)
-         SELECT a.run_id, a.org_id, e.type, e.data::jsonb, 0
-           FROM answered a, unnest($5::text[], $6::text[]) WITH ORDINALITY AS e(type, data, n)
-          ORDER BY e.n
-       ), remembered AS (
-         INSERT INTO conversation_items (conversation_id, org_id, run_id, turn, type, data)
-         SELECT c.id, c.org_id, r.id, r.conversation_seq, e.type, e.data::jsonb
-           FROM answered a JOIN agent_runs r ON r.id = a.run_id JOIN conversations c ON c.id = r.conversation_id AND c.org_id = r.org_id,
-                unnest($7::text[], $8::text[]) WITH ORDINALITY AS e(type, data, n)
-          ORDER BY e.n
-       )
-       SELECT count(*)::int AS answered FROM answered`,
-      [
-        actionId,
-        orgId,
-        JSON.stringify(answer),
-        answerHash,
-        log.map((event) => event.type),
-        log.map((event) => JSON.stringify(event.data)),
-        items.map((item) => item.type),
-        items.map((item) => JSON.stringify(item.data)),
-      ],
-    )) as Array<{ answered: number }>;
+    const [row] = (await this.db.query(ANSWER.text, ANSWER.values({ orgId, actionId, answer, answerHash, log, items }))) as Array<{
+      answered: number;
+    }>;
     return row!.answered > 0;
   }
 

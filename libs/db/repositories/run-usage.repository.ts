@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isoTimestamp, returnedRows } from './sql';
+import { parameter, statement, type Parameter, type Parameters } from './statement';
 
 /** One model turn of a run: the tokens it took, and what it cost the organisation. */
 export interface RunTurnUsage {
@@ -22,23 +23,42 @@ export type NewRunTurnUsage = Omit<RunTurnUsage, 'turn' | 'createdAt'>;
 const TURN_COLUMNS = `turn, model, input_tokens AS "inputTokens", output_tokens AS "outputTokens", counted_by AS "countedBy",
   cost::float8 AS cost, charged, ledger_entry_id AS "ledgerEntryId", ${isoTimestamp('created_at')} AS "createdAt"`;
 
-/**
- * The INSERT of a run's next turn, numbered after its last, for a statement whose parameters hold the
- * run's id at `$run`, its organisation's at `$org` and the turn's `turnParameters` from `$first` on: the
- * repository's own, or another that records the turn with what it ends in. Only for a run of that
- * organisation (nothing is written otherwise).
- */
-export function insertTurn(run: number, org: number, first: number): string {
-  const turn = Array.from({ length: 7 }, (_, index) => `$${first + index}`).join(', ');
-  return `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
-         SELECT r.id, (SELECT COALESCE(MAX(t.turn), 0) + 1 FROM agent_run_turns t WHERE t.run_id = r.id), r.org_id, ${turn}
-           FROM agent_runs r WHERE r.id = $${run} AND r.org_id = $${org}`;
+/** The parameters of a turn's usage, read by `usage` from a statement's input: a group for `insertTurn`. */
+export function turnUsage<In>(usage: (input: In) => NewRunTurnUsage) {
+  return {
+    model: parameter<In>('text', (input) => usage(input).model),
+    inputTokens: parameter<In>('integer', (input) => usage(input).inputTokens),
+    outputTokens: parameter<In>('integer', (input) => usage(input).outputTokens),
+    countedBy: parameter<In>('text', (input) => usage(input).countedBy),
+    cost: parameter<In>('bigint', (input) => usage(input).cost),
+    charged: parameter<In>('boolean', (input) => usage(input).charged),
+    ledgerEntryId: parameter<In>('uuid', (input) => usage(input).ledgerEntryId),
+  };
 }
 
-/** The turn's values, in the order `insertTurn` takes them. */
-export function turnParameters(usage: NewRunTurnUsage): unknown[] {
-  return [usage.model, usage.inputTokens, usage.outputTokens, usage.countedBy, usage.cost, usage.charged, usage.ledgerEntryId];
+/**
+ * The INSERT of a run's next turn, numbered after its last: the run `run` of organisation `org`, with the turn's
+ * `usage` (a `turnUsage` group), for the repository's own statement or another that records the turn with what it
+ * ends in. Only for a run of that organisation (nothing is written otherwise).
+ */
+export function insertTurn(part: { run: Parameter; org: Parameter; usage: Parameters<ReturnType<typeof turnUsage>> }): string {
+  const { usage } = part;
+  return `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by, cost, charged, ledger_entry_id)
+         SELECT r.id, (SELECT COALESCE(MAX(t.turn), 0) + 1 FROM agent_run_turns t WHERE t.run_id = r.id), r.org_id,
+                ${usage.model}, ${usage.inputTokens}, ${usage.outputTokens}, ${usage.countedBy}, ${usage.cost}, ${usage.charged}, ${usage.ledgerEntryId}
+           FROM agent_runs r WHERE r.id = ${part.run} AND r.org_id = ${part.org}`;
 }
+
+type RecordTurn = { runId: string; orgId: string; usage: NewRunTurnUsage };
+
+const RECORD_TURN = statement<RecordTurn>()(
+  {
+    runId: parameter('uuid', (input) => input.runId),
+    orgId: parameter('uuid', (input) => input.orgId),
+    usage: turnUsage<RecordTurn>((input) => input.usage),
+  },
+  (p) => `${insertTurn({ run: p.runId, org: p.orgId, usage: p.usage })} RETURNING ${TURN_COLUMNS}`,
+);
 
 /** The turns of agent runs (`agent_run_turns`): what each took and cost. */
 @Injectable()
@@ -47,9 +67,7 @@ export class RunUsageRepository {
 
   /** The run's next turn, numbered after its last; inside the caller's transaction (with the turn's debit) when given one. */
   async recordTurn(manager: EntityManager | null, orgId: string, runId: string, usage: NewRunTurnUsage): Promise<RunTurnUsage> {
-    const [row] = returnedRows<RunTurnUsage>(
-      await (manager ?? this.db.manager).query(`${insertTurn(1, 2, 3)} RETURNING ${TURN_COLUMNS}`, [runId, orgId, ...turnParameters(usage)]),
-    );
+    const [row] = returnedRows<RunTurnUsage>(await (manager ?? this.db.manager).query(RECORD_TURN.text, RECORD_TURN.values({ runId, orgId, usage })));
     if (!row) throw new Error(`no agent run ${runId} in organisation ${orgId}`);
     return row;
   }
