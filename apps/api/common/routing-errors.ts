@@ -1,5 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { ErrorCode } from '@pylon/contracts';
+import { ApiError } from './api-error';
 
 /**
  * Longest request target (path and query) accepted: far beyond any URL of this API. Longer heads than

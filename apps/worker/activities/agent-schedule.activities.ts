@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationFailure } from '@temporalio/activity';
 import {
-  ApiError,
+  PylonError,
   ErrorCode,
   SCHEDULE_FIRING_REFUSED,
   type AgentScheduleActivities,
@@ -31,7 +31,7 @@ export class AgentScheduleActivitiesImpl implements AgentScheduleActivities {
     try {
       return await this.schedules.fire(firing.orgId, firing, scheduledAt);
     } catch (error) {
-      if (error instanceof ApiError && REFUSALS.has(error.code))
+      if (error instanceof PylonError && REFUSALS.has(error.code))
         throw ApplicationFailure.nonRetryable(error.detail ?? error.code, SCHEDULE_FIRING_REFUSED);
       throw error;
     }
