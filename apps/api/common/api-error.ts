@@ -1,4 +1,4 @@
-import { ErrorCode, PylonError } from '@pylon/contracts';
+import { PylonError, type ErrorCode } from '@pylon/contracts';
 
 /**
  * An error of the HTTP exchange itself, not of the domain (an `Allow` list, a key's RateLimit-* headers):
@@ -12,17 +12,5 @@ export class ApiError extends PylonError {
   ) {
     super(code, detail);
     this.name = 'ApiError';
-  }
-
-  static override invalidRequest(detail: string): ApiError {
-    return new ApiError(ErrorCode.InvalidRequest, detail);
-  }
-
-  static override notFound(detail: string): ApiError {
-    return new ApiError(ErrorCode.NotFound, detail);
-  }
-
-  static override insufficientScope(detail: string): ApiError {
-    return new ApiError(ErrorCode.InsufficientScope, detail);
   }
 }

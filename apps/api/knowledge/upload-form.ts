@@ -45,7 +45,7 @@ export async function readFileForm(
     return { files: received, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
   } catch (error) {
     await Promise.all(received.map((file) => files.discard(file)));
-    throw asApiError(error, rules);
+    throw asPylonError(error, rules);
   }
 }
 
@@ -65,7 +65,7 @@ function parseFormFields(fields: Record<string, string>): Record<string, unknown
 /**
  * Reads the form part by part, handing on each file as a stream, sniffed as it goes by, to be read to its
  * end before the next part comes (never buffered). Refuses an unknown or repeated field, too many files, a
- * field too long; the multipart reader's own errors are for asApiError.
+ * field too long; the multipart reader's own errors are for asPylonError.
  */
 async function* readUploadForm(request: FastifyRequest, rules: UploadFormRules): AsyncGenerator<UploadPart> {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
@@ -107,7 +107,7 @@ function read(part: Multipart, seen: Set<string>, rules: UploadFormRules): Uploa
 }
 
 /** The multipart reader's own errors (FST_*), as the API's. */
-function asApiError(error: unknown, rules: UploadFormRules): unknown {
+function asPylonError(error: unknown, rules: UploadFormRules): unknown {
   if (error instanceof PylonError) return error;
   const code = (error as { code?: string }).code;
   switch (code) {
