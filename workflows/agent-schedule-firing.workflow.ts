@@ -1,6 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import {
-  SCHEDULE_FIRING_REFUSED,
+  SCHEDULE_FIRING_REFUSALS,
   TEMPORAL_SCHEDULED_START_TIME,
   type AgentScheduleActivities,
   type ScheduleFiringInput,
@@ -12,7 +12,7 @@ const schedules = proxyActivities<AgentScheduleActivities>({
   // A create is a few statements: an attempt on a worker that died is retried after this.
   startToCloseTimeout: '15 seconds',
   // Retried until the database answers, and while the organisation's backlog is full.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [SCHEDULE_FIRING_REFUSED] },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [...SCHEDULE_FIRING_REFUSALS] },
 });
 
 /**

@@ -9,6 +9,7 @@ import { runEventsRetentionScheduleId, type WorkKind } from '@pylon/contracts';
 import { ensureRunEventsRetentionSchedule, registerSearchAttributes } from '@pylon/temporal';
 import { Client } from '@temporalio/client';
 import { activitiesFor } from './activities';
+import { domainFailureInterceptors } from './activities/activity-failure';
 import { KnowledgeExtractionService } from '@pylon/knowledge';
 import { serveWorkerHealth, type WorkerHealth } from './health/worker-health';
 import { hostPort, metricsUrl, serveMetrics } from './metrics-server';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
           maxConcurrentLocalActivityExecutions: slots.localActivities,
           nonStickyToStickyPollRatio: NON_STICKY_POLL_RATIO[kind],
           sinks: workflowOutcomeSinks(metrics),
+          interceptors: { activity: [domainFailureInterceptors] },
         });
       }),
     );

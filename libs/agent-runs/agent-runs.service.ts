@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   ErrorCode,
   MCP_TOOL,
   RUN_CANCELLED_ERROR,
@@ -98,8 +98,8 @@ export class AgentRunsService {
       findByKey: (key) => this.runs.findByIdempotencyKey(orgId, key),
       admit: async () => {
         version = await this.versions.find(orgId, request.agent_version_id);
-        if (!version) throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
-        if (turn && !(await this.conversations.findById(orgId, turn.conversationId))) throw ApiError.notFound('no such conversation');
+        if (!version) throw PylonError.invalidRequest('agent_version_id is not an agent version of this organisation');
+        if (turn && !(await this.conversations.findById(orgId, turn.conversationId))) throw PylonError.notFound('no such conversation');
         await this.metering.admit(orgId, version.model);
         await this.limits.admitToBacklog(orgId, 'runs', (upTo) => this.runs.countQueued(orgId, upTo));
       },
@@ -132,9 +132,9 @@ export class AgentRunsService {
             },
             undo: async (queued, error) => {
               await this.runs.deleteQueued(orgId, queued.id);
-              if (error instanceof ApiError) return error;
+              if (error instanceof PylonError) return error;
               this.logger.error({ err: error }, `could not start the workflow of run ${queued.id}; removing the run`);
-              return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
+              return new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
             },
           },
     });
@@ -148,7 +148,7 @@ export class AgentRunsService {
   private async submitTurn(orgId: string, queued: QueuedRun, turn: TurnRequest, start: RunStart): Promise<number> {
     const submission: TurnSubmission = { orgId, runId: queued.id, ifBusy: turn.ifBusy, start };
     const conversation = await this.conversations.findById(orgId, turn.conversationId);
-    if (!conversation) throw ApiError.notFound('no such conversation');
+    if (!conversation) throw PylonError.notFound('no such conversation');
     const outcome = await this.workflows.updateWithStart<AcceptedTurn>({
       workflowType: WORKFLOW_TYPES.conversation,
       workflowId: conversationWorkflowId(turn.conversationId),
@@ -166,15 +166,15 @@ export class AgentRunsService {
       if (turn.ifBusy === 'reject' && !(await this.conversations.hasUnfinishedTurn(orgId, turn.conversationId, queued.id))) {
         return this.submitTurn(orgId, queued, { ...turn, ifBusy: 'enqueue' }, start);
       }
-      throw new ApiError(ErrorCode.ConversationBusy, outcome.message);
+      throw new PylonError(ErrorCode.ConversationBusy, outcome.message);
     }
-    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.gone) throw ApiError.notFound('no such conversation');
+    if (outcome.kind === 'refused' && outcome.type === TURN_REFUSED.gone) throw PylonError.notFound('no such conversation');
     throw new Error(`conversation ${turn.conversationId} took no turn: ${JSON.stringify(outcome)}`);
   }
 
   async get(orgId: string, runId: string): Promise<AgentRun> {
     const run = await this.runs.findById(orgId, runId);
-    if (!run) throw ApiError.notFound('no such run');
+    if (!run) throw PylonError.notFound('no such run');
     return run;
   }
 
@@ -186,7 +186,7 @@ export class AgentRunsService {
     const run = await this.get(orgId, runId);
     if (run.status === 'failed' && run.error === RUN_CANCELLED_ERROR) return run; // cancelled already: the same answer again
     if (run.status === 'succeeded' || run.status === 'failed') {
-      throw new ApiError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
+      throw new PylonError(ErrorCode.RunNotCancellable, `the run already ${run.status}`);
     }
     // A queued run ends at once, so it leaves the queued list now and never takes a worker's turn; its
     // workflow, cancelled too, then finds it final.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   ErrorCode,
   MIN_SCHEDULE_INTERVAL_SECONDS,
   scheduledRunIdempotencyKey,
@@ -80,7 +80,7 @@ export class AgentSchedulesService {
       findByKey: (key) => this.schedules.findByIdempotencyKey(orgId, key),
       admit: async () => {
         if (!(await this.agents.findVersion(orgId, request.agent_version_id))) {
-          throw ApiError.invalidRequest('agent_version_id is not an agent version of this organisation');
+          throw PylonError.invalidRequest('agent_version_id is not an agent version of this organisation');
         }
       },
       insert: async () => {
@@ -110,9 +110,9 @@ export class AgentSchedulesService {
         },
         undo: async (row, error) => {
           await this.schedules.delete(orgId, row.id);
-          if (error instanceof InvalidScheduleSpecError) return ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
+          if (error instanceof InvalidScheduleSpecError) return PylonError.invalidRequest(`the schedule is not valid: ${error.message}`);
           this.logger.error({ err: error }, `could not create the Temporal Schedule of schedule ${row.id}; removing it`);
-          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
+          return new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was created');
         },
       },
     });
@@ -131,7 +131,7 @@ export class AgentSchedulesService {
   /** Changes the Temporal Schedule first (it is what fires), then the row; a cron replaces an interval and the reverse. */
   async update(orgId: string, scheduleId: string, changes: ScheduleChanges): Promise<ScheduleWithNextRuns> {
     const current = await this.find(orgId, scheduleId);
-    if (changes.cron !== undefined && changes.every_seconds !== undefined) throw ApiError.invalidRequest('give cron or every_seconds, not both');
+    if (changes.cron !== undefined && changes.every_seconds !== undefined) throw PylonError.invalidRequest('give cron or every_seconds, not both');
     const timingChanged = changes.cron !== undefined || changes.every_seconds !== undefined || changes.timezone !== undefined;
     const timing = timingChanged
       ? checkedTiming({
@@ -150,7 +150,7 @@ export class AgentSchedulesService {
     try {
       await this.registered(next, () => this.engine.update(next));
     } catch (error) {
-      if (error instanceof InvalidScheduleSpecError) throw ApiError.invalidRequest(`the schedule is not valid: ${error.message}`);
+      if (error instanceof InvalidScheduleSpecError) throw PylonError.invalidRequest(`the schedule is not valid: ${error.message}`);
       throw error;
     }
     const updated = await this.schedules.update(orgId, scheduleId, {
@@ -161,7 +161,7 @@ export class AgentSchedulesService {
       overlap: next.overlap,
       paused: next.paused,
     });
-    if (!updated) throw ApiError.notFound('no such schedule');
+    if (!updated) throw PylonError.notFound('no such schedule');
     return this.withNextRuns(updated);
   }
 
@@ -205,7 +205,7 @@ export class AgentSchedulesService {
 
   private async find(orgId: string, scheduleId: string): Promise<AgentSchedule> {
     const schedule = await this.schedules.findById(orgId, scheduleId);
-    if (!schedule) throw ApiError.notFound('no such schedule');
+    if (!schedule) throw PylonError.notFound('no such schedule');
     return schedule;
   }
 
@@ -239,17 +239,17 @@ function isFinal(status: AgentRun['status']): boolean {
 /** The timing as stored: exactly one of cron and every_seconds, checked, with the zone's canonical name. */
 function checkedTiming(timing: ScheduleTiming): { cron: string | null; everySeconds: number | null; timezone: string } {
   const timezone = canonicalTimeZone(timing.timezone ?? 'UTC');
-  if (!timezone) throw ApiError.invalidRequest(`timezone "${timing.timezone}" is not an IANA time zone`);
+  if (!timezone) throw PylonError.invalidRequest(`timezone "${timing.timezone}" is not an IANA time zone`);
   if ((timing.cron === undefined) === (timing.every_seconds === undefined))
-    throw ApiError.invalidRequest('give exactly one of cron and every_seconds');
+    throw PylonError.invalidRequest('give exactly one of cron and every_seconds');
   if (timing.cron !== undefined) {
     const error = cronError(timing.cron);
-    if (error) throw ApiError.invalidRequest(error);
+    if (error) throw PylonError.invalidRequest(error);
     return { cron: timing.cron.trim(), everySeconds: null, timezone };
   }
   const every = timing.every_seconds!;
   if (!Number.isInteger(every) || every < MIN_SCHEDULE_INTERVAL_SECONDS) {
-    throw ApiError.invalidRequest(`every_seconds must be a whole number of seconds, at least ${MIN_SCHEDULE_INTERVAL_SECONDS}`);
+    throw PylonError.invalidRequest(`every_seconds must be a whole number of seconds, at least ${MIN_SCHEDULE_INTERVAL_SECONDS}`);
   }
   return { cron: null, everySeconds: every, timezone };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ApiError, SIGNALS, conversationWorkflowId, type IfBusy } from '@pylon/contracts';
+import { PylonError, SIGNALS, conversationWorkflowId, type IfBusy } from '@pylon/contracts';
 import { Conversation, ConversationRepository, type ConversationItem, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { WorkflowStarter } from '@pylon/temporal';
@@ -24,7 +24,7 @@ export class ConversationsService {
 
   create(orgId: string, metadata: Record<string, unknown>, idempotencyKey: string | null): Promise<Conversation> {
     if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
-      throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
+      throw PylonError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
     }
     const requestHash = fingerprint({ metadata: JSON.stringify(metadata) });
     return createOnce<Conversation>(idempotencyKey, requestHash, {
@@ -39,7 +39,7 @@ export class ConversationsService {
 
   async get(orgId: string, conversationId: string): Promise<Conversation> {
     const conversation = await this.conversations.findById(orgId, conversationId);
-    if (!conversation) throw ApiError.notFound('no such conversation');
+    if (!conversation) throw PylonError.notFound('no such conversation');
     return conversation;
   }
 
@@ -49,7 +49,7 @@ export class ConversationsService {
 
   /** Its items go; its runs stay readable (the turns it took still run, remembered nowhere); its workflow takes no more turns. */
   async delete(orgId: string, conversationId: string): Promise<void> {
-    if (!(await this.conversations.delete(orgId, conversationId))) throw ApiError.notFound('no such conversation');
+    if (!(await this.conversations.delete(orgId, conversationId))) throw PylonError.notFound('no such conversation');
     await this.workflows.signal(conversationWorkflowId(conversationId), SIGNALS.conversationDeleted, undefined);
   }
 
@@ -61,7 +61,7 @@ export class ConversationsService {
     const size = Math.min(Math.max(limit, 1), ITEMS_PAGE_MAX);
     const [turn, seq] = cursor ? cursor.split('_').map(Number) : [0, 0];
     const items = await this.conversations.items(orgId, conversationId, { turn: turn!, seq: seq! }, size + 1);
-    if (!items) throw ApiError.notFound('no such conversation');
+    if (!items) throw PylonError.notFound('no such conversation');
     const page = items.slice(0, size);
     const last = page[page.length - 1];
     return { items: page, nextCursor: items.length > size && last ? `${last.turn}_${last.seq}` : null };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   ANSWER_REFUSED,
   EVENT_TYPES,
   ErrorCode,
@@ -54,7 +54,7 @@ export class RequiredActionsService {
   async pending(orgId: string, runId: string): Promise<RequiredActionView> {
     const run = await this.run(orgId, runId);
     const action = await this.actions.latestOfRun(orgId, runId);
-    if (!action || !isWaiting(run, action)) throw ApiError.notFound('the run waits for no action');
+    if (!action || !isWaiting(run, action)) throw PylonError.notFound('the run waits for no action');
     return toView(action);
   }
 
@@ -63,11 +63,11 @@ export class RequiredActionsService {
     const run = await this.run(orgId, runId);
     if (run.status === 'running') {
       const outcome = await this.workflows.update(agentRunWorkflowId(runId), UPDATES.answerAction, { orgId, answer }).catch(() => {
-        throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine did not take the answer; nothing was recorded, send it again');
+        throw new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine did not take the answer; nothing was recorded, send it again');
       });
       if (outcome.kind === 'refused') {
-        if (outcome.type === ANSWER_REFUSED.badAnswer) throw ApiError.invalidRequest(outcome.message);
-        throw new ApiError(ErrorCode.RunNotWaiting, outcome.message);
+        if (outcome.type === ANSWER_REFUSED.badAnswer) throw PylonError.invalidRequest(outcome.message);
+        throw new PylonError(ErrorCode.RunNotWaiting, outcome.message);
       }
       if (outcome.kind === 'done') return (await this.runs.findById(orgId, runId))!;
     }
@@ -75,8 +75,8 @@ export class RequiredActionsService {
     const ended = (await this.runs.findById(orgId, runId))!;
     const action = await this.actions.latestOfRun(orgId, runId);
     if (action?.status === 'answered' && action.answerHash === answerHash(answer)) return ended;
-    if (action?.status === 'answered') throw new ApiError(ErrorCode.RunNotWaiting, "the run's action was already answered differently");
-    throw new ApiError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${ended.status})`);
+    if (action?.status === 'answered') throw new PylonError(ErrorCode.RunNotWaiting, "the run's action was already answered differently");
+    throw new PylonError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${ended.status})`);
   }
 
   /** For the workflow: records the action the run now waits for, with its events; the webhook event's id to announce, or null. */
@@ -105,7 +105,7 @@ export class RequiredActionsService {
 
   private async run(orgId: string, runId: string): Promise<AgentRun> {
     const run = await this.runs.findById(orgId, runId);
-    if (!run) throw ApiError.notFound('no such run');
+    if (!run) throw PylonError.notFound('no such run');
     return run;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ApiError, type ToolCall } from '@pylon/contracts';
+import { PylonError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { AgentRun, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
 import { toAgentRunView } from './run-view';
@@ -91,7 +91,7 @@ export class RunEventsService {
   async page(orgId: string, runId: string, after: number, limit: number): Promise<{ events: StoredRunEvent[]; more: boolean }> {
     const size = Math.min(Math.max(limit, 1), PAGE_LIMIT_MAX);
     const found = await this.events.runWithEventsAfter(orgId, runId, after, size + 1);
-    if (!found) throw ApiError.notFound('no such run');
+    if (!found) throw PylonError.notFound('no such run');
     return { events: found.events.slice(0, size), more: found.events.length > size };
   }
 
@@ -104,7 +104,7 @@ export class RunEventsService {
     const announcements = new RunAnnouncements(this.notifications, runId);
     try {
       const found = await this.events.runWithEventsAfter(orgId, runId, after, PAGE_LIMIT_MAX);
-      if (!found) throw ApiError.notFound('no such run');
+      if (!found) throw PylonError.notFound('no such run');
       return {
         run: found.run,
         events: (signal) => this.follow(orgId, found.run, after, found.events, announcements, signal),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, ErrorCode, type TurnUsage } from '@pylon/contracts';
+import { PylonError, ErrorCode, type TurnUsage } from '@pylon/contracts';
 import { AgentRunRepository, RunUsageRepository, Transactions, type NewRunTurnUsage, type RunTurnUsage } from '@pylon/db';
 import { InsufficientTokensError, LedgerService, ModelPricesService, type PriceInEffect } from '@pylon/ledger';
 import { RunCannotPayError } from './run-errors';
@@ -32,7 +32,7 @@ export class RunMeteringService {
   /** A create of a run on a priced model with nothing on the balance: 402, as for videos. */
   async admit(orgId: string, modelId: string): Promise<void> {
     if (await this.cannotPay(orgId, await this.priceFor(orgId, modelId))) {
-      throw new ApiError(ErrorCode.InsufficientTokens, `the organisation has no tokens to pay for ${modelId}; grant tokens first`);
+      throw new PylonError(ErrorCode.InsufficientTokens, `the organisation has no tokens to pay for ${modelId}; grant tokens first`);
     }
   }
 
@@ -81,7 +81,7 @@ export class RunMeteringService {
 
   /** 404 for a run that is not the organisation's. */
   async usageOf(orgId: string, runId: string): Promise<RunUsage> {
-    if (!(await this.runs.findById(orgId, runId))) throw ApiError.notFound('no such run');
+    if (!(await this.runs.findById(orgId, runId))) throw PylonError.notFound('no such run');
     const turns = await this.turns.turnsOfRun(orgId, runId);
     return {
       turns,

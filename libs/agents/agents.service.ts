@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DEFAULT_ACTION_TIMEOUT_SECONDS } from '@pylon/contracts';
+import { PylonError, DEFAULT_ACTION_TIMEOUT_SECONDS } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
@@ -59,7 +59,7 @@ export class AgentsService {
 
   async getAgent(orgId: string, agentId: string): Promise<Agent> {
     const agent = await this.agents.findAgent(orgId, agentId);
-    if (!agent) throw ApiError.notFound('no such agent');
+    if (!agent) throw PylonError.notFound('no such agent');
     return agent;
   }
 
@@ -82,9 +82,9 @@ export class AgentsService {
       findByKey: (key) => this.agents.findVersionByIdempotencyKey(orgId, key),
       admit: async () => {
         await this.getAgent(orgId, agentId);
-        if (!this.llm.isSupported(request.model)) throw ApiError.invalidRequest(`model ${request.model} is not available`);
+        if (!this.llm.isSupported(request.model)) throw PylonError.invalidRequest(`model ${request.model} is not available`);
         if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
-          throw ApiError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
+          throw PylonError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
         }
         for (const { field, ids } of namedKnowledgeBases(fields.tools)) await this.knowledgeBases.assertExist(orgId, ids, field);
       },
@@ -100,7 +100,7 @@ export class AgentsService {
 
   async getVersion(orgId: string, versionId: string): Promise<AgentVersion> {
     const version = await this.agents.findVersion(orgId, versionId);
-    if (!version) throw ApiError.notFound('no such agent version');
+    if (!version) throw PylonError.notFound('no such agent version');
     return version;
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 import { PrivateTargets } from '@pylon/webhooks';
 import { mcpTool } from './mcp-tool';
 
@@ -11,7 +11,7 @@ function refusal(url: string, allowed: PrivateTargets): string {
   try {
     mcpTool(server(url), at, allowed);
   } catch (error) {
-    assert.ok(error instanceof ApiError, String(error));
+    assert.ok(error instanceof PylonError, String(error));
     assert.equal(error.code, ErrorCode.InvalidRequest);
     return error.detail ?? '';
   }

@@ -1,5 +1,5 @@
 import {
-  ApiError,
+  PylonError,
   MASKED_HEADER_VALUE,
   MAX_MCP_ALLOWED_TOOLS,
   MAX_MCP_HEADERS,
@@ -49,35 +49,35 @@ const RESERVED_HEADERS = new Set([
  * Throws 400 naming the field (`tools.<i>.<field>: …`).
  */
 export function mcpTool(tool: McpToolRequest, at: string, privateTargets: PrivateTargets): McpToolConfig {
-  if (tool.server_label === undefined) throw ApiError.invalidRequest(`${at}.server_label: an mcp tool needs a server_label`);
-  if (!LABEL.test(tool.server_label)) throw ApiError.invalidRequest(`${at}.server_label: must match ${MCP_SERVER_LABEL_PATTERN}`);
-  if (tool.server_url === undefined) throw ApiError.invalidRequest(`${at}.server_url: an mcp tool needs a server_url`);
+  if (tool.server_label === undefined) throw PylonError.invalidRequest(`${at}.server_label: an mcp tool needs a server_label`);
+  if (!LABEL.test(tool.server_label)) throw PylonError.invalidRequest(`${at}.server_label: must match ${MCP_SERVER_LABEL_PATTERN}`);
+  if (tool.server_url === undefined) throw PylonError.invalidRequest(`${at}.server_url: an mcp tool needs a server_url`);
   const urlFault = faultOfUrl(tool.server_url);
-  if (urlFault) throw ApiError.invalidRequest(`${at}.server_url: ${urlFault}`);
+  if (urlFault) throw PylonError.invalidRequest(`${at}.server_url: ${urlFault}`);
   assertPublicOrAllowed(`${at}.server_url`, tool.server_url, privateTargets);
   const allowed = tool.allowed_tools ?? null;
   if (allowed !== null) {
-    if (allowed.length === 0) throw ApiError.invalidRequest(`${at}.allowed_tools: list at least one tool, or leave it out for all`);
-    if (allowed.length > MAX_MCP_ALLOWED_TOOLS) throw ApiError.invalidRequest(`${at}.allowed_tools: at most ${MAX_MCP_ALLOWED_TOOLS} tools`);
+    if (allowed.length === 0) throw PylonError.invalidRequest(`${at}.allowed_tools: list at least one tool, or leave it out for all`);
+    if (allowed.length > MAX_MCP_ALLOWED_TOOLS) throw PylonError.invalidRequest(`${at}.allowed_tools: at most ${MAX_MCP_ALLOWED_TOOLS} tools`);
     const bad = allowed.find((name) => typeof name !== 'string' || !TOOL_NAME.test(name));
-    if (bad !== undefined) throw ApiError.invalidRequest(`${at}.allowed_tools: "${String(bad)}" is not a tool name (${TOOL_NAME.source})`);
-    if (new Set(allowed).size !== allowed.length) throw ApiError.invalidRequest(`${at}.allowed_tools: a tool is listed twice`);
+    if (bad !== undefined) throw PylonError.invalidRequest(`${at}.allowed_tools: "${String(bad)}" is not a tool name (${TOOL_NAME.source})`);
+    if (new Set(allowed).size !== allowed.length) throw PylonError.invalidRequest(`${at}.allowed_tools: a tool is listed twice`);
   }
   const headers = tool.headers ?? null;
   if (headers !== null) {
     const entries = Object.entries(headers);
-    if (entries.length > MAX_MCP_HEADERS) throw ApiError.invalidRequest(`${at}.headers: at most ${MAX_MCP_HEADERS} headers`);
+    if (entries.length > MAX_MCP_HEADERS) throw PylonError.invalidRequest(`${at}.headers: at most ${MAX_MCP_HEADERS} headers`);
     const lowered = new Set<string>();
     for (const [name, value] of entries) {
-      if (!HEADER_NAME.test(name)) throw ApiError.invalidRequest(`${at}.headers: "${name.slice(0, 100)}" is not a header name`);
-      if (RESERVED_HEADERS.has(name.toLowerCase())) throw ApiError.invalidRequest(`${at}.headers: ${name} is set by Pylon's MCP client`);
-      if (lowered.has(name.toLowerCase())) throw ApiError.invalidRequest(`${at}.headers: ${name} is given twice`);
+      if (!HEADER_NAME.test(name)) throw PylonError.invalidRequest(`${at}.headers: "${name.slice(0, 100)}" is not a header name`);
+      if (RESERVED_HEADERS.has(name.toLowerCase())) throw PylonError.invalidRequest(`${at}.headers: ${name} is set by Pylon's MCP client`);
+      if (lowered.has(name.toLowerCase())) throw PylonError.invalidRequest(`${at}.headers: ${name} is given twice`);
       lowered.add(name.toLowerCase());
-      if (typeof value !== 'string') throw ApiError.invalidRequest(`${at}.headers.${name}: must be a string`);
+      if (typeof value !== 'string') throw PylonError.invalidRequest(`${at}.headers.${name}: must be a string`);
       if (value.length === 0 || value.length > MAX_MCP_HEADER_VALUE_CHARS) {
-        throw ApiError.invalidRequest(`${at}.headers.${name}: must be 1 to ${MAX_MCP_HEADER_VALUE_CHARS} characters`);
+        throw PylonError.invalidRequest(`${at}.headers.${name}: must be 1 to ${MAX_MCP_HEADER_VALUE_CHARS} characters`);
       }
-      if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw ApiError.invalidRequest(`${at}.headers.${name}: must not contain control characters`);
+      if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw PylonError.invalidRequest(`${at}.headers.${name}: must not contain control characters`);
     }
   }
   return {
@@ -113,7 +113,7 @@ function assertPublicOrAllowed(field: string, url: string, privateTargets: Priva
   try {
     assertNoPrivateTargetInUrl(field, url, privateTargets);
   } catch (error) {
-    if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+    if (error instanceof RefusedUrlError) throw PylonError.invalidRequest(error.message);
     throw error;
   }
 }
@@ -126,7 +126,7 @@ export function sealHeaders(tools: readonly AgentToolConfig[], box: SecretBox): 
   return tools.map((tool, index) => {
     if (tool.type !== MCP_TOOL || !tool.headers) return tool;
     if (!box.canSeal) {
-      throw ApiError.invalidRequest(
+      throw PylonError.invalidRequest(
         `tools.${index}.headers: this server keeps no secrets (its operator has not set SECRETS_KEY), so it cannot take headers`,
       );
     }

@@ -1,5 +1,5 @@
 import Ajv from 'ajv';
-import { ApiError, RESPONSE_FORMAT_NAME_PATTERN, type JsonSchemaResponseFormat } from '@pylon/contracts';
+import { PylonError, RESPONSE_FORMAT_NAME_PATTERN, type JsonSchemaResponseFormat } from '@pylon/contracts';
 
 /** A version's `response_format` as asked for (the API's DTO checks its shape). */
 export interface ResponseFormatRequest {
@@ -22,13 +22,13 @@ export function versionResponseFormat(
   schemaFault: (schema: Record<string, unknown>) => string | null,
 ): JsonSchemaResponseFormat | null {
   if (!requested) return null;
-  if (!NAME.test(requested.name)) throw ApiError.invalidRequest(`response_format.name: must match ${RESPONSE_FORMAT_NAME_PATTERN}`);
+  if (!NAME.test(requested.name)) throw PylonError.invalidRequest(`response_format.name: must match ${RESPONSE_FORMAT_NAME_PATTERN}`);
   try {
     schemaCompiler.compile(requested.schema);
   } catch (error) {
-    throw ApiError.invalidRequest(`response_format.schema: is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+    throw PylonError.invalidRequest(`response_format.schema: is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }
   const fault = schemaFault(requested.schema);
-  if (fault) throw ApiError.invalidRequest(`response_format.schema: ${fault}`);
+  if (fault) throw PylonError.invalidRequest(`response_format.schema: ${fault}`);
   return { type: 'json_schema', name: requested.name, schema: requested.schema, strict: requested.strict ?? true };
 }

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import {
-  ApiError,
+  PylonError,
   DEFAULT_TOOL_MATCH_COUNT,
   FUNCTION_TOOL,
   FUNCTION_TOOL_NAME_PATTERN,
@@ -41,18 +41,18 @@ const schemaCompiler = new Ajv({ strict: true, allErrors: false, validateSchema:
  * server_url the private-target policy allows. Throws 400 naming the first fault (`tools.<i>.<field>: …`).
  */
 export function versionTools(requested: readonly AgentToolRequest[], privateTargets: PrivateTargets): AgentToolConfig[] {
-  if (requested.length > MAX_AGENT_TOOLS) throw ApiError.invalidRequest(`tools: at most ${MAX_AGENT_TOOLS} tools`);
+  if (requested.length > MAX_AGENT_TOOLS) throw PylonError.invalidRequest(`tools: at most ${MAX_AGENT_TOOLS} tools`);
   const names = new Set<string>();
   return requested.map((tool, index) => {
     const at = `tools.${index}`;
     for (const field of Object.keys(tool)) {
       if ((tool as unknown as Record<string, unknown>)[field] === undefined) continue;
-      if (!FIELDS_OF[tool.type].has(field)) throw ApiError.invalidRequest(`${at}.${field}: a ${tool.type} tool takes no ${field}`);
+      if (!FIELDS_OF[tool.type].has(field)) throw PylonError.invalidRequest(`${at}.${field}: a ${tool.type} tool takes no ${field}`);
     }
     const config =
       tool.type === FUNCTION_TOOL ? functionTool(tool, at) : tool.type === MCP_TOOL ? mcpTool(tool, at, privateTargets) : knowledgeSearchTool(tool);
     const name = toolName(config);
-    if (names.has(name)) throw ApiError.invalidRequest(`${at}: a tool named ${name} is already in this version`);
+    if (names.has(name)) throw PylonError.invalidRequest(`${at}: a tool named ${name} is already in this version`);
     names.add(name);
     return config;
   });
@@ -78,11 +78,11 @@ export function namedKnowledgeBases(tools: readonly AgentToolConfig[]): Array<{ 
 }
 
 function functionTool(tool: AgentToolRequest, at: string): AgentToolConfig {
-  if (tool.name === undefined) throw ApiError.invalidRequest(`${at}.name: a function tool needs a name`);
-  if (!NAME.test(tool.name)) throw ApiError.invalidRequest(`${at}.name: must match ${FUNCTION_TOOL_NAME_PATTERN}`);
-  if (tool.parameters === undefined) throw ApiError.invalidRequest(`${at}.parameters: a function tool needs a JSON Schema for its arguments`);
+  if (tool.name === undefined) throw PylonError.invalidRequest(`${at}.name: a function tool needs a name`);
+  if (!NAME.test(tool.name)) throw PylonError.invalidRequest(`${at}.name: must match ${FUNCTION_TOOL_NAME_PATTERN}`);
+  if (tool.parameters === undefined) throw PylonError.invalidRequest(`${at}.parameters: a function tool needs a JSON Schema for its arguments`);
   const schemaFault = faultOfSchema(tool.parameters);
-  if (schemaFault) throw ApiError.invalidRequest(`${at}.parameters: ${schemaFault}`);
+  if (schemaFault) throw PylonError.invalidRequest(`${at}.parameters: ${schemaFault}`);
   return { type: FUNCTION_TOOL, name: tool.name, description: tool.description ?? '', parameters: tool.parameters };
 }
 

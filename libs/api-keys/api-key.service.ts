@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError, ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
+import { PylonError, ErrorCode, grantsScope, type Scope } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { ApiKey, ApiKeyChanges, ApiKeyRepository, type Page, type PageRequest } from '@pylon/db';
 import { generateApiKey, hashApiKey, hashesMatch, parseApiKey } from './api-key-codec';
@@ -36,7 +36,7 @@ function toPrincipal(key: ApiKey, matched: 'current' | 'previous'): Principal {
  */
 function assertCurrentSecret(caller: Principal): void {
   if (caller.withPreviousSecret) {
-    throw ApiError.insufficientScope(
+    throw PylonError.insufficientScope(
       "this is the key's previous secret, accepted during the grace period after a roll; only the current secret (or the admin API) may create, roll or revoke keys",
     );
   }
@@ -72,7 +72,7 @@ export class ApiKeyService {
 
   /** A new key and its secret (shown once); an expiry must lie in the future. */
   async issue(orgId: string, name: string, scopes: Scope[], expiresAt: Date | null): Promise<IssuedApiKey> {
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.invalidRequest('expires_at must be in the future');
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw PylonError.invalidRequest('expires_at must be in the future');
     const secret = generateApiKey();
     const apiKey = await this.keys.insert(
       Object.assign(new ApiKey(), {
@@ -105,7 +105,7 @@ export class ApiKeyService {
     assertCurrentSecret(creator);
     const beyond = scopes.filter((scope) => !(scope === '*' ? creator.scopes.includes('*') : grantsScope(creator.scopes, scope)));
     if (beyond.length > 0) {
-      throw new ApiError(ErrorCode.InsufficientScope, `a key cannot grant scopes its creator lacks: ${[...new Set(beyond)].join(', ')}`);
+      throw new PylonError(ErrorCode.InsufficientScope, `a key cannot grant scopes its creator lacks: ${[...new Set(beyond)].join(', ')}`);
     }
     return this.issue(creator.orgId, name, scopes, expiresAt);
   }
@@ -113,14 +113,14 @@ export class ApiKeyService {
   async rollInOrg(caller: Principal, keyId: string, graceSeconds?: number): Promise<IssuedApiKey> {
     assertCurrentSecret(caller);
     const rolled = await this.roll(caller.orgId, keyId, graceSeconds);
-    if (!rolled) throw ApiError.notFound('no such active API key');
+    if (!rolled) throw PylonError.notFound('no such active API key');
     return rolled;
   }
 
   async revokeInOrg(caller: Principal, keyId: string): Promise<ApiKey> {
     assertCurrentSecret(caller);
     const revoked = await this.revoke(caller.orgId, keyId);
-    if (!revoked) throw ApiError.notFound('no such API key');
+    if (!revoked) throw PylonError.notFound('no such API key');
     return revoked;
   }
 
@@ -149,7 +149,7 @@ export class ApiKeyService {
   private principalOf(key: ApiKey | null, presentedHash: string): Principal {
     const matched = key && this.matchingSecret(key, presentedHash);
     if (!key || !matched) {
-      throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
+      throw new PylonError(ErrorCode.InvalidApiKey, 'unknown API key');
     }
     return this.admitted(key, toPrincipal(key, matched));
   }
@@ -157,8 +157,8 @@ export class ApiKeyService {
   /** The principal of a key whose secret matched, unless the key is revoked or expired; the use is recorded. */
   private admitted(key: ApiKey, principal: Principal): Principal {
     const now = Date.now();
-    if (key.revokedAt) throw new ApiError(ErrorCode.InvalidApiKey, 'API key revoked');
-    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiError(ErrorCode.InvalidApiKey, 'API key expired');
+    if (key.revokedAt) throw new PylonError(ErrorCode.InvalidApiKey, 'API key revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new PylonError(ErrorCode.InvalidApiKey, 'API key expired');
     this.touch(key.orgId, key.id, now);
     this.usage.record(key.orgId, key.id, now);
     return principal;
@@ -194,7 +194,7 @@ export class ApiKeyService {
   /** Sets the key's own rate limit (null: back to the default; absent: unchanged); announced to every API process, and answered once this one heard it, like a revocation. */
   async setRateLimit(orgId: string, keyId: string, changes: { perSecond?: number | null; burst?: number | null }): Promise<ApiKey | null> {
     if (changes.perSecond && changes.burst && changes.burst < changes.perSecond) {
-      throw ApiError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
+      throw PylonError.invalidRequest('rate_limit_burst must be at least rate_limit_per_second');
     }
     await this.changes.heardAfter(keyId, () =>
       this.keys.setRateLimit(orgId, keyId, { rateLimitPerSecond: changes.perSecond, rateLimitBurst: changes.burst }),
@@ -231,7 +231,7 @@ export class ApiKeyService {
 
   authorize(principal: Principal, scope: Scope): void {
     if (!grantsScope(principal.scopes, scope)) {
-      throw new ApiError(ErrorCode.InsufficientScope, `this API key lacks the ${scope} scope`);
+      throw new PylonError(ErrorCode.InsufficientScope, `this API key lacks the ${scope} scope`);
     }
   }
 

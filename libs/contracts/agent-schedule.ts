@@ -1,3 +1,4 @@
+import { ErrorCode } from './error-codes';
 import type { RunStart } from './conversation';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 
@@ -49,8 +50,18 @@ export interface ScheduleFiringOutcome {
   runId: string | null;
 }
 
-/** A firing that cannot create its run however often it is retried (e.g. its agent version is not the organisation's). */
-export const SCHEDULE_FIRING_REFUSED = 'ScheduleFiringRefused';
+/**
+ * The codes of the refusals a firing's retry cannot change (the version is not the organisation's), and a
+ * priced model with an empty balance (the firing fails, saying so in the Temporal UI; the next one tries
+ * again): the worker fails the activity with the PylonError's code as its type. A full backlog or an
+ * engine outage is retried.
+ */
+export const SCHEDULE_FIRING_REFUSALS: readonly ErrorCode[] = [
+  ErrorCode.InvalidRequest,
+  ErrorCode.NotFound,
+  ErrorCode.IdempotencyKeyReused,
+  ErrorCode.InsufficientTokens,
+];
 
 /** Activities of the firing workflow. Workflows import this interface as a type only. */
 export interface AgentScheduleActivities {

@@ -11,7 +11,7 @@ export * from './video';
 export * from './webhooks';
 export * from './workflow-outcomes';
 export * from './limits';
-export * from './api-error';
+export * from './pylon-error';
 export * from './required-actions';
 export * from './response-format';
 export * from './mcp-tools';

@@ -1,4 +1,5 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ErrorCode, PylonError } from '@pylon/contracts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -19,9 +20,9 @@ interface CursorPosition {
   id: string;
 }
 
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends PylonError {
   constructor() {
-    super('cursor is not a position in this list (`<created_at in epoch milliseconds>_<id>`, as next_cursor gives it)');
+    super(ErrorCode.InvalidRequest, 'cursor is not a position in this list (`<created_at in epoch milliseconds>_<id>`, as next_cursor gives it)');
   }
 }
 

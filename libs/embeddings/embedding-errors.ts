@@ -1,7 +1,13 @@
+import { ErrorCode, PylonError } from '@pylon/contracts';
+
 /** The common base, for callers that handle every embedding failure alike. */
-export abstract class EmbeddingError extends Error {
+export abstract class EmbeddingError extends PylonError {
   /** Whether retrying the same request later may succeed. */
   abstract readonly retryable: boolean;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ErrorCode.EmbeddingUnavailable, message, options);
+  }
 }
 
 /** Embedding is not configured (e.g. OPENAI_API_KEY is missing); the message says what is missing. */

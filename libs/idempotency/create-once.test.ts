@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '@pylon/contracts';
+import { PylonError } from '@pylon/contracts';
 import { createOnce, type CreateOnceSteps } from './index';
 
 interface Resource {
@@ -54,7 +54,10 @@ describe('createOnce', () => {
 
   it('refuses a repeated key with another request: 409 idempotency_key_reused', async () => {
     const { steps } = store({ earlier: { id: 'old', requestHash: 'other', waiting: false } });
-    await assert.rejects(createOnce('key', 'hash', steps), (error: unknown) => error instanceof ApiError && error.code === 'idempotency_key_reused');
+    await assert.rejects(
+      createOnce('key', 'hash', steps),
+      (error: unknown) => error instanceof PylonError && error.code === 'idempotency_key_reused',
+    );
   });
 
   it('answers the winner of a race for one key', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 
 /** A stable fingerprint of a request body, to tell a retry from a different request under the same key. */
 export function fingerprint(fields: Record<string, string>): string {
@@ -14,7 +14,7 @@ export function fingerprint(fields: Record<string, string>): string {
 /** A retry under the same Idempotency-Key must carry the same request: otherwise 409 `idempotency_key_reused`. */
 function assertSameRequest(earlier: { requestHash: string | null }, requestHash: string): void {
   if (earlier.requestHash !== requestHash) {
-    throw new ApiError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
+    throw new PylonError(ErrorCode.IdempotencyKeyReused, 'this Idempotency-Key was used with a different request');
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 import { KnowledgeBase, KnowledgeBaseRepository, type Page, type PageRequest } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { DocumentFileStore } from './document-file-store';
@@ -70,7 +70,7 @@ export class KnowledgeBasesService {
   async update(orgId: string, baseId: string, changes: KnowledgeBaseUpdate): Promise<KnowledgeBaseView> {
     const updated = await this.bases.update(orgId, baseId, changes);
     if (updated === 'name_taken') throw nameTaken(changes.name ?? '');
-    if (!updated) throw ApiError.notFound('no such knowledge base');
+    if (!updated) throw PylonError.notFound('no such knowledge base');
     return this.view(orgId, updated);
   }
 
@@ -80,9 +80,9 @@ export class KnowledgeBasesService {
    */
   async delete(orgId: string, baseId: string, cascade: boolean): Promise<void> {
     const outcome = await this.bases.delete(orgId, baseId, cascade);
-    if (outcome === 'not_found') throw ApiError.notFound('no such knowledge base');
+    if (outcome === 'not_found') throw PylonError.notFound('no such knowledge base');
     if (outcome === 'not_empty') {
-      throw new ApiError(ErrorCode.KnowledgeBaseNotEmpty, 'the knowledge base holds documents: delete them first, or send cascade=true');
+      throw new PylonError(ErrorCode.KnowledgeBaseNotEmpty, 'the knowledge base holds documents: delete them first, or send cascade=true');
     }
     await Promise.all(outcome.deletedFileKeys.map((key) => this.files.remove(key)));
   }
@@ -95,7 +95,7 @@ export class KnowledgeBasesService {
     if (baseIds.length === 0) return;
     const existing = await this.bases.existingIds(orgId, baseIds);
     const missing = baseIds.find((id) => !existing.has(id));
-    if (missing !== undefined) throw ApiError.invalidRequest(`${field}: ${missing} is not a knowledge base of this organisation`);
+    if (missing !== undefined) throw PylonError.invalidRequest(`${field}: ${missing} is not a knowledge base of this organisation`);
   }
 
   /** The base a new document goes to: the one it names (checked by assertExist first), else the organisation's default, made if need be. */
@@ -106,7 +106,7 @@ export class KnowledgeBasesService {
 
   private async find(orgId: string, baseId: string): Promise<KnowledgeBase> {
     const base = await this.bases.findById(orgId, baseId);
-    if (!base) throw ApiError.notFound('no such knowledge base');
+    if (!base) throw PylonError.notFound('no such knowledge base');
     return base;
   }
 
@@ -132,6 +132,6 @@ export class KnowledgeBasesService {
   }
 }
 
-function nameTaken(name: string): ApiError {
-  return new ApiError(ErrorCode.KnowledgeBaseNameTaken, `this organisation already has a knowledge base named ${JSON.stringify(name)}`);
+function nameTaken(name: string): PylonError {
+  return new PylonError(ErrorCode.KnowledgeBaseNameTaken, `this organisation already has a knowledge base named ${JSON.stringify(name)}`);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   ErrorCode,
   WORKFLOW_TYPES,
   knowledgeBatchWorkflowId,
@@ -62,7 +62,7 @@ export class KnowledgeBatchesService {
   ): Promise<KnowledgeBatchView> {
     const drafts = requests.map((request, i): DocumentDraft => {
       if (request.content.length > this.config.kbMaxDocumentChars) {
-        throw new ApiError(ErrorCode.PayloadTooLarge, `documents.${i}.content is longer than ${this.config.kbMaxDocumentChars} characters`);
+        throw new PylonError(ErrorCode.PayloadTooLarge, `documents.${i}.content is longer than ${this.config.kbMaxDocumentChars} characters`);
       }
       return { title: request.title, content: request.content, metadata: checkMetadata(request.metadata) };
     });
@@ -105,7 +105,7 @@ export class KnowledgeBatchesService {
 
   async get(orgId: string, batchId: string): Promise<KnowledgeBatchView> {
     const batch = await this.batches.findById(orgId, batchId);
-    if (!batch) throw ApiError.notFound('no such batch');
+    if (!batch) throw PylonError.notFound('no such batch');
     return this.view(orgId, batch);
   }
 
@@ -115,7 +115,7 @@ export class KnowledgeBatchesService {
    */
   async cancel(orgId: string, batchId: string): Promise<KnowledgeBatchView> {
     const batch = await this.batches.findById(orgId, batchId);
-    if (!batch) throw ApiError.notFound('no such batch');
+    if (!batch) throw PylonError.notFound('no such batch');
     if (batch.status === 'processing') {
       await this.workflows.cancel(knowledgeBatchWorkflowId(batchId));
       await this.batches.finish(orgId, batchId, 'cancelled');
@@ -183,7 +183,7 @@ export class KnowledgeBatchesService {
           this.logger.error({ err: error }, `could not start batch ${batch.id}; removing it`);
           const fileKeys = await this.batches.delete(orgId, batch.id);
           await Promise.all(fileKeys.map((key) => this.store.remove(key)));
-          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
+          return new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
         },
       },
     });

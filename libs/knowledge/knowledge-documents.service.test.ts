@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '@pylon/contracts';
+import { PylonError } from '@pylon/contracts';
 import { loadConfig } from '@pylon/config';
 import type { KnowledgeDocument, KnowledgeDocumentRepository, ReplacementRecord, RevisionFields } from '@pylon/db';
 import type { LimitsService } from '@pylon/limits';
@@ -86,7 +86,7 @@ describe('KnowledgeDocumentsService.replace', () => {
     const before = current();
     await assert.rejects(
       service.replace(ORG, DOC, { content: 'new text', title: 'New' }, 'key-1'),
-      (error: unknown) => error instanceof ApiError && error.code === 'orchestrator_unavailable',
+      (error: unknown) => error instanceof PylonError && error.code === 'orchestrator_unavailable',
     );
     assert.deepEqual(current(), before);
     assert.ok(!calls.some((call) => call.startsWith('accept')), 'nothing was written');
@@ -112,11 +112,11 @@ describe('KnowledgeDocumentsService.replace', () => {
     assert.equal(calls.filter((call) => call.startsWith('start')).length, 1);
     await assert.rejects(
       service.replace(ORG, DOC, { content: 'other text' }, 'key-1'),
-      (error: unknown) => error instanceof ApiError && error.code === 'idempotency_key_reused',
+      (error: unknown) => error instanceof PylonError && error.code === 'idempotency_key_reused',
     );
     await assert.rejects(
       service.replace(ORG, DOC, { content: 'new text', title: 'Other' }, 'key-1'),
-      (error: unknown) => error instanceof ApiError && error.code === 'idempotency_key_reused',
+      (error: unknown) => error instanceof PylonError && error.code === 'idempotency_key_reused',
     );
   });
 
@@ -124,7 +124,7 @@ describe('KnowledgeDocumentsService.replace', () => {
     const { service } = setup();
     await assert.rejects(
       service.replace('11111111-1111-4111-8111-111111111111', DOC, { content: 'x' }, null),
-      (error: unknown) => error instanceof ApiError && error.code === 'not_found',
+      (error: unknown) => error instanceof PylonError && error.code === 'not_found',
     );
   });
 });

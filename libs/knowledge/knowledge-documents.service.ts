@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError, ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
+import { PylonError, ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import {
   KnowledgeDocument,
@@ -123,7 +123,7 @@ export class KnowledgeDocumentsService {
         undo: async (document, error) => {
           this.logger.error({ err: error }, `could not start ingestion of document ${document.id}; removing it`);
           await this.delete(orgId, document.id);
-          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
+          return new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; nothing was stored');
         },
       },
     });
@@ -196,7 +196,7 @@ export class KnowledgeDocumentsService {
       await this.startIngestion(orgId, current.id, revision, request.file !== undefined);
     } catch (error) {
       this.logger.error({ err: error }, `could not start ingestion of revision ${revision} of document ${current.id}; nothing was changed`);
-      throw new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
+      throw new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the document was not changed');
     }
     const accepted = await this.documents.acceptRevision(
       orgId,
@@ -222,7 +222,7 @@ export class KnowledgeDocumentsService {
 
   async get(orgId: string, docId: string): Promise<KnowledgeDocumentView> {
     const document = await this.documents.findById(orgId, docId);
-    if (!document) throw ApiError.notFound('no such document');
+    if (!document) throw PylonError.notFound('no such document');
     return (await this.views(orgId, [document]))[0]!;
   }
 
@@ -242,20 +242,20 @@ export class KnowledgeDocumentsService {
   /** Deletes the document, its chunks at once, and its original file. */
   async delete(orgId: string, docId: string): Promise<void> {
     const deleted = await this.documents.delete(orgId, docId);
-    if (!deleted) throw ApiError.notFound('no such document');
+    if (!deleted) throw PylonError.notFound('no such document');
     if (deleted.fileKey) await this.files.remove(deleted.fileKey);
   }
 
   private async found(orgId: string, docId: string): Promise<KnowledgeDocument> {
     const document = await this.documents.findById(orgId, docId);
-    if (!document) throw ApiError.notFound('no such document');
+    if (!document) throw PylonError.notFound('no such document');
     return document;
   }
 
   /** The limits a document's text and metadata must keep, at create and at every replacement. */
   private checkLimits(request: { content: string; metadata?: Record<string, unknown> }): void {
     if (request.content.length > this.config.kbMaxDocumentChars) {
-      throw new ApiError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
+      throw new PylonError(ErrorCode.PayloadTooLarge, `content is longer than ${this.config.kbMaxDocumentChars} characters`);
     }
     checkMetadata(request.metadata);
   }
@@ -279,7 +279,7 @@ export class KnowledgeDocumentsService {
 export function checkMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const checked = metadata ?? {};
   if (Buffer.byteLength(JSON.stringify(checked)) > MAX_METADATA_BYTES) {
-    throw ApiError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
+    throw PylonError.invalidRequest(`metadata is larger than ${MAX_METADATA_BYTES} bytes`);
   }
   return checked;
 }

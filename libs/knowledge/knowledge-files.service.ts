@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { ApiError, ErrorCode, DOCUMENT_FILE_MEDIA_TYPES, type DocumentFileType } from '@pylon/contracts';
+import { PylonError, ErrorCode, DOCUMENT_FILE_MEDIA_TYPES, type DocumentFileType } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { KnowledgeDocument, KnowledgeDocumentRepository } from '@pylon/db';
 import { fingerprint } from '@pylon/idempotency';
@@ -60,7 +60,7 @@ export class KnowledgeFilesService {
       stored = await this.store.save(file.stream, this.config.kbMaxFileBytes, () => file.isTruncated());
     } catch (error) {
       if (error instanceof FileTooLargeError) {
-        throw new ApiError(ErrorCode.PayloadTooLarge, `the file is larger than ${this.config.kbMaxFileBytes} bytes (KB_MAX_FILE_BYTES)`);
+        throw new PylonError(ErrorCode.PayloadTooLarge, `the file is larger than ${this.config.kbMaxFileBytes} bytes (KB_MAX_FILE_BYTES)`);
       }
       throw error;
     }
@@ -135,10 +135,10 @@ export class KnowledgeFilesService {
   /** The original of one of the organisation's documents, to download. */
   async download(orgId: string, docId: string): Promise<{ stream: Readable; size: number; fileName: string; mediaType: string }> {
     const document = await this.repository.findById(orgId, docId);
-    if (!document) throw ApiError.notFound('no such document');
-    if (!document.fileKey || !document.fileType) throw ApiError.notFound('the document was created from text; it has no file');
+    if (!document) throw PylonError.notFound('no such document');
+    if (!document.fileKey || !document.fileType) throw PylonError.notFound('the document was created from text; it has no file');
     const original = await this.store.open(document.fileKey);
-    if (!original) throw ApiError.notFound("the document's file is no longer in the media store");
+    if (!original) throw PylonError.notFound("the document's file is no longer in the media store");
     return {
       ...original,
       fileName: document.fileName ?? `${document.id}.${EXTENSIONS[document.fileType]}`,
@@ -148,10 +148,10 @@ export class KnowledgeFilesService {
 
   /** What a received file is, as sniffed from its bytes: one of the types Pylon reads, or a 415 naming it (`label` says which file). */
   recognise(file: ReceivedFile, label = 'the file'): DocumentFileType {
-    if (file.size === 0) throw ApiError.invalidRequest(`${label} is empty`);
+    if (file.size === 0) throw PylonError.invalidRequest(`${label} is empty`);
     const { detection } = file;
     if (!detection.supported) {
-      throw new ApiError(
+      throw new PylonError(
         ErrorCode.UnsupportedMediaType,
         `${label} is ${detection.detected}; Pylon reads PDF, DOCX, HTML, Markdown and plain text (UTF-8)`,
       );

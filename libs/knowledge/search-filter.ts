@@ -1,5 +1,5 @@
 import {
-  ApiError,
+  PylonError,
   COMPOUND_OPERATORS,
   EQUALITY_OPERATORS,
   RANGE_OPERATORS,
@@ -93,6 +93,6 @@ function isOneOf<T extends string>(value: string, options: readonly T[]): value 
   return (options as readonly string[]).includes(value);
 }
 
-function invalid(path: string, reason: string): ApiError {
-  return ApiError.invalidRequest(`${path} ${reason}`);
+function invalid(path: string, reason: string): PylonError {
+  return PylonError.invalidRequest(`${path} ${reason}`);
 }

@@ -1,10 +1,12 @@
+import { ErrorCode, PylonError } from '@pylon/contracts';
+
 /**
  * An organisation's count cap is reached (webhook endpoints, open event streams): 409 `limit_exceeded`;
  * waiting does not change it. `message` says which and how much (it goes to the `Error-Detail` header).
  */
-export class LimitExceededError extends Error {
+export class LimitExceededError extends PylonError {
   constructor(message: string) {
-    super(message);
+    super(ErrorCode.LimitExceeded, message);
     this.name = 'LimitExceededError';
   }
 }
@@ -13,12 +15,11 @@ export class LimitExceededError extends Error {
  * Waiting will cure it (a per-minute rate, a full backlog): 429 `rate_limited` with `Retry-After`.
  * `message` says which limit and how much (the `Error-Detail` header).
  */
-export class RetryLaterError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
+export class RetryLaterError extends PylonError {
+  declare readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(ErrorCode.RateLimited, message, { retryAfterSeconds });
     this.name = 'RetryLaterError';
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@pylon/contracts';
+import { PylonError } from '@pylon/contracts';
 import { Organization, OrganizationRepository, type Page, type PageRequest } from '@pylon/db';
 
 /** The tenants: created and listed by the operator, and looked up by every admin route that names one. */
@@ -18,7 +18,7 @@ export class OrganizationsService {
   /** The organisation, or 404 `not_found`. */
   async require(orgId: string): Promise<Organization> {
     const org = await this.orgs.findById(orgId);
-    if (!org) throw ApiError.notFound('no such organisation');
+    if (!org) throw PylonError.notFound('no such organisation');
     return org;
   }
 }

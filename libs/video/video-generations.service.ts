@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   DEFAULT_ASPECT_RATIO,
   ErrorCode,
   VIDEO_CANCELLED_REASON,
@@ -85,7 +85,7 @@ export class VideoGenerationsService {
           this.logger.error({ err: error }, `could not start the workflow of generation ${generation.id}; refunding it`);
           await this.fail(orgId, generation.id, 'the workflow engine was unavailable');
           // Its event is not announced: the workflow engine that would deliver it is the thing that is down.
-          return new ApiError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the tokens were refunded');
+          return new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine is unavailable; the tokens were refunded');
         },
       },
     });
@@ -97,7 +97,7 @@ export class VideoGenerationsService {
       if (request.image_url) assertNoPrivateTargetInUrl('image_url', request.image_url, this.privateTargets);
       if (request.image_end_url) assertNoPrivateTargetInUrl('image_end_url', request.image_end_url, this.privateTargets);
     } catch (error) {
-      if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+      if (error instanceof RefusedUrlError) throw PylonError.invalidRequest(error.message);
       throw error;
     }
   }
@@ -115,10 +115,10 @@ export class VideoGenerationsService {
    */
   async cancel(orgId: string, generationId: string): Promise<VideoGeneration> {
     const generation = await this.generations.findById(orgId, generationId);
-    if (!generation) throw ApiError.notFound('no such generation');
+    if (!generation) throw PylonError.notFound('no such generation');
     if (generation.state === 'failed' && generation.failureReason === VIDEO_CANCELLED_REASON) return generation;
     if (generation.state === 'completed' || generation.state === 'failed') {
-      throw new ApiError(ErrorCode.GenerationNotCancellable, `the generation already ${generation.state}`);
+      throw new PylonError(ErrorCode.GenerationNotCancellable, `the generation already ${generation.state}`);
     }
     const hadWorkflow = await this.workflows.cancel(videoWorkflowId(generationId));
     if (!hadWorkflow) await this.events.announce(orgId, await this.fail(orgId, generationId, VIDEO_CANCELLED_REASON));
@@ -256,16 +256,16 @@ export class VideoGenerationsService {
         return { ...generation, debitEntryId: debit.id };
       });
     } catch (error) {
-      if (error instanceof InsufficientTokensError) throw new ApiError(ErrorCode.InsufficientTokens, `a generation costs ${cost} tokens`);
+      if (error instanceof InsufficientTokensError) throw new PylonError(ErrorCode.InsufficientTokens, `a generation costs ${cost} tokens`);
       throw error;
     }
   }
 
   private async assertExtendable(orgId: string, parentId: string): Promise<void> {
     const parent = await this.generations.findById(orgId, parentId);
-    if (!parent) throw ApiError.notFound('no such generation');
+    if (!parent) throw PylonError.notFound('no such generation');
     if (parent.state !== 'completed') {
-      throw new ApiError(ErrorCode.GenerationNotCompleted, `only a completed generation can be extended; this one is ${parent.state}`);
+      throw new PylonError(ErrorCode.GenerationNotCompleted, `only a completed generation can be extended; this one is ${parent.state}`);
     }
   }
 

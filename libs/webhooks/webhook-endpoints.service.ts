@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  ApiError,
+  PylonError,
   ATTEMPT_NOW_SIGNAL,
   ErrorCode,
   RECOVER_MAX_AGE_DAYS,
@@ -122,7 +122,7 @@ export class WebhookEndpointsService {
 
   async get(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
     const endpoint = await this.endpoints.findEndpoint(orgId, endpointId);
-    if (!endpoint) throw ApiError.notFound('no such webhook endpoint');
+    if (!endpoint) throw PylonError.notFound('no such webhook endpoint');
     return endpoint;
   }
 
@@ -133,7 +133,7 @@ export class WebhookEndpointsService {
   }
 
   async delete(orgId: string, endpointId: string): Promise<void> {
-    if (!(await this.endpoints.deleteEndpoint(orgId, endpointId))) throw ApiError.notFound('no such webhook endpoint');
+    if (!(await this.endpoints.deleteEndpoint(orgId, endpointId))) throw PylonError.notFound('no such webhook endpoint');
   }
 
   async rotateSecret(orgId: string, endpointId: string, graceSeconds = this.config.webhookSecretGraceSeconds): Promise<WebhookEndpoint> {
@@ -173,7 +173,7 @@ export class WebhookEndpointsService {
   /** One delivery of the endpoint, with its attempts and request. */
   async getDelivery(orgId: string, endpointId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
     const delivery = await this.deliveries.findDelivery(orgId, deliveryId);
-    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
+    if (!delivery || delivery.endpointId !== endpointId) throw PylonError.notFound('no such delivery');
     const [attempts, events] = await Promise.all([
       this.deliveries.listAttempts(orgId, [delivery.id]),
       this.deliveries.findEvents(orgId, [delivery.eventId]),
@@ -195,12 +195,12 @@ export class WebhookEndpointsService {
    */
   async recoverFailed(orgId: string, endpointId: string, since: Date): Promise<Recovery> {
     const now = Date.now();
-    if (since.getTime() > now + SINCE_CLOCK_SKEW_MS) throw ApiError.invalidRequest('since must not be in the future');
+    if (since.getTime() > now + SINCE_CLOCK_SKEW_MS) throw PylonError.invalidRequest('since must not be in the future');
     if (since.getTime() < now - RECOVER_MAX_AGE_DAYS * 86_400_000)
-      throw ApiError.invalidRequest(`since must be within the last ${RECOVER_MAX_AGE_DAYS} days`);
+      throw PylonError.invalidRequest(`since must be within the last ${RECOVER_MAX_AGE_DAYS} days`);
     const endpoint = await this.get(orgId, endpointId);
     if (!endpoint.enabled)
-      throw new ApiError(
+      throw new PylonError(
         ErrorCode.EndpointDisabled,
         'the endpoint is disabled; enable it (PATCH with enabled: true) before recovering its deliveries',
       );
@@ -247,7 +247,7 @@ export class WebhookEndpointsService {
   /** Re-sends a delivery now: one attempt, by its event's webhook workflow (started again if it has finished). */
   async retry(orgId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
     const delivery = await this.deliveries.findDelivery(orgId, deliveryId);
-    if (!delivery || delivery.endpointId !== endpointId) throw ApiError.notFound('no such delivery');
+    if (!delivery || delivery.endpointId !== endpointId) throw PylonError.notFound('no such delivery');
     await this.deliverNow(orgId, delivery.eventId, deliveryId);
     return delivery;
   }
@@ -273,7 +273,7 @@ export class WebhookEndpointsService {
     try {
       await assertDeliverableUrl(url, this.privateTargets);
     } catch (error) {
-      if (error instanceof RefusedUrlError) throw ApiError.invalidRequest(error.message);
+      if (error instanceof RefusedUrlError) throw PylonError.invalidRequest(error.message);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
+import { PylonError } from '@pylon/contracts';
 import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '@pylon/organizations';
-import { ApiError } from '../common/api-error';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { PageQuery, toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
@@ -72,7 +72,7 @@ export class AdminController {
   async revokeApiKey(@UuidParam('key_id') keyId: string): Promise<ApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const key = orgId && (await this.apiKeys.revoke(orgId, keyId));
-    if (!key) throw ApiError.notFound('no such API key');
+    if (!key) throw PylonError.notFound('no such API key');
     return toApiKeyView(key);
   }
 
@@ -84,7 +84,7 @@ export class AdminController {
   async updateApiKey(@UuidParam('key_id') keyId: string, @JsonBody() body: UpdateApiKeyRequest): Promise<ApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const key = orgId && (await this.apiKeys.setRateLimit(orgId, keyId, { perSecond: body.rate_limit_per_second, burst: body.rate_limit_burst }));
-    if (!key) throw ApiError.notFound('no such active API key');
+    if (!key) throw PylonError.notFound('no such active API key');
     return toApiKeyView(key);
   }
 
@@ -97,7 +97,7 @@ export class AdminController {
   async rollApiKey(@UuidParam('key_id') keyId: string, @JsonBody() body: RollApiKeyRequest): Promise<IssuedApiKeyView> {
     const orgId = await this.apiKeys.orgOfKey(keyId);
     const rolled = orgId && (await this.apiKeys.roll(orgId, keyId, body.grace_seconds));
-    if (!rolled) throw ApiError.notFound('no such active API key');
+    if (!rolled) throw PylonError.notFound('no such active API key');
     return toIssuedApiKeyView(rolled.apiKey, rolled.secret);
   }
 }

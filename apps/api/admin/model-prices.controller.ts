@@ -1,6 +1,6 @@
 import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@pylon/contracts';
+import { PylonError } from '@pylon/contracts';
 import { ModelPricesService } from '@pylon/ledger';
 import type { ModelPrice } from '@pylon/db';
 import { OrganizationsService } from '@pylon/organizations';
@@ -44,7 +44,7 @@ export class ModelPricesController {
     await this.orgs.require(orgId);
     const models = body.prices.map((price) => price.model);
     const repeated = models.find((model, index) => models.indexOf(model) !== index);
-    if (repeated) throw ApiError.invalidRequest(`prices: ${repeated} is listed twice`);
+    if (repeated) throw PylonError.invalidRequest(`prices: ${repeated} is listed twice`);
     await this.prices.replace(
       orgId,
       body.prices.map((price) => ({ model: price.model, inputPer1k: price.input_per_1k_tokens, outputPer1k: price.output_per_1k_tokens })),

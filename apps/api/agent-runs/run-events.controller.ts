@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { ApiError } from '@pylon/contracts';
+import { PylonError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { RunEventsService, type RunEventStream } from '@pylon/agent-runs';
 import { LimitsService } from '@pylon/limits';
@@ -33,7 +33,7 @@ function wantsStream(accept: string | undefined): boolean {
 function resumePoint(lastEventId: string | undefined, after: number | undefined): number {
   if (lastEventId === undefined || lastEventId === '') return after ?? 0;
   if (!/^\d{1,10}$/.test(lastEventId) || Number(lastEventId) > 2_147_483_647) {
-    throw ApiError.invalidRequest('Last-Event-ID must be the id (a sequence number) of an event of this run');
+    throw PylonError.invalidRequest('Last-Event-ID must be the id (a sequence number) of an event of this run');
   }
   return Number(lastEventId);
 }

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 import { ApiKeyService } from '@pylon/api-keys';
 import { AnyApiKey } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
@@ -25,7 +25,7 @@ export class WhoAmIController {
   @ApiErrors(401)
   async whoAmI(@CurrentPrincipal() principal: Principal): Promise<ApiKeyView> {
     const key = await this.keys.findInOrg(principal.orgId, principal.keyId);
-    if (!key) throw new ApiError(ErrorCode.InvalidApiKey, 'unknown API key');
+    if (!key) throw new PylonError(ErrorCode.InvalidApiKey, 'unknown API key');
     return toApiKeyView(key);
   }
 }

@@ -2,15 +2,15 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode } from '@pylon/contracts';
+import { ErrorCode, PylonError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { LimitsService, type RateDecision } from '@pylon/limits';
-import { ApiError } from '../common/api-error';
 import { ACCESS_RULE, type AccessRule } from './access.decorators';
 import { ApiKeyService } from '@pylon/api-keys';
 import { bearerToken } from './bearer-token';
 import type { AuthenticatedRequest, Principal } from './principal';
 import { rateLimitHeaders } from './rate-limit-headers';
+import { ApiError } from '../common/api-error';
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -39,12 +39,12 @@ export class AccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     // Node keeps the first of several Authorization headers and drops the rest: which one a proxy
     // in front would have used is anyone's guess, so a request with more than one is refused.
-    if (authorizationHeaders(request.raw.rawHeaders) > 1) throw ApiError.invalidRequest('the request has more than one Authorization header');
+    if (authorizationHeaders(request.raw.rawHeaders) > 1) throw PylonError.invalidRequest('the request has more than one Authorization header');
     const token = bearerToken(request.headers.authorization);
     if (rule.kind === 'admin') {
       const adminToken = this.config.adminToken;
       if (!adminToken || !timingSafeEqual(sha256(adminToken), sha256(token))) {
-        throw new ApiError(ErrorCode.InvalidApiKey, 'not the admin token');
+        throw new PylonError(ErrorCode.InvalidApiKey, 'not the admin token');
       }
       return true;
     }

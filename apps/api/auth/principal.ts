@@ -1,7 +1,7 @@
+import { PylonError } from '@pylon/contracts';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@pylon/api-keys';
-import { ApiError } from '../common/api-error';
 
 export type { Principal };
 
@@ -15,5 +15,5 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
 
 /** An `org_id` named in a request must be the caller's own: otherwise 403 `insufficient_scope`. */
 export function assertOwnOrg(principal: Principal, orgId: string): void {
-  if (principal.orgId !== orgId) throw ApiError.insufficientScope('org_id is not the organisation of this API key');
+  if (principal.orgId !== orgId) throw PylonError.insufficientScope('org_id is not the organisation of this API key');
 }

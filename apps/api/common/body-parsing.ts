@@ -1,7 +1,7 @@
 import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 import { scanJson } from './json-scan';
 import { unstorableReason } from './storable-json';
 
@@ -42,7 +42,7 @@ export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number)
         return done(null, new UnparsableBody('JSON bodies are UTF-8; the Content-Type declares another charset', ErrorCode.UnsupportedMediaType));
       }
       const scan = scanJson(body as Buffer);
-      if (scan.limit) return done(ApiError.invalidRequest(scan.limit));
+      if (scan.limit) return done(PylonError.invalidRequest(scan.limit));
       let text: string;
       try {
         text = STRICT_UTF8.decode(body as Buffer);

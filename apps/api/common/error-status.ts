@@ -1,6 +1,9 @@
 import { ErrorCode } from '@pylon/contracts';
 
-/** The HTTP status of every error code, in one exhaustive switch. */
+/**
+ * The HTTP status of every error code, in one exhaustive switch: the one map from what went wrong
+ * (a PylonError's code) to the HTTP answer. A code added without a status does not compile.
+ */
 export function statusOf(code: ErrorCode): number {
   switch (code) {
     case ErrorCode.InvalidRequest:
@@ -49,7 +52,13 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.ServiceUnavailable:
     case ErrorCode.DatabaseUnavailable:
       return 503;
+    default:
+      return unmapped(code);
   }
+}
+
+function unmapped(code: never): never {
+  throw new Error(`error code ${String(code)} has no HTTP status`);
 }
 
 /** The whole body of every error response. */

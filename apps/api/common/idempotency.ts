@@ -1,5 +1,5 @@
+import { PylonError } from '@pylon/contracts';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiError } from './api-error';
 
 /** 1–255 visible ASCII characters: the rule, and how the OpenAPI document states it. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -10,7 +10,7 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   if (header === undefined) return null;
   const value = Array.isArray(header) ? header[0] : header;
   if (!value || !IDEMPOTENCY_KEY.test(value)) {
-    throw ApiError.invalidRequest('Idempotency-Key must be 1-255 visible ASCII characters');
+    throw PylonError.invalidRequest('Idempotency-Key must be 1-255 visible ASCII characters');
   }
   return value;
 }

@@ -1,6 +1,6 @@
+import { PylonError } from '@pylon/contracts';
 import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
 
 /**
  * A command that takes no body (cancel, send a test, retry) refuses one with 400, rather than ignoring
@@ -12,7 +12,7 @@ class NoBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { headers } = context.switchToHttp().getRequest<FastifyRequest>();
     const length = Number(headers['content-length'] ?? 0);
-    if (length > 0 || headers['transfer-encoding'] !== undefined) throw ApiError.invalidRequest('this request takes no body');
+    if (length > 0 || headers['transfer-encoding'] !== undefined) throw PylonError.invalidRequest('this request takes no body');
     return true;
   }
 }

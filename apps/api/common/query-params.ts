@@ -1,6 +1,6 @@
+import { PylonError } from '@pylon/contracts';
 import { CanActivate, ExecutionContext, Injectable, Query } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
 import { requestValidation } from './validation.pipe';
 
 const TAKES_QUERY = 'pylon:takes-query-parameters';
@@ -28,11 +28,11 @@ export class StrictQuery implements CanActivate {
     const names = sentParameterNames(request.url);
     if (names.length > 0) {
       if (!Reflect.getMetadata(TAKES_QUERY, context.getClass().prototype, context.getHandler().name)) {
-        throw ApiError.invalidRequest(`this operation takes no query parameters (got ${JSON.stringify(names[0])})`);
+        throw PylonError.invalidRequest(`this operation takes no query parameters (got ${JSON.stringify(names[0])})`);
       }
       const parsed = request.query as Record<string, unknown>;
       const dropped = names.find((name) => !Object.hasOwn(parsed, name));
-      if (dropped !== undefined) throw ApiError.invalidRequest(`query parameter ${JSON.stringify(dropped)} is not taken by this operation`);
+      if (dropped !== undefined) throw PylonError.invalidRequest(`query parameter ${JSON.stringify(dropped)} is not taken by this operation`);
     }
     return true;
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { ErrorCode, PylonError } from '@pylon/contracts';
+import { ApiError } from './api-error';
 
 /**
  * Longest request target (path and query) accepted: far beyond any URL of this API. Longer heads than
@@ -20,9 +21,9 @@ export function registerRoutingErrors(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => done(routingError(fastify, request.raw.httpVersionMajor, request.url, request.is404)));
 }
 
-function routingError(fastify: FastifyInstance, httpVersionMajor: number, url: string, is404: boolean): ApiError | undefined {
-  if (httpVersionMajor < 1) return ApiError.invalidRequest('the request line has no HTTP version (HTTP/0.9 is not served)');
-  if (url.length > MAX_URL_LENGTH) return new ApiError(ErrorCode.UriTooLong, `the URL is longer than ${MAX_URL_LENGTH} characters`);
+function routingError(fastify: FastifyInstance, httpVersionMajor: number, url: string, is404: boolean): PylonError | undefined {
+  if (httpVersionMajor < 1) return PylonError.invalidRequest('the request line has no HTTP version (HTTP/0.9 is not served)');
+  if (url.length > MAX_URL_LENGTH) return new PylonError(ErrorCode.UriTooLong, `the URL is longer than ${MAX_URL_LENGTH} characters`);
   if (!is404) return undefined;
   const path = url.split('?', 1)[0]!;
   const allowed = METHODS.filter((method) => fastify.findRoute({ method, url: path }) !== null);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 
 /**
  * A request that reaches the server once it has begun to close (on a connection that was busy then,
@@ -13,6 +13,6 @@ export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
     done();
   });
   fastify.addHook('onRequest', (_request, _reply, done) =>
-    done(closing ? new ApiError(ErrorCode.ServiceUnavailable, 'the server is shutting down') : undefined),
+    done(closing ? new PylonError(ErrorCode.ServiceUnavailable, 'the server is shutting down') : undefined),
   );
 }

@@ -1,7 +1,7 @@
+import { PylonError } from '@pylon/contracts';
 import { type ClassConstructor, type ClassTransformOptions, TransformationType, classToPlain, plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
-import { ApiError } from './api-error';
 
 /**
  * class-transformer, as the validation pipe's transformer, with two of its habits taken away:
@@ -91,7 +91,7 @@ function reduce(
   const reduced: Record<string, unknown> = {};
   for (const key of Object.keys(plain)) {
     const property = shape.get(key);
-    if (!property) throw ApiError.invalidRequest(`${[...path, key].join('.')}: property ${key} should not exist`);
+    if (!property) throw PylonError.invalidRequest(`${[...path, key].join('.')}: property ${key} should not exist`);
     const value = plain[key];
     const nested = hasValidatedProperties(property.typed) ? property.typed : null;
     const { transformed } = property;

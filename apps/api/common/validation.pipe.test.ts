@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { ApiError } from './api-error';
+import { PylonError } from '@pylon/contracts';
 import { createValidationPipe, firstProblem, mainConstraint } from './validation.pipe';
 
 class Page {
@@ -47,7 +47,7 @@ async function detailFor(type: new () => object, value: unknown): Promise<string
   try {
     await createValidationPipe().transform(value, { type: 'body', metatype: type });
   } catch (error) {
-    assert.ok(error instanceof ApiError);
+    assert.ok(error instanceof PylonError);
     return error.detail ?? '';
   }
   assert.fail('the value passed validation');

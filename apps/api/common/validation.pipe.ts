@@ -1,5 +1,5 @@
+import { PylonError } from '@pylon/contracts';
 import { type ValidationError, ValidationPipe } from '@nestjs/common';
-import { ApiError } from './api-error';
 import { strictTransformer } from './strict-transformer';
 
 /**
@@ -71,7 +71,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => ApiError.invalidRequest(firstProblem(errors)),
+    exceptionFactory: (errors) => PylonError.invalidRequest(firstProblem(errors)),
   });
 }
 

@@ -12,7 +12,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, DOCUMENT_FILE_MEDIA_TYPES } from '@pylon/contracts';
+import { PylonError, DOCUMENT_FILE_MEDIA_TYPES } from '@pylon/contracts';
 import { KnowledgeFilesService, toDocumentView, type FileDocumentFields, type ReceivedFile } from '@pylon/knowledge';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, assertOwnOrg, type Principal } from '../auth/principal';

@@ -1,6 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, ErrorCode } from '@pylon/contracts';
+import { PylonError, ErrorCode } from '@pylon/contracts';
 import { sniffing, type FileDocumentFields, type IncomingFile, type KnowledgeFilesService, type ReceivedFile } from '@pylon/knowledge';
 import { assertOwnOrg, type Principal } from '../auth/principal';
 import { validJsonBody } from '../common/json-body';
@@ -39,13 +39,13 @@ export async function readFileForm(
       if ('file' in part) received.push(await files.receive(part.file));
       else texts[part.field] = part.value;
     }
-    if (received.length === 0) throw ApiError.invalidRequest('file is required: send it as a part named "file"');
+    if (received.length === 0) throw PylonError.invalidRequest('file is required: send it as a part named "file"');
     const fields = await validJsonBody(parseFormFields(texts), UploadKnowledgeFileFields);
     if (fields.org_id) assertOwnOrg(principal, fields.org_id);
     return { files: received, fields: { title: fields.title, metadata: fields.metadata, knowledgeBaseId: fields.knowledge_base_id } };
   } catch (error) {
     await Promise.all(received.map((file) => files.discard(file)));
-    throw asApiError(error, rules);
+    throw asPylonError(error, rules);
   }
 }
 
@@ -56,7 +56,7 @@ function parseFormFields(fields: Record<string, string>): Record<string, unknown
     try {
       body.metadata = JSON.parse(fields.metadata);
     } catch {
-      throw ApiError.invalidRequest('metadata: must be a JSON object, sent as text');
+      throw PylonError.invalidRequest('metadata: must be a JSON object, sent as text');
     }
   }
   return body;
@@ -65,15 +65,15 @@ function parseFormFields(fields: Record<string, string>): Record<string, unknown
 /**
  * Reads the form part by part, handing on each file as a stream, sniffed as it goes by, to be read to its
  * end before the next part comes (never buffered). Refuses an unknown or repeated field, too many files, a
- * field too long; the multipart reader's own errors are for asApiError.
+ * field too long; the multipart reader's own errors are for asPylonError.
  */
 async function* readUploadForm(request: FastifyRequest, rules: UploadFormRules): AsyncGenerator<UploadPart> {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
-    throw new ApiError(ErrorCode.UnsupportedMediaType, 'the body has a Content-Encoding, which this API does not decode: send it unencoded');
+    throw new PylonError(ErrorCode.UnsupportedMediaType, 'the body has a Content-Encoding, which this API does not decode: send it unencoded');
   }
   if (!request.isMultipart()) {
-    throw new ApiError(ErrorCode.UnsupportedMediaType, 'the body must be multipart/form-data with the file in a part named "file"');
+    throw new PylonError(ErrorCode.UnsupportedMediaType, 'the body must be multipart/form-data with the file in a part named "file"');
   }
   const parts = request.parts({
     limits: {
@@ -92,39 +92,39 @@ function read(part: Multipart, seen: Set<string>, rules: UploadFormRules): Uploa
   if (part.type === 'file') {
     if (part.fieldname !== 'file') {
       part.file.resume();
-      throw ApiError.invalidRequest(`${part.fieldname}: unexpected file part; files go in parts named "file"`);
+      throw PylonError.invalidRequest(`${part.fieldname}: unexpected file part; files go in parts named "file"`);
     }
     const { stream, sniffed } = sniffing(part.file);
     return { file: { stream, sniffed, fileName: part.filename || null, isTruncated: () => part.file.truncated } };
   }
   if (!rules.fieldNames.includes(part.fieldname)) {
-    throw ApiError.invalidRequest(`${part.fieldname}: property ${part.fieldname} should not exist`);
+    throw PylonError.invalidRequest(`${part.fieldname}: property ${part.fieldname} should not exist`);
   }
-  if (seen.has(part.fieldname)) throw ApiError.invalidRequest(`${part.fieldname}: sent more than once`);
+  if (seen.has(part.fieldname)) throw PylonError.invalidRequest(`${part.fieldname}: sent more than once`);
   seen.add(part.fieldname);
-  if (part.valueTruncated) throw ApiError.invalidRequest(`${part.fieldname}: longer than ${MAX_FIELD_BYTES} bytes`);
+  if (part.valueTruncated) throw PylonError.invalidRequest(`${part.fieldname}: longer than ${MAX_FIELD_BYTES} bytes`);
   return { field: part.fieldname, value: typeof part.value === 'string' ? part.value : JSON.stringify(part.value) };
 }
 
 /** The multipart reader's own errors (FST_*), as the API's. */
-function asApiError(error: unknown, rules: UploadFormRules): unknown {
-  if (error instanceof ApiError) return error;
+function asPylonError(error: unknown, rules: UploadFormRules): unknown {
+  if (error instanceof PylonError) return error;
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'FST_FILES_LIMIT':
-      return ApiError.invalidRequest(`the form carries more than ${rules.maxFiles} file${rules.maxFiles === 1 ? '' : 's'}`);
+      return PylonError.invalidRequest(`the form carries more than ${rules.maxFiles} file${rules.maxFiles === 1 ? '' : 's'}`);
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return ApiError.invalidRequest(`the form has more parts than it may: files, and the fields ${rules.fieldNames.join(', ')}`);
+      return PylonError.invalidRequest(`the form has more parts than it may: files, and the fields ${rules.fieldNames.join(', ')}`);
     case 'FST_PROTO_VIOLATION':
-      return ApiError.invalidRequest('a part is named after a property of JavaScript objects');
+      return PylonError.invalidRequest('a part is named after a property of JavaScript objects');
     case 'FST_INVALID_JSON_FIELD_ERROR':
-      return ApiError.invalidRequest('a field declared as JSON is not valid JSON');
+      return PylonError.invalidRequest('a field declared as JSON is not valid JSON');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ApiError(ErrorCode.UnsupportedMediaType, 'the body must be multipart/form-data');
+      return new PylonError(ErrorCode.UnsupportedMediaType, 'the body must be multipart/form-data');
   }
   if (error instanceof Error && /multipart|boundary|Unexpected end|terminated early|premature/i.test(error.message)) {
-    return ApiError.invalidRequest(`the multipart body is malformed: ${error.message}`);
+    return PylonError.invalidRequest(`the multipart body is malformed: ${error.message}`);
   }
   return error;
 }

@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure } from '@temporalio/activity';
 import {
-  ErrorCode,
-  NON_RETRYABLE_LLM_ERROR,
-  RUN_ALREADY_FINISHED_ERROR,
-  RUN_NOT_FOUND_ERROR,
   DEFAULT_ACTION_TIMEOUT_SECONDS,
   type ActionAnswer,
   type AgentRunActivities,
@@ -16,30 +11,8 @@ import {
   type ToolCall,
   type TurnInput,
 } from '@pylon/contracts';
-import {
-  AgentRunsService,
-  KnowledgeSearchTool,
-  ModelTurnService,
-  OutputMismatchError,
-  RequiredActionsService,
-  RunAlreadyFinishedError,
-  RunCannotPayError,
-  RunEventsService,
-  RunNotFoundError,
-} from '@pylon/agent-runs';
-import { LlmRequestRejectedError } from '@pylon/llm';
+import { AgentRunsService, KnowledgeSearchTool, ModelTurnService, RequiredActionsService, RunEventsService } from '@pylon/agent-runs';
 import { heartbeating } from './heartbeating';
-
-/** The errors retrying cannot help, as the non-retryable failure types the workflow knows. */
-function asActivityFailure(error: unknown): unknown {
-  if (error instanceof RunNotFoundError) return ApplicationFailure.nonRetryable(error.message, RUN_NOT_FOUND_ERROR);
-  if (error instanceof RunAlreadyFinishedError) return ApplicationFailure.nonRetryable(error.message, RUN_ALREADY_FINISHED_ERROR);
-  if (error instanceof LlmRequestRejectedError) return ApplicationFailure.nonRetryable(error.message, NON_RETRYABLE_LLM_ERROR);
-  // The run's error is the message: `insufficient_tokens`, or `output did not match the schema: …`.
-  if (error instanceof RunCannotPayError) return ApplicationFailure.nonRetryable(ErrorCode.InsufficientTokens, error.name);
-  if (error instanceof OutputMismatchError) return ApplicationFailure.nonRetryable(error.message, error.name);
-  return error;
-}
 
 /** Thin adapters between the agent-run workflow and the agent-runs service. */
 @Injectable()
@@ -61,10 +34,8 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) => this.modelTurns.repair(orgId, runId, { transcript, mcpTools, repair }, signal));
   }
 
-  async runTool({ orgId, runId, call }: AgentRunWorkflowInput & { call: ToolCall }): Promise<string> {
-    return this.knowledgeSearch.run(orgId, runId, call).catch((error: unknown) => {
-      throw asActivityFailure(error);
-    });
+  runTool({ orgId, runId, call }: AgentRunWorkflowInput & { call: ToolCall }): Promise<string> {
+    return this.knowledgeSearch.run(orgId, runId, call);
   }
 
   requireAction({
@@ -98,11 +69,7 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.runEvents.purgeExpired();
   }
 
-  private async heartbeatingTurn<T>(heartbeatTimeoutSeconds: number, turn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    try {
-      return await heartbeating((heartbeatTimeoutSeconds * 1000) / 3, turn);
-    } catch (error) {
-      throw asActivityFailure(error);
-    }
+  private heartbeatingTurn<T>(heartbeatTimeoutSeconds: number, turn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return heartbeating((heartbeatTimeoutSeconds * 1000) / 3, turn);
   }
 }

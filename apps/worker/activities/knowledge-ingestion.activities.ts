@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import {
-  EXTRACTION_FAILURE,
   type ExtractionStep,
   type IngestDocumentInput,
   type IngestionPlan,
@@ -9,8 +8,7 @@ import {
   type OneStepIngestion,
   type PublishOutcome,
 } from '@pylon/contracts';
-import { EmbeddingRejectedError, EmbeddingUnavailableError } from '@pylon/embeddings';
-import { ExtractionFailure, KnowledgeExtractionService, KnowledgeIngestionService } from '@pylon/knowledge';
+import { KnowledgeExtractionService, KnowledgeIngestionService } from '@pylon/knowledge';
 import { heartbeating } from './heartbeating';
 
 /** Each step heartbeats this often, so a worker that dies mid-way is noticed within the workflow's heartbeat timeout. */
@@ -26,18 +24,11 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
 
   extractDocumentText({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<ExtractionStep> {
     const reportProgress = (done: number, total: number) => Context.current().heartbeat({ done, total });
-    return heartbeating(HEARTBEAT_MS, async (signal) => {
-      try {
-        return await this.extraction.extractText(orgId, docId, revision, reportProgress, signal);
-      } catch (error) {
-        if (error instanceof ExtractionFailure) throw ApplicationFailure.nonRetryable(error.message, EXTRACTION_FAILURE);
-        throw error;
-      }
-    });
+    return heartbeating(HEARTBEAT_MS, (signal) => this.extraction.extractText(orgId, docId, revision, reportProgress, signal));
   }
 
   ingestInOneStep({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<OneStepIngestion> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.ingestInOneStep(orgId, docId, revision, signal)));
+    return heartbeating(HEARTBEAT_MS, (signal) => this.ingestion.ingestInOneStep(orgId, docId, revision, signal));
   }
 
   prepareChunks({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<IngestionPlan> {
@@ -45,7 +36,7 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
   }
 
   embedChunkBatch({ orgId, docId, revision = 1, batchIndex }: IngestDocumentInput & { batchIndex: number }): Promise<void> {
-    return heartbeating(HEARTBEAT_MS, (signal) => embedding(() => this.ingestion.embedChunkBatch(orgId, docId, revision, batchIndex, signal)));
+    return heartbeating(HEARTBEAT_MS, (signal) => this.ingestion.embedChunkBatch(orgId, docId, revision, batchIndex, signal));
   }
 
   publishDocument({ orgId, docId, revision = 1 }: IngestDocumentInput): Promise<PublishOutcome> {
@@ -54,16 +45,5 @@ export class KnowledgeIngestionActivitiesImpl implements KnowledgeIngestionActiv
 
   markDocumentFailed({ orgId, docId, revision = 1, reason }: IngestDocumentInput & { reason: string }): Promise<string | null> {
     return this.ingestion.markFailed(orgId, docId, revision, reason);
-  }
-}
-
-/** An embedding provider that refuses or is not configured fails the activity without retries. */
-async function embedding<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof EmbeddingUnavailableError) throw ApplicationFailure.nonRetryable(error.message, 'EmbeddingUnavailable');
-    if (error instanceof EmbeddingRejectedError) throw ApplicationFailure.nonRetryable(error.message, 'EmbeddingRejected');
-    throw error;
   }
 }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationFailure } from '@temporalio/activity';
 import type { VideoActivities, VideoPollResult, VideoSubmission, VideoWorkflowInput } from '@pylon/contracts';
-import { GenerationNotFoundError, VideoGenerationsService } from '@pylon/video';
-import { VideoProviderRejectedError, VideoProviderUnavailableError } from '@pylon/video-providers';
+import { VideoGenerationsService } from '@pylon/video';
 import { heartbeating } from './heartbeating';
 
 const HEARTBEAT_MS = 2_000;
@@ -32,18 +30,8 @@ export class VideoActivitiesImpl implements VideoActivities {
     return this.videos.fail(orgId, generationId, reason);
   }
 
-  /**
-   * Errors that retrying cannot fix become non-retryable failures; the rest are retried. Heartbeats while
-   * the provider answers, so a worker that dies mid-call is noticed in seconds, not at the call's timeout.
-   */
-  private async call<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    try {
-      return await heartbeating(HEARTBEAT_MS, request);
-    } catch (error) {
-      if (error instanceof GenerationNotFoundError) throw ApplicationFailure.nonRetryable(error.message, 'GenerationNotFound');
-      if (error instanceof VideoProviderRejectedError) throw ApplicationFailure.nonRetryable(error.message, 'VideoProviderRejected');
-      if (error instanceof VideoProviderUnavailableError) throw ApplicationFailure.nonRetryable(error.message, 'VideoProviderUnavailable');
-      throw error;
-    }
+  /** Heartbeats while the provider answers, so a worker that dies mid-call is noticed in seconds, not at the call's timeout. */
+  private call<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return heartbeating(HEARTBEAT_MS, request);
   }
 }
