@@ -170,7 +170,11 @@ export class KnowledgeDocumentsService {
         for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
           if (attempt > 0) current = await this.found(orgId, docId);
           const accepted = await this.acceptNextRevision(orgId, current, request, idempotencyKey ? { idempotencyKey, requestHash } : null);
-          if (accepted === 'key-taken') return null;
+          if (accepted === 'key-taken') {
+            // The concurrent request with this key won: createOnce answers its replacement, or 404 if the document went since.
+            if (!(await this.documents.findReplacement(orgId, docId, idempotencyKey!))) await this.found(orgId, docId);
+            return null;
+          }
           if (accepted !== 'stale') return { requestHash, document: accepted };
           // Another replacement was accepted first (or the document was deleted): a retry with this key, if it won, is answered.
           if (idempotencyKey && (await this.documents.findReplacement(orgId, docId, idempotencyKey))) return null;
