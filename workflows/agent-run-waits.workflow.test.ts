@@ -150,21 +150,21 @@ describe('agentRunWorkflow waits', () => {
         type: 'submit_tool_outputs',
         tool_outputs: entries.map(([tool_call_id, output]) => ({ tool_call_id, output })),
       });
-      assert.deepEqual(await refusal(answer(outputs(['c1', 'x'], ['nope', 'y']))), [
+      assert.deepEqual(await refusal(() => answer(outputs(['c1', 'x'], ['nope', 'y']))), [
         bad,
         'tool_outputs.1.tool_call_id: nope is not a call this run waits for',
       ]);
-      assert.deepEqual(await refusal(answer(outputs(['c1', 'x'], ['c1', 'y']))), [bad, 'tool_outputs.1.tool_call_id: c1 is answered twice']);
-      assert.deepEqual(await refusal(answer(outputs(['c2', 'x']))), [bad, 'tool_outputs: no answer for call c1 (lookup_order)']);
-      assert.deepEqual(await refusal(answer({ type: 'approve_tool_calls', approvals: [{ tool_call_id: 'c1', approve: true }] })), [
+      assert.deepEqual(await refusal(() => answer(outputs(['c1', 'x'], ['c1', 'y']))), [bad, 'tool_outputs.1.tool_call_id: c1 is answered twice']);
+      assert.deepEqual(await refusal(() => answer(outputs(['c2', 'x']))), [bad, 'tool_outputs: no answer for call c1 (lookup_order)']);
+      assert.deepEqual(await refusal(() => answer({ type: 'approve_tool_calls', approvals: [{ tool_call_id: 'c1', approve: true }] })), [
         notWaiting,
         'the run waits for submit_tool_outputs, not approve_tool_calls',
       ]);
-      assert.deepEqual(await refusal(answer(OUTPUTS, randomUUID())), [notWaiting, 'no such run']);
+      assert.deepEqual(await refusal(() => answer(OUTPUTS, randomUUID())), [notWaiting, 'no such run']);
       assert.deepEqual(calls, ['requireAction submit_tool_outputs'], 'no refusal recorded anything');
       await answer(OUTPUTS);
       await answer({ type: 'submit_tool_outputs', tool_outputs: [...OUTPUT_ENTRIES].reverse() });
-      assert.deepEqual(await refusal(answer(outputs(['c1', 'other'], ['c2', 'lost']))), [
+      assert.deepEqual(await refusal(() => answer(outputs(['c1', 'other'], ['c2', 'lost']))), [
         notWaiting,
         "the run's action was already answered differently",
       ]);
@@ -185,7 +185,7 @@ describe('agentRunWorkflow waits', () => {
     });
     await running(async () => {
       while ((await handle.describe()).status.name !== 'RUNNING') await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.deepEqual(await refusal(answer(OUTPUTS)), [ANSWER_REFUSED.notWaiting, 'the run waits for no action (it is running)']);
+      assert.deepEqual(await refusal(() => answer(OUTPUTS)), [ANSWER_REFUSED.notWaiting, 'the run waits for no action (it is running)']);
       release();
       return handle.result();
     });

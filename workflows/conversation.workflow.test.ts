@@ -138,7 +138,7 @@ describe('conversationWorkflow', () => {
     const { model, numbered, submit, childStatus, running } = await start();
     await running(async () => {
       const first = await submit();
-      assert.deepEqual(await refusal(submit('reject')), [TURN_REFUSED.busy, 'an earlier turn of this conversation is not finished']);
+      assert.deepEqual(await refusal(() => submit('reject')), [TURN_REFUSED.busy, 'an earlier turn of this conversation is not finished']);
       assert.equal(numbered.length, 1, 'a refused turn is not numbered');
       model.release(first.runId);
       await until(async () => (await childStatus(first.runId)) === 'COMPLETED', 'the first turn ends');
@@ -199,10 +199,10 @@ describe('conversationWorkflow', () => {
   it("another organisation's turn and any turn after the conversation was deleted are refused; the workflow ends once its turns are done", async () => {
     const { handle, model, submit, running } = await start();
     await running(async () => {
-      assert.deepEqual(await refusal(submit('enqueue', randomUUID(), randomUUID())), [TURN_REFUSED.gone, 'no such conversation']);
+      assert.deepEqual(await refusal(() => submit('enqueue', randomUUID(), randomUUID())), [TURN_REFUSED.gone, 'no such conversation']);
       const last = await submit();
       await handle.signal(SIGNALS.conversationDeleted);
-      assert.deepEqual(await refusal(submit()), [TURN_REFUSED.gone, 'no such conversation']);
+      assert.deepEqual(await refusal(() => submit()), [TURN_REFUSED.gone, 'no such conversation']);
       model.release(last.runId);
       await handle.result();
     });

@@ -1,6 +1,6 @@
 export { TemporalClientModule } from './temporal-client.module';
 export { registerSearchAttributes } from './register-search-attributes';
-export { WorkflowStarter, type StartRequest, type UpdateOutcome } from './workflow-starter';
+export { WorkflowStarter, isForgottenUpdate, type StartRequest, type UpdateOutcome } from './workflow-starter';
 export { EventAnnouncer } from './event-announcer';
 export { TaskQueueBacklogReader, type QueueBacklog } from './task-queue-backlog';
 export { ensureRunEventsRetentionSchedule } from './retention-schedule';

@@ -93,11 +93,10 @@ export class WorkflowStarter {
    * message the workflow's validator or handler threw), or `closed` when no such workflow runs.
    */
   async update<T>(workflowId: string, updateName: string, arg: unknown): Promise<UpdateOutcome<T>> {
-    try {
-      return { kind: 'done', result: await this.temporal.workflow.getHandle(workflowId).executeUpdate<T, [unknown]>(updateName, { args: [arg] }) };
-    } catch (error) {
-      return updateRefusal(error);
-    }
+    return resendingForgotten(async () => ({
+      kind: 'done',
+      result: await this.temporal.workflow.getHandle(workflowId).executeUpdate<T, [unknown]>(updateName, { args: [arg] }),
+    }));
   }
 
   /**
@@ -105,19 +104,15 @@ export class WorkflowStarter {
    * runs again under the same id with the request's arguments), and waits until the workflow handled it.
    */
   async updateWithStart<T>(request: Omit<StartRequest, 'rerunWhenClosed'> & { update: string; updateArg: unknown }): Promise<UpdateOutcome<T>> {
-    const start = new WithStartWorkflowOperation<Workflow>(request.workflowType, {
-      ...this.options({ ...request, rerunWhenClosed: true }),
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    try {
-      const result = await this.temporal.workflow.executeUpdateWithStart<Workflow, T, [unknown]>(request.update, {
+    const options = { ...this.options({ ...request, rerunWhenClosed: true }), workflowIdConflictPolicy: 'USE_EXISTING' as const };
+    return resendingForgotten(async () => ({
+      kind: 'done',
+      result: await this.temporal.workflow.executeUpdateWithStart<Workflow, T, [unknown]>(request.update, {
         args: [request.updateArg],
-        startWorkflowOperation: start,
-      });
-      return { kind: 'done', result };
-    } catch (error) {
-      return updateRefusal(error);
-    }
+        // An operation is used once: each send gets its own.
+        startWorkflowOperation: new WithStartWorkflowOperation<Workflow>(request.workflowType, options),
+      }),
+    }));
   }
 
   /** Sends a signal (Temporal keeps it in the workflow's history, whether or not a worker is up); false when there is no such workflow. */
@@ -144,6 +139,30 @@ export class WorkflowStarter {
 }
 
 export type UpdateOutcome<T> = { kind: 'done'; result: T } | { kind: 'refused'; type: string; message: string } | { kind: 'closed' };
+
+/** How many times an Update the server forgot is sent again. */
+const FORGOTTEN_UPDATE_RESENDS = 2;
+
+/**
+ * Sends an Update, and again when the server forgot it: a refused Update is not kept, so when the first
+ * answer came before the refusal, asking for the outcome finds no such update. Sending it again is safe:
+ * the validator decides again, and an accepted one is kept and found.
+ */
+async function resendingForgotten<T>(send: () => Promise<UpdateOutcome<T>>): Promise<UpdateOutcome<T>> {
+  for (let resends = 0; ; resends++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (resends < FORGOTTEN_UPDATE_RESENDS && isForgottenUpdate(error)) continue;
+      return updateRefusal(error);
+    }
+  }
+}
+
+/** The server's answer for an Update id it does not know (the workflow itself exists). */
+export function isForgottenUpdate(error: unknown): boolean {
+  return error instanceof WorkflowNotFoundError && /^update .* not found/.test(error.message);
+}
 
 /** A refusal the workflow gave (an ApplicationFailure in its validator or handler), or no such running workflow; anything else is rethrown. */
 function updateRefusal(error: unknown): UpdateOutcome<never> {

@@ -8,6 +8,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES, laneTaskQueue, siblingTaskQueue, type EventInput } from '@pylon/contracts';
+import { isForgottenUpdate } from '@pylon/temporal';
 
 /** Where scripts/ensure-temporal-test-server.sh writes the wrapper that runs Temporal's Java test server. */
 export const TEMPORAL_TEST_SERVER_CACHE = join(
@@ -98,13 +99,19 @@ export async function startWorkflowWorkers(
   };
 }
 
-/** The refusal an Update met (what its validator or handler threw): its failure type and message. Fails when it was accepted. */
-export async function updateRefusal(sent: Promise<unknown>): Promise<[string | undefined, string]> {
-  try {
-    await sent;
-  } catch (error) {
-    assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
-    return [error.cause.type ?? undefined, error.cause.message];
+/**
+ * The refusal an Update met (what its validator or handler threw): its failure type and message. Fails when
+ * it was accepted. Sent again when the server forgot it before its refusal came (as WorkflowStarter does).
+ */
+export async function updateRefusal(send: () => Promise<unknown>): Promise<[string | undefined, string]> {
+  for (let resends = 0; ; resends++) {
+    try {
+      await send();
+    } catch (error) {
+      if (resends < 2 && isForgottenUpdate(error)) continue;
+      assert.ok(error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure, String(error));
+      return [error.cause.type ?? undefined, error.cause.message];
+    }
+    assert.fail('the Update was accepted');
   }
-  assert.fail('the Update was accepted');
 }
