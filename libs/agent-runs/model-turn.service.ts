@@ -3,10 +3,11 @@ import {
   outputMismatchError,
   type AgentTurn,
   type AnsweredTurn,
-  type McpServerTools,
   type OutputRepair,
   type ToolCall,
+  type RepairInput,
   type TranscriptEntry,
+  type TurnInput,
 } from '@pylon/contracts';
 import { AgentRun, AgentRunRepository, AgentVersion, ConversationRepository, Transactions } from '@pylon/db';
 import { LlmService, toolSpecs } from '@pylon/llm';
@@ -22,12 +23,8 @@ import { planCall } from './tools/tool-plan';
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
 
-/** What one model turn is asked with (the workflow's TurnInput without the run's identity). */
-export interface ModelTurn {
-  transcript: TranscriptEntry[];
-  mcpTools?: McpServerTools[];
-  repair?: OutputRepair;
-}
+/** What one model turn is asked with: the workflow's TurnInput (a RepairInput on a repair turn) without the run's identity. */
+export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools'> & Partial<Pick<RepairInput, 'repair'>>;
 
 /** A run's model turns, for the worker: the call, its structured answer, its metering, and what the turn ends in. */
 @Injectable()
