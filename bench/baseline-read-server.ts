@@ -9,7 +9,7 @@
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { RUN_COLUMNS } from '../libs/db/repositories/agent-run-row';
+import { RUN_COLUMNS } from '../libs/agent-runs/repositories/agent-run-row';
 import { serveBaseline } from './baseline-server-main';
 
 const SQL = `SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1 AND org_id = $2`;

@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool, type PoolClient } from 'pg';
-import { indexTuningStatement, type SearchPlan, type SearchStatement } from '@pylon/db/repositories/knowledge-search.sql';
+import { indexTuningStatement, type SearchPlan, type SearchStatement } from '@pylon/knowledge/repositories/knowledge-search.sql';
 
 export interface SqlSearch {
   orgId: string;

@@ -18,7 +18,7 @@
  * (clustered-embeddings.ts), served to the API's OpenAI provider by a local OpenAI-compatible server.
  */
 import { loadConfig } from '@pylon/config';
-import { knowledgeSearchStatement, vectorIndexDdl, type SearchPlan } from '@pylon/db';
+import { knowledgeSearchStatement, vectorIndexDdl, type SearchPlan } from '@pylon/knowledge';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, writeFileSync } from 'node:fs';

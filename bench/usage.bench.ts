@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { Pool } from 'pg';
-import { USAGE_SQL } from '@pylon/db';
+import { USAGE_SQL } from '@pylon/usage';
 import { createKey } from '../test/support/tenant';
 import { envInt, log, summarize, type BenchContext, type Benchmark, type BenchReport, type Grid } from './support';
 

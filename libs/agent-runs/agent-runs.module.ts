@@ -15,6 +15,25 @@ import { ConversationsService } from './conversations.service';
 import { RunMeteringService } from './run-metering.service';
 import { AgentSchedulesService } from './agent-schedules.service';
 
+import { AgentsModule } from '@pylon/agents';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { AgentScheduleRepository } from './repositories/agent-schedule.repository';
+import { ConversationRepository } from './repositories/conversation.repository';
+import { RunActionRepository } from './repositories/run-action.repository';
+import { RunEventNotifications } from './repositories/run-event-notifications';
+import { RunEventRepository } from './repositories/run-event.repository';
+import { RunUsageRepository } from './repositories/run-usage.repository';
+
+const REPOSITORIES = [
+  AgentRunRepository,
+  AgentScheduleRepository,
+  RunEventRepository,
+  RunEventNotifications,
+  ConversationRepository,
+  RunActionRepository,
+  RunUsageRepository,
+];
+
 const SERVICES = [
   AgentVersions,
   AgentRunsService,
@@ -30,8 +49,8 @@ const SERVICES = [
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
-  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule],
-  providers: SERVICES,
+  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule, AgentsModule],
+  providers: [...SERVICES, ...REPOSITORIES],
   exports: SERVICES,
 })
 export class AgentRunsModule {}

@@ -19,7 +19,9 @@ import {
   type TurnSubmission,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRun, AgentRunRepository, AgentVersion, ConversationRepository, type Page, type PageRequest } from '@pylon/db';
+import { AgentRun, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { ConversationRepository } from './repositories/conversation.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { LlmService } from '@pylon/llm';

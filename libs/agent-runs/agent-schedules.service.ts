@@ -9,7 +9,10 @@ import {
   type ScheduleFiringInput,
   type ScheduleOverlap,
 } from '@pylon/contracts';
-import { AgentRepository, AgentRun, AgentRunRepository, AgentSchedule, AgentScheduleRepository, type Page, type PageRequest } from '@pylon/db';
+import { AgentRepository } from '@pylon/agents';
+import { AgentRun, AgentSchedule, type Page, type PageRequest } from '@pylon/db';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { AgentScheduleRepository } from './repositories/agent-schedule.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { AgentScheduleEngine, InvalidScheduleSpecError } from '@pylon/temporal';
 import { AgentRunsService } from './agent-runs.service';

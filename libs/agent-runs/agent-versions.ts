@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { AgentRepository, type AgentVersion } from '@pylon/db';
+import { AgentRepository } from '@pylon/agents';
+import type { AgentVersion } from '@pylon/db';
 
 const VERSION_CACHE_SIZE = 1_000;
 

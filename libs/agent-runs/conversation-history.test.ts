@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ConversationItem, ConversationItemType } from '@pylon/db';
+import type { ConversationItem, ConversationItemType } from './repositories/conversation.repository';
 import { conversationHistory } from './conversation-history';
 
 let seq = 0;

@@ -1,5 +1,5 @@
 import type { HistoryEntry, ToolCall } from '@pylon/contracts';
-import type { ConversationItem } from '@pylon/db';
+import type { ConversationItem } from './repositories/conversation.repository';
 
 /** A rough token count (four characters a token), enough to keep a history inside a model's context. */
 export function estimateTokens(text: string): number {

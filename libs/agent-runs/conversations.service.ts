@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PylonError, SIGNALS, conversationWorkflowId, type IfBusy } from '@pylon/contracts';
-import { Conversation, ConversationRepository, type ConversationItem, type Page, type PageRequest } from '@pylon/db';
+import { Conversation, type Page, type PageRequest } from '@pylon/db';
+import { ConversationRepository, type ConversationItem } from './repositories/conversation.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { WorkflowStarter } from '@pylon/temporal';
 import { AgentRunsService, type NewRunRequest, type QueuedRun } from './agent-runs.service';

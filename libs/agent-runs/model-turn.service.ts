@@ -9,7 +9,9 @@ import {
   type TranscriptEntry,
   type TurnInput,
 } from '@pylon/contracts';
-import { AgentRun, AgentRunRepository, AgentVersion, ConversationRepository, Transactions } from '@pylon/db';
+import { AgentRun, AgentVersion, Transactions } from '@pylon/db';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { ConversationRepository } from './repositories/conversation.repository';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { AgentVersions } from './agent-versions';
 import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';

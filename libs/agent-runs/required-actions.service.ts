@@ -14,7 +14,11 @@ import {
   type RequiredActionType,
   type ToolCall,
 } from '@pylon/contracts';
-import { AgentRun, AgentRunRepository, RunActionRepository, type NewConversationItem, type NewRunEvent, type RunAction } from '@pylon/db';
+import { AgentRun } from '@pylon/db';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { RunActionRepository, type RunAction } from './repositories/run-action.repository';
+import type { NewConversationItem } from './repositories/conversation.repository';
+import type { NewRunEvent } from './repositories/agent-run-row';
 import { WorkflowStarter } from '@pylon/temporal';
 import { toAgentRunView } from './run-view';
 

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { PylonError, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRun, RunEventNotifications, RunEventRepository, type NewRunEvent, type StoredRunEvent } from '@pylon/db';
+import { AgentRun } from '@pylon/db';
+import { RunEventNotifications } from './repositories/run-event-notifications';
+import { RunEventRepository, type StoredRunEvent } from './repositories/run-event.repository';
+import type { NewRunEvent } from './repositories/agent-run-row';
 import { toAgentRunView } from './run-view';
 
 /** A run's log ends with the event of its final status, which carries the run as the API returns it. */

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PylonError, ErrorCode, type TurnUsage } from '@pylon/contracts';
-import { AgentRunRepository, RunUsageRepository, Transactions, type NewRunTurnUsage, type RunTurnUsage } from '@pylon/db';
+import { AgentRunRepository } from './repositories/agent-run.repository';
+import { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './repositories/run-usage.repository';
+import { Transactions } from '@pylon/db';
 import { InsufficientTokensError, LedgerService, ModelPricesService, type PriceInEffect } from '@pylon/ledger';
 import { RunCannotPayError } from './run-errors';
 

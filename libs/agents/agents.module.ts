@@ -6,9 +6,11 @@ import { AgentsService } from './agents.service';
 import { McpHeaderSecretsService } from './mcp-header-secrets.service';
 
 /** Agents' rules. Needs the global config and database modules (and the Temporal client, for KnowledgeModule). */
+import { AgentRepository } from './repositories/agent.repository';
+
 @Module({
   imports: [LlmModule, SecretsModule, KnowledgeModule],
-  providers: [AgentsService, McpHeaderSecretsService],
-  exports: [AgentsService, McpHeaderSecretsService],
+  providers: [AgentsService, McpHeaderSecretsService, AgentRepository],
+  exports: [AgentsService, McpHeaderSecretsService, AgentRepository],
 })
 export class AgentsModule {}

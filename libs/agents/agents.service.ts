@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PylonError, DEFAULT_ACTION_TIMEOUT_SECONDS } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { Agent, AgentRepository, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import { Agent, AgentVersion, type Page, type PageRequest } from '@pylon/db';
+import { AgentRepository } from './repositories/agent.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeBasesService } from '@pylon/knowledge';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';

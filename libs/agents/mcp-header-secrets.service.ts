@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MCP_TOOL, mcpHeaderContext, type AgentToolConfig } from '@pylon/contracts';
-import { AgentRepository } from '@pylon/db';
+import { AgentRepository } from './repositories/agent.repository';
 import { SecretBox } from '@pylon/secrets';
 
 export interface ResealOutcome {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KeyRequestCount } from '@pylon/db';
+import type { KeyRequestCount } from '@pylon/usage';
 import { KEY_REQUEST_RETENTION_DAYS, KeyRequestCounter, type KeyRequestSink } from './api-key-usage-counter';
 
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
-import { UsageRepository, type KeyRequestCount } from '@pylon/db';
+import { UsageRepository, type KeyRequestCount } from '@pylon/usage';
 
 const HOUR_MS = 3_600_000;
 /** Hourly counts are kept this long: the usage report reads 30 days, the rest is a margin. */

@@ -1,5 +1,6 @@
 import { DOCUMENT_FILE_MEDIA_TYPES, EVENT_TYPES, type DocumentFileType, type DocumentStatus } from '@pylon/contracts';
-import type { EmbeddingProgress, EventFactory, KnowledgeDocument } from '@pylon/db';
+import type { EmbeddingProgress } from './repositories/knowledge-document.repository';
+import type { EventFactory, KnowledgeDocument } from '@pylon/db';
 
 /** A knowledge document as the API returns it (and as its events carry it). */
 export interface KnowledgeDocumentView {

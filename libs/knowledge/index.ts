@@ -13,3 +13,31 @@ export { KnowledgeFilesService, type IncomingFile, type ReceivedFile, type FileD
 export { DocumentFileStore } from './document-file-store';
 export { ExtractionFailure, DOCUMENT_FILE_MEDIA_TYPES, sniffing } from './extraction';
 export { KnowledgeBatchesService, CANCELLED_WITH_BATCH, type KnowledgeBatchView } from './knowledge-batches.service';
+export {
+  KnowledgeVectorIndexRepository,
+  vectorIndexDdl,
+  vectorIndexName,
+  type VectorIndexRecord,
+  type VectorIndexStatus,
+} from './repositories/knowledge-vector-index.repository';
+export { KnowledgeBaseRepository, type KnowledgeBaseChanges } from './repositories/knowledge-base.repository';
+export {
+  KnowledgeDocumentRepository,
+  type NewKnowledgeDocument,
+  type EmbeddedChunk,
+  type EmbeddingProgress,
+  type RevisionFields,
+  type ReplacementRecord,
+  type RevisionAcceptance,
+  type PublishedChunks,
+} from './repositories/knowledge-document.repository';
+export { KnowledgeBatchRepository, type BatchDocumentRow, type NewKnowledgeBatch } from './repositories/knowledge-batch.repository';
+export { KnowledgeChunkRepository, type ChunkMatch, type ChunkQueryMatch, type DraftChunk } from './repositories/knowledge-chunk.repository';
+export {
+  knowledgeSearchStatement,
+  RRF_K,
+  type ChunkQuery,
+  type IndexTuning,
+  type SearchPlan,
+  type SearchStatement,
+} from './repositories/knowledge-search.sql';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PylonError, ErrorCode } from '@pylon/contracts';
-import { KnowledgeBase, KnowledgeBaseRepository, type Page, type PageRequest } from '@pylon/db';
+import { KnowledgeBase, type Page, type PageRequest } from '@pylon/db';
+import { KnowledgeBaseRepository } from './repositories/knowledge-base.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { DocumentFileStore } from './document-file-store';
 

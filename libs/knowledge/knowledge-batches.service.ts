@@ -10,7 +10,9 @@ import {
   type KnowledgeBatchStatus,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeBatch, KnowledgeBatchRepository, KnowledgeDocumentRepository } from '@pylon/db';
+import { KnowledgeBatch } from '@pylon/db';
+import { KnowledgeBatchRepository } from './repositories/knowledge-batch.repository';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';

@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { PylonError, ErrorCode, WORKFLOW_TYPES, knowledgeIngestWorkflowId, type DocumentStatus } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
+import { KnowledgeDocument, type Page, type PageRequest } from '@pylon/db';
 import {
-  KnowledgeDocument,
   KnowledgeDocumentRepository,
   type EmbeddingProgress,
   type NewKnowledgeDocument,
-  type Page,
-  type PageRequest,
   type ReplacementRecord,
   type RevisionAcceptance,
-} from '@pylon/db';
+} from './repositories/knowledge-document.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService, RetryLaterError } from '@pylon/limits';
 import { WorkflowStarter } from '@pylon/temporal';

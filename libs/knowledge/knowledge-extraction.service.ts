@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ExtractionStep } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeDocumentRepository } from '@pylon/db';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
 import { DocumentFileStore } from './document-file-store';
 import { ExtractionFailure, ExtractionPool, type ExtractionLimits, type ExtractionLoad } from './extraction';
 import { isSuperseded } from './revision';

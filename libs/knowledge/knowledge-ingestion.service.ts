@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EMBEDDING_BATCH_PARALLELISM, type IngestionPlan, type OneStepIngestion, type PublishOutcome } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { KnowledgeChunkRepository, KnowledgeDocumentRepository, type DraftChunk, type KnowledgeDocument, type PublishedChunks } from '@pylon/db';
+import { KnowledgeChunkRepository, type DraftChunk } from './repositories/knowledge-chunk.repository';
+import { KnowledgeDocumentRepository, type PublishedChunks } from './repositories/knowledge-document.repository';
+import type { KnowledgeDocument } from '@pylon/db';
 import { EmbeddingProvider } from '@pylon/embeddings';
 import { chunkText } from './chunking';
 import { pageRange } from './extraction';

@@ -1,7 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import type { SearchFilter, SearchMode } from '@pylon/contracts';
-import { ChunkMatch, ChunkQueryMatch, KnowledgeChunkRepository, KnowledgeDocumentRepository, SearchPlan } from '@pylon/db';
+import { ChunkMatch, ChunkQueryMatch, KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import { SearchPlan } from './repositories/knowledge-search.sql';
 import { CachedQueryEmbedder } from '@pylon/embeddings';
 import { planSearch, supportsIterativeScan } from './search-planner';
 import { KnowledgeVectorIndexService } from './vector-index.service';

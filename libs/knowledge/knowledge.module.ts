@@ -11,6 +11,12 @@ import { KnowledgeFilesService } from './knowledge-files.service';
 import { KnowledgeBatchesService } from './knowledge-batches.service';
 import { KnowledgeVectorIndexService } from './vector-index.service';
 
+import { KnowledgeBaseRepository } from './repositories/knowledge-base.repository';
+import { KnowledgeBatchRepository } from './repositories/knowledge-batch.repository';
+import { KnowledgeChunkRepository } from './repositories/knowledge-chunk.repository';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import { KnowledgeVectorIndexRepository } from './repositories/knowledge-vector-index.repository';
+
 /** Knowledge's rules: bases and documents (API), their ingestion (worker), search (both). Needs the global config, database and Temporal client modules. */
 @Module({
   imports: [EmbeddingsModule, LimitsModule],
@@ -24,6 +30,11 @@ import { KnowledgeVectorIndexService } from './vector-index.service';
     KnowledgeIngestionService,
     KnowledgeExtractionService,
     KnowledgeVectorIndexService,
+    KnowledgeBaseRepository,
+    KnowledgeDocumentRepository,
+    KnowledgeBatchRepository,
+    KnowledgeChunkRepository,
+    KnowledgeVectorIndexRepository,
   ],
   exports: [
     KnowledgeBasesService,

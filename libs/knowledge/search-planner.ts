@@ -1,4 +1,4 @@
-import type { SearchPlan } from '@pylon/db';
+import type { SearchPlan } from './repositories/knowledge-search.sql';
 
 export interface SearchShape {
   /** Chunks of the organisation searched. */

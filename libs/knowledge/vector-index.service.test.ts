@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '@pylon/config';
-import type { KnowledgeDocumentRepository, KnowledgeVectorIndexRepository, VectorIndexRecord } from '@pylon/db';
+import type { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import type { KnowledgeVectorIndexRepository, VectorIndexRecord } from './repositories/knowledge-vector-index.repository';
 import type { StartRequest, WorkflowStarter } from '@pylon/temporal';
 import { FAILED_BUILD_RETRY_MS, KnowledgeVectorIndexService } from './vector-index.service';
 

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PylonConfig } from '@pylon/config';
 import { WORKFLOW_TYPES, knowledgeVectorIndexWorkflowId, type VectorIndexOutcome } from '@pylon/contracts';
-import { KnowledgeDocumentRepository, KnowledgeVectorIndexRepository, type VectorIndexRecord } from '@pylon/db';
+import { KnowledgeDocumentRepository } from './repositories/knowledge-document.repository';
+import { KnowledgeVectorIndexRepository, type VectorIndexRecord } from './repositories/knowledge-vector-index.repository';
 import { WorkflowStarter } from '@pylon/temporal';
 import { planSearch } from './search-planner';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { LedgerRepository, type EntryReference, type Page, type PageRequest, type TokenEntry } from '@pylon/db';
+import { LedgerRepository, type EntryReference } from './repositories/ledger.repository';
+import type { Page, PageRequest, TokenEntry } from '@pylon/db';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { OrganizationsService } from '@pylon/organizations';
 

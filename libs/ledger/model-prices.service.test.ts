@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '@pylon/config';
-import type { ModelPrice, ModelPriceChanges, ModelPriceRepository } from '@pylon/db';
+import type { ModelPrice, ModelPriceRepository } from './repositories/model-price.repository';
+import type { ModelPriceChanges } from './repositories/model-price-changes';
 import { ModelPricesService } from './model-prices.service';
 
 /** Announcements under the test's control: heard or not, and changes it announces. */

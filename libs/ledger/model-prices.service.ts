@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PylonConfig, type ConfiguredModelPrice } from '@pylon/config';
-import { ModelPriceChanges, ModelPriceRepository, type ModelPrice } from '@pylon/db';
+import { ModelPriceChanges } from './repositories/model-price-changes';
+import { ModelPriceRepository, type ModelPrice } from './repositories/model-price.repository';
 import type { TurnUsage } from '@pylon/contracts';
 
 /** A model's price and where it comes from. */

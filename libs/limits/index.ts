@@ -5,3 +5,6 @@ export { type BacklogKind } from './backlog-counts';
 export { RateLimitMetrics, type LimitName } from './rate-limit-metrics';
 export { effectiveKeyRate, type KeyRate, type RateDecision } from './key-rate';
 export { effectiveOrgLimits, type EffectiveOrgLimits, type OrgLimitOverrides, type OrgLimitValues } from './org-limits';
+export { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-limits.repository';
+export { RateLimitStore, RATE_LIMIT_TABLE } from './repositories/rate-limit-store';
+export { KeyRateBucketRepository, type BucketTake } from './repositories/key-rate-bucket.repository';

@@ -1,4 +1,4 @@
-import type { BucketTake } from '@pylon/db';
+import type { BucketTake } from './repositories/key-rate-bucket.repository';
 import { toDecision, type KeyRate, type RateDecision } from './key-rate';
 
 /** The most tokens one API process takes ahead of its requests. */

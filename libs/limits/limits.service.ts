@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { PylonConfig } from '@pylon/config';
-import { KeyRateBucketRepository, OrgLimitsRepository, RateLimitStore, type OrgLimitChanges } from '@pylon/db';
+import { KeyRateBucketRepository } from './repositories/key-rate-bucket.repository';
+import { OrgLimitsRepository, type OrgLimitChanges } from './repositories/org-limits.repository';
+import { RateLimitStore } from './repositories/rate-limit-store';
 import { effectiveKeyRate, type KeyRate, type RateDecision } from './key-rate';
 import { KeyRateTokens } from './key-rate-tokens';
 import { LimitExceededError, RetryLaterError } from './limit-errors';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PylonError } from '@pylon/contracts';
-import { Organization, OrganizationRepository, type Page, type PageRequest } from '@pylon/db';
+import { Organization, type Page, type PageRequest } from '@pylon/db';
+import { OrganizationRepository } from './repositories/organization.repository';
 
 /** The tenants: created and listed by the operator, and looked up by every admin route that names one. */
 @Injectable()

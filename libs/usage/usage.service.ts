@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { grantsScope, type Scope } from '@pylon/contracts';
-import { UsageRepository, type FailureKind, type ModelTurnCounts, type RunCounts, type UsageWindows, type WindowRow } from '@pylon/db';
+import {
+  UsageRepository,
+  type FailureKind,
+  type ModelTurnCounts,
+  type RunCounts,
+  type UsageWindows,
+  type WindowRow,
+} from './repositories/usage.repository';
 
 const DAY_MS = 86_400_000;
 export const USAGE_WINDOWS = ['24h', '30d'] as const;

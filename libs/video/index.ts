@@ -2,3 +2,4 @@ export { toGenerationView, generationEvent, type VideoGenerationView } from './g
 export { VIDEO_BACKEND } from './video-provider.token';
 export { VideoModule } from './video.module';
 export { VideoGenerationsService, GenerationNotFoundError, type GenerationRequest } from './video-generations.service';
+export { VideoGenerationRepository, type NewVideoGeneration, type VideoOutcome } from './repositories/video-generation.repository';

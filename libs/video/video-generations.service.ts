@@ -13,7 +13,8 @@ import {
   type VideoSubmission,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { Transactions, VideoGeneration, VideoGenerationRepository } from '@pylon/db';
+import { Transactions, VideoGeneration } from '@pylon/db';
+import { VideoGenerationRepository } from './repositories/video-generation.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { InsufficientTokensError, LedgerService } from '@pylon/ledger';
 import { LimitsService } from '@pylon/limits';

@@ -6,6 +6,8 @@ import { LimitsModule } from '@pylon/limits';
 import { VIDEO_BACKEND } from './video-provider.token';
 import { VideoGenerationsService } from './video-generations.service';
 
+import { VideoGenerationRepository } from './repositories/video-generation.repository';
+
 /**
  * Video generation's rules (VideoGenerationsService), for the API and the worker, and the video provider
  * chosen by VIDEO_PROVIDER (`local` renders with ffmpeg; `luma` is Dream Machine). Needs the global
@@ -15,6 +17,7 @@ import { VideoGenerationsService } from './video-generations.service';
   imports: [LimitsModule, LedgerModule],
   providers: [
     VideoGenerationsService,
+    VideoGenerationRepository,
     {
       provide: VIDEO_BACKEND,
       inject: [PylonConfig],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AttemptRecord } from '@pylon/db';
+import type { AttemptRecord } from './repositories/webhook-delivery.repository';
 import { AttemptRecorder } from './attempt-recorder';
 
 const record = (statusCode: number | null): AttemptRecord => ({

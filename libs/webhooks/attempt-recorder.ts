@@ -1,4 +1,4 @@
-import type { AttemptOfDelivery } from '@pylon/db';
+import type { AttemptOfDelivery } from './repositories/webhook-delivery.repository';
 
 type Write = (attempts: AttemptOfDelivery[]) => Promise<void>;
 

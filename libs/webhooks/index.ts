@@ -21,3 +21,12 @@ export {
   type NewEndpointRequest,
   type Recovery,
 } from './webhook-endpoints.service';
+export { WebhookEndpointRepository, type EndpointChanges } from './repositories/webhook-endpoint.repository';
+export {
+  WebhookDeliveryRepository,
+  type AttemptOfDelivery,
+  type AttemptRecord,
+  type DeliveryContext,
+  type DeliveryFilter,
+  type EventDeliveries,
+} from './repositories/webhook-delivery.repository';

@@ -9,7 +9,9 @@ import {
   type WebhookEventInput,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { WebhookDeliveryRepository, WebhookEndpointRepository, type PylonEvent, type WebhookEndpoint } from '@pylon/db';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository';
+import type { PylonEvent, WebhookEndpoint } from '@pylon/db';
 import { PylonMetrics } from '@pylon/metrics';
 import { WorkflowStarter } from '@pylon/temporal';
 import { PrivateTargets, RefusedUrlError, resolveDeliverableUrl } from './address-guard';

@@ -13,18 +13,9 @@ import {
   type WebhookEventInput,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import {
-  PylonEvent,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookDeliveryRepository,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
-  type DeliveryFilter,
-  type EndpointChanges,
-  type Page,
-  type PageRequest,
-} from '@pylon/db';
+import { PylonEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type Page, type PageRequest } from '@pylon/db';
+import { WebhookDeliveryRepository, type DeliveryFilter } from './repositories/webhook-delivery.repository';
+import { WebhookEndpointRepository, type EndpointChanges } from './repositories/webhook-endpoint.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { LimitsService } from '@pylon/limits';
 import { EventAnnouncer, WorkflowStarter } from '@pylon/temporal';

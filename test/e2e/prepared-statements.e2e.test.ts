@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { AgentRunRepository, RunEventRepository, createDataSource, onStatementSent, prepared } from '@pylon/db';
+import { AgentRunRepository, RunEventRepository } from '@pylon/agent-runs';
+import { createDataSource, onStatementSent, prepared } from '@pylon/db';
 import { testInfra } from '../support/infra';
 import { applicationOutbox } from '../support/repository-db';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PylonError } from '@pylon/contracts';
 import { ModelPricesService } from '@pylon/ledger';
-import type { ModelPrice } from '@pylon/db';
+import type { ModelPrice } from '@pylon/ledger';
 import { OrganizationsService } from '@pylon/organizations';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { ApiErrors } from '../openapi/api-errors.decorator';

@@ -6,7 +6,7 @@ import { PylonError } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { RunEventsService, type RunEventStream } from '@pylon/agent-runs';
 import { LimitsService } from '@pylon/limits';
-import type { StoredRunEvent } from '@pylon/db';
+import type { StoredRunEvent } from '@pylon/agent-runs';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ServerSentEventStream } from '../common/server-sent-events';

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyService, ApiKeyUsageCounter } from '@pylon/api-keys';
+import { ApiKeysModule } from '@pylon/api-keys';
 import { StrictQuery } from '../common/query-params';
 import { AccessGuard } from './access.guard';
 
@@ -10,7 +10,11 @@ import { AccessGuard } from './access.guard';
  */
 @Global()
 @Module({
-  providers: [ApiKeyService, ApiKeyUsageCounter, { provide: APP_GUARD, useClass: AccessGuard }, { provide: APP_GUARD, useClass: StrictQuery }],
-  exports: [ApiKeyService],
+  imports: [ApiKeysModule],
+  providers: [
+    { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_GUARD, useClass: StrictQuery },
+  ],
+  exports: [ApiKeysModule],
 })
 export class AuthModule {}

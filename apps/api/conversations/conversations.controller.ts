@@ -1,7 +1,8 @@
 import { Controller, Delete, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ConversationsService, toAgentRunCreated } from '@pylon/agent-runs';
-import type { Conversation, ConversationItem } from '@pylon/db';
+import type { Conversation } from '@pylon/db';
+import type { ConversationItem } from '@pylon/agent-runs';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';
 import { ApiUuidParam, UuidParam } from '../common/uuid-param';
 import { RequireScope } from '../auth/access.decorators';

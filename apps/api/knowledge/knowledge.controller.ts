@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ChunkMatch, ChunkQueryMatch } from '@pylon/db';
+import type { ChunkMatch, ChunkQueryMatch } from '@pylon/knowledge';
 import { KnowledgeBasesService, KnowledgeSearchService, parseSearchFilter, toDocumentView, KnowledgeDocumentsService } from '@pylon/knowledge';
 import { readIdempotencyKey, ApiIdempotencyKey } from '../common/idempotency';
 import { toListResponse, toPageRequest } from '../common/pagination.dto';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KNOWLEDGE_SEARCH_TOOL, toolName, type KnowledgeToolHit, type ToolCall } from '@pylon/contracts';
-import { AgentRunRepository, ConversationRepository } from '@pylon/db';
+import { AgentRunRepository } from '../repositories/agent-run.repository';
+import { ConversationRepository } from '../repositories/conversation.repository';
 import { KnowledgeSearchService } from '@pylon/knowledge';
 import { AgentVersions } from '../agent-versions';
 import { RunEventsService } from '../run-events.service';

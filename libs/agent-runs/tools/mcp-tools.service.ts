@@ -12,7 +12,10 @@ import {
   type ToolCall,
 } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
-import { AgentRepository, AgentRunRepository, ConversationRepository, RunEventRepository } from '@pylon/db';
+import { AgentRepository } from '@pylon/agents';
+import { AgentRunRepository } from '../repositories/agent-run.repository';
+import { ConversationRepository } from '../repositories/conversation.repository';
+import { RunEventRepository } from '../repositories/run-event.repository';
 import { callResultText, cutToSize, listedTools, withMcpClient, type McpEndpoint } from '@pylon/mcp';
 import { SecretBox } from '@pylon/secrets';
 import { PrivateTargets } from '@pylon/webhooks';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What the usage endpoint (`GET /api/v1/usage`, libs/db/repositories/usage.repository.ts) reads, bounded by
+ * What the usage endpoint (`GET /api/v1/usage`, libs/usage/repositories/usage.repository.ts) reads, bounded by
  * organisation and time and, for the counts, index-only: each aggregated table gets an index on
  * `(org_id, <time>)` carrying the columns its statement reads (a count reads no row, only the index and the
  * visibility map); each kind of failure a partial index of its own, so that the newest failures and the
