@@ -14,6 +14,7 @@ import {
   type AgentTurn,
   type RequiredActionRequest,
   type TranscriptEntry,
+  type TurnInput,
 } from '@pylon/contracts';
 import { createTimeSkippingEnv, updateRefusal as refusal } from '../test/support/time-skipping';
 import { agentRunWorkflow } from './agent-run.workflow';
@@ -139,9 +140,42 @@ describe('agentRunWorkflow waits', () => {
     );
   });
 
+  it("a model in the worker's process records the outputs in its own turn: the answer costs no local activity of its own", async () => {
+    const given: Array<TurnInput['answered']> = [];
+    const model = callsThenAnswers(CUSTOMER_CALLS);
+    const { handle, calls, answers, waitForAction, answer, running } = await start(
+      { takeTurn: async (turn) => (given.push(turn.answered), model.takeTurn(turn)) },
+      { modelAnswersInProcess: true },
+    );
+    const outcome = await running(async () => {
+      const { actionId } = await waitForAction();
+      await answer(OUTPUTS);
+      assert.deepEqual(
+        given,
+        [
+          undefined,
+          { actionId, calls: CUSTOMER_CALLS.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })), answer: OUTPUTS },
+        ],
+        'the turn after the wait is given the outputs to record',
+      );
+      return handle.result();
+    });
+    assert.deepEqual(outcome, { status: 'succeeded' });
+    assert.deepEqual(calls, ['requireAction submit_tool_outputs']);
+    assert.deepEqual(answers, [], 'no recordAnswer: the turn recorded them');
+  });
+
   it("each wrong answer is refused by the Update's validator before anything is recorded, and the right one lands after them", async () => {
     const model = callsThenAnswers(CUSTOMER_CALLS);
-    const { handle, calls, waitForAction, answer, running } = await start({ takeTurn: model.takeTurn });
+    // The turn after the answer is held until the last refusal, so the run still runs when it arrives.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { handle, calls, waitForAction, answer, running } = await start({
+      takeTurn: async (turn) => {
+        if (turn.transcript.length > 0) await held;
+        return model.takeTurn(turn);
+      },
+    });
     const bad = ANSWER_REFUSED.badAnswer;
     const notWaiting = ANSWER_REFUSED.notWaiting;
     await running(async () => {
@@ -168,6 +202,7 @@ describe('agentRunWorkflow waits', () => {
         notWaiting,
         "the run's action was already answered differently",
       ]);
+      release();
       return handle.result();
     });
     assert.deepEqual(

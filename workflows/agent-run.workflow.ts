@@ -3,6 +3,7 @@ import {
   MAX_AGENT_TURNS,
   RUN_ALREADY_FINISHED_ERROR,
   RUN_CANCELLED_ERROR,
+  type AcceptedAnswer,
   type AgentRunOutcome,
   type AgentRunWorkflowInput,
   type TranscriptEntry,
@@ -20,7 +21,7 @@ export { answerAction } from './agent-run/required-actions';
 /**
  * An agent run: the model takes turns (the first marks the run running) until it answers; the tools it
  * calls in between are run (tool-dispatch.ts), and what needs a person or the caller is waited for at no
- * cost (required-actions.ts). A structured answer that misses the schema gets one repair turn of its own. The turn that answers records the output, so the caller sees the run
+ * cost (required-actions.ts); the next turn records the outputs it was given. A structured answer that misses the schema gets one repair turn of its own. The turn that answers records the output, so the caller sees the run
  * succeeded as soon as the model is done. A failure is recorded with a readable error; a cancelled run
  * ends `failed` with `cancelled`; either way its event is announced to webhooks.
  */
@@ -30,18 +31,21 @@ export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<Agen
   const runTools = toolDispatch(run, clock, new RequiredActions(run));
   try {
     const transcript: TranscriptEntry[] = [];
+    let answered: AcceptedAnswer | undefined;
     const mcpTools = run.mcpVersionId ? await clock.counting(() => mcpActivities(run).listMcpTools(run)) : undefined;
     for (let turn = 0; ; turn++) {
       if (turn === MAX_AGENT_TURNS) throw ApplicationFailure.nonRetryable(`the agent called tools ${MAX_AGENT_TURNS} times without answering`);
       const asked = { ...run, transcript, ...(mcpTools && { mcpTools }) };
-      const first = await clock.counting(() => model.takeTurn(asked));
+      const first = await clock.counting(() => model.takeTurn({ ...asked, ...(answered && { answered }) }));
       const reply = first.kind === 'off_schema' ? await clock.counting(() => model.repairAnswer({ ...asked, repair: first.repair })) : first;
       if (reply.kind === 'answered') {
         await announce(run.orgId, reply.eventId);
         return { status: 'succeeded' };
       }
       transcript.push({ role: 'assistant', toolCalls: reply.calls.map(asModelCall), ...(reply.content ? { content: reply.content } : {}) });
-      transcript.push(...(await runTools(reply.calls)));
+      const tools = await runTools(reply.calls);
+      transcript.push(...tools.results);
+      answered = tools.answered;
     }
   } catch (failure) {
     return await recordFailure(run, failure);

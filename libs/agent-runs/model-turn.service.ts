@@ -21,12 +21,13 @@ import { RunMeteringService } from './run-metering.service';
 import { runEvent, structuredRunEvent } from './run-view';
 import { checkAnswer } from './structured-output';
 import { planCall } from './tools/tool-plan';
+import { RequiredActionsService } from './required-actions.service';
 
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
 
 /** What one model turn is asked with: the workflow's TurnInput (a RepairInput on a repair turn) without the run's identity. */
-export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools'> & Partial<Pick<RepairInput, 'repair'>>;
+export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools' | 'answered'> & Partial<Pick<RepairInput, 'repair'>>;
 
 /** A run's model turns, for the worker: the call, its structured answer, its metering, and what the turn ends in. */
 @Injectable()
@@ -39,10 +40,12 @@ export class ModelTurnService {
     private readonly conversations: ConversationRepository,
     private readonly transactions: Transactions,
     private readonly metering: RunMeteringService,
+    private readonly actions: RequiredActionsService,
   ) {}
 
   /**
-   * One model turn: marks the run running (a no-op after the first turn), asks the model, records the
+   * One model turn: records the tool outputs it goes on from (when it is given them), marks the run
+   * running (a no-op after the first turn), asks the model, records the
    * turn's tokens with its debit (RunMeteringService), and records an answer at once: the run succeeded,
    * with its event and deliveries, in one statement (with the turn's tokens too when it was free). A version
    * with a response format has its answer checked against the schema first: one that misses it is handed
@@ -61,7 +64,8 @@ export class ModelTurnService {
   }
 
   private async turn(orgId: string, runId: string, turn: ModelTurn, signal: AbortSignal): Promise<AgentTurn> {
-    const { transcript, mcpTools = [], repair } = turn;
+    const { transcript, mcpTools = [], repair, answered } = turn;
+    if (answered) await this.actions.recordAnswer(orgId, answered.actionId, answered.calls, answered.answer);
     const started = await this.runs.markRunning(orgId, runId);
     if (!started) throw new RunNotFoundError(runId);
     const { run } = started;

@@ -64,23 +64,22 @@ export class RequiredActionsService {
 
   /** Hands the answer to the run's workflow; 400 when it does not fit the action, 409 when the run waits for no such action. */
   async answer(orgId: string, runId: string, answer: ActionAnswer): Promise<AgentRun> {
+    // The run's workflow judges the answer first (its validator refuses another organisation's), so an
+    // answer to a waiting run reads the run once, after it was taken.
+    const outcome = await this.workflows.update(agentRunWorkflowId(runId), UPDATES.answerAction, { orgId, answer }).catch(() => {
+      throw new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine did not take the answer; nothing was recorded, send it again');
+    });
     const run = await this.run(orgId, runId);
-    if (run.status === 'running') {
-      const outcome = await this.workflows.update(agentRunWorkflowId(runId), UPDATES.answerAction, { orgId, answer }).catch(() => {
-        throw new PylonError(ErrorCode.OrchestratorUnavailable, 'the workflow engine did not take the answer; nothing was recorded, send it again');
-      });
-      if (outcome.kind === 'refused') {
-        if (outcome.type === ANSWER_REFUSED.badAnswer) throw PylonError.invalidRequest(outcome.message);
-        throw new PylonError(ErrorCode.RunNotWaiting, outcome.message);
-      }
-      if (outcome.kind === 'done') return (await this.runs.findById(orgId, runId))!;
+    if (outcome.kind === 'done') return run;
+    if (outcome.kind === 'refused' && run.status === 'running') {
+      if (outcome.type === ANSWER_REFUSED.badAnswer) throw PylonError.invalidRequest(outcome.message);
+      throw new PylonError(ErrorCode.RunNotWaiting, outcome.message);
     }
     // The run is not running (or its workflow just ended): only the answer it already went on with is accepted again.
-    const ended = (await this.runs.findById(orgId, runId))!;
     const action = await this.actions.latestOfRun(orgId, runId);
-    if (action?.status === 'answered' && action.answerHash === answerHash(answer)) return ended;
+    if (action?.status === 'answered' && action.answerHash === answerHash(answer)) return run;
     if (action?.status === 'answered') throw new PylonError(ErrorCode.RunNotWaiting, "the run's action was already answered differently");
-    throw new PylonError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${ended.status})`);
+    throw new PylonError(ErrorCode.RunNotWaiting, `the run waits for no action (it is ${run.status})`);
   }
 
   /** For the workflow: records the action the run now waits for, with its events; the webhook event's id to announce, or null. */

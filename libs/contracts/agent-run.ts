@@ -55,6 +55,15 @@ export interface AnsweredTurn {
 export interface TurnInput extends AgentRunWorkflowInput {
   transcript: TranscriptEntry[];
   mcpTools?: McpServerTools[];
+  /** The tool outputs the run goes on from, accepted but not yet on record: the turn records them before it asks the model. */
+  answered?: AcceptedAnswer;
+}
+
+/** An answer the run's workflow accepted for the action it waited for. */
+export interface AcceptedAnswer {
+  actionId: string;
+  calls: ToolCall[];
+  answer: ActionAnswer;
 }
 
 /** The repair turn is asked with the answer to repair and its fault too. */
@@ -92,7 +101,7 @@ export interface AgentRunActivities {
    */
   requireAction(input: AgentRunWorkflowInput & { actionId: string; request: RequiredActionRequest }): Promise<string | null>;
   /** Records the answer the workflow accepted, with what it adds to the run's log and conversation (a retry changes nothing). */
-  recordAnswer(input: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void>;
+  recordAnswer(input: AgentRunWorkflowInput & AcceptedAnswer): Promise<void>;
   /** Nobody answered the action in time: records it expired. */
   expireAction(input: AgentRunWorkflowInput & { actionId: string }): Promise<void>;
   /** The id of the event recorded with the change, or null when the run was already final. */

@@ -5,6 +5,7 @@ import {
   RUN_NOT_FOUND_ERROR,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
+  type TurnInput,
 } from '@pylon/contracts';
 
 const databaseRetry: RetryPolicy = {
@@ -33,15 +34,24 @@ const llmRetry: RetryPolicy = {
 };
 
 /**
- * A model behind the network: each turn an activity, bounded per attempt and heartbeating. A model that
- * answers in the worker's own process in milliseconds: a local activity, so the turn is answered inside
- * the workflow task that asks for it, with no activity task and no second workflow task.
+ * A model that answers in the worker's own process in milliseconds: a local activity, so the turn is
+ * answered inside the workflow task that asks for it (no activity task, no second workflow task), and it
+ * records the tool outputs it goes on from itself. A model behind the network: each turn an activity,
+ * bounded per attempt and heartbeating, after the outputs were recorded in the workflow task that accepted
+ * them, so the caller who sent them sees them on record while the model thinks.
  */
-export function modelTurns(run: AgentRunWorkflowInput) {
+export function modelTurns(run: AgentRunWorkflowInput): Pick<AgentRunActivities, 'takeTurn' | 'repairAnswer'> {
   if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: llmRetry });
-  return proxyActivities<AgentRunActivities>({
+  const remote = proxyActivities<AgentRunActivities>({
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000,
     retry: llmRetry,
   });
+  return {
+    async takeTurn({ answered, ...turn }: TurnInput) {
+      if (answered) await projection.recordAnswer({ ...run, ...answered });
+      return remote.takeTurn(turn);
+    },
+    repairAnswer: remote.repairAnswer,
+  };
 }

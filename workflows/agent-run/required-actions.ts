@@ -7,6 +7,7 @@ import {
   UPDATES,
   answerFault,
   answerKey,
+  type AcceptedAnswer,
   type ActionAnswer,
   type ActionAnswerUpdate,
   type AgentRunWorkflowInput,
@@ -17,7 +18,10 @@ import { announce } from '../announce';
 import { projection } from './activity-options';
 import { refuse } from './refuse';
 
-/** The caller's answer to what the run waits for; the Update completes once the answer is recorded. */
+/**
+ * The caller's answer to what the run waits for. The Update completes once the workflow accepted it (its
+ * result reaches the caller with the workflow task, after the task's local activities have recorded it).
+ */
 export const answerAction = defineUpdate<void, [ActionAnswerUpdate]>(UPDATES.answerAction);
 
 interface Pending {
@@ -25,14 +29,13 @@ interface Pending {
   type: RequiredActionType;
   calls: ToolCall[];
   accepted?: { key: string; answer: ActionAnswer };
-  recorded: boolean;
 }
 
 /**
  * What the run waits for, owned by the workflow alone. An answer arrives as an Update: its validator
  * refuses one that does not fit (400) or finds nothing to answer (409) before anything is written; the
- * wait records an accepted answer (a local activity) and the Update completes then; the same answer
- * again is accepted and changes nothing. A wait that runs out is recorded expired, and the run fails.
+ * wait hands back the accepted answer for the run to record; the same answer again is accepted and
+ * changes nothing. A wait that runs out is recorded expired, and the run fails.
  */
 export class RequiredActions {
   private pending: Pending | null = null;
@@ -43,11 +46,11 @@ export class RequiredActions {
     setHandler(answerAction, (update) => this.accept(update), { validator: (update) => this.check(update) });
   }
 
-  /** Records the action, announces it, and sleeps until an answer is accepted or the action's time runs out. */
-  async waitFor(type: RequiredActionType, calls: ToolCall[]): Promise<ActionAnswer> {
+  /** Records the action, announces it, and sleeps until an answer is accepted (handed back, not yet recorded) or the action's time runs out. */
+  async waitFor(type: RequiredActionType, calls: ToolCall[]): Promise<AcceptedAnswer> {
     const actionId = uuid4();
     // Pending before it is recorded: a caller who read the record may answer before the workflow hears back from the database.
-    const pending: Pending = (this.pending = { actionId, type, calls, recorded: false });
+    const pending: Pending = (this.pending = { actionId, type, calls });
     await announce(this.run.orgId, await projection.requireAction({ ...this.run, actionId, request: { type, calls } }));
     const timeoutMs = (this.run.actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS) * 1000;
     if (!(await condition(() => pending.accepted !== undefined, timeoutMs))) {
@@ -55,11 +58,14 @@ export class RequiredActions {
       await projection.expireAction({ ...this.run, actionId });
       throw ApplicationFailure.nonRetryable(ACTION_EXPIRED_ERROR, ACTION_EXPIRED_FAILURE);
     }
-    await projection.recordAnswer({ ...this.run, actionId, calls, answer: pending.accepted!.answer });
-    pending.recorded = true;
     this.lastAnswered = pending.accepted!.key;
     this.pending = null;
-    return pending.accepted!.answer;
+    return { actionId, calls, answer: pending.accepted!.answer };
+  }
+
+  /** Records an accepted answer with what it adds to the run's log and conversation (a local activity). */
+  async record(answered: AcceptedAnswer): Promise<void> {
+    await projection.recordAnswer({ ...this.run, ...answered });
   }
 
   private check({ orgId, answer }: ActionAnswerUpdate): void {
@@ -74,11 +80,10 @@ export class RequiredActions {
     if (fault) refuse(ANSWER_REFUSED.badAnswer, fault);
   }
 
-  /** Accepts the answer; the wait records it (a handler that ran activities of its own could replay out of order), and the Update completes then. */
-  private async accept({ answer }: ActionAnswerUpdate): Promise<void> {
+  /** Accepts the answer for the wait to hand back (a handler that ran activities of its own could replay out of order). */
+  private accept({ answer }: ActionAnswerUpdate): void {
     const pending = this.pending;
     if (!pending) return; // the answer the run already went on with, sent again
     pending.accepted ??= { key: answerKey(answer), answer };
-    await condition(() => pending.recorded);
   }
 }

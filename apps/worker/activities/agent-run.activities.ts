@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_ACTION_TIMEOUT_SECONDS,
-  type ActionAnswer,
+  type AcceptedAnswer,
   type AgentRunActivities,
   type AgentRunWorkflowInput,
   type AgentTurn,
@@ -26,8 +26,10 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools }: TurnInput): Promise<AgentTurn> {
-    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) => this.modelTurns.take(orgId, runId, { transcript, mcpTools }, signal));
+  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, answered }: TurnInput): Promise<AgentTurn> {
+    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) =>
+      this.modelTurns.take(orgId, runId, { transcript, mcpTools, ...(answered && { answered }) }, signal),
+    );
   }
 
   async repairAnswer({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair }: RepairInput): Promise<AnsweredTurn> {
@@ -48,12 +50,7 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
     return this.actions.record(orgId, runId, actionId, request, actionTimeoutSeconds ?? DEFAULT_ACTION_TIMEOUT_SECONDS);
   }
 
-  recordAnswer({
-    orgId,
-    actionId,
-    calls,
-    answer,
-  }: AgentRunWorkflowInput & { actionId: string; calls: ToolCall[]; answer: ActionAnswer }): Promise<void> {
+  recordAnswer({ orgId, actionId, calls, answer }: AgentRunWorkflowInput & AcceptedAnswer): Promise<void> {
     return this.actions.recordAnswer(orgId, actionId, calls, answer);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ActionAnswer, RequiredActionType, ToolCall } from '@pylon/contracts';
-import { Outbox, type DescribedEvent, parameter, statement, type Statement } from '@pylon/db';
+import { Outbox, type DescribedEvent, parameter, queryPool, statement, type Statement } from '@pylon/db';
 import type { NewConversationItem } from './conversation.repository';
 import type { NewRunEvent } from './agent-run-row';
 import { insertConversationItems } from './conversation-items.sql';
@@ -103,6 +103,7 @@ const ANSWER = statement<ActionAnswerWrite>()(
      })}
    )
    SELECT count(*)::int AS answered FROM answered`,
+  { prepare: true },
 );
 
 const ACTION_COLUMNS = `id, run_id AS "runId", type, tool_calls AS "toolCalls", status, answer, answer_hash AS "answerHash",
@@ -165,9 +166,7 @@ export class RunActionRepository {
     log: NewRunEvent[],
     items: NewConversationItem[],
   ): Promise<boolean> {
-    const [row] = (await this.db.query(ANSWER.text, ANSWER.values({ orgId, actionId, answer, answerHash, log, items }))) as Array<{
-      answered: number;
-    }>;
+    const [row] = await queryPool<{ answered: number }>(this.db, ANSWER.text, ANSWER.values({ orgId, actionId, answer, answerHash, log, items }));
     return row!.answered > 0;
   }
 
