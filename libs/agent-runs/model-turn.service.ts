@@ -21,7 +21,7 @@ import { RunMeteringService } from './run-metering.service';
 import { runEvent, structuredRunEvent } from './run-view';
 import { checkAnswer } from './structured-output';
 import { planCall } from './tools/tool-plan';
-import { RequiredActionsService } from './required-actions.service';
+import { answerRecord } from './required-actions.service';
 
 /** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
 const ANSWER_RESERVE_TOKENS = 4_096;
@@ -40,7 +40,6 @@ export class ModelTurnService {
     private readonly conversations: ConversationRepository,
     private readonly transactions: Transactions,
     private readonly metering: RunMeteringService,
-    private readonly actions: RequiredActionsService,
   ) {}
 
   /**
@@ -65,8 +64,7 @@ export class ModelTurnService {
 
   private async turn(orgId: string, runId: string, turn: ModelTurn, signal: AbortSignal): Promise<AgentTurn> {
     const { transcript, mcpTools = [], repair, answered } = turn;
-    if (answered) await this.actions.recordAnswer(orgId, answered.actionId, answered.calls, answered.answer);
-    const started = await this.runs.markRunning(orgId, runId);
+    const started = await this.runs.markRunning(orgId, runId, answered && answerRecord(answered));
     if (!started) throw new RunNotFoundError(runId);
     const { run } = started;
     if (run.status === 'succeeded') return { kind: 'answered', eventId: await this.runs.unannouncedEvent(orgId, runId) };

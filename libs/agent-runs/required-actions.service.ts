@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  type AcceptedAnswer,
   PylonError,
   ANSWER_REFUSED,
   EVENT_TYPES,
@@ -16,7 +17,7 @@ import {
 } from '@pylon/contracts';
 import { AgentRun } from '@pylon/db';
 import { AgentRunRepository } from './repositories/agent-run.repository';
-import { RunActionRepository, type RunAction } from './repositories/run-action.repository';
+import { RunActionRepository, type AnswerWrite, type RunAction } from './repositories/run-action.repository';
 import type { NewConversationItem } from './repositories/conversation.repository';
 import type { NewRunEvent } from './repositories/agent-run-row';
 import { WorkflowStarter } from '@pylon/temporal';
@@ -96,9 +97,8 @@ export class RequiredActionsService {
   }
 
   /** For the workflow, once it accepted an answer: records it with what it adds to the run's log and conversation. */
-  async recordAnswer(orgId: string, actionId: string, calls: ToolCall[], answer: ActionAnswer): Promise<void> {
-    const { log, items } = recordsOf(calls, answer);
-    await this.actions.answer(orgId, actionId, answer, answerHash(answer), log, items);
+  async recordAnswer(orgId: string, answered: AcceptedAnswer): Promise<void> {
+    await this.actions.answer(orgId, answerRecord(answered));
   }
 
   /** For the workflow, when nobody answered in time. */
@@ -115,6 +115,11 @@ export class RequiredActionsService {
 
 function isWaiting(run: AgentRun, action: RunAction): boolean {
   return run.status === 'running' && action.status === 'pending' && action.expiresAt.getTime() > Date.now();
+}
+
+/** The record of an answer the workflow accepted: the answer, its hash, and what it adds to the run's log and conversation. */
+export function answerRecord({ actionId, calls, answer }: AcceptedAnswer): AnswerWrite {
+  return { actionId, answer, answerHash: answerHash(answer), ...recordsOf(calls, answer) };
 }
 
 /** What an answer adds to the run's log and to its conversation. */

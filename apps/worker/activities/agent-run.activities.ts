@@ -51,7 +51,7 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   }
 
   recordAnswer({ orgId, actionId, calls, answer }: AgentRunWorkflowInput & AcceptedAnswer): Promise<void> {
-    return this.actions.recordAnswer(orgId, actionId, calls, answer);
+    return this.actions.recordAnswer(orgId, { actionId, calls, answer });
   }
 
   expireAction({ orgId, actionId }: AgentRunWorkflowInput & { actionId: string }): Promise<void> {

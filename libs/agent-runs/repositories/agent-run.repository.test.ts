@@ -5,9 +5,9 @@ import type { DataSource } from 'typeorm';
 import { applicationOutbox, insertEndpoint, insertOrganization, repositoryDataSource } from '../../../test/support/repository-db';
 import type { AgentRun, EventFactory } from '@pylon/db';
 import { AgentRunRepository } from './agent-run.repository';
-
 import { LedgerRepository } from '@pylon/ledger';
 import { RunEventRepository } from './run-event.repository';
+import { RunActionRepository, type AnswerWrite } from './run-action.repository';
 import { RunUsageRepository, type NewRunTurnUsage } from './run-usage.repository';
 
 const describeRun: EventFactory<AgentRun> = (run) => ({
@@ -207,5 +207,43 @@ describe('AgentRunRepository: FINISH on the migrated database', () => {
     assert.deepEqual(again?.toolCallsLogged, calls);
     const other = await insertOrganization(db);
     assert.equal(await runs.markRunning(other.orgId, id), null);
+  });
+
+  it('a run that goes on from an answer records it in the statement that reads the run, once; another organisation records nothing', async () => {
+    const { orgId, versionId } = await insertOrganization(db);
+    const running = await runningRun(orgId, versionId);
+    const call = { id: 'call_1', name: 'lookup_order', arguments: '{}' };
+    await new RunEventRepository(db).append(orgId, running.id, [
+      { type: 'tool_call', data: { call_id: call.id, name: call.name, arguments: call.arguments } },
+    ]);
+    const actions = new RunActionRepository(db, applicationOutbox());
+    const actionId = randomUUID();
+    await actions.insert(
+      orgId,
+      { id: actionId, runId: running.id, type: 'submit_tool_outputs', toolCalls: [call], expiresAt: new Date(Date.now() + 60_000) },
+      { type: 'requires_action', data: {} },
+      { type: 'agent_run.requires_action', data: { run_id: running.id } },
+    );
+    const write: AnswerWrite = {
+      actionId,
+      answer: { type: 'submit_tool_outputs', tool_outputs: [{ tool_call_id: call.id, output: 'shipped' }] },
+      answerHash: 'hash',
+      log: [{ type: 'tool_result', data: { call_id: call.id, name: call.name, output: 'shipped' } }],
+      items: [],
+    };
+    const other = await insertOrganization(db);
+    assert.equal(await runs.markRunning(other.orgId, running.id, write), null);
+    assert.equal((await actions.findById(orgId, actionId))?.status, 'pending', "another organisation's id records nothing");
+
+    const resumed = await runs.markRunning(orgId, running.id, write);
+    assert.equal(resumed?.run.status, 'running');
+    assert.deepEqual(resumed?.toolCallsLogged, [call]);
+    const action = await actions.findById(orgId, actionId);
+    assert.deepEqual([action?.status, action?.answer, action?.answerHash], ['answered', write.answer, 'hash']);
+    await runs.markRunning(orgId, running.id, write);
+    const results = (await db.query(`SELECT data FROM run_events WHERE run_id = $1 AND type = 'tool_result'`, [running.id])) as Array<{
+      data: unknown;
+    }>;
+    assert.deepEqual(results, [{ data: write.log[0]!.data }], 'a retried turn records the answer once');
   });
 });

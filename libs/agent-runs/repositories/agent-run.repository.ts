@@ -23,6 +23,7 @@ import {
 import { RUN_COLUMNS, toAgentRun, type NewRunEvent } from './agent-run-row';
 import { insertTurn, turnUsage, type NewRunTurnUsage } from './run-usage.repository';
 import { insertConversationItems } from './conversation-items.sql';
+import { answerParameters, recordAnswerPart, type AnswerWrite } from './run-action.repository';
 
 export type NewAgentRun = Pick<AgentRun, 'id' | 'orgId' | 'agentVersionId' | 'input' | 'idempotencyKey' | 'requestHash' | 'createdAt'> &
   Partial<Pick<AgentRun, 'conversationId' | 'conversationSeq' | 'scheduleId' | 'scheduledAt'>>;
@@ -69,6 +70,10 @@ const FIND_BY_ID = prepared(`SELECT ${RUN_COLUMNS} FROM agent_runs WHERE id = $1
 
 type RunOfOrg = { runId: string; orgId: string };
 
+/** The tool calls the run's log holds (a subquery over the run `r`), as the workflow knows them. */
+const TOOL_CALLS_LOGGED = `(SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.data->>'call_id', 'name', e.data->>'name', 'arguments', e.data->>'arguments') ORDER BY e.seq), '[]')
+             FROM run_events e WHERE e.run_id = r.id AND e.type = 'tool_call')`;
+
 const MARK_RUNNING = statement<RunOfOrg>()(
   { runId: parameter('uuid', (run) => run.runId), orgId: parameter('uuid', (run) => run.orgId) },
   (p) => `WITH started AS (
@@ -80,10 +85,20 @@ const MARK_RUNNING = statement<RunOfOrg>()(
    )
    SELECT *, '[]'::jsonb AS "toolCallsLogged" FROM started
    UNION ALL
-   SELECT ${RUN_COLUMNS},
-          (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', e.data->>'call_id', 'name', e.data->>'name', 'arguments', e.data->>'arguments') ORDER BY e.seq), '[]')
-             FROM run_events e WHERE e.run_id = ${p.runId} AND e.type = 'tool_call')
-     FROM agent_runs WHERE id = ${p.runId} AND org_id = ${p.orgId} AND NOT EXISTS (SELECT 1 FROM started)`,
+   SELECT ${RUN_COLUMNS}, ${TOOL_CALLS_LOGGED} AS "toolCallsLogged"
+     FROM agent_runs r WHERE id = ${p.runId} AND org_id = ${p.orgId} AND NOT EXISTS (SELECT 1 FROM started)`,
+  { prepare: true },
+);
+
+/** A run that goes on from an answer (so it runs already): the answer recorded, and the run read, in one statement. */
+const RESUME_WITH_ANSWER = statement<RunOfOrg & { write: AnswerWrite }>()(
+  {
+    runId: parameter('uuid', (run) => run.runId),
+    orgId: parameter('uuid', (run) => run.orgId),
+    write: answerParameters((run: RunOfOrg & { write: AnswerWrite }) => run.write),
+  },
+  (p) => `WITH ${recordAnswerPart({ org: p.orgId, write: p.write })}
+   SELECT ${RUN_COLUMNS}, ${TOOL_CALLS_LOGGED} AS "toolCallsLogged" FROM agent_runs r WHERE id = ${p.runId} AND org_id = ${p.orgId}`,
   { prepare: true },
 );
 
@@ -227,11 +242,18 @@ export class AgentRunRepository {
   }
 
   /**
-   * queued → running with its `running` event, in one statement on the pool. The run as it is afterwards
+   * queued → running with its `running` event, in one statement on the pool; a run that goes on from an
+   * answer (`write`) runs already and records the answer in that statement instead. The run as it is afterwards
    * (running, or the state it already had) with the tool calls its log holds, or null when it does not exist.
    */
-  async markRunning(orgId: string, runId: string): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
-    const [row] = await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING.text, MARK_RUNNING.values({ runId, orgId }));
+  async markRunning(orgId: string, runId: string, write?: AnswerWrite): Promise<{ run: AgentRun; toolCallsLogged: ToolCall[] } | null> {
+    const [row] = write
+      ? await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(
+          this.db,
+          RESUME_WITH_ANSWER.text,
+          RESUME_WITH_ANSWER.values({ runId, orgId, write }),
+        )
+      : await queryPool<AgentRun & { toolCallsLogged: ToolCall[] }>(this.db, MARK_RUNNING.text, MARK_RUNNING.values({ runId, orgId }));
     if (!row) return null;
     const { toolCallsLogged, ...run } = row;
     return { run: toAgentRun(run as AgentRun), toolCallsLogged };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ActionAnswer, RequiredActionType, ToolCall } from '@pylon/contracts';
-import { Outbox, type DescribedEvent, parameter, queryPool, statement, type Statement } from '@pylon/db';
+import { Outbox, type DescribedEvent, type Parameter, type Parameters, parameter, queryPool, statement, type Statement } from '@pylon/db';
 import type { NewConversationItem } from './conversation.repository';
 import type { NewRunEvent } from './agent-run-row';
 import { insertConversationItems } from './conversation-items.sql';
@@ -65,9 +65,8 @@ const insertAction = (outbox: Outbox) =>
    SELECT (SELECT count(*) FROM action)::int AS inserted, (SELECT count(*) FROM planned)::int AS planned`,
   );
 
-/** What `answer` writes: the answer, and what it adds to the run's log and to its conversation. */
-interface ActionAnswerWrite {
-  orgId: string;
+/** What recording an answer writes: the answer, and what it adds to the run's log and to its conversation. */
+export interface AnswerWrite {
   actionId: string;
   answer: ActionAnswer;
   answerHash: string;
@@ -75,33 +74,48 @@ interface ActionAnswerWrite {
   items: NewConversationItem[];
 }
 
-const ANSWER = statement<ActionAnswerWrite>()(
-  {
-    actionId: parameter('uuid', (write) => write.actionId),
-    orgId: parameter('uuid', (write) => write.orgId),
-    answer: parameter('jsonb', (write) => JSON.stringify(write.answer)),
-    answerHash: parameter('text', (write) => write.answerHash),
-    logTypes: parameter('text[]', (write) => write.log.map((event) => event.type)),
-    logData: parameter('text[]', (write) => write.log.map((event) => JSON.stringify(event.data))),
-    itemTypes: parameter('text[]', (write) => write.items.map((item) => item.type)),
-    itemData: parameter('text[]', (write) => write.items.map((item) => JSON.stringify(item.data))),
-  },
-  (p) => `WITH answered AS (
-     UPDATE run_actions SET status = 'answered', answer = ${p.answer}, answer_hash = ${p.answerHash}, answered_at = clock_timestamp()
-      WHERE id = ${p.actionId} AND org_id = ${p.orgId} AND status = 'pending'
+/** The parameters of an answer's record, read by `write` from a statement's input: a group for `recordAnswerPart`. */
+export function answerParameters<In>(write: (input: In) => AnswerWrite) {
+  return {
+    actionId: parameter<In>('uuid', (input) => write(input).actionId),
+    answer: parameter<In>('jsonb', (input) => JSON.stringify(write(input).answer)),
+    answerHash: parameter<In>('text', (input) => write(input).answerHash),
+    logTypes: parameter<In>('text[]', (input) => write(input).log.map((event) => event.type)),
+    logData: parameter<In>('text[]', (input) => write(input).log.map((event) => JSON.stringify(event.data))),
+    itemTypes: parameter<In>('text[]', (input) => write(input).items.map((item) => item.type)),
+    itemData: parameter<In>('text[]', (input) => write(input).items.map((item) => JSON.stringify(item.data))),
+  };
+}
+
+/**
+ * The CTEs that record an answer, pending → answered, with its events and conversation items (only if it was
+ * still pending: a retry writes nothing). `answered` holds the action's run when it was recorded now.
+ */
+export function recordAnswerPart(part: { org: Parameter; write: Parameters<ReturnType<typeof answerParameters>> }): string {
+  const { write } = part;
+  return `answered AS (
+     UPDATE run_actions SET status = 'answered', answer = ${write.answer}, answer_hash = ${write.answerHash}, answered_at = clock_timestamp()
+      WHERE id = ${write.actionId} AND org_id = ${part.org} AND status = 'pending'
      RETURNING run_id, org_id
-   ), logged AS (
+   ), answer_logged AS (
      INSERT INTO run_events (run_id, org_id, type, data, seq)
      SELECT a.run_id, a.org_id, e.type, e.data::jsonb, 0
-       FROM answered a, unnest(${p.logTypes}, ${p.logData}) WITH ORDINALITY AS e(type, data, n)
+       FROM answered a, unnest(${write.logTypes}, ${write.logData}) WITH ORDINALITY AS e(type, data, n)
       ORDER BY e.n
-   ), remembered AS (
+   ), answer_remembered AS (
      ${insertConversationItems({
        run: 'answered a JOIN agent_runs r ON r.id = a.run_id',
-       items: { kind: 'list', types: p.itemTypes, data: p.itemData },
+       items: { kind: 'list', types: write.itemTypes, data: write.itemData },
        whileConversationExists: true,
      })}
-   )
+   )`;
+}
+
+type AnswerOfOrg = { orgId: string; write: AnswerWrite };
+
+const ANSWER = statement<AnswerOfOrg>()(
+  { orgId: parameter('uuid', (input) => input.orgId), write: answerParameters((input: AnswerOfOrg) => input.write) },
+  (p) => `WITH ${recordAnswerPart({ org: p.orgId, write: p.write })}
    SELECT count(*)::int AS answered FROM answered`,
   { prepare: true },
 );
@@ -158,15 +172,8 @@ export class RunActionRepository {
    * pending → answered (the run's workflow accepted the answer), with what the answer adds to the run's log
    * and to its conversation, in one statement. False when it was no longer pending (a retry).
    */
-  async answer(
-    orgId: string,
-    actionId: string,
-    answer: ActionAnswer,
-    answerHash: string,
-    log: NewRunEvent[],
-    items: NewConversationItem[],
-  ): Promise<boolean> {
-    const [row] = await queryPool<{ answered: number }>(this.db, ANSWER.text, ANSWER.values({ orgId, actionId, answer, answerHash, log, items }));
+  async answer(orgId: string, write: AnswerWrite): Promise<boolean> {
+    const [row] = await queryPool<{ answered: number }>(this.db, ANSWER.text, ANSWER.values({ orgId, write }));
     return row!.answered > 0;
   }
 
