@@ -25,6 +25,36 @@ describe('configuration', () => {
     ]);
   });
 
+  it('reads MODEL_PROVIDERS: OpenAI-compatible endpoints, each with the key its variable holds (masked when the configuration is shown)', () => {
+    const config = loadConfig({
+      MODEL_PROVIDERS: JSON.stringify([
+        { name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' },
+        { name: 'together', base_url: 'https://api.together.xyz/v1', api_key_env: 'TOGETHER_API_KEY', api: 'chat_completions' },
+        { name: 'groq', base_url: 'https://api.groq.com/openai/v1', api_key_env: 'GROQ_API_KEY' },
+      ]),
+      TOGETHER_API_KEY: 'tg-secret',
+    });
+    assert.deepEqual(config.modelProviders, [
+      { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: undefined, apiKey: undefined, api: 'chat_completions' },
+      { name: 'together', baseUrl: 'https://api.together.xyz/v1', apiKeyEnv: 'TOGETHER_API_KEY', apiKey: 'tg-secret', api: 'chat_completions' },
+      { name: 'groq', baseUrl: 'https://api.groq.com/openai/v1', apiKeyEnv: 'GROQ_API_KEY', apiKey: undefined, api: 'chat_completions' },
+    ]);
+    assert.ok(!JSON.stringify(config).includes('tg-secret'), 'no key in the configuration as it is logged');
+  });
+
+  for (const [value, pattern] of [
+    ['{"name": "x"}', /MODEL_PROVIDERS must be a JSON array/],
+    ['[{"name": "openai", "base_url": "http://x"}]', /"openai" is a built-in provider/],
+    ['[{"name": "Big Server", "base_url": "http://x"}]', /"name" must be lower-case letters/],
+    ['[{"name": "a", "base_url": "ftp://x"}]', /must use http: or https:/],
+    ['[{"name": "a", "base_url": "http://x"}, {"name": "a", "base_url": "http://y"}]', /"a" is named twice/],
+    ['[{"name": "a", "base_url": "http://x", "api_key_env": "not a var"}]', /"api_key_env" must name an environment variable/],
+    ['[{"name": "a", "base_url": "http://x", "api": "responses"}]', /the Responses API is not spoken yet/],
+    ['[{"name": "a", "base_url": "http://x", "key": "k"}]', /unknown fields: key/],
+  ] as const) {
+    it(`refuses MODEL_PROVIDERS=${value}`, () => assert.throws(() => loadConfig({ MODEL_PROVIDERS: value }), pattern));
+  }
+
   for (const [name, value, pattern] of [
     ['PORT', 'eighty', /PORT must be an integer/],
     ['PORT', '70000', /PORT must be between 0 and 65535/],

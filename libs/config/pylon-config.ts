@@ -10,6 +10,8 @@ import {
   readInt,
   readList,
   readModelPrices,
+  readModelProviders,
+  type ConfiguredModelProvider,
   readOptionalString,
   readPrivateTargets,
   readString,
@@ -73,6 +75,10 @@ export class PylonConfig {
   readonly temporalUiUrl: string | undefined;
   readonly openaiApiKey: string | undefined;
   readonly openaiBaseUrl: string | undefined;
+  readonly anthropicApiKey: string | undefined;
+  readonly anthropicBaseUrl: string | undefined;
+  /** OpenAI-compatible endpoints the operator names (MODEL_PROVIDERS), each a provider of its own. */
+  readonly modelProviders: ConfiguredModelProvider[];
   readonly llmTimeoutMs: number;
   readonly llmHeartbeatTimeoutSeconds: number;
   /** What model turns cost in service tokens (MODEL_PRICES); a model with no price is free. */
@@ -198,6 +204,9 @@ export class PylonConfig {
     this.temporalUiUrl = readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:']);
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
+    this.anthropicApiKey = readOptionalString(env, 'ANTHROPIC_API_KEY');
+    this.anthropicBaseUrl = readUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']);
+    this.modelProviders = readModelProviders(env, 'MODEL_PROVIDERS');
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
     // Short: a cancel reaches a model call only with the answer to one of its heartbeats.
     this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 5, 1, 600);
@@ -316,11 +325,13 @@ export class PylonConfig {
   }
 
   toJSON(): Record<string, unknown> {
-    const { adminToken, openaiApiKey, lumaApiKey, databaseUrl, secretsKey, secretsPreviousKeys, ...rest } = this;
+    const { adminToken, openaiApiKey, anthropicApiKey, modelProviders, lumaApiKey, databaseUrl, secretsKey, secretsPreviousKeys, ...rest } = this;
     return {
       ...rest,
       adminToken: adminToken ? '[set]' : undefined,
       openaiApiKey: openaiApiKey ? '[set]' : undefined,
+      anthropicApiKey: anthropicApiKey ? '[set]' : undefined,
+      modelProviders: modelProviders.map(({ apiKey, ...provider }) => ({ ...provider, apiKey: apiKey ? '[set]' : undefined })),
       lumaApiKey: lumaApiKey ? '[set]' : undefined,
       databaseUrl: databaseUrl?.replace(/\/\/[^@/]*@/, '//***@'),
       secretsKey: secretsKey ? '[set]' : undefined,

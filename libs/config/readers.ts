@@ -128,3 +128,59 @@ export function readModelPrices(env: Env, name: string): ConfiguredModelPrice[] 
     return { model, inputPer1k: input, outputPer1k: output };
   });
 }
+
+/** The built-in providers' names: a named endpoint may not take one. */
+export const BUILT_IN_MODEL_PROVIDERS = ['local', 'openai', 'anthropic', 'google'] as const;
+
+/** An OpenAI-compatible endpoint the operator names in MODEL_PROVIDERS, with its key read from `apiKeyEnv`. */
+export interface ConfiguredModelProvider {
+  name: string;
+  baseUrl: string;
+  /** The variable that holds its key; none for a server that takes no key (a local Ollama). */
+  apiKeyEnv: string | undefined;
+  apiKey: string | undefined;
+  /** The wire API it speaks: Chat Completions (the Responses API is not spoken yet). */
+  api: 'chat_completions';
+}
+
+const PROVIDER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * MODEL_PROVIDERS: `[{"name", "base_url", "api_key_env"?, "api"?: "chat_completions"}]`, each an
+ * OpenAI-compatible server whose models are `<name>/<model>`. A key variable that is named but unset leaves the
+ * provider unconfigured (its versions are refused), as an unset OPENAI_API_KEY does for `openai`.
+ */
+export function readModelProviders(env: Env, name: string): ConfiguredModelProvider[] {
+  const value = raw(env, name);
+  if (value === undefined) return [];
+  const example = '[{"name": "ollama", "base_url": "http://127.0.0.1:11434/v1", "api": "chat_completions"}]';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(name, `must be a JSON array such as ${example}`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(name, `must be a JSON array such as ${example}`);
+  const seen = new Set<string>();
+  return parsed.map((entry, index) => {
+    const where = `entry ${index}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigError(name, `${where} must be an object`);
+    const { name: provider, base_url: baseUrl, api_key_env: apiKeyEnv, api = 'chat_completions', ...rest } = entry as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) throw new ConfigError(name, `${where} has unknown fields: ${Object.keys(rest).join(', ')}`);
+    if (typeof provider !== 'string' || !PROVIDER_NAME.test(provider))
+      throw new ConfigError(name, `${where}: "name" must be lower-case letters, digits and "-" (at most 32), starting with a letter`);
+    if ((BUILT_IN_MODEL_PROVIDERS as readonly string[]).includes(provider))
+      throw new ConfigError(name, `${where}: "${provider}" is a built-in provider`);
+    if (seen.has(provider)) throw new ConfigError(name, `${where}: "${provider}" is named twice`);
+    seen.add(provider);
+    if (typeof baseUrl !== 'string') throw new ConfigError(name, `${where} (${provider}): "base_url" must be an http or https URL`);
+    readUrl({ [name]: baseUrl }, name, ['http:', 'https:']);
+    if (apiKeyEnv !== undefined && (typeof apiKeyEnv !== 'string' || !ENV_NAME.test(apiKeyEnv)))
+      throw new ConfigError(name, `${where} (${provider}): "api_key_env" must name an environment variable`);
+    if (api === 'responses')
+      throw new ConfigError(name, `${where} (${provider}): the Responses API is not spoken yet; use "api": "chat_completions"`);
+    if (api !== 'chat_completions') throw new ConfigError(name, `${where} (${provider}): "api" must be "chat_completions"`);
+    return { name: provider, baseUrl, apiKeyEnv, apiKey: apiKeyEnv ? raw(env, apiKeyEnv) : undefined, api: 'chat_completions' as const };
+  });
+}

@@ -6,9 +6,12 @@ export class LlmRequestRejectedError extends Error {
   }
 }
 
-/** Rate limits, 5xx, timeouts and network failures: worth retrying with backoff. */
+/** Rate limits, 5xx, overload, timeouts and network failures: worth retrying with backoff, after `retryAfterMs` when the provider said. */
 export class LlmUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'LlmUnavailableError';
   }

@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { LlmTurn, TurnUsage } from '@pylon/contracts';
 import { LlmRequestRejectedError } from './llm-errors';
 import type { LlmProvider, LlmRequest } from './llm-provider';
 import { parseModelId } from './model-id';
 import { countTurn } from './token-counter';
-import { LocalLlmProvider } from './providers/local.provider';
-import { OpenAiLlmProvider } from './providers/openai.provider';
+
+/** The providers this server offers (providers/model-providers.ts). */
+export const LLM_PROVIDERS = Symbol('LlmProviders');
 
 /** A provider as the agent editor shows it: whether this server can run it, and its models. */
 export interface ModelProviderInfo {
@@ -20,8 +21,8 @@ export interface ModelProviderInfo {
 export class LlmService {
   private readonly providers: ReadonlyMap<string, LlmProvider>;
 
-  constructor(local: LocalLlmProvider, openai: OpenAiLlmProvider) {
-    this.providers = new Map<string, LlmProvider>([local, openai].map((provider) => [provider.name, provider]));
+  constructor(@Inject(LLM_PROVIDERS) providers: LlmProvider[]) {
+    this.providers = new Map(providers.map((provider) => [provider.name, provider]));
   }
 
   /** Every provider, and whether this server has what it needs to run it. */

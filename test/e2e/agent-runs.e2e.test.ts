@@ -46,6 +46,7 @@ describe('agent runs end to end', () => {
       data: [
         { provider: 'local', configured: true, models: ['local/extractive', 'local/echo'] },
         { provider: 'openai', configured: true, models: null },
+        { provider: 'anthropic', configured: false, models: null },
       ],
     });
     const reader = await createKey(http, tenant.orgId, ['runs:read']);

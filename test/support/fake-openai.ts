@@ -25,8 +25,8 @@ export interface FakeReply {
  * would cross. A model given its own reply always gets it; other requests take replies from a queue, then the default.
  */
 export class FakeOpenAi {
-  /** Chat requests received; `closedAt` is when the client's connection closed (streams held open). */
-  readonly requests: Array<{ body: any; at: number; closedAt?: number }> = [];
+  /** Chat requests received, with the key they carried; `closedAt` is when the client's connection closed (streams held open). */
+  readonly requests: Array<{ body: any; at: number; authorization: string | undefined; closedAt?: number }> = [];
   private readonly queue: FakeReply[] = [];
   private readonly modelReplies = new Map<string, FakeReply>();
   defaultReply: FakeReply = { content: 'fake completion' };
@@ -104,7 +104,11 @@ export class FakeOpenAi {
       return;
     }
     const body = JSON.parse(raw);
-    const received: { body: any; at: number; closedAt?: number } = { body, at: Date.now() };
+    const received: { body: any; at: number; authorization: string | undefined; closedAt?: number } = {
+      body,
+      at: Date.now(),
+      authorization: request.headers.authorization,
+    };
     this.requests.push(received);
     response.once('close', () => (received.closedAt = Date.now()));
     const reply = this.modelReplies.get(body.model) ?? this.queue.shift() ?? this.defaultReply;

@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { ErrorCode, PylonError, RUN_NOT_FOUND_ERROR, SCHEDULE_FIRING_REFUSALS } from '@pylon/contracts';
 import { RunCannotPayError, RunNotFoundError } from '@pylon/agent-runs';
 import { RetryLaterError } from '@pylon/limits';
+import { LlmUnavailableError } from '@pylon/llm';
 import { activityFailureOf } from './activity-failure';
 
 describe('activityFailureOf', () => {
@@ -16,6 +17,15 @@ describe('activityFailureOf', () => {
     const cannotPay = activityFailureOf(new RunCannotPayError('r1'));
     assert.ok(cannotPay instanceof ApplicationFailure);
     assert.equal(cannotPay.message, ErrorCode.InsufficientTokens);
+  });
+
+  it("retries an unavailable model no sooner than the provider's Retry-After, and one that said nothing by the policy alone", () => {
+    const overloaded = activityFailureOf(new LlmUnavailableError('Anthropic answered 529: Overloaded', 7_000));
+    assert.ok(overloaded instanceof ApplicationFailure);
+    assert.equal(overloaded.nonRetryable, false);
+    assert.equal(overloaded.nextRetryDelay, 7_000);
+    const silent = new LlmUnavailableError('OpenAI answered 503');
+    assert.equal(activityFailureOf(silent), silent);
   });
 
   it("gives any other PylonError its code as the failure type, for the workflow's retry policy to judge", () => {

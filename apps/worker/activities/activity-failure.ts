@@ -11,7 +11,7 @@ import {
 import { OutputMismatchError, RunAlreadyFinishedError, RunCannotPayError, RunNotFoundError } from '@pylon/agent-runs';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '@pylon/embeddings';
 import { ExtractionFailure } from '@pylon/knowledge';
-import { LlmRequestRejectedError } from '@pylon/llm';
+import { LlmRequestRejectedError, LlmUnavailableError } from '@pylon/llm';
 import { GenerationNotFoundError } from '@pylon/video';
 import { VideoProviderRejectedError, VideoProviderUnavailableError } from '@pylon/video-providers';
 
@@ -24,6 +24,9 @@ export function activityFailureOf(error: unknown): unknown {
   if (error instanceof RunNotFoundError) return ApplicationFailure.nonRetryable(error.message, RUN_NOT_FOUND_ERROR);
   if (error instanceof RunAlreadyFinishedError) return ApplicationFailure.nonRetryable(error.message, RUN_ALREADY_FINISHED_ERROR);
   if (error instanceof LlmRequestRejectedError) return ApplicationFailure.nonRetryable(error.message, NON_RETRYABLE_LLM_ERROR);
+  // Retried by the turn's policy, but not before the provider's Retry-After.
+  if (error instanceof LlmUnavailableError && error.retryAfterMs !== undefined)
+    return ApplicationFailure.create({ message: error.message, type: error.name, nextRetryDelay: error.retryAfterMs });
   // The run's error is the message: `insufficient_tokens`, or `output did not match the schema: …`.
   if (error instanceof RunCannotPayError) return ApplicationFailure.nonRetryable(ErrorCode.InsufficientTokens, error.name);
   if (error instanceof OutputMismatchError) return ApplicationFailure.nonRetryable(error.message, error.name);

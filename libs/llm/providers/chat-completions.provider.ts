@@ -1,10 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import OpenAI from 'openai';
-import { PylonConfig } from '@pylon/config';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
-import { OpenAiToolNames } from './openai-tool-names';
+import { WireToolNames } from './wire-tool-names';
+import { providerHttpFailure } from './provider-failure';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -17,7 +16,7 @@ const CONTEXT_TOKENS: ReadonlyArray<[RegExp, number]> = [
 const DEFAULT_CONTEXT_TOKENS = 16_000;
 
 /** The instructions, the conversation's earlier turns, the input, then this run's tool calls and results. */
-function toMessages(request: LlmRequest, names: OpenAiToolNames): ChatMessage[] {
+function toMessages(request: LlmRequest, names: WireToolNames): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }];
   for (const entry of request.history) {
     if (entry.role === 'user') messages.push({ role: 'user', content: entry.content });
@@ -42,7 +41,7 @@ function responseFormatOf(request: LlmRequest): OpenAI.Chat.Completions.ChatComp
   return format ? { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } } : undefined;
 }
 
-function toolMessages(entries: readonly TranscriptEntry[], names: OpenAiToolNames): ChatMessage[] {
+function toolMessages(entries: readonly TranscriptEntry[], names: WireToolNames): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const entry of entries) {
     if (entry.role === 'assistant') {
@@ -62,26 +61,37 @@ function toolMessages(entries: readonly TranscriptEntry[], names: OpenAiToolName
   return messages;
 }
 
-/** Statuses worth retrying: request timeout, conflict, rate limit, and server errors. */
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+/** Where an OpenAI-compatible provider is and how it authenticates. */
+export interface ChatCompletionsEndpoint {
+  /** The `provider` part of its model ids. */
+  name: string;
+  /** How errors name it: `OpenAI`, or the operator's name for the endpoint. */
+  vendor: string;
+  /** Its base URL; the SDK's default (OpenAI) when absent. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** The variable the key comes from; none for a server that takes no key. */
+  apiKeyVariable: string | undefined;
+  timeoutMs: number;
 }
 
 /**
- * OpenAI, or any OpenAI-compatible server through OPENAI_BASE_URL, via Chat Completions.
- * The SDK's own retries are off: Temporal retries the activity with backoff instead.
+ * OpenAI, or any OpenAI-compatible server (OPENAI_BASE_URL, or an endpoint named in MODEL_PROVIDERS), via
+ * Chat Completions. The SDK's own retries are off: Temporal retries the activity with backoff instead.
  */
-@Injectable()
-export class OpenAiLlmProvider implements LlmProvider {
-  readonly name = 'openai';
+export class ChatCompletionsProvider implements LlmProvider {
   readonly answersInProcess = false;
   readonly models = null;
   private client: OpenAI | undefined;
 
-  constructor(private readonly config: PylonConfig) {}
+  constructor(private readonly endpoint: ChatCompletionsEndpoint) {}
+
+  get name(): string {
+    return this.endpoint.name;
+  }
 
   get configured(): boolean {
-    return !!this.config.openaiApiKey;
+    return !!this.endpoint.apiKey || !this.endpoint.apiKeyVariable;
   }
 
   supportsModel(model: string): boolean {
@@ -95,7 +105,7 @@ export class OpenAiLlmProvider implements LlmProvider {
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.getClient();
-    const names = new OpenAiToolNames(request.tools.map((tool) => tool.name));
+    const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.chat.completions.create(
         {
@@ -133,35 +143,28 @@ export class OpenAiLlmProvider implements LlmProvider {
       const toolCalls = calls.filter((call) => call && call.name).map((call) => ({ ...call, name: names.own(call.name) }));
       const counted = usage ? { usage } : {};
       if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(content ? { content } : {}), ...counted };
-      if (content === undefined) throw new LlmUnavailableError('OpenAI returned no message content');
+      if (content === undefined) throw new LlmUnavailableError(`${this.endpoint.vendor} returned no message content`);
       return { kind: 'answer', text: content, ...counted };
     } catch (error) {
-      throw classify(error);
+      throw classify(this.endpoint.vendor, error);
     }
   }
 
   private getClient(): OpenAI {
-    if (!this.config.openaiApiKey) {
-      throw new LlmRequestRejectedError('OPENAI_API_KEY is not configured, so openai/* models cannot run');
-    }
-    this.client ??= new OpenAI({
-      apiKey: this.config.openaiApiKey,
-      baseURL: this.config.openaiBaseUrl,
-      timeout: this.config.llmTimeoutMs,
-      maxRetries: 0,
-    });
+    const { apiKey, apiKeyVariable, baseUrl, timeoutMs, name } = this.endpoint;
+    if (!this.configured) throw new LlmRequestRejectedError(`${apiKeyVariable} is not configured, so ${name}/* models cannot run`);
+    // A server that takes no key (a local Ollama) still gets a placeholder: the SDK requires one.
+    this.client ??= new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL: baseUrl, timeout: timeoutMs, maxRetries: 0 });
     return this.client;
   }
 }
 
-function classify(error: unknown): Error {
+function classify(vendor: string, error: unknown): Error {
   if (error instanceof LlmRequestRejectedError || error instanceof LlmUnavailableError) return error;
   if (error instanceof OpenAI.APIConnectionError) {
-    return new LlmUnavailableError(`OpenAI could not be reached: ${error.message}`);
+    return new LlmUnavailableError(`${vendor} could not be reached: ${error.message}`);
   }
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-    const message = `OpenAI answered ${error.status}: ${error.message}`;
-    return isRetryableStatus(error.status) ? new LlmUnavailableError(message) : new LlmRequestRejectedError(message);
-  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number')
+    return providerHttpFailure(vendor, error.status, error.message, error.headers);
   return error instanceof Error ? error : new Error(String(error));
 }

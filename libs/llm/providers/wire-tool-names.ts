@@ -1,12 +1,12 @@
-/** What OpenAI takes as a function name. */
+/** What OpenAI and Anthropic take as a function name (Gemini takes these too). */
 const FITS = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$, so an MCP tool's `<server_label>.<tool>` goes out
+ * Providers' function names must match ^[a-zA-Z0-9_-]{1,64}$, so an MCP tool's `<server_label>.<tool>` goes out
  * as `<server_label>__<tool>` (any other character as `_`, cut to 64, numbered when two would collide) and
  * comes back under its own name, by the names this request offered. Names that fit already stay as they are.
  */
-export class OpenAiToolNames {
+export class WireToolNames {
   private readonly wireNames = new Map<string, string>();
   private readonly ownNames = new Map<string, string>();
 
@@ -23,12 +23,12 @@ export class OpenAiToolNames {
     }
   }
 
-  /** The name OpenAI sees (a name this request does not offer, e.g. an earlier turn's tool, in the same form). */
+  /** The name the provider sees (a name this request does not offer, e.g. an earlier turn's tool, in the same form). */
   wire(name: string): string {
     return this.wireNames.get(name) ?? (FITS.test(name) ? name : wireForm(name));
   }
 
-  /** The tool's own name for a name OpenAI answered with. */
+  /** The tool's own name for a name the provider answered with. */
   own(wire: string): string {
     return this.ownNames.get(wire) ?? wire;
   }
@@ -39,7 +39,7 @@ export class OpenAiToolNames {
   }
 }
 
-/** `<label>.<tool>` as `<label>__<tool>`, any other character OpenAI refuses as `_`, cut to 64. */
+/** `<label>.<tool>` as `<label>__<tool>`, any other character a provider refuses as `_`, cut to 64. */
 function wireForm(name: string): string {
   return (
     name

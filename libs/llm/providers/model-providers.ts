@@ -1,0 +1,35 @@
+import type { PylonConfig } from '@pylon/config';
+import type { LlmProvider } from '../llm-provider';
+import { AnthropicLlmProvider } from './anthropic.provider';
+import { ChatCompletionsProvider } from './chat-completions.provider';
+import type { LocalLlmProvider } from './local.provider';
+
+/**
+ * The providers this server offers: the offline `local`, the built-in `openai` and `anthropic` (each
+ * configured by its key), and every OpenAI-compatible endpoint the operator names in MODEL_PROVIDERS.
+ */
+export function modelProviders(config: PylonConfig, local: LocalLlmProvider): LlmProvider[] {
+  return [
+    local,
+    new ChatCompletionsProvider({
+      name: 'openai',
+      vendor: 'OpenAI',
+      baseUrl: config.openaiBaseUrl,
+      apiKey: config.openaiApiKey,
+      apiKeyVariable: 'OPENAI_API_KEY',
+      timeoutMs: config.llmTimeoutMs,
+    }),
+    new AnthropicLlmProvider(config),
+    ...config.modelProviders.map(
+      (endpoint) =>
+        new ChatCompletionsProvider({
+          name: endpoint.name,
+          vendor: endpoint.name,
+          baseUrl: endpoint.baseUrl,
+          apiKey: endpoint.apiKey,
+          apiKeyVariable: endpoint.apiKeyEnv,
+          timeoutMs: config.llmTimeoutMs,
+        }),
+    ),
+  ];
+}
