@@ -139,3 +139,9 @@ function streamEvents(model: string, reply: AnthropicReply): any[] {
   events.push({ type: 'message_stop' });
   return events;
 }
+
+/** The key a request carried: Anthropic takes `x-api-key`, and its SDK now sends `Authorization: Bearer`. */
+export function keyOf(headers: IncomingMessage['headers']): string | undefined {
+  const bearer = /^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
+  return bearer ?? (headers['x-api-key'] as string | undefined);
+}

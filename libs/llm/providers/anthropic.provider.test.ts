@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '@pylon/config';
-import { FakeAnthropic } from '../../../test/support/fake-anthropic';
+import { FakeAnthropic, keyOf } from '../../../test/support/fake-anthropic';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
 import { AnthropicLlmProvider } from './anthropic.provider';
@@ -22,12 +22,6 @@ function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
     responseFormat: null,
     ...overrides,
   };
-}
-
-/** The key a request carried: Anthropic takes `x-api-key`, and its SDK now sends `Authorization: Bearer`. */
-export function keyOf(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const bearer = /^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
-  return bearer ?? (headers['x-api-key'] as string | undefined);
 }
 
 const LOOKUP = { name: 'lookup_order', description: 'Finds an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } };
