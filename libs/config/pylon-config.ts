@@ -77,6 +77,8 @@ export class PylonConfig {
   readonly openaiBaseUrl: string | undefined;
   readonly anthropicApiKey: string | undefined;
   readonly anthropicBaseUrl: string | undefined;
+  readonly googleApiKey: string | undefined;
+  readonly googleBaseUrl: string | undefined;
   /** OpenAI-compatible endpoints the operator names (MODEL_PROVIDERS), each a provider of its own. */
   readonly modelProviders: ConfiguredModelProvider[];
   readonly llmTimeoutMs: number;
@@ -206,6 +208,8 @@ export class PylonConfig {
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
     this.anthropicApiKey = readOptionalString(env, 'ANTHROPIC_API_KEY');
     this.anthropicBaseUrl = readUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']);
+    this.googleApiKey = readOptionalString(env, 'GOOGLE_API_KEY');
+    this.googleBaseUrl = readUrl(env, 'GOOGLE_BASE_URL', ['http:', 'https:']);
     this.modelProviders = readModelProviders(env, 'MODEL_PROVIDERS');
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
     // Short: a cancel reaches a model call only with the answer to one of its heartbeats.
@@ -325,12 +329,24 @@ export class PylonConfig {
   }
 
   toJSON(): Record<string, unknown> {
-    const { adminToken, openaiApiKey, anthropicApiKey, modelProviders, lumaApiKey, databaseUrl, secretsKey, secretsPreviousKeys, ...rest } = this;
+    const {
+      adminToken,
+      openaiApiKey,
+      anthropicApiKey,
+      googleApiKey,
+      modelProviders,
+      lumaApiKey,
+      databaseUrl,
+      secretsKey,
+      secretsPreviousKeys,
+      ...rest
+    } = this;
     return {
       ...rest,
       adminToken: adminToken ? '[set]' : undefined,
       openaiApiKey: openaiApiKey ? '[set]' : undefined,
       anthropicApiKey: anthropicApiKey ? '[set]' : undefined,
+      googleApiKey: googleApiKey ? '[set]' : undefined,
       modelProviders: modelProviders.map(({ apiKey, ...provider }) => ({ ...provider, apiKey: apiKey ? '[set]' : undefined })),
       lumaApiKey: lumaApiKey ? '[set]' : undefined,
       databaseUrl: databaseUrl?.replace(/\/\/[^@/]*@/, '//***@'),

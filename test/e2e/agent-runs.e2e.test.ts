@@ -47,6 +47,7 @@ describe('agent runs end to end', () => {
         { provider: 'local', configured: true, models: ['local/extractive', 'local/echo'] },
         { provider: 'openai', configured: true, models: null },
         { provider: 'anthropic', configured: false, models: null },
+        { provider: 'google', configured: false, models: null },
       ],
     });
     const reader = await createKey(http, tenant.orgId, ['runs:read']);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FakeAnthropic, keyOf } from '../support/fake-anthropic';
+import { FakeGemini } from '../support/fake-gemini';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
@@ -9,6 +10,7 @@ import { until } from '../support/wait';
 
 const ANTHROPIC_KEY = 'sk-ant-e2e-5a1f9c3d7e';
 const COMPAT_KEY = 'compat-e2e-8b2e4f6a0c';
+const GOOGLE_KEY = 'AIza-e2e-3c9d1e7f5b';
 
 const LOOKUP_ORDER = {
   type: 'function',
@@ -21,18 +23,21 @@ const LOOKUP_ORDER = {
 describe('model providers', () => {
   let anthropic: FakeAnthropic;
   let compat: FakeOpenAi;
+  let gemini: FakeGemini;
   let stack: Stack;
   let http: Http;
   let tenant: Tenant;
 
   before(async () => {
-    [anthropic, compat] = await Promise.all([FakeAnthropic.start(), FakeOpenAi.start()]);
+    [anthropic, compat, gemini] = await Promise.all([FakeAnthropic.start(), FakeOpenAi.start(), FakeGemini.start()]);
     stack = await Stack.start({
       env: {
         ANTHROPIC_API_KEY: ANTHROPIC_KEY,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,
         MODEL_PROVIDERS: JSON.stringify([{ name: 'compat', base_url: compat.baseUrl, api_key_env: 'COMPAT_API_KEY' }]),
         COMPAT_API_KEY: COMPAT_KEY,
+        GOOGLE_API_KEY: GOOGLE_KEY,
+        GOOGLE_BASE_URL: gemini.baseUrl,
         LLM_HEARTBEAT_TIMEOUT_SECONDS: '10',
       },
     });
@@ -41,7 +46,7 @@ describe('model providers', () => {
   });
   after(async () => {
     await stack?.stop();
-    await Promise.all([anthropic?.close(), compat?.stop()]);
+    await Promise.all([anthropic?.close(), compat?.stop(), gemini?.close()]);
   });
 
   const run = async (versionId: string, input: string) => {
@@ -60,6 +65,7 @@ describe('model providers', () => {
         ['local', true],
         ['openai', false],
         ['anthropic', true],
+        ['google', true],
         ['compat', true],
       ],
     );
@@ -160,6 +166,44 @@ describe('model providers', () => {
     assert.equal(anthropic.requests.length - before, 1);
   });
 
+  it("a Gemini run calls a function, gets its output and streams its answer, with Gemini's token counts", async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'google/gemini-2.5-flash',
+      instructions: 'Help with orders.',
+      tools: [LOOKUP_ORDER],
+    });
+    gemini.enqueue(
+      { functionCalls: [{ id: 'fc_1', name: 'lookup_order', args: { order_id: '7' } }], usage: { promptTokenCount: 33, candidatesTokenCount: 8 } },
+      { text: ['Order 7 ', 'shipped.'], usage: { promptTokenCount: 61, candidatesTokenCount: 4 } },
+    );
+    const runId = await run(versionId, 'Where is order 7?');
+    await until(
+      'the required action',
+      async () => (await http.get(`/api/v1/agent-runs/${runId}/required-action`, { token: tenant.key })).status === 200,
+    );
+    const answered = await http.post(`/api/v1/agent-runs/${runId}/tool-outputs`, {
+      token: tenant.key,
+      body: { tool_outputs: [{ tool_call_id: 'fc_1', output: 'shipped' }] },
+    });
+    assert.equal(answered.status, 200, answered.text);
+    const { run: finished } = await waitForRun(http, tenant.key, runId);
+    assert.equal(finished.status, 'succeeded', finished.error);
+    assert.equal(finished.output, 'Order 7 shipped.');
+    assert.deepEqual(gemini.requests.at(-1)!.body.contents.at(-1), {
+      role: 'user',
+      parts: [{ functionResponse: { id: 'fc_1', name: 'lookup_order', response: { output: 'shipped' } } }],
+    });
+    assert.ok(gemini.requests.every((request) => request.headers['x-goog-api-key'] === GOOGLE_KEY));
+    const usage = await http.get(`/api/v1/agent-runs/${runId}/usage`, { token: tenant.key });
+    assert.deepEqual(
+      usage.body.turns.map((turn: { input_tokens: number; output_tokens: number }) => [turn.input_tokens, turn.output_tokens]),
+      [
+        [33, 8],
+        [61, 4],
+      ],
+    );
+  });
+
   it("a run on <name>/<model> reaches the named endpoint with the model's own name and that endpoint's key; no key is in any log line", async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'compat/meta-llama/Llama-3.3-70B', instructions: 'Answer.' });
     compat.enqueue({ content: 'from the compatible server' });
@@ -170,6 +214,6 @@ describe('model providers', () => {
     assert.equal(compat.requests.at(-1)!.authorization, `Bearer ${COMPAT_KEY}`);
     assert.ok(anthropic.requests.every((request) => keyOf(request.headers) === ANTHROPIC_KEY));
     const logs = `${stack.api.log()}\n${stack.worker.log()}`;
-    for (const key of [ANTHROPIC_KEY, COMPAT_KEY]) assert.ok(!logs.includes(key), `${key} is in a log line`);
+    for (const key of [ANTHROPIC_KEY, COMPAT_KEY, GOOGLE_KEY]) assert.ok(!logs.includes(key), `${key} is in a log line`);
   });
 });

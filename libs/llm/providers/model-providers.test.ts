@@ -20,7 +20,7 @@ describe('modelProviders', () => {
     return new LlmService(modelProviders(config, new LocalLlmProvider()));
   }
 
-  it('offers local, openai and anthropic, and each endpoint MODEL_PROVIDERS names, configured by its key', () => {
+  it('offers local, openai, anthropic and google, and each endpoint MODEL_PROVIDERS names, configured by its key', () => {
     const llm = service({
       ANTHROPIC_API_KEY: 'sk-ant',
       MODEL_PROVIDERS: JSON.stringify([
@@ -34,6 +34,7 @@ describe('modelProviders', () => {
         ['local', true],
         ['openai', false],
         ['anthropic', true],
+        ['google', false],
         ['ollama', true],
         ['together', false],
       ],

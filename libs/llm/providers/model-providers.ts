@@ -2,10 +2,11 @@ import type { PylonConfig } from '@pylon/config';
 import type { LlmProvider } from '../llm-provider';
 import { AnthropicLlmProvider } from './anthropic.provider';
 import { ChatCompletionsProvider } from './chat-completions.provider';
+import { GoogleLlmProvider } from './google.provider';
 import type { LocalLlmProvider } from './local.provider';
 
 /**
- * The providers this server offers: the offline `local`, the built-in `openai` and `anthropic` (each
+ * The providers this server offers: the offline `local`, the built-in `openai`, `anthropic` and `google` (each
  * configured by its key), and every OpenAI-compatible endpoint the operator names in MODEL_PROVIDERS.
  */
 export function modelProviders(config: PylonConfig, local: LocalLlmProvider): LlmProvider[] {
@@ -20,6 +21,7 @@ export function modelProviders(config: PylonConfig, local: LocalLlmProvider): Ll
       timeoutMs: config.llmTimeoutMs,
     }),
     new AnthropicLlmProvider(config),
+    new GoogleLlmProvider(config),
     ...config.modelProviders.map(
       (endpoint) =>
         new ChatCompletionsProvider({

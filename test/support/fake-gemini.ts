@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One reply of the fake Gemini API. */
+export interface GeminiReply {
+  /** The answer's text, one chunk per piece. */
+  text?: string[];
+  /** Function calls, sent together in the last chunk (Gemini gives each call whole); `id` as Gemini 3 gives it, or none. */
+  functionCalls?: Array<{ id?: string; name: string; args: Record<string, unknown> }>;
+  /** An HTTP error instead of a stream, with Gemini's status name and a RetryInfo delay ("7s"). */
+  status?: number;
+  statusName?: string;
+  retryDelay?: string;
+  /** The connection is destroyed after this many chunks: a stream cut mid-way. */
+  cutAfter?: number;
+  /** After the first chunk the stream stays open until the client goes. */
+  holdOpen?: boolean;
+  usage?: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
+}
+
+/**
+ * A local server that speaks the Gemini API as its documentation and SDK define it: `POST
+ * /v1/models/{model}:streamGenerateContent?alt=sse` (or `/v1beta/`) answered by server-sent `GenerateContentResponse`
+ * chunks (candidates' parts, a finish reason on the last, `usageMetadata`); errors as
+ * `{"error": {code, message, status, details}}`.
+ */
+export class FakeGemini {
+  readonly requests: Array<{ model: string; body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
+  private readonly queue: GeminiReply[] = [];
+  defaultReply: GeminiReply = { text: ['fake ', 'answer'] };
+  private server!: Server;
+  baseUrl!: string;
+
+  static async start(): Promise<FakeGemini> {
+    const fake = new FakeGemini();
+    fake.server = createServer((request, response) => void fake.handle(request, response));
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    return fake;
+  }
+
+  enqueue(...replies: GeminiReply[]): void {
+    this.queue.push(...replies);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const route = /^\/v1(?:beta|alpha)?\/models\/([^:]+):streamGenerateContent\?alt=sse$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || !route) {
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify(errorBody(404, 'NOT_FOUND', `not found: ${request.method} ${request.url}`)));
+      return;
+    }
+    const record: { model: string; body: any; headers: IncomingMessage['headers']; closedAt?: number } = {
+      model: decodeURIComponent(route[1]!),
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      headers: request.headers,
+    };
+    this.requests.push(record);
+    response.on('close', () => (record.closedAt = Date.now()));
+    const reply = this.queue.shift() ?? this.defaultReply;
+    if (reply.status) {
+      const body = errorBody(reply.status, reply.statusName ?? 'INTERNAL', `fake ${reply.status}`, reply.retryDelay);
+      response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const pieces = streamChunks(record.model, reply);
+    for (let i = 0; i < pieces.length; i++) {
+      if (reply.cutAfter !== undefined && i === reply.cutAfter) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return void response.destroy();
+      }
+      response.write(`data: ${JSON.stringify(pieces[i])}\r\n\r\n`);
+      if (reply.holdOpen) return; // until the client goes
+    }
+    response.end();
+  }
+}
+
+function errorBody(code: number, status: string, message: string, retryDelay?: string) {
+  return {
+    error: { code, message, status, ...(retryDelay ? { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }] } : {}) },
+  };
+}
+
+function streamChunks(model: string, reply: GeminiReply): any[] {
+  const usage = reply.usage ?? { promptTokenCount: 17, candidatesTokenCount: 6 };
+  const texts = reply.text ?? [];
+  const chunks: any[] = texts.map((text) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: model }));
+  const last = {
+    candidates: [
+      {
+        content: { role: 'model', parts: (reply.functionCalls ?? []).map((call) => ({ functionCall: call })) },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: { ...usage, totalTokenCount: usage.promptTokenCount + usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0) },
+    modelVersion: model,
+  };
+  return [...chunks, last];
+}
