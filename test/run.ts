@@ -56,7 +56,7 @@ const LEGS: Record<Leg, { label: string; files: Record<string, string>; alsoRuns
       'prepared-statements': 'named statements prepared once per connection',
     },
     // The repository tier: the one-statement writes and the ledger's concurrent debits, on the database alone.
-    alsoRuns: /^libs\/db\/repositories\/.*\.repository\.test\.js$/,
+    alsoRuns: /^libs\/[^/]+\/repositories\/.*\.repository\.test\.js$/,
   },
   topology: {
     label: 'the cluster topology (PYLON_TEST_TOPOLOGY=cluster)',

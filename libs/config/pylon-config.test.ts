@@ -31,6 +31,7 @@ describe('configuration', () => {
         { name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' },
         { name: 'together', base_url: 'https://api.together.xyz/v1', api_key_env: 'TOGETHER_API_KEY', api: 'chat_completions' },
         { name: 'groq', base_url: 'https://api.groq.com/openai/v1', api_key_env: 'GROQ_API_KEY' },
+        { name: 'edge', base_url: 'https://edge.example/v1', api: 'responses' },
       ]),
       TOGETHER_API_KEY: 'tg-secret',
     });
@@ -38,6 +39,7 @@ describe('configuration', () => {
       { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: undefined, apiKey: undefined, api: 'chat_completions' },
       { name: 'together', baseUrl: 'https://api.together.xyz/v1', apiKeyEnv: 'TOGETHER_API_KEY', apiKey: 'tg-secret', api: 'chat_completions' },
       { name: 'groq', baseUrl: 'https://api.groq.com/openai/v1', apiKeyEnv: 'GROQ_API_KEY', apiKey: undefined, api: 'chat_completions' },
+      { name: 'edge', baseUrl: 'https://edge.example/v1', apiKeyEnv: undefined, apiKey: undefined, api: 'responses' },
     ]);
     assert.ok(!JSON.stringify(config).includes('tg-secret'), 'no key in the configuration as it is logged');
   });
@@ -49,7 +51,7 @@ describe('configuration', () => {
     ['[{"name": "a", "base_url": "ftp://x"}]', /must use http: or https:/],
     ['[{"name": "a", "base_url": "http://x"}, {"name": "a", "base_url": "http://y"}]', /"a" is named twice/],
     ['[{"name": "a", "base_url": "http://x", "api_key_env": "not a var"}]', /"api_key_env" must name an environment variable/],
-    ['[{"name": "a", "base_url": "http://x", "api": "responses"}]', /the Responses API is not spoken yet/],
+    ['[{"name": "a", "base_url": "http://x", "api": "assistants"}]', /"api" must be "chat_completions" or "responses"/],
     ['[{"name": "a", "base_url": "http://x", "key": "k"}]', /unknown fields: key/],
   ] as const) {
     it(`refuses MODEL_PROVIDERS=${value}`, () => assert.throws(() => loadConfig({ MODEL_PROVIDERS: value }), pattern));

@@ -139,15 +139,15 @@ export interface ConfiguredModelProvider {
   /** The variable that holds its key; none for a server that takes no key (a local Ollama). */
   apiKeyEnv: string | undefined;
   apiKey: string | undefined;
-  /** The wire API it speaks: Chat Completions (the Responses API is not spoken yet). */
-  api: 'chat_completions';
+  /** The wire API it speaks: Chat Completions, or the Responses API. */
+  api: 'chat_completions' | 'responses';
 }
 
 const PROVIDER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 /**
- * MODEL_PROVIDERS: `[{"name", "base_url", "api_key_env"?, "api"?: "chat_completions"}]`, each an
+ * MODEL_PROVIDERS: `[{"name", "base_url", "api_key_env"?, "api"?: "chat_completions" | "responses"}]`, each an
  * OpenAI-compatible server whose models are `<name>/<model>`. A key variable that is named but unset leaves the
  * provider unconfigured (its versions are refused), as an unset OPENAI_API_KEY does for `openai`.
  */
@@ -178,9 +178,8 @@ export function readModelProviders(env: Env, name: string): ConfiguredModelProvi
     readUrl({ [name]: baseUrl }, name, ['http:', 'https:']);
     if (apiKeyEnv !== undefined && (typeof apiKeyEnv !== 'string' || !ENV_NAME.test(apiKeyEnv)))
       throw new ConfigError(name, `${where} (${provider}): "api_key_env" must name an environment variable`);
-    if (api === 'responses')
-      throw new ConfigError(name, `${where} (${provider}): the Responses API is not spoken yet; use "api": "chat_completions"`);
-    if (api !== 'chat_completions') throw new ConfigError(name, `${where} (${provider}): "api" must be "chat_completions"`);
-    return { name: provider, baseUrl, apiKeyEnv, apiKey: apiKeyEnv ? raw(env, apiKeyEnv) : undefined, api: 'chat_completions' as const };
+    if (api !== 'chat_completions' && api !== 'responses')
+      throw new ConfigError(name, `${where} (${provider}): "api" must be "chat_completions" or "responses"`);
+    return { name: provider, baseUrl, apiKeyEnv, apiKey: apiKeyEnv ? raw(env, apiKeyEnv) : undefined, api };
   });
 }

@@ -34,7 +34,10 @@ describe('model providers', () => {
       env: {
         ANTHROPIC_API_KEY: ANTHROPIC_KEY,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,
-        MODEL_PROVIDERS: JSON.stringify([{ name: 'compat', base_url: compat.baseUrl, api_key_env: 'COMPAT_API_KEY' }]),
+        MODEL_PROVIDERS: JSON.stringify([
+          { name: 'compat', base_url: compat.baseUrl, api_key_env: 'COMPAT_API_KEY' },
+          { name: 'edge', base_url: compat.baseUrl, api: 'responses' },
+        ]),
         COMPAT_API_KEY: COMPAT_KEY,
         GOOGLE_API_KEY: GOOGLE_KEY,
         GOOGLE_BASE_URL: gemini.baseUrl,
@@ -67,6 +70,7 @@ describe('model providers', () => {
         ['anthropic', true],
         ['google', true],
         ['compat', true],
+        ['edge', true],
       ],
     );
   });
@@ -201,6 +205,25 @@ describe('model providers', () => {
         [33, 8],
         [61, 4],
       ],
+    );
+  });
+
+  it('a run on an endpoint that speaks the Responses API streams its answer from response.output_text.delta events', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'edge/gpt-5-mini', instructions: 'Answer.' });
+    compat.enqueue({ content: 'answered over the Responses API', usage: { prompt_tokens: 12, completion_tokens: 5 } });
+    const runId = await run(versionId, 'hello');
+    const { run: finished } = await waitForRun(http, tenant.key, runId);
+    assert.equal(finished.status, 'succeeded', finished.error);
+    assert.equal(finished.output, 'answered over the Responses API');
+    const sent = compat.requests.at(-1)!.body;
+    assert.deepEqual([sent.model, sent.store, sent.input.at(-1)], ['gpt-5-mini', false, { type: 'message', role: 'user', content: 'hello' }]);
+    const log = await events(runId);
+    assert.equal(
+      log
+        .filter((event) => event.type === 'output_delta')
+        .map((event) => event.data.text)
+        .join(''),
+      'answered over the Responses API',
     );
   });
 

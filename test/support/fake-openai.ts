@@ -99,7 +99,8 @@ export class FakeOpenAi {
       await this.handleEmbeddings(JSON.parse(raw), request.headers.authorization, response);
       return;
     }
-    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+    const responsesApi = request.method === 'POST' && !!request.url?.endsWith('/responses');
+    if (!responsesApi && (request.method !== 'POST' || !request.url?.endsWith('/chat/completions'))) {
       response.writeHead(404).end();
       return;
     }
@@ -118,6 +119,10 @@ export class FakeOpenAi {
     if (status !== 200) {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: reply.errorMessage ?? `fake error ${status}`, type: 'fake', code: null } }));
+      return;
+    }
+    if (responsesApi) {
+      await this.streamResponse(reply, body, response);
       return;
     }
     if (body.stream) {
@@ -184,6 +189,66 @@ export class FakeOpenAi {
     }
     if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ ...base, choices: [], usage: usageOf(reply) })}\n\n`);
     response.end('data: [DONE]\n\n');
+  }
+
+  /**
+   * The Responses API's stream (`POST /responses` with `stream: true`), its events as OpenAI documents them:
+   * `response.created`, then per output item `response.output_item.added`, its text deltas
+   * (`response.output_text.delta`) or its arguments (`response.function_call_arguments.delta` / `.done`),
+   * `response.output_item.done`, and last `response.completed` with the usage.
+   */
+  private async streamResponse(reply: FakeReply, body: any, response: ServerResponse): Promise<void> {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    let sequence = 0;
+    const send = (event: Record<string, unknown>) =>
+      response.write(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`);
+    const id = `resp_${this.requests.length}`;
+    const shell = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model, output: [] as unknown[] };
+    send({ type: 'response.created', response: { ...shell, status: 'in_progress' } });
+    const output: unknown[] = [];
+    if (reply.toolCalls) {
+      reply.toolCalls.forEach((call, index) => {
+        const item = { type: 'function_call', id: `fc_${index}`, call_id: call.id, name: call.name, arguments: '', status: 'in_progress' };
+        send({ type: 'response.output_item.added', output_index: index, item });
+        send({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: call.arguments });
+        send({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, arguments: call.arguments });
+        const done = { ...item, arguments: call.arguments, status: 'completed' };
+        output.push(done);
+        send({ type: 'response.output_item.done', output_index: index, item: done });
+      });
+    } else {
+      const text = reply.content ?? 'fake completion';
+      const item = { type: 'message', id: 'msg_0', role: 'assistant', status: 'in_progress', content: [] as unknown[] };
+      send({ type: 'response.output_item.added', output_index: 0, item });
+      send({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      const pieces = text.match(/\S+\s*|\s+/g) ?? [''];
+      for (const [index, piece] of pieces.entries()) {
+        if (reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+        if (response.destroyed) return;
+        send({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: piece });
+        if (reply.holdOpen && index === 0) return; // the client's cancel is what ends this response
+      }
+      send({ type: 'response.output_text.done', item_id: item.id, output_index: 0, content_index: 0, text });
+      const done = { ...item, status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+      output.push(done);
+      send({ type: 'response.output_item.done', output_index: 0, item: done });
+    }
+    const { prompt_tokens, completion_tokens } = usageOf(reply);
+    const usage = {
+      input_tokens: prompt_tokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: completion_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: prompt_tokens + completion_tokens,
+    };
+    send({ type: 'response.completed', response: { ...shell, status: 'completed', output, usage } });
+    response.end();
   }
 
   async stop(): Promise<void> {

@@ -1,9 +1,9 @@
-import OpenAI from 'openai';
-import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
+import type OpenAI from 'openai';
+import { LlmUnavailableError } from '../llm-errors';
 import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
 import type { LlmProvider, LlmRequest } from '../llm-provider';
 import { WireToolNames } from './wire-tool-names';
-import { providerHttpFailure } from './provider-failure';
+import { isConfigured, openAiClient, openAiFailure, type OpenAiEndpoint } from './openai-endpoint';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -61,20 +61,6 @@ function toolMessages(entries: readonly TranscriptEntry[], names: WireToolNames)
   return messages;
 }
 
-/** Where an OpenAI-compatible provider is and how it authenticates. */
-export interface ChatCompletionsEndpoint {
-  /** The `provider` part of its model ids. */
-  name: string;
-  /** How errors name it: `OpenAI`, or the operator's name for the endpoint. */
-  vendor: string;
-  /** Its base URL; the SDK's default (OpenAI) when absent. */
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
-  /** The variable the key comes from; none for a server that takes no key. */
-  apiKeyVariable: string | undefined;
-  timeoutMs: number;
-}
-
 /**
  * OpenAI, or any OpenAI-compatible server (OPENAI_BASE_URL, or an endpoint named in MODEL_PROVIDERS), via
  * Chat Completions. The SDK's own retries are off: Temporal retries the activity with backoff instead.
@@ -84,14 +70,14 @@ export class ChatCompletionsProvider implements LlmProvider {
   readonly models = null;
   private client: OpenAI | undefined;
 
-  constructor(private readonly endpoint: ChatCompletionsEndpoint) {}
+  constructor(private readonly endpoint: OpenAiEndpoint) {}
 
   get name(): string {
     return this.endpoint.name;
   }
 
   get configured(): boolean {
-    return !!this.endpoint.apiKey || !this.endpoint.apiKeyVariable;
+    return isConfigured(this.endpoint);
   }
 
   supportsModel(model: string): boolean {
@@ -104,7 +90,8 @@ export class ChatCompletionsProvider implements LlmProvider {
 
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = this.getClient();
+    const client = openAiClient(this.endpoint, this.client);
+    this.client = client;
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.chat.completions.create(
@@ -146,25 +133,7 @@ export class ChatCompletionsProvider implements LlmProvider {
       if (content === undefined) throw new LlmUnavailableError(`${this.endpoint.vendor} returned no message content`);
       return { kind: 'answer', text: content, ...counted };
     } catch (error) {
-      throw classify(this.endpoint.vendor, error);
+      throw openAiFailure(this.endpoint.vendor, error);
     }
   }
-
-  private getClient(): OpenAI {
-    const { apiKey, apiKeyVariable, baseUrl, timeoutMs, name } = this.endpoint;
-    if (!this.configured) throw new LlmRequestRejectedError(`${apiKeyVariable} is not configured, so ${name}/* models cannot run`);
-    // A server that takes no key (a local Ollama) still gets a placeholder: the SDK requires one.
-    this.client ??= new OpenAI({ apiKey: apiKey ?? 'no-key', baseURL: baseUrl, timeout: timeoutMs, maxRetries: 0 });
-    return this.client;
-  }
-}
-
-function classify(vendor: string, error: unknown): Error {
-  if (error instanceof LlmRequestRejectedError || error instanceof LlmUnavailableError) return error;
-  if (error instanceof OpenAI.APIConnectionError) {
-    return new LlmUnavailableError(`${vendor} could not be reached: ${error.message}`);
-  }
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number')
-    return providerHttpFailure(vendor, error.status, error.message, error.headers);
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -3,11 +3,13 @@ import type { LlmProvider } from '../llm-provider';
 import { AnthropicLlmProvider } from './anthropic.provider';
 import { ChatCompletionsProvider } from './chat-completions.provider';
 import { GoogleLlmProvider } from './google.provider';
+import { ResponsesProvider } from './responses.provider';
 import type { LocalLlmProvider } from './local.provider';
 
 /**
  * The providers this server offers: the offline `local`, the built-in `openai`, `anthropic` and `google` (each
- * configured by its key), and every OpenAI-compatible endpoint the operator names in MODEL_PROVIDERS.
+ * configured by its key), and every OpenAI-compatible endpoint the operator names in MODEL_PROVIDERS, by the
+ * wire API it speaks.
  */
 export function modelProviders(config: PylonConfig, local: LocalLlmProvider): LlmProvider[] {
   return [
@@ -22,16 +24,16 @@ export function modelProviders(config: PylonConfig, local: LocalLlmProvider): Ll
     }),
     new AnthropicLlmProvider(config),
     new GoogleLlmProvider(config),
-    ...config.modelProviders.map(
-      (endpoint) =>
-        new ChatCompletionsProvider({
-          name: endpoint.name,
-          vendor: endpoint.name,
-          baseUrl: endpoint.baseUrl,
-          apiKey: endpoint.apiKey,
-          apiKeyVariable: endpoint.apiKeyEnv,
-          timeoutMs: config.llmTimeoutMs,
-        }),
-    ),
+    ...config.modelProviders.map((endpoint) => {
+      const reached = {
+        name: endpoint.name,
+        vendor: endpoint.name,
+        baseUrl: endpoint.baseUrl,
+        apiKey: endpoint.apiKey,
+        apiKeyVariable: endpoint.apiKeyEnv,
+        timeoutMs: config.llmTimeoutMs,
+      };
+      return endpoint.api === 'responses' ? new ResponsesProvider(reached) : new ChatCompletionsProvider(reached);
+    }),
   ];
 }
