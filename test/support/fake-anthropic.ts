@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeHttpServer } from './fake-http-server';
 
 /** One reply of the fake Messages API. */
 export interface AnthropicReply {
@@ -26,31 +26,15 @@ export interface AnthropicReply {
  * `content_block_delta` (`text_delta`, `input_json_delta`), `content_block_stop`, `message_delta` (stop
  * reason and usage) and `message_stop` events; errors as `{"type": "error", "error": {type, message}}`.
  */
-export class FakeAnthropic {
+export class FakeAnthropic extends FakeHttpServer<AnthropicReply> {
   readonly requests: Array<{ body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
-  private readonly queue: AnthropicReply[] = [];
-  defaultReply: AnthropicReply = { text: ['fake ', 'answer'] };
-  private server!: Server;
-  baseUrl!: string;
+  protected readonly defaultReply: AnthropicReply = { text: ['fake ', 'answer'] };
 
   static async start(): Promise<FakeAnthropic> {
-    const fake = new FakeAnthropic();
-    fake.server = createServer((request, response) => void fake.handle(request, response));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
-    return fake;
+    return new FakeAnthropic().listen();
   }
 
-  enqueue(...replies: AnthropicReply[]): void {
-    this.queue.push(...replies);
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/messages') {
@@ -61,7 +45,7 @@ export class FakeAnthropic {
     const record: { body: any; headers: IncomingMessage['headers']; closedAt?: number } = { body, headers: request.headers };
     this.requests.push(record);
     response.on('close', () => (record.closedAt = Date.now()));
-    const reply = this.queue.shift() ?? this.defaultReply;
+    const reply = this.nextReply();
     if (reply.status) {
       const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': 'req_fake' };
       if (reply.retryAfter) headers['retry-after'] = reply.retryAfter;

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeHttpServer } from './fake-http-server';
 
 /** One reply of the fake Gemini API. */
 export interface GeminiReply {
@@ -24,31 +24,15 @@ export interface GeminiReply {
  * chunks (candidates' parts, a finish reason on the last, `usageMetadata`); errors as
  * `{"error": {code, message, status, details}}`.
  */
-export class FakeGemini {
+export class FakeGemini extends FakeHttpServer<GeminiReply> {
   readonly requests: Array<{ model: string; body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
-  private readonly queue: GeminiReply[] = [];
-  defaultReply: GeminiReply = { text: ['fake ', 'answer'] };
-  private server!: Server;
-  baseUrl!: string;
+  protected readonly defaultReply: GeminiReply = { text: ['fake ', 'answer'] };
 
   static async start(): Promise<FakeGemini> {
-    const fake = new FakeGemini();
-    fake.server = createServer((request, response) => void fake.handle(request, response));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
-    return fake;
+    return new FakeGemini().listen();
   }
 
-  enqueue(...replies: GeminiReply[]): void {
-    this.queue.push(...replies);
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const route = /^\/v1(?:beta|alpha)?\/models\/([^:]+):streamGenerateContent\?alt=sse$/.exec(request.url ?? '');
@@ -65,7 +49,7 @@ export class FakeGemini {
     };
     this.requests.push(record);
     response.on('close', () => (record.closedAt = Date.now()));
-    const reply = this.queue.shift() ?? this.defaultReply;
+    const reply = this.nextReply();
     if (reply.status) {
       const body = errorBody(reply.status, reply.statusName ?? 'INTERNAL', `fake ${reply.status}`, reply.retryDelay);
       response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

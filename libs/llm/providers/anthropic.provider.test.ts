@@ -4,24 +4,13 @@ import { loadConfig } from '@pylon/config';
 import { FakeAnthropic, keyOf } from '../../../test/support/fake-anthropic';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
+import { llmRequest } from '../../../test/support/llm-request';
 import { AnthropicLlmProvider } from './anthropic.provider';
 
 const KEY = 'sk-ant-test-0123456789';
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return {
-    orgId: 'org',
-    model: 'claude-sonnet-4-5',
-    instructions: 'Answer briefly.',
-    input: 'Where is order 7?',
-    temperature: null,
-    maxOutputTokens: null,
-    tools: [],
-    history: [],
-    transcript: [],
-    responseFormat: null,
-    ...overrides,
-  };
+  return llmRequest('claude-sonnet-4-5', overrides);
 }
 
 const LOOKUP = { name: 'lookup_order', description: 'Finds an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } };

@@ -2,8 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { PylonConfig } from '@pylon/config';
 import type { LlmTurn, ToolCall, TurnUsage } from '@pylon/contracts';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
-import type { LlmProvider, LlmRequest } from '../llm-provider';
-import { conversationSteps, instructionsWithSchema, type ConversationStep } from './conversation-steps';
+import type { LlmRequest } from '../llm-provider';
+import { argumentsObject, conversationSteps, instructionsWithSchema, type ConversationStep } from './conversation-steps';
+import { HostedProvider } from './hosted-provider';
 import { providerHttpFailure } from './provider-failure';
 import { WireToolNames } from './wire-tool-names';
 
@@ -33,21 +34,16 @@ function toMessages(steps: ConversationStep[], names: WireToolNames): Message[] 
     else if (step.kind === 'tool_calls')
       push('assistant', [
         ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
-        ...step.calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: names.wire(call.name), input: parseInput(call.arguments) })),
+        ...step.calls.map((call) => ({
+          type: 'tool_use' as const,
+          id: call.id,
+          name: names.wire(call.name),
+          input: argumentsObject(call.arguments),
+        })),
       ]);
     else push('user', [{ type: 'tool_result', tool_use_id: step.callId, content: step.content }]);
   }
   return messages;
-}
-
-/** A call's arguments as the object Anthropic takes (arguments that are not a JSON object go as `{}`). */
-function parseInput(args: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -57,20 +53,16 @@ function parseInput(args: string): Record<string, unknown> {
  * has no JSON-schema mode for every model. The SDK's own retries are off: Temporal retries the activity, after
  * the Retry-After a 429 or 529 gives.
  */
-export class AnthropicLlmProvider implements LlmProvider {
+export class AnthropicLlmProvider extends HostedProvider {
   readonly name = 'anthropic';
-  readonly answersInProcess = false;
-  readonly models = null;
   private client: Anthropic | undefined;
 
-  constructor(private readonly config: PylonConfig) {}
+  constructor(private readonly config: PylonConfig) {
+    super();
+  }
 
   get configured(): boolean {
     return !!this.config.anthropicApiKey;
-  }
-
-  supportsModel(model: string): boolean {
-    return model.length > 0;
   }
 
   contextTokens(): number {

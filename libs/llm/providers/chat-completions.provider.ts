@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import { LlmUnavailableError } from '../llm-errors';
 import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
-import type { LlmProvider, LlmRequest } from '../llm-provider';
+import type { LlmRequest } from '../llm-provider';
+import { HostedProvider } from './hosted-provider';
 import { WireToolNames } from './wire-tool-names';
 import { isConfigured, openAiClient, openAiFailure, type OpenAiEndpoint } from './openai-endpoint';
 
@@ -65,12 +66,12 @@ function toolMessages(entries: readonly TranscriptEntry[], names: WireToolNames)
  * OpenAI, or any OpenAI-compatible server (OPENAI_BASE_URL, or an endpoint named in MODEL_PROVIDERS), via
  * Chat Completions. The SDK's own retries are off: Temporal retries the activity with backoff instead.
  */
-export class ChatCompletionsProvider implements LlmProvider {
-  readonly answersInProcess = false;
-  readonly models = null;
+export class ChatCompletionsProvider extends HostedProvider {
   private client: OpenAI | undefined;
 
-  constructor(private readonly endpoint: OpenAiEndpoint) {}
+  constructor(private readonly endpoint: OpenAiEndpoint) {
+    super();
+  }
 
   get name(): string {
     return this.endpoint.name;
@@ -78,10 +79,6 @@ export class ChatCompletionsProvider implements LlmProvider {
 
   get configured(): boolean {
     return isConfigured(this.endpoint);
-  }
-
-  supportsModel(model: string): boolean {
-    return model.length > 0;
   }
 
   contextTokens(model: string): number {

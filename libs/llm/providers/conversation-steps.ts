@@ -45,3 +45,13 @@ export function instructionsWithSchema(request: LlmRequest): string {
   if (!format) return request.instructions;
   return `${request.instructions}\n\nAnswer with only a JSON value (no prose, no code fence) that matches this JSON Schema, named ${format.name}:\n${JSON.stringify(format.schema)}`;
 }
+
+/** A call's arguments as the JSON object Anthropic and Gemini take (arguments that are not a JSON object go as `{}`). */
+export function argumentsObject(args: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -4,24 +4,13 @@ import { loadConfig } from '@pylon/config';
 import { FakeGemini } from '../../../test/support/fake-gemini';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
+import { llmRequest } from '../../../test/support/llm-request';
 import { GoogleLlmProvider } from './google.provider';
 
 const KEY = 'AIza-test-0123456789';
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return {
-    orgId: 'org',
-    model: 'gemini-2.5-flash',
-    instructions: 'Answer briefly.',
-    input: 'Where is order 7?',
-    temperature: null,
-    maxOutputTokens: null,
-    tools: [],
-    history: [],
-    transcript: [],
-    responseFormat: null,
-    ...overrides,
-  };
+  return llmRequest('gemini-2.5-flash', overrides);
 }
 
 const LOOKUP = { name: 'lookup_order', description: 'Finds an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } };

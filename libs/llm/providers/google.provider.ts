@@ -2,8 +2,9 @@ import { ApiError, GoogleGenAI, type Content, type Part } from '@google/genai';
 import type { PylonConfig } from '@pylon/config';
 import type { LlmTurn, ToolCall, TurnUsage } from '@pylon/contracts';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
-import type { LlmProvider, LlmRequest } from '../llm-provider';
-import { conversationSteps, type ConversationStep } from './conversation-steps';
+import type { LlmRequest } from '../llm-provider';
+import { argumentsObject, conversationSteps, type ConversationStep } from './conversation-steps';
+import { HostedProvider } from './hosted-provider';
 import { providerHttpFailure } from './provider-failure';
 import { WireToolNames } from './wire-tool-names';
 
@@ -27,20 +28,11 @@ function toContents(steps: ConversationStep[], names: WireToolNames): Content[] 
     else if (step.kind === 'tool_calls')
       push('model', [
         ...(step.text ? [{ text: step.text }] : []),
-        ...step.calls.map((call) => ({ functionCall: { id: call.id, name: names.wire(call.name), args: parseArgs(call.arguments) } })),
+        ...step.calls.map((call) => ({ functionCall: { id: call.id, name: names.wire(call.name), args: argumentsObject(call.arguments) } })),
       ]);
     else push('user', [{ functionResponse: { id: step.callId, name: names.wire(step.name), response: { output: step.content } } }]);
   }
   return contents;
-}
-
-function parseArgs(args: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** Gemini's `RetryInfo` in an error's details (`"retryDelay": "7s"`), as milliseconds. */
@@ -55,20 +47,16 @@ function retryDelayOf(message: string): number | undefined {
  * usage from `usageMetadata`. Structured output is native (`responseJsonSchema`). The SDK's own retries are
  * off: Temporal retries the activity, after the `retryDelay` a 429 gives.
  */
-export class GoogleLlmProvider implements LlmProvider {
+export class GoogleLlmProvider extends HostedProvider {
   readonly name = 'google';
-  readonly answersInProcess = false;
-  readonly models = null;
   private client: GoogleGenAI | undefined;
 
-  constructor(private readonly config: PylonConfig) {}
+  constructor(private readonly config: PylonConfig) {
+    super();
+  }
 
   get configured(): boolean {
     return !!this.config.googleApiKey;
-  }
-
-  supportsModel(model: string): boolean {
-    return model.length > 0;
   }
 
   contextTokens(): number {

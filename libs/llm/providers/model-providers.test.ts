@@ -5,6 +5,7 @@ import { FakeOpenAi } from '../../../test/support/fake-openai';
 import { LlmService } from '../llm.service';
 import { LocalLlmProvider } from './local.provider';
 import { modelProviders } from './model-providers';
+import { llmRequest } from '../../../test/support/llm-request';
 
 /** The providers a server offers, and a named OpenAI-compatible endpoint reached at its own base URL with its own key. */
 describe('modelProviders', () => {
@@ -51,17 +52,7 @@ describe('modelProviders', () => {
       ]),
       TOGETHER_API_KEY: 'tg-key-1',
     });
-    const ask = {
-      orgId: 'org',
-      instructions: 'Be brief.',
-      input: 'hi',
-      temperature: null,
-      maxOutputTokens: null,
-      tools: [],
-      history: [],
-      transcript: [],
-      responseFormat: null,
-    };
+    const { model: _model, ...ask } = llmRequest('');
     ollama.enqueue({ content: 'from ollama' });
     together.enqueue({ content: 'from together' });
     assert.equal((await llm.generate('ollama/llama3.2:3b', ask)).kind === 'answer' && ollama.requests.at(-1)!.body.model, 'llama3.2:3b');

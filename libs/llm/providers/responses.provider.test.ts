@@ -3,25 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import { FakeOpenAi } from '../../../test/support/fake-openai';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
+import { llmRequest } from '../../../test/support/llm-request';
 import { ResponsesProvider } from './responses.provider';
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return {
-    orgId: 'org',
-    model: 'gpt-5-mini',
-    instructions: 'Answer briefly.',
-    input: 'Where is order 7?',
-    temperature: null,
-    maxOutputTokens: null,
-    tools: [],
+  return llmRequest('gpt-5-mini', {
     history: [
       { role: 'user', content: 'Hi' },
       { role: 'assistant', content: 'Hello.' },
     ],
-    transcript: [],
-    responseFormat: null,
     ...overrides,
-  };
+  });
 }
 
 const LOOKUP = { name: 'lookup_order', description: 'Finds an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } };

@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import type { LlmTurn, ToolCall, TurnUsage } from '@pylon/contracts';
 import { LlmUnavailableError } from '../llm-errors';
-import type { LlmProvider, LlmRequest } from '../llm-provider';
+import type { LlmRequest } from '../llm-provider';
+import { HostedProvider } from './hosted-provider';
 import { isConfigured, openAiClient, openAiFailure, type OpenAiEndpoint } from './openai-endpoint';
 import { conversationSteps, type ConversationStep } from './conversation-steps';
 import { WireToolNames } from './wire-tool-names';
@@ -28,12 +29,12 @@ function toInput(steps: ConversationStep[], names: WireToolNames): InputItem[] {
  * as tool calls, structured output natively (`text.format: json_schema`), the usage from `response.completed`.
  * The SDK's own retries are off: Temporal retries the activity.
  */
-export class ResponsesProvider implements LlmProvider {
-  readonly answersInProcess = false;
-  readonly models = null;
+export class ResponsesProvider extends HostedProvider {
   private client: OpenAI | undefined;
 
-  constructor(private readonly endpoint: OpenAiEndpoint) {}
+  constructor(private readonly endpoint: OpenAiEndpoint) {
+    super();
+  }
 
   get name(): string {
     return this.endpoint.name;
@@ -41,10 +42,6 @@ export class ResponsesProvider implements LlmProvider {
 
   get configured(): boolean {
     return isConfigured(this.endpoint);
-  }
-
-  supportsModel(model: string): boolean {
-    return model.length > 0;
   }
 
   contextTokens(): number {
