@@ -1,10 +1,10 @@
 import type OpenAI from 'openai';
 import { LlmUnavailableError } from '../llm-errors';
-import type { LlmTurn, TranscriptEntry, TurnUsage } from '@pylon/contracts';
+import type { LlmTurn, TurnUsage } from '@pylon/contracts';
 import type { LlmRequest } from '../llm-provider';
-import { HostedProvider } from './hosted-provider';
+import { conversationSteps } from './conversation-steps';
 import { WireToolNames } from './wire-tool-names';
-import { isConfigured, openAiClient, openAiFailure, type OpenAiEndpoint } from './openai-endpoint';
+import { OpenAiEndpointProvider, openAiFailure } from './openai-endpoint';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -16,22 +16,23 @@ const CONTEXT_TOKENS: ReadonlyArray<[RegExp, number]> = [
 ];
 const DEFAULT_CONTEXT_TOKENS = 16_000;
 
-/** The instructions, the conversation's earlier turns, the input, then this run's tool calls and results. */
+/** The instructions as the system message, then the steps: messages, an assistant's `tool_calls`, and a `tool` message per result. */
 function toMessages(request: LlmRequest, names: WireToolNames): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }];
-  for (const entry of request.history) {
-    if (entry.role === 'user') messages.push({ role: 'user', content: entry.content });
-    else if (entry.role === 'assistant' && !('toolCalls' in entry)) messages.push({ role: 'assistant', content: entry.content });
-    else messages.push(...toolMessages([entry], names));
-  }
-  messages.push({ role: 'user', content: request.input });
-  messages.push(...toolMessages(request.transcript, names));
-  if (request.repair) {
-    messages.push({ role: 'assistant', content: request.repair.answer });
-    messages.push({
-      role: 'user',
-      content: `That answer does not match the JSON schema ${request.responseFormat?.name ?? ''}: ${request.repair.fault}. Answer again with only JSON that matches the schema.`,
-    });
+  for (const step of conversationSteps(request)) {
+    if (step.kind === 'user') messages.push({ role: 'user', content: step.text });
+    else if (step.kind === 'assistant') messages.push({ role: 'assistant', content: step.text });
+    else if (step.kind === 'tool_calls')
+      messages.push({
+        role: 'assistant',
+        content: step.text ?? null,
+        tool_calls: step.calls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: names.wire(call.name), arguments: call.arguments },
+        })),
+      });
+    else messages.push({ role: 'tool', tool_call_id: step.callId, content: step.content });
   }
   return messages;
 }
@@ -42,53 +43,18 @@ function responseFormatOf(request: LlmRequest): OpenAI.Chat.Completions.ChatComp
   return format ? { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } } : undefined;
 }
 
-function toolMessages(entries: readonly TranscriptEntry[], names: WireToolNames): ChatMessage[] {
-  const messages: ChatMessage[] = [];
-  for (const entry of entries) {
-    if (entry.role === 'assistant') {
-      messages.push({
-        role: 'assistant',
-        content: entry.content ?? null,
-        tool_calls: entry.toolCalls.map((call) => ({
-          id: call.id,
-          type: 'function' as const,
-          function: { name: names.wire(call.name), arguments: call.arguments },
-        })),
-      });
-    } else {
-      messages.push({ role: 'tool', tool_call_id: entry.toolCallId, content: entry.content });
-    }
-  }
-  return messages;
-}
-
 /**
  * OpenAI, or any OpenAI-compatible server (OPENAI_BASE_URL, or an endpoint named in MODEL_PROVIDERS), via
  * Chat Completions. The SDK's own retries are off: Temporal retries the activity with backoff instead.
  */
-export class ChatCompletionsProvider extends HostedProvider {
-  private client: OpenAI | undefined;
-
-  constructor(private readonly endpoint: OpenAiEndpoint) {
-    super();
-  }
-
-  get name(): string {
-    return this.endpoint.name;
-  }
-
-  get configured(): boolean {
-    return isConfigured(this.endpoint);
-  }
-
+export class ChatCompletionsProvider extends OpenAiEndpointProvider {
   contextTokens(model: string): number {
     return CONTEXT_TOKENS.find(([pattern]) => pattern.test(model))?.[1] ?? DEFAULT_CONTEXT_TOKENS;
   }
 
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = openAiClient(this.endpoint, this.client);
-    this.client = client;
+    const client = this.openAi();
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.chat.completions.create(

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { HostedProvider } from './hosted-provider';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import { providerHttpFailure } from './provider-failure';
 
@@ -36,4 +37,26 @@ export function openAiFailure(vendor: string, error: unknown): Error {
   if (error instanceof OpenAI.APIError)
     return providerHttpFailure(vendor, typeof error.status === 'number' ? error.status : 500, error.message, error.headers);
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A provider at an OpenAI-compatible endpoint: named and configured by it, with one client made on first use. */
+export abstract class OpenAiEndpointProvider extends HostedProvider {
+  private client: OpenAI | undefined;
+
+  constructor(protected readonly endpoint: OpenAiEndpoint) {
+    super();
+  }
+
+  get name(): string {
+    return this.endpoint.name;
+  }
+
+  get configured(): boolean {
+    return isConfigured(this.endpoint);
+  }
+
+  /** The endpoint's client, made on first use. */
+  protected openAi(): OpenAI {
+    return (this.client = openAiClient(this.endpoint, this.client));
+  }
 }

@@ -2,8 +2,7 @@ import type OpenAI from 'openai';
 import type { LlmTurn, ToolCall, TurnUsage } from '@pylon/contracts';
 import { LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
-import { HostedProvider } from './hosted-provider';
-import { isConfigured, openAiClient, openAiFailure, type OpenAiEndpoint } from './openai-endpoint';
+import { OpenAiEndpointProvider, openAiFailure } from './openai-endpoint';
 import { conversationSteps, type ConversationStep } from './conversation-steps';
 import { WireToolNames } from './wire-tool-names';
 
@@ -29,28 +28,13 @@ function toInput(steps: ConversationStep[], names: WireToolNames): InputItem[] {
  * as tool calls, structured output natively (`text.format: json_schema`), the usage from `response.completed`.
  * The SDK's own retries are off: Temporal retries the activity.
  */
-export class ResponsesProvider extends HostedProvider {
-  private client: OpenAI | undefined;
-
-  constructor(private readonly endpoint: OpenAiEndpoint) {
-    super();
-  }
-
-  get name(): string {
-    return this.endpoint.name;
-  }
-
-  get configured(): boolean {
-    return isConfigured(this.endpoint);
-  }
-
+export class ResponsesProvider extends OpenAiEndpointProvider {
   contextTokens(): number {
     return 128_000;
   }
 
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = openAiClient(this.endpoint, this.client);
-    this.client = client;
+    const client = this.openAi();
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     const format = request.responseFormat;
     try {
