@@ -75,6 +75,8 @@ export class PylonConfig {
   readonly temporalUiUrl: string | undefined;
   readonly openaiApiKey: string | undefined;
   readonly openaiBaseUrl: string | undefined;
+  /** The wire API the built-in `openai` provider speaks (OPENAI_API): the Responses API, or Chat Completions for an older server. */
+  readonly openaiApi: 'responses' | 'chat_completions';
   readonly anthropicApiKey: string | undefined;
   readonly anthropicBaseUrl: string | undefined;
   readonly googleApiKey: string | undefined;
@@ -206,6 +208,7 @@ export class PylonConfig {
     this.temporalUiUrl = readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:']);
     this.openaiApiKey = readOptionalString(env, 'OPENAI_API_KEY');
     this.openaiBaseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
+    this.openaiApi = readEnum(env, 'OPENAI_API', ['responses', 'chat_completions'] as const, 'responses');
     this.anthropicApiKey = readOptionalString(env, 'ANTHROPIC_API_KEY');
     this.anthropicBaseUrl = readUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']);
     this.googleApiKey = readOptionalString(env, 'GOOGLE_API_KEY');

@@ -21,4 +21,8 @@ export interface TurnUsage {
   outputTokens: number;
   /** `provider`: the provider's own count; `tokenizer`: counted by Pylon with a real tokenizer (o200k_base). */
   countedBy: 'provider' | 'tokenizer';
+  /** Of the input tokens, those the provider read from its prompt cache (when it says). */
+  cachedInputTokens?: number;
+  /** Of the output tokens, those the model spent reasoning before it answered (when the provider says). */
+  reasoningTokens?: number;
 }

@@ -160,15 +160,15 @@ describe('agent runs end to end', () => {
     assert.equal(run.output, 'Pylon is a backend for AI products.');
     const sent = fake.requests[fake.requests.length - 1]!.body;
     assert.equal(sent.model, 'gpt-4o-mini');
-    assert.deepEqual(sent.messages, [
-      { role: 'system', content: 'Be terse.' },
-      { role: 'user', content: 'Define Pylon' },
-    ]);
+    assert.equal(sent.instructions, 'Be terse.');
+    assert.deepEqual(sent.input, [{ type: 'message', role: 'user', content: 'Define Pylon' }]);
+    assert.equal(sent.store, false, 'OpenAI keeps nothing: Pylon holds the conversation');
+    assert.equal(sent.stream, true);
     assert.equal(sent.temperature, 0.2);
-    assert.equal(sent.max_completion_tokens, 50);
+    assert.equal(sent.max_output_tokens, 50);
   });
 
-  it('openai: function tools and the conversation history go as Chat Completions expects; the run waits for the tool output', async () => {
+  it('openai: function tools and the conversation history go as the Responses API expects; the run waits for the tool output', async () => {
     const lookupOrder = {
       type: 'function',
       name: 'lookup_order',
@@ -212,23 +212,18 @@ describe('agent runs end to end', () => {
 
     const [asked, answered] = fake.requests.slice(before).map((request) => request.body);
     assert.deepEqual(asked.tools, [
-      { type: 'function', function: { name: 'lookup_order', description: 'Finds an order.', parameters: lookupOrder.parameters } },
+      { type: 'function', name: 'lookup_order', description: 'Finds an order.', parameters: lookupOrder.parameters, strict: false },
     ]);
     const history = [
-      { role: 'system', content: 'Be terse.' },
-      { role: 'user', content: 'I am Ada.' },
-      { role: 'assistant', content: 'Hello Ada.' },
-      { role: 'user', content: 'Where is order 42?' },
+      { type: 'message', role: 'user', content: 'I am Ada.' },
+      { type: 'message', role: 'assistant', content: 'Hello Ada.' },
+      { type: 'message', role: 'user', content: 'Where is order 42?' },
     ];
-    assert.deepEqual(asked.messages, history);
-    assert.deepEqual(answered.messages, [
+    assert.deepEqual(asked.input, history);
+    assert.deepEqual(answered.input, [
       ...history,
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"42"}' } }],
-      },
-      { role: 'tool', tool_call_id: 'call_7', content: '{"status":"shipped"}' },
+      { type: 'function_call', call_id: 'call_7', name: 'lookup_order', arguments: '{"order_id":"42"}' },
+      { type: 'function_call_output', call_id: 'call_7', output: '{"status":"shipped"}' },
     ]);
   });
 

@@ -161,15 +161,15 @@ describe('knowledge with the openai embedder', () => {
     assert.equal(run.status, 'succeeded', run.error);
     assert.equal(run.output, `They breed in winter [doc ${doc.doc_id}].`);
     const [first, second] = fake.requests.slice(before).map((request) => request.body);
-    assert.equal(first.tools[0].function.name, 'knowledge_search');
-    assert.deepEqual(first.tools[0].function.parameters.required, ['query']);
-    const toolMessage = second.messages.find((message: any) => message.role === 'tool');
-    assert.equal(toolMessage.tool_call_id, 'call_1');
-    const result = JSON.parse(toolMessage.content);
+    assert.equal(first.tools[0].name, 'knowledge_search');
+    assert.deepEqual(first.tools[0].parameters.required, ['query']);
+    const toolOutput = second.input.find((item: any) => item.type === 'function_call_output');
+    assert.equal(toolOutput.call_id, 'call_1');
+    const result = JSON.parse(toolOutput.output);
     assert.equal(result.matches.length, 1);
     assert.equal(result.matches[0].doc_id, doc.doc_id);
     assert.match(result.matches[0].content, /Emperor penguins/);
-    assert.equal(second.messages.find((message: any) => message.role === 'assistant').tool_calls[0].id, 'call_1');
+    assert.equal(second.input.find((item: any) => item.type === 'function_call').call_id, 'call_1');
   });
 
   it('start-up refuses an embedding dimension that does not match the column', () => {

@@ -235,12 +235,12 @@ describe('MCP tools', () => {
     assert.equal(run.output, 'Order 8 is shipped.');
     const [first, second] = openai.requests.slice(before).map((request) => request.body);
     assert.deepEqual(
-      first.tools.map((tool: { function: { name: string } }) => tool.function.name),
+      first.tools.map((tool: { name: string }) => tool.name),
       SHOP_TOOLS.map((tool) => `shop__${tool}`),
     );
-    const assistant = second.messages.find((message: { role: string }) => message.role === 'assistant');
-    assert.equal(assistant.tool_calls[0].function.name, 'shop__lookup_order');
-    assert.deepEqual(second.messages.at(-1), { role: 'tool', tool_call_id: 'call_openai_1', content: 'order 8: shipped by DHL' });
+    const wireCall = second.input.find((item: { type: string }) => item.type === 'function_call');
+    assert.equal(wireCall.name, 'shop__lookup_order');
+    assert.deepEqual(second.input.at(-1), { type: 'function_call_output', call_id: 'call_openai_1', output: 'order 8: shipped by DHL' });
     const call = (await eventsOf(runId)).find((event) => event.type === 'tool_call');
     assert.equal(call?.data.name, 'shop.lookup_order');
   });
@@ -301,17 +301,17 @@ describe('MCP tools', () => {
     const [first, second, ...more] = openai.requests.slice(requestsBefore).map((request) => request.body);
     assert.equal(more.length, 0, 'two model turns');
     assert.deepEqual(
-      first.tools.map((tool: { function: { name: string } }) => tool.function.name),
+      first.tools.map((tool: { name: string }) => tool.name),
       SHOP_TOOLS.map((tool) => `shop__${tool}`),
       'secret_tool is not offered',
     );
     const ownRefusal = 'shop.secret_tool is not one of the tools this agent may call';
     const wireRefusal = 'unknown tool shop__secret_tool';
     assert.deepEqual(
-      second.messages.filter((message: { role: string }) => message.role === 'tool'),
+      second.input.filter((item: { type: string }) => item.type === 'function_call_output'),
       [
-        { role: 'tool', tool_call_id: 'call_secret_own', content: JSON.stringify({ error: ownRefusal }) },
-        { role: 'tool', tool_call_id: 'call_secret_wire', content: JSON.stringify({ error: wireRefusal }) },
+        { type: 'function_call_output', call_id: 'call_secret_own', output: JSON.stringify({ error: ownRefusal }) },
+        { type: 'function_call_output', call_id: 'call_secret_wire', output: JSON.stringify({ error: wireRefusal }) },
       ],
     );
 

@@ -115,22 +115,21 @@ describe('structured outputs', () => {
     assert.equal(nested.status, 201, nested.text);
   });
 
-  it('OpenAI gets the schema natively; a matching answer succeeds with the provider’s token counts', async () => {
+  it('OpenAI gets the schema natively; a matching answer succeeds with the provider’s token counts, cached and reasoning ones too', async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini', response_format: TICKET });
     const answer = { summary: 'Login fails', priority: 'high', customer_id: 4711, answered: true };
-    fake.enqueue({ content: JSON.stringify(answer), usage: { prompt_tokens: 120, completion_tokens: 30 } });
+    fake.enqueue({ content: JSON.stringify(answer), usage: { prompt_tokens: 120, completion_tokens: 30, cached_tokens: 100, reasoning_tokens: 12 } });
     const before = fake.requests.length;
     const { run: final } = await run(versionId, 'Customer 4711 cannot log in.');
     assert.equal(final.status, 'succeeded', final.error);
     assert.deepEqual(JSON.parse(final.output), answer);
     const request = fake.requests[before]!.body;
-    assert.deepEqual(request.response_format, { type: 'json_schema', json_schema: { name: 'ticket_summary', schema: TICKET.schema, strict: true } });
-    assert.deepEqual(request.stream_options, { include_usage: true });
+    assert.deepEqual(request.text, { format: { type: 'json_schema', name: 'ticket_summary', schema: TICKET.schema, strict: true } });
     const usage = await http.get(`/api/v1/agent-runs/${final.run_id}/usage`, { token: tenant.key });
     assert.equal(usage.status, 200, usage.text);
     assert.deepEqual(
-      usage.body.turns.map((turn: any) => [turn.input_tokens, turn.output_tokens, turn.counted_by]),
-      [[120, 30, 'provider']],
+      usage.body.turns.map((turn: any) => [turn.input_tokens, turn.output_tokens, turn.cached_input_tokens, turn.reasoning_tokens, turn.counted_by]),
+      [[120, 30, 100, 12, 'provider']],
     );
   });
 
@@ -142,7 +141,7 @@ describe('structured outputs', () => {
     const { run: final, events } = await run(versionId, 'Customer 7 cannot log in.');
     assert.equal(final.status, 'succeeded', final.error);
     assert.deepEqual(JSON.parse(final.output), repaired);
-    const repair = fake.requests[before + 1]!.body.messages as Array<{ role: string; content: string }>;
+    const repair = fake.requests[before + 1]!.body.input as Array<{ role: string; content: string }>;
     assert.equal(repair.at(-2)!.role, 'assistant');
     assert.equal(repair.at(-2)!.content, '{"summary": "Login fails", "priority": "urgent"}');
     assert.match(repair.at(-1)!.content, /does not match the JSON schema ticket_summary: \/ must have required property 'customer_id'/);

@@ -17,7 +17,7 @@ export interface FakeReply {
   /** Chat streams only: wait this long between pieces of content. */
   chunkDelayMs?: number;
   /** Chat: the token counts to report (a stream reports them in its last chunk when the request asks with stream_options.include_usage). */
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number; reasoning_tokens?: number };
 }
 
 /**
@@ -242,9 +242,9 @@ export class FakeOpenAi {
     const { prompt_tokens, completion_tokens } = usageOf(reply);
     const usage = {
       input_tokens: prompt_tokens,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: reply.usage?.cached_tokens ?? 0 },
       output_tokens: completion_tokens,
-      output_tokens_details: { reasoning_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: reply.usage?.reasoning_tokens ?? 0 },
       total_tokens: prompt_tokens + completion_tokens,
     };
     send({ type: 'response.completed', response: { ...shell, status: 'completed', output, usage } });

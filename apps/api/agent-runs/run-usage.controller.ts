@@ -38,6 +38,8 @@ function toRunUsageView(runId: string, usage: RunUsage): AgentRunUsageView {
       model: turn.model,
       input_tokens: turn.inputTokens,
       output_tokens: turn.outputTokens,
+      cached_input_tokens: turn.cachedInputTokens,
+      reasoning_tokens: turn.reasoningTokens,
       counted_by: turn.countedBy,
       cost_tokens: turn.cost,
       charged: turn.charged,

@@ -25,6 +25,7 @@ import { KnowledgeRevisions1766100000000 } from './1766100000000-knowledge-revis
 import { KnowledgeFiles1766200000000 } from './1766200000000-knowledge-files';
 import { ModelPriceChanges1766350000000 } from './1766350000000-model-price-changes';
 import { RunEventPayloads1766400000000 } from './1766400000000-run-event-payloads';
+import { ModelCredentials1766500000000 } from './1766500000000-model-credentials';
 
 /** In order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   KnowledgeFiles1766200000000,
   ModelPriceChanges1766350000000,
   RunEventPayloads1766400000000,
+  ModelCredentials1766500000000,
 ];

@@ -31,7 +31,11 @@ describe('AnthropicLlmProvider', () => {
     fake.enqueue({ text: ['Order 7 ', 'shipped', '.'], usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 100 } });
     const deltas: string[] = [];
     const turn = await provider.generate(request({ onDelta: (text) => deltas.push(text), temperature: 0.2, maxOutputTokens: 300 }));
-    assert.deepEqual(turn, { kind: 'answer', text: 'Order 7 shipped.', usage: { inputTokens: 130, outputTokens: 4, countedBy: 'provider' } });
+    assert.deepEqual(turn, {
+      kind: 'answer',
+      text: 'Order 7 shipped.',
+      usage: { inputTokens: 130, outputTokens: 4, countedBy: 'provider', cachedInputTokens: 100 },
+    });
     assert.deepEqual(deltas, ['Order 7 ', 'shipped', '.']);
     const sent = fake.requests.at(-1)!;
     assert.equal(keyOf(sent.headers), KEY, "the organisation's key reached Anthropic");

@@ -96,12 +96,14 @@ export class AnthropicLlmProvider extends HostedProvider {
       let text: string | undefined;
       let inputTokens = 0;
       let outputTokens = 0;
+      let cachedInputTokens = 0;
       let stopped = false;
       const calls = new Map<number, ToolCall & { json: string }>();
       for await (const event of stream) {
         if (event.type === 'message_start') {
           const usage = event.message.usage;
           inputTokens = usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+          cachedInputTokens = usage.cache_read_input_tokens ?? 0;
           outputTokens = usage.output_tokens;
         } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
           calls.set(event.index, { id: event.content_block.id, name: names.own(event.content_block.name), arguments: '', json: '' });
@@ -115,8 +117,10 @@ export class AnthropicLlmProvider extends HostedProvider {
           }
         } else if (event.type === 'message_delta') {
           outputTokens = event.usage.output_tokens;
-          if (typeof event.usage.input_tokens === 'number')
+          if (typeof event.usage.input_tokens === 'number') {
             inputTokens = event.usage.input_tokens + (event.usage.cache_read_input_tokens ?? 0) + (event.usage.cache_creation_input_tokens ?? 0);
+            cachedInputTokens = event.usage.cache_read_input_tokens ?? 0;
+          }
         } else if (event.type === 'message_stop') {
           stopped = true;
         }
@@ -124,7 +128,7 @@ export class AnthropicLlmProvider extends HostedProvider {
       // The SDK ends the stream quietly when the turn is cancelled: that is the cancel, not a cut stream.
       request.signal?.throwIfAborted();
       if (!stopped) throw new LlmUnavailableError('Anthropic ended the stream before message_stop');
-      const usage: TurnUsage = { inputTokens, outputTokens, countedBy: 'provider' };
+      const usage: TurnUsage = { inputTokens, outputTokens, countedBy: 'provider', cachedInputTokens };
       const toolCalls = [...calls.values()].map(({ json, ...call }) => ({ ...call, arguments: json || '{}' }));
       if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(text ? { content: text } : {}), usage };
       if (text === undefined) throw new LlmUnavailableError('Anthropic returned no text');

@@ -76,7 +76,14 @@ export class ChatCompletionsProvider extends OpenAiEndpointProvider {
       let usage: TurnUsage | undefined;
       const calls: Array<{ id: string; name: string; arguments: string }> = [];
       for await (const chunk of stream) {
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens, countedBy: 'provider' };
+        if (chunk.usage)
+          usage = {
+            inputTokens: chunk.usage.prompt_tokens,
+            outputTokens: chunk.usage.completion_tokens,
+            countedBy: 'provider',
+            cachedInputTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+            reasoningTokens: chunk.usage.completion_tokens_details?.reasoning_tokens ?? 0,
+          };
         const delta = chunk.choices[0]?.delta;
         if (!delta) continue;
         if (typeof delta.content === 'string' && delta.content.length > 0) {

@@ -31,7 +31,11 @@ describe('GoogleLlmProvider', () => {
     fake.enqueue({ text: ['Order 7 ', 'shipped.'], usage: { promptTokenCount: 40, candidatesTokenCount: 5, thoughtsTokenCount: 11 } });
     const deltas: string[] = [];
     const turn = await provider.generate(request({ onDelta: (text) => deltas.push(text), temperature: 0.3, maxOutputTokens: 200 }));
-    assert.deepEqual(turn, { kind: 'answer', text: 'Order 7 shipped.', usage: { inputTokens: 40, outputTokens: 16, countedBy: 'provider' } });
+    assert.deepEqual(turn, {
+      kind: 'answer',
+      text: 'Order 7 shipped.',
+      usage: { inputTokens: 40, outputTokens: 16, countedBy: 'provider', cachedInputTokens: 0, reasoningTokens: 11 },
+    });
     assert.deepEqual(deltas, ['Order 7 ', 'shipped.']);
     const sent = fake.requests.at(-1)!;
     assert.equal(sent.model, 'gemini-2.5-flash');

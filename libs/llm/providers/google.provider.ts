@@ -102,6 +102,8 @@ export class GoogleLlmProvider extends HostedProvider {
             inputTokens: counts.promptTokenCount ?? 0,
             outputTokens: (counts.candidatesTokenCount ?? 0) + (counts.thoughtsTokenCount ?? 0),
             countedBy: 'provider',
+            cachedInputTokens: counts.cachedContentTokenCount ?? 0,
+            reasoningTokens: counts.thoughtsTokenCount ?? 0,
           };
         }
         const candidate = chunk.candidates?.[0];

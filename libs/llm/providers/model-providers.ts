@@ -4,6 +4,7 @@ import { AnthropicLlmProvider } from './anthropic.provider';
 import { ChatCompletionsProvider } from './chat-completions.provider';
 import { GoogleLlmProvider } from './google.provider';
 import { ResponsesProvider } from './responses.provider';
+import type { OpenAiEndpoint } from './openai-endpoint';
 import type { LocalLlmProvider } from './local.provider';
 
 /**
@@ -14,7 +15,7 @@ import type { LocalLlmProvider } from './local.provider';
 export function modelProviders(config: PylonConfig, local: LocalLlmProvider): LlmProvider[] {
   return [
     local,
-    new ChatCompletionsProvider({
+    openAiEndpointProvider(config.openaiApi, {
       name: 'openai',
       vendor: 'OpenAI',
       baseUrl: config.openaiBaseUrl,
@@ -24,16 +25,19 @@ export function modelProviders(config: PylonConfig, local: LocalLlmProvider): Ll
     }),
     new AnthropicLlmProvider(config),
     new GoogleLlmProvider(config),
-    ...config.modelProviders.map((endpoint) => {
-      const reached = {
+    ...config.modelProviders.map((endpoint) =>
+      openAiEndpointProvider(endpoint.api, {
         name: endpoint.name,
         vendor: endpoint.name,
         baseUrl: endpoint.baseUrl,
         apiKey: endpoint.apiKey,
         apiKeyVariable: endpoint.apiKeyEnv,
         timeoutMs: config.llmTimeoutMs,
-      };
-      return endpoint.api === 'responses' ? new ResponsesProvider(reached) : new ChatCompletionsProvider(reached);
-    }),
+      }),
+    ),
   ];
+}
+
+function openAiEndpointProvider(api: 'responses' | 'chat_completions', endpoint: OpenAiEndpoint): LlmProvider {
+  return api === 'responses' ? new ResponsesProvider(endpoint) : new ChatCompletionsProvider(endpoint);
 }

@@ -37,10 +37,14 @@ describe('ResponsesProvider', () => {
   after(async () => fake?.stop());
 
   it('streams output_text deltas, keeps nothing on the server (store: false), and counts tokens from response.completed', async () => {
-    fake.enqueue({ content: 'Order 7 shipped.', usage: { prompt_tokens: 44, completion_tokens: 5 } });
+    fake.enqueue({ content: 'Order 7 shipped.', usage: { prompt_tokens: 44, completion_tokens: 5, cached_tokens: 30, reasoning_tokens: 2 } });
     const deltas: string[] = [];
     const turn = await provider.generate(request({ onDelta: (text) => deltas.push(text), maxOutputTokens: 100 }));
-    assert.deepEqual(turn, { kind: 'answer', text: 'Order 7 shipped.', usage: { inputTokens: 44, outputTokens: 5, countedBy: 'provider' } });
+    assert.deepEqual(turn, {
+      kind: 'answer',
+      text: 'Order 7 shipped.',
+      usage: { inputTokens: 44, outputTokens: 5, countedBy: 'provider', cachedInputTokens: 30, reasoningTokens: 2 },
+    });
     assert.deepEqual(deltas, ['Order ', '7 ', 'shipped.']);
     const sent = fake.requests.at(-1)!;
     assert.equal(sent.authorization, 'Bearer edge-key');

@@ -75,7 +75,14 @@ export class ResponsesProvider extends OpenAiEndpointProvider {
         } else if (event.type === 'response.completed' || event.type === 'response.incomplete') {
           done = true;
           const counted = event.response.usage;
-          if (counted) usage = { inputTokens: counted.input_tokens, outputTokens: counted.output_tokens, countedBy: 'provider' };
+          if (counted)
+            usage = {
+              inputTokens: counted.input_tokens,
+              outputTokens: counted.output_tokens,
+              countedBy: 'provider',
+              cachedInputTokens: counted.input_tokens_details?.cached_tokens ?? 0,
+              reasoningTokens: counted.output_tokens_details?.reasoning_tokens ?? 0,
+            };
         } else if (event.type === 'response.failed') {
           throw new LlmUnavailableError(`${this.endpoint.vendor}: the response failed: ${event.response.error?.message ?? 'no reason given'}`);
         }

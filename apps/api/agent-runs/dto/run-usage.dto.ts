@@ -5,6 +5,10 @@ export class AgentRunTurnUsageView {
   @ApiProperty({ example: 'openai/gpt-4o-mini' }) model!: string;
   @ApiProperty({ type: 'integer' }) input_tokens!: number;
   @ApiProperty({ type: 'integer' }) output_tokens!: number;
+  @ApiProperty({ type: 'integer', description: 'Of the input tokens, those the provider read from its prompt cache (0 when it does not say).' })
+  cached_input_tokens!: number;
+  @ApiProperty({ type: 'integer', description: 'Of the output tokens, those the model spent reasoning (0 when the provider does not say).' })
+  reasoning_tokens!: number;
   @ApiProperty({
     enum: ['provider', 'tokenizer'],
     description:
