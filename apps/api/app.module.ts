@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { KnowledgeApiModule } from './knowledge/knowledge-api.module';
 import { KnowledgeBasesApiModule } from './knowledge-bases/knowledge-bases-api.module';
 import { MetricsApiModule } from './metrics/metrics-api.module';
+import { ModelCredentialsApiModule } from './model-credentials/model-credentials-api.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsageApiModule } from './usage/usage-api.module';
 import { VideoApiModule } from './video/video-api.module';
@@ -57,6 +58,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     AuthModule,
     AdminModule,
     AgentsApiModule,
+    ModelCredentialsApiModule,
     AgentRunsApiModule,
     ConversationsApiModule,
     AgentSchedulesApiModule,

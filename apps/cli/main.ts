@@ -18,7 +18,7 @@ const USAGE = `Pylon operator CLI — talks to a running Pylon's admin API.
                                              [--inflight-deliveries-per-endpoint <n|default>] [--dispatch-weight <x|default>]
                                              [--queued-runs <n|default>] [--queued-documents <n|default>]
   npm run pylon -- kb index --org <org_id>
-  npm run pylon -- secrets reseal [--org <org_id>]   after rotating SECRETS_KEY: seal stored secrets (MCP headers) under the new key
+  npm run pylon -- secrets reseal [--org <org_id>]   after rotating SECRETS_KEY: seal stored secrets (MCP headers, model-provider keys) under the new key
 
 "default" puts a limit back to the configured default.
 
@@ -202,9 +202,15 @@ async function main(argv: string[]): Promise<void> {
         cursor = page.next_cursor;
       }
       let resealed = 0;
-      for (const org of orgs) resealed += (await call('POST', `/admin/v1/orgs/${org}/secrets/reseal`)).resealed_versions;
+      let credentials = 0;
+      for (const org of orgs) {
+        const outcome = await call('POST', `/admin/v1/orgs/${org}/secrets/reseal`);
+        resealed += outcome.resealed_versions;
+        credentials += outcome.resealed_model_credentials;
+      }
+      const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
       return console.log(
-        `Resealed the secrets of ${resealed} agent version${resealed === 1 ? '' : 's'} in ${orgs.length} organisation${orgs.length === 1 ? '' : 's'} under SECRETS_KEY; once every API and worker runs with it, the previous key can leave SECRETS_PREVIOUS_KEYS.`,
+        `Resealed the secrets of ${plural(resealed, 'agent version')} and ${plural(credentials, 'model-provider key')} in ${plural(orgs.length, 'organisation')} under SECRETS_KEY; once every API and worker runs with it, the previous key can leave SECRETS_PREVIOUS_KEYS.`,
       );
     }
     case 'kb index':

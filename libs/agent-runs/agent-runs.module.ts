@@ -3,6 +3,7 @@ import { KnowledgeModule } from '@pylon/knowledge';
 import { LedgerModule } from '@pylon/ledger';
 import { LimitsModule } from '@pylon/limits';
 import { LlmModule } from '@pylon/llm';
+import { ModelCredentialsModule } from '@pylon/model-credentials';
 import { SecretsModule } from '@pylon/secrets';
 import { AgentRunsService } from './agent-runs.service';
 import { AgentVersions } from './agent-versions';
@@ -49,7 +50,7 @@ const SERVICES = [
 
 /** Agent runs' rules, for the API and the worker. Needs the global config, database and Temporal client modules. */
 @Module({
-  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule, AgentsModule],
+  imports: [LlmModule, KnowledgeModule, LimitsModule, LedgerModule, SecretsModule, AgentsModule, ModelCredentialsModule],
   providers: [...SERVICES, ...REPOSITORIES],
   exports: SERVICES,
 })

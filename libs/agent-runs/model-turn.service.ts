@@ -13,6 +13,7 @@ import { AgentRun, AgentVersion, Transactions } from '@pylon/db';
 import { AgentRunRepository } from './repositories/agent-run.repository';
 import { ConversationRepository } from './repositories/conversation.repository';
 import { LlmService, toolSpecs } from '@pylon/llm';
+import { ModelCredentialsService } from '@pylon/model-credentials';
 import { AgentVersions } from './agent-versions';
 import { conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
 import { OutputMismatchError, RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
@@ -40,6 +41,7 @@ export class ModelTurnService {
     private readonly conversations: ConversationRepository,
     private readonly transactions: Transactions,
     private readonly metering: RunMeteringService,
+    private readonly credentials: ModelCredentialsService,
   ) {}
 
   /**
@@ -78,11 +80,13 @@ export class ModelTurnService {
     const history = await this.history(run, version, transcript.length === 0 && !repair);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
-    const price = await this.metering.priceFor(orgId, version.model);
+    const key = await this.credentials.keyFor(orgId, version.model);
+    const price = await this.metering.priceFor(orgId, version.model, key.source);
     try {
       await this.metering.requireCanPay(orgId, runId, price);
       const reply = await this.llm.generate(version.model, {
         orgId,
+        ...(key.apiKey !== undefined && { apiKey: key.apiKey }),
         instructions: version.instructions,
         input: run.input,
         temperature: version.temperature,
@@ -96,8 +100,9 @@ export class ModelTurnService {
         ...(output && { onDelta: (text: string) => output.add(text) }),
       });
       /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
-      const turnWithAnswer = reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(version.model, price, reply.usage) : null;
-      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage);
+      const turnWithAnswer =
+        reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(version.model, price, reply.usage, key.source) : null;
+      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage, key.source);
       if (reply.kind === 'tool_calls' && repair)
         throw new OutputMismatchError(outputMismatchError('/ the repair turn called tools instead of answering'));
       // The last deltas go out with what the turn ends in: one write fewer per turn.

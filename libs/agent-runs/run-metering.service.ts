@@ -4,6 +4,7 @@ import { AgentRunRepository } from './repositories/agent-run.repository';
 import { RunUsageRepository, type NewRunTurnUsage, type RunTurnUsage } from './repositories/run-usage.repository';
 import { Transactions } from '@pylon/db';
 import { InsufficientTokensError, LedgerService, ModelPricesService, type PriceInEffect } from '@pylon/ledger';
+import { ModelCredentialsService, type KeySource } from '@pylon/model-credentials';
 import { RunCannotPayError } from './run-errors';
 
 /** A run's model turns and their total, as `GET /api/v1/agent-runs/{id}/usage` shows them. */
@@ -29,18 +30,20 @@ export class RunMeteringService {
     private readonly turns: RunUsageRepository,
     private readonly transactions: Transactions,
     private readonly runs: AgentRunRepository,
+    private readonly credentials: ModelCredentialsService,
   ) {}
 
   /** A create of a run on a priced model with nothing on the balance: 402, as for videos. */
   async admit(orgId: string, modelId: string): Promise<void> {
-    if (await this.cannotPay(orgId, await this.priceFor(orgId, modelId))) {
+    const onOwnKey = await this.credentials.hasOwnKey(orgId, modelId);
+    if (await this.cannotPay(orgId, await this.priceFor(orgId, modelId, onOwnKey ? 'organization' : 'operator'))) {
       throw new PylonError(ErrorCode.InsufficientTokens, `the organisation has no tokens to pay for ${modelId}; grant tokens first`);
     }
   }
 
-  /** The price a run's turns are charged at, read once per model turn. */
-  priceFor(orgId: string, modelId: string): Promise<PriceInEffect> {
-    return this.prices.priceFor(orgId, modelId);
+  /** The price a run's turns are charged at, read once per model turn: a turn on the organisation's own key pays only its own prices. */
+  priceFor(orgId: string, modelId: string, keySource: KeySource | null): Promise<PriceInEffect> {
+    return this.prices.priceFor(orgId, modelId, keySource === 'organization');
   }
 
   /** Before a model turn: a run on a priced model whose balance is empty fails rather than calling the model. */
@@ -52,17 +55,24 @@ export class RunMeteringService {
    * A turn that costs nothing debits nothing, so the statement that records what the turn ends in (the
    * run's answer) can record it too: its row, or null for a priced turn, which `recordTurn` debits now.
    */
-  freeTurn(modelId: string, price: PriceInEffect, usage: TurnUsage): NewRunTurnUsage | null {
+  freeTurn(modelId: string, price: PriceInEffect, usage: TurnUsage, keySource: KeySource | null): NewRunTurnUsage | null {
     const cost = this.prices.costOf(price, usage);
-    return cost === 0 ? { model: modelId, ...usage, cost, charged: true, ledgerEntryId: null } : null;
+    return cost === 0 ? { model: modelId, ...usage, keySource, cost, charged: true, ledgerEntryId: null } : null;
   }
 
   /**
    * Records the turn and debits its cost in one transaction (a free turn: one INSERT); throws
    * RunCannotPayError when the balance could not pay it.
    */
-  async recordTurn(orgId: string, runId: string, modelId: string, price: PriceInEffect, usage: TurnUsage): Promise<RunTurnUsage> {
-    const free = this.freeTurn(modelId, price, usage);
+  async recordTurn(
+    orgId: string,
+    runId: string,
+    modelId: string,
+    price: PriceInEffect,
+    usage: TurnUsage,
+    keySource: KeySource | null,
+  ): Promise<RunTurnUsage> {
+    const free = this.freeTurn(modelId, price, usage, keySource);
     if (free) return this.turns.recordTurn(null, orgId, runId, free);
     const cost = this.prices.costOf(price, usage);
     const turn = await this.transactions.run(async (manager) => {
@@ -75,7 +85,7 @@ export class RunMeteringService {
         if (!(error instanceof InsufficientTokensError)) throw error;
         charged = false;
       }
-      return this.turns.recordTurn(manager, orgId, runId, { model: modelId, ...usage, cost, charged, ledgerEntryId });
+      return this.turns.recordTurn(manager, orgId, runId, { model: modelId, ...usage, keySource, cost, charged, ledgerEntryId });
     });
     if (!turn.charged) throw new RunCannotPayError(runId);
     return turn;

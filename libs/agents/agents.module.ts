@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@pylon/knowledge';
 import { LlmModule } from '@pylon/llm';
+import { ModelCredentialsModule } from '@pylon/model-credentials';
 import { SecretsModule } from '@pylon/secrets';
 import { AgentsService } from './agents.service';
 import { McpHeaderSecretsService } from './mcp-header-secrets.service';
@@ -9,7 +10,7 @@ import { McpHeaderSecretsService } from './mcp-header-secrets.service';
 import { AgentRepository } from './repositories/agent.repository';
 
 @Module({
-  imports: [LlmModule, SecretsModule, KnowledgeModule],
+  imports: [LlmModule, SecretsModule, KnowledgeModule, ModelCredentialsModule],
   providers: [AgentsService, McpHeaderSecretsService, AgentRepository],
   exports: [AgentsService, McpHeaderSecretsService, AgentRepository],
 })

@@ -6,6 +6,7 @@ import { AgentRepository } from './repositories/agent.repository';
 import { createOnce, fingerprint } from '@pylon/idempotency';
 import { KnowledgeBasesService } from '@pylon/knowledge';
 import { LlmService, type ModelProviderInfo } from '@pylon/llm';
+import { ModelCredentialsService, type ProviderAccess } from '@pylon/model-credentials';
 import { SecretBox } from '@pylon/secrets';
 import { PrivateTargets } from '@pylon/webhooks';
 import { fingerprintableTools, sealHeaders } from './mcp-tool';
@@ -35,13 +36,15 @@ export class AgentsService {
     private readonly config: PylonConfig,
     private readonly secrets: SecretBox,
     private readonly knowledgeBases: KnowledgeBasesService,
+    private readonly credentials: ModelCredentialsService,
   ) {
     this.privateTargets = PrivateTargets.parse(config.webhookAllowedPrivateTargets);
   }
 
-  /** The model providers a version can name, and which of them this server can run. */
-  modelProviders(): ModelProviderInfo[] {
-    return this.llm.modelProviders();
+  /** The model providers a version can name, whether this server can run each, and on whose key the organisation would. */
+  async modelProviders(orgId: string): Promise<Array<ModelProviderInfo & ProviderAccess>> {
+    const access = await this.credentials.access(orgId);
+    return this.llm.modelProviders().map((provider) => ({ ...provider, ...access.get(provider.provider)! }));
   }
 
   /** An Idempotency-Key makes it safe to retry: the same key and name answer the agent it made. */
@@ -83,7 +86,8 @@ export class AgentsService {
       findByKey: (key) => this.agents.findVersionByIdempotencyKey(orgId, key),
       admit: async () => {
         await this.getAgent(orgId, agentId);
-        if (!this.llm.isSupported(request.model)) throw PylonError.invalidRequest(`model ${request.model} is not available`);
+        const refusal = await this.credentials.refusal(orgId, request.model);
+        if (refusal) throw PylonError.invalidRequest(refusal);
         if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
           throw PylonError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
         }

@@ -11,6 +11,8 @@ import {
   readList,
   readModelPrices,
   readModelProviders,
+  readSharedProviders,
+  BUILT_IN_MODEL_PROVIDERS,
   type ConfiguredModelProvider,
   readOptionalString,
   readPrivateTargets,
@@ -83,6 +85,11 @@ export class PylonConfig {
   readonly googleBaseUrl: string | undefined;
   /** OpenAI-compatible endpoints the operator names (MODEL_PROVIDERS), each a provider of its own. */
   readonly modelProviders: ConfiguredModelProvider[];
+  /**
+   * The providers whose operator key (OPENAI_API_KEY, …) every organisation may run on (MODEL_SHARED_PROVIDERS);
+   * undefined: every configured one. An organisation with its own key for a provider always runs on it.
+   */
+  readonly modelSharedProviders: readonly string[] | undefined;
   readonly llmTimeoutMs: number;
   readonly llmHeartbeatTimeoutSeconds: number;
   /** What model turns cost in service tokens (MODEL_PRICES); a model with no price is free. */
@@ -214,6 +221,10 @@ export class PylonConfig {
     this.googleApiKey = readOptionalString(env, 'GOOGLE_API_KEY');
     this.googleBaseUrl = readUrl(env, 'GOOGLE_BASE_URL', ['http:', 'https:']);
     this.modelProviders = readModelProviders(env, 'MODEL_PROVIDERS');
+    this.modelSharedProviders = readSharedProviders(env, 'MODEL_SHARED_PROVIDERS', [
+      ...BUILT_IN_MODEL_PROVIDERS.filter((provider) => provider !== 'local'),
+      ...this.modelProviders.map((provider) => provider.name),
+    ]);
     this.llmTimeoutMs = readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000);
     // Short: a cancel reaches a model call only with the answer to one of its heartbeats.
     this.llmHeartbeatTimeoutSeconds = readInt(env, 'LLM_HEARTBEAT_TIMEOUT_SECONDS', 5, 1, 600);

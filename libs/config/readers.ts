@@ -129,6 +129,17 @@ export function readModelPrices(env: Env, name: string): ConfiguredModelPrice[] 
   });
 }
 
+/**
+ * MODEL_SHARED_PROVIDERS: the providers whose operator key every organisation may run on, comma-separated, or
+ * `none`. Unset: every configured provider (undefined).
+ */
+export function readSharedProviders(env: Env, name: string, known: readonly string[]): string[] | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
+  if (value.trim() === 'none') return [];
+  return readList(env, name, known, []);
+}
+
 /** The built-in providers' names: a named endpoint may not take one. */
 export const BUILT_IN_MODEL_PROVIDERS = ['local', 'openai', 'anthropic', 'google'] as const;
 

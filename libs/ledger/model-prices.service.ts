@@ -42,10 +42,14 @@ export class ModelPricesService {
     changes.onChange((orgId) => (orgId === 'all' ? this.cached.clear() : this.cached.delete(orgId)));
   }
 
-  async priceFor(orgId: string, modelId: string): Promise<PriceInEffect> {
+  /**
+   * A turn on the organisation's own provider key (`onOwnKey`) pays only the prices the operator set for that
+   * organisation: MODEL_PRICES price the operator's keys.
+   */
+  async priceFor(orgId: string, modelId: string, onOwnKey = false): Promise<PriceInEffect> {
     const own = matching(await this.ownPrices(orgId), modelId);
     if (own) return { ...own, source: 'organisation' };
-    const configured = matching(this.configured, modelId);
+    const configured = onOwnKey ? undefined : matching(this.configured, modelId);
     if (configured) return { ...configured, source: 'configured' };
     return { model: modelId, ...FREE, source: 'default' };
   }

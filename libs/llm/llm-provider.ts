@@ -24,6 +24,8 @@ export interface LlmRequest {
   responseFormat: JsonSchemaResponseFormat | null;
   /** The repair turn: the answer that did not match the schema, and why; the model is asked once to answer again. */
   repair?: OutputRepair;
+  /** The organisation's own key for the provider; absent: the operator's (see ModelCredentialsService). */
+  apiKey?: string;
   /** Aborted when the run is cancelled or times out. */
   signal?: AbortSignal;
   /** Called with each piece of the answer's text as the model produces it, in order. */
@@ -33,8 +35,10 @@ export interface LlmRequest {
 export interface LlmProvider {
   /** The `provider` part of a `provider/model` id. */
   readonly name: string;
-  /** Whether this server can run its models now (an API key is set, for a hosted provider). */
+  /** Whether this server can run its models on its own key (the operator's API key is set, for a hosted provider). */
   readonly configured: boolean;
+  /** Whether it authenticates with an API key, so that an organisation may bring its own. */
+  readonly keyed: boolean;
   /** The models it offers, without the provider prefix; null when it takes any model name (a hosted provider). */
   readonly models: readonly string[] | null;
   /** Answers inside the calling process in milliseconds, with no network (the offline models). */
@@ -47,6 +51,8 @@ export interface LlmProvider {
    * Absent when it takes any JSON Schema.
    */
   responseSchemaFault?(model: string, schema: Record<string, unknown>): string | null;
+  /** One minimal call on `apiKey` (listing models): resolves when the key works, throws the provider's refusal otherwise. */
+  checkKey?(apiKey: string, signal?: AbortSignal): Promise<void>;
   /** One turn: the answer, or the tool calls the model wants first, with its own token counts when it has them. */
   generate(request: LlmRequest): Promise<LlmTurn>;
 }

@@ -12,6 +12,8 @@ export const LLM_PROVIDERS = Symbol('LlmProviders');
 export interface ModelProviderInfo {
   provider: string;
   configured: boolean;
+  /** Whether it authenticates with an API key, so an organisation may bring its own. */
+  keyed: boolean;
   /** Full `provider/model` ids; null when any `provider/<name>` is accepted. */
   models: string[] | null;
 }
@@ -30,8 +32,30 @@ export class LlmService {
     return [...this.providers.values()].map((provider) => ({
       provider: provider.name,
       configured: provider.configured,
+      keyed: provider.keyed,
       models: provider.models ? provider.models.map((model) => `${provider.name}/${model}`) : null,
     }));
+  }
+
+  hasProvider(provider: string): boolean {
+    return this.providers.has(provider);
+  }
+
+  /** Whether the provider authenticates with an API key (an organisation may bring its own). */
+  isKeyed(provider: string): boolean {
+    return !!this.providers.get(provider)?.keyed;
+  }
+
+  /** Whether the provider can run on this server's own key (or needs none). */
+  isConfigured(provider: string): boolean {
+    return !!this.providers.get(provider)?.configured;
+  }
+
+  /** One minimal call on `apiKey` (see LlmProvider.checkKey). */
+  async checkKey(provider: string, apiKey: string, signal?: AbortSignal): Promise<void> {
+    const found = this.providers.get(provider);
+    if (!found?.checkKey) throw new LlmRequestRejectedError(`${provider} takes no key`);
+    await found.checkKey(apiKey, signal);
   }
 
   /** Whether a version may be created with this model id. */

@@ -39,15 +39,15 @@ describe('agent runs end to end', () => {
     await temporal?.connection.close();
   });
 
-  it('GET /api/v1/models lists the providers a version can name and whether this server can run each (agents:manage)', async () => {
+  it('GET /api/v1/models lists the providers a version can name, whether the organisation can run each and on whose key (agents:manage)', async () => {
     const models = await http.get('/api/v1/models', { token: tenant.key });
     assert.equal(models.status, 200, models.text);
     assert.deepEqual(models.body, {
       data: [
-        { provider: 'local', configured: true, models: ['local/extractive', 'local/echo'] },
-        { provider: 'openai', configured: true, models: null },
-        { provider: 'anthropic', configured: false, models: null },
-        { provider: 'google', configured: false, models: null },
+        { provider: 'local', configured: true, available: true, takes_key: false, key_source: null, models: ['local/extractive', 'local/echo'] },
+        { provider: 'openai', configured: true, available: true, takes_key: true, key_source: 'operator', models: null },
+        { provider: 'anthropic', configured: false, available: false, takes_key: true, key_source: null, models: null },
+        { provider: 'google', configured: false, available: false, takes_key: true, key_source: null, models: null },
       ],
     });
     const reader = await createKey(http, tenant.orgId, ['runs:read']);

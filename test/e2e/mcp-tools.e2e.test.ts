@@ -473,7 +473,12 @@ describe('MCP tools', () => {
       assert.equal(resealed.status, 200, resealed.text);
       assert.ok(resealed.body.resealed_versions >= 2, resealed.text);
       const again = await admin.post(`/admin/v1/orgs/${tenant.orgId}/secrets/reseal`, { token: stack.env.ADMIN_TOKEN! });
-      assert.deepEqual(again.body, { resealed_versions: 0, current_versions: resealed.body.resealed_versions });
+      assert.deepEqual(again.body, {
+        resealed_versions: 0,
+        current_versions: resealed.body.resealed_versions,
+        resealed_model_credentials: 0,
+        current_model_credentials: 0,
+      });
     } finally {
       await replica.api.stop();
     }

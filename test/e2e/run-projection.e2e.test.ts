@@ -164,6 +164,7 @@ describe('the run projection under retries', () => {
       inputTokens,
       outputTokens: 3,
       countedBy: 'tokenizer' as const,
+      keySource: null,
       cost: 0,
       charged: true,
       ledgerEntryId: null,

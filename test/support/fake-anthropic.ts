@@ -29,6 +29,10 @@ export interface AnthropicReply {
 export class FakeAnthropic extends FakeHttpServer<AnthropicReply> {
   readonly requests: Array<{ body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
   protected readonly defaultReply: AnthropicReply = { text: ['fake ', 'answer'] };
+  /** The keys it takes (`x-api-key`, or `Authorization: Bearer`); null: any. Another key is answered 401 `authentication_error`. */
+  acceptedKeys: Set<string> | null = null;
+  /** Model listings received (`GET /v1/models`, what a key check calls). */
+  readonly modelListings: Array<{ headers: IncomingMessage['headers'] }> = [];
 
   static async start(): Promise<FakeAnthropic> {
     return new FakeAnthropic().listen();
@@ -37,6 +41,19 @@ export class FakeAnthropic extends FakeHttpServer<AnthropicReply> {
   protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    const key = keyOf(request.headers);
+    if (this.acceptedKeys && !(key && this.acceptedKeys.has(key))) {
+      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('authentication_error', 'invalid x-api-key')));
+      return;
+    }
+    if (request.method === 'GET' && request.url?.split('?')[0] === '/v1/models') {
+      this.modelListings.push({ headers: request.headers });
+      const model = { type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
+      return;
+    }
     if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/messages') {
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('not_found_error', 'Not found')));
       return;

@@ -27,6 +27,10 @@ export interface GeminiReply {
 export class FakeGemini extends FakeHttpServer<GeminiReply> {
   readonly requests: Array<{ model: string; body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
   protected readonly defaultReply: GeminiReply = { text: ['fake ', 'answer'] };
+  /** The keys it takes (`x-goog-api-key`); null: any. */
+  acceptedKeys: Set<string> | null = null;
+  /** Model listings received (`GET /v1beta/models`, what a key check calls). */
+  readonly modelListings: Array<{ headers: IncomingMessage['headers'] }> = [];
 
   static async start(): Promise<FakeGemini> {
     return new FakeGemini().listen();
@@ -35,6 +39,19 @@ export class FakeGemini extends FakeHttpServer<GeminiReply> {
   protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    const key = request.headers['x-goog-api-key'] as string | undefined;
+    if (this.acceptedKeys && !(key && this.acceptedKeys.has(key))) {
+      // Gemini answers a key it does not take with 400 INVALID_ARGUMENT, not 401.
+      const body = errorBody(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return;
+    }
+    if (request.method === 'GET' && /^\/v1(?:beta|alpha)?\/models(?:\?.*)?$/.test(request.url ?? '')) {
+      this.modelListings.push({ headers: request.headers });
+      const model = { name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', supportedGenerationMethods: ['generateContent'] };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [model] }));
+      return;
+    }
     const route = /^\/v1(?:beta|alpha)?\/models\/([^:]+):streamGenerateContent\?alt=sse$/.exec(request.url ?? '');
     if (request.method !== 'POST' || !route) {
       response

@@ -92,9 +92,26 @@ export class FakeOpenAi {
     response.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
   }
 
+  /** The keys it takes (`Authorization: Bearer <key>`); null: any. Another key is answered 401, as OpenAI answers it. */
+  acceptedKeys: Set<string> | null = null;
+  /** Model listings received (`GET /models`, what a key check calls), with the key they carried. */
+  readonly modelListings: Array<{ authorization: string | undefined }> = [];
+
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
+    const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (this.acceptedKeys && !(key && this.acceptedKeys.has(key))) {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      return;
+    }
+    if (request.method === 'GET' && request.url?.split('?')[0]?.endsWith('/models')) {
+      this.modelListings.push({ authorization: request.headers.authorization });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1721172741, owned_by: 'system' }] }));
+      return;
+    }
     if (request.method === 'POST' && request.url?.endsWith('/embeddings')) {
       await this.handleEmbeddings(JSON.parse(raw), request.headers.authorization, response);
       return;

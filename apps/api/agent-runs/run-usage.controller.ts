@@ -40,6 +40,7 @@ function toRunUsageView(runId: string, usage: RunUsage): AgentRunUsageView {
       output_tokens: turn.outputTokens,
       cached_input_tokens: turn.cachedInputTokens,
       reasoning_tokens: turn.reasoningTokens,
+      key_source: turn.keySource,
       counted_by: turn.countedBy,
       cost_tokens: turn.cost,
       charged: turn.charged,

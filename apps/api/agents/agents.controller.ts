@@ -45,11 +45,24 @@ export class AgentsController {
   }
 
   @Get('models')
-  @ApiOperation({ operationId: 'listModelProviders', summary: 'The model providers an agent version can name, and whether this server can run each' })
+  @ApiOperation({
+    operationId: 'listModelProviders',
+    summary: 'The model providers an agent version can name, and whether the organisation can run each, on whose key',
+  })
   @ApiOkResponse({ type: ModelProviderList })
   @ApiErrors(401, 403)
-  listModelProviders(): ModelProviderList {
-    return { data: this.service.modelProviders() };
+  async listModelProviders(@CurrentPrincipal() principal: Principal): Promise<ModelProviderList> {
+    const providers = await this.service.modelProviders(principal.orgId);
+    return {
+      data: providers.map(({ provider, configured, models, keyed, available, keySource }) => ({
+        provider,
+        configured,
+        available,
+        takes_key: keyed,
+        key_source: keySource,
+        models,
+      })),
+    };
   }
 
   @Get('agents')

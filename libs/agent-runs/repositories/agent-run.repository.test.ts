@@ -20,6 +20,7 @@ const FREE_TURN: NewRunTurnUsage = {
   inputTokens: 12,
   outputTokens: 3,
   countedBy: 'tokenizer',
+  keySource: null,
   cost: 0,
   charged: true,
   ledgerEntryId: null,

@@ -13,6 +13,8 @@ export interface RunTurnUsage {
   cachedInputTokens: number;
   /** Of the output tokens, those spent reasoning (0 when the provider does not say). */
   reasoningTokens: number;
+  /** Whose key the turn ran on: the organisation's own, the operator's, or none (an offline model, a server that takes no key). */
+  keySource: 'organization' | 'operator' | null;
   /** Service tokens debited for the turn (0 when free or not paid). */
   cost: number;
   /** False when the balance could not pay the turn (the run then failed with insufficient_tokens). */
@@ -25,7 +27,8 @@ export type NewRunTurnUsage = Omit<RunTurnUsage, 'turn' | 'createdAt' | 'cachedI
   Partial<Pick<RunTurnUsage, 'cachedInputTokens' | 'reasoningTokens'>>;
 
 const TURN_COLUMNS = `turn, model, input_tokens AS "inputTokens", output_tokens AS "outputTokens", counted_by AS "countedBy",
-  cached_input_tokens AS "cachedInputTokens", reasoning_tokens AS "reasoningTokens", cost::float8 AS cost, charged, ledger_entry_id AS "ledgerEntryId", ${isoTimestamp('created_at')} AS "createdAt"`;
+  cached_input_tokens AS "cachedInputTokens", reasoning_tokens AS "reasoningTokens",
+  key_source AS "keySource", cost::float8 AS cost, charged, ledger_entry_id AS "ledgerEntryId", ${isoTimestamp('created_at')} AS "createdAt"`;
 
 /** The parameters of a turn's usage, read by `usage` from a statement's input: a group for `insertTurn`. */
 export function turnUsage<In>(usage: (input: In) => NewRunTurnUsage) {
@@ -36,6 +39,7 @@ export function turnUsage<In>(usage: (input: In) => NewRunTurnUsage) {
     countedBy: parameter<In>('text', (input) => usage(input).countedBy),
     cachedInputTokens: parameter<In>('integer', (input) => usage(input).cachedInputTokens ?? 0),
     reasoningTokens: parameter<In>('integer', (input) => usage(input).reasoningTokens ?? 0),
+    keySource: parameter<In>('text', (input) => usage(input).keySource),
     cost: parameter<In>('bigint', (input) => usage(input).cost),
     charged: parameter<In>('boolean', (input) => usage(input).charged),
     ledgerEntryId: parameter<In>('uuid', (input) => usage(input).ledgerEntryId),
@@ -50,10 +54,10 @@ export function turnUsage<In>(usage: (input: In) => NewRunTurnUsage) {
 export function insertTurn(part: { run: Parameter; org: Parameter; usage: Parameters<ReturnType<typeof turnUsage>> }): string {
   const { usage } = part;
   return `INSERT INTO agent_run_turns (run_id, turn, org_id, model, input_tokens, output_tokens, counted_by,
-                                     cached_input_tokens, reasoning_tokens, cost, charged, ledger_entry_id)
+                                     cached_input_tokens, reasoning_tokens, key_source, cost, charged, ledger_entry_id)
          SELECT r.id, (SELECT COALESCE(MAX(t.turn), 0) + 1 FROM agent_run_turns t WHERE t.run_id = r.id), r.org_id,
                 ${usage.model}, ${usage.inputTokens}, ${usage.outputTokens}, ${usage.countedBy},
-                ${usage.cachedInputTokens}, ${usage.reasoningTokens}, ${usage.cost}, ${usage.charged}, ${usage.ledgerEntryId}
+                ${usage.cachedInputTokens}, ${usage.reasoningTokens}, ${usage.keySource}, ${usage.cost}, ${usage.charged}, ${usage.ledgerEntryId}
            FROM agent_runs r WHERE r.id = ${part.run} AND r.org_id = ${part.org}`;
 }
 

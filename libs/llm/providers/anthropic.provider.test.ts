@@ -180,4 +180,22 @@ describe('AnthropicLlmProvider', () => {
     for (let i = 0; i < 50 && sent.closedAt === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(sent.closedAt, 'the held stream was closed by the client');
   });
+
+  it("an organisation's own key goes out instead of the operator's; checkKey lists models on it, and a key Anthropic refuses is refused for good", async () => {
+    const own = 'sk-ant-own-9f8e7d6c5b';
+    fake.acceptedKeys = new Set([own]);
+    try {
+      await provider.generate(request({ apiKey: own }));
+      assert.equal(keyOf(fake.requests.at(-1)!.headers), own);
+      await provider.checkKey(own);
+      assert.equal(keyOf(fake.modelListings.at(-1)!.headers), own);
+      await assert.rejects(
+        provider.checkKey('sk-ant-revoked'),
+        (error: Error) => error instanceof LlmRequestRejectedError && /401/.test(error.message),
+      );
+      await assert.rejects(provider.generate(request()), LlmRequestRejectedError, "the operator's key is not one it takes");
+    } finally {
+      fake.acceptedKeys = null;
+    }
+  });
 });

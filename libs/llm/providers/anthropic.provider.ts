@@ -53,16 +53,33 @@ function toMessages(steps: ConversationStep[], names: WireToolNames): Message[] 
  * has no JSON-schema mode for every model. The SDK's own retries are off: Temporal retries the activity, after
  * the Retry-After a 429 or 529 gives.
  */
-export class AnthropicLlmProvider extends HostedProvider {
+export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
   readonly name = 'anthropic';
-  private client: Anthropic | undefined;
+  protected readonly keyVariable = 'ANTHROPIC_API_KEY';
 
   constructor(private readonly config: PylonConfig) {
     super();
   }
 
-  get configured(): boolean {
-    return !!this.config.anthropicApiKey;
+  protected get operatorKey(): string | undefined {
+    return this.config.anthropicApiKey;
+  }
+
+  protected makeClient(apiKey: string): Anthropic {
+    return new Anthropic({
+      apiKey,
+      ...(this.config.anthropicBaseUrl ? { baseURL: this.config.anthropicBaseUrl } : {}),
+      timeout: this.config.llmTimeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  async checkKey(apiKey: string, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.clientFor(apiKey).models.list({ limit: 1 }, { signal });
+    } catch (error) {
+      throw classify(error);
+    }
   }
 
   contextTokens(): number {
@@ -70,7 +87,7 @@ export class AnthropicLlmProvider extends HostedProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = this.getClient();
+    const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.messages.create(
@@ -136,19 +153,6 @@ export class AnthropicLlmProvider extends HostedProvider {
     } catch (error) {
       throw request.signal?.aborted ? error : classify(error);
     }
-  }
-
-  private getClient(): Anthropic {
-    if (!this.config.anthropicApiKey) {
-      throw new LlmRequestRejectedError('ANTHROPIC_API_KEY is not configured, so anthropic/* models cannot run');
-    }
-    this.client ??= new Anthropic({
-      apiKey: this.config.anthropicApiKey,
-      ...(this.config.anthropicBaseUrl ? { baseURL: this.config.anthropicBaseUrl } : {}),
-      timeout: this.config.llmTimeoutMs,
-      maxRetries: 0,
-    });
-    return this.client;
   }
 }
 

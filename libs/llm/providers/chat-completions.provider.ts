@@ -54,7 +54,7 @@ export class ChatCompletionsProvider extends OpenAiEndpointProvider {
 
   /** Streams the completion, handing each piece of content to `onDelta` as it arrives; the last chunk counts the tokens. */
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = this.openAi();
+    const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.chat.completions.create(

@@ -131,4 +131,21 @@ describe('GoogleLlmProvider', () => {
     for (let i = 0; i < 50 && sent.closedAt === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(sent.closedAt, 'the held stream was closed by the client');
   });
+
+  it("an organisation's own key goes out instead of the operator's; checkKey lists models on it, and a key Gemini refuses is refused for good", async () => {
+    const own = 'AIza-own-4d3c2b1a09';
+    fake.acceptedKeys = new Set([own]);
+    try {
+      await provider.generate(request({ apiKey: own }));
+      assert.equal(fake.requests.at(-1)!.headers['x-goog-api-key'], own);
+      await provider.checkKey(own);
+      assert.equal(fake.modelListings.at(-1)!.headers['x-goog-api-key'], own);
+      await assert.rejects(
+        provider.checkKey('AIza-revoked'),
+        (error: Error) => error instanceof LlmRequestRejectedError && /API key not valid/.test(error.message),
+      );
+    } finally {
+      fake.acceptedKeys = null;
+    }
+  });
 });

@@ -47,16 +47,35 @@ function retryDelayOf(message: string): number | undefined {
  * usage from `usageMetadata`. Structured output is native (`responseJsonSchema`). The SDK's own retries are
  * off: Temporal retries the activity, after the `retryDelay` a 429 gives.
  */
-export class GoogleLlmProvider extends HostedProvider {
+export class GoogleLlmProvider extends HostedProvider<GoogleGenAI> {
   readonly name = 'google';
-  private client: GoogleGenAI | undefined;
+  protected readonly keyVariable = 'GOOGLE_API_KEY';
 
   constructor(private readonly config: PylonConfig) {
     super();
   }
 
-  get configured(): boolean {
-    return !!this.config.googleApiKey;
+  protected get operatorKey(): string | undefined {
+    return this.config.googleApiKey;
+  }
+
+  protected makeClient(apiKey: string): GoogleGenAI {
+    return new GoogleGenAI({
+      apiKey,
+      httpOptions: {
+        ...(this.config.googleBaseUrl ? { baseUrl: this.config.googleBaseUrl } : {}),
+        timeout: this.config.llmTimeoutMs,
+        retryOptions: { attempts: 1 },
+      },
+    });
+  }
+
+  async checkKey(apiKey: string, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.clientFor(apiKey).models.list({ config: { pageSize: 1, abortSignal: signal } });
+    } catch (error) {
+      throw classify(error);
+    }
   }
 
   contextTokens(): number {
@@ -64,7 +83,7 @@ export class GoogleLlmProvider extends HostedProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = this.getClient();
+    const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.models.generateContentStream({
@@ -132,19 +151,6 @@ export class GoogleLlmProvider extends HostedProvider {
     } catch (error) {
       throw request.signal?.aborted ? error : classify(error);
     }
-  }
-
-  private getClient(): GoogleGenAI {
-    if (!this.config.googleApiKey) throw new LlmRequestRejectedError('GOOGLE_API_KEY is not configured, so google/* models cannot run');
-    this.client ??= new GoogleGenAI({
-      apiKey: this.config.googleApiKey,
-      httpOptions: {
-        ...(this.config.googleBaseUrl ? { baseUrl: this.config.googleBaseUrl } : {}),
-        timeout: this.config.llmTimeoutMs,
-        retryOptions: { attempts: 1 },
-      },
-    });
-    return this.client;
   }
 }
 

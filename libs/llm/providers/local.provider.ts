@@ -27,6 +27,7 @@ export class LocalLlmProvider implements LlmProvider {
   readonly name = 'local';
   readonly answersInProcess = true;
   readonly configured = true;
+  readonly keyed = false;
   readonly models = LOCAL_MODELS;
 
   supportsModel(model: string): boolean {

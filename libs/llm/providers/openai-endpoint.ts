@@ -17,19 +17,6 @@ export interface OpenAiEndpoint {
   timeoutMs: number;
 }
 
-/** Whether the endpoint has what it needs: its key, or no key to need. */
-export function isConfigured(endpoint: OpenAiEndpoint): boolean {
-  return !!endpoint.apiKey || !endpoint.apiKeyVariable;
-}
-
-/** The endpoint's client (made once), with the SDK's retries off: Temporal retries the activity instead. */
-export function openAiClient(endpoint: OpenAiEndpoint, made: OpenAI | undefined): OpenAI {
-  if (!isConfigured(endpoint))
-    throw new LlmRequestRejectedError(`${endpoint.apiKeyVariable} is not configured, so ${endpoint.name}/* models cannot run`);
-  // A server that takes no key (a local Ollama) still gets a placeholder: the SDK requires one.
-  return made ?? new OpenAI({ apiKey: endpoint.apiKey ?? 'no-key', baseURL: endpoint.baseUrl, timeout: endpoint.timeoutMs, maxRetries: 0 });
-}
-
 /** The SDK's failure as Pylon's: a connection or a 408/409/429/5xx is retried, any other status refused for good. */
 export function openAiFailure(vendor: string, error: unknown): Error {
   if (error instanceof LlmRequestRejectedError || error instanceof LlmUnavailableError) return error;
@@ -39,10 +26,8 @@ export function openAiFailure(vendor: string, error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** A provider at an OpenAI-compatible endpoint: named and configured by it, with one client made on first use. */
-export abstract class OpenAiEndpointProvider extends HostedProvider {
-  private client: OpenAI | undefined;
-
+/** A provider at an OpenAI-compatible endpoint: named and keyed by it, with a client per key (the SDK's retries off: Temporal retries the activity). */
+export abstract class OpenAiEndpointProvider extends HostedProvider<OpenAI> {
   constructor(protected readonly endpoint: OpenAiEndpoint) {
     super();
   }
@@ -51,12 +36,23 @@ export abstract class OpenAiEndpointProvider extends HostedProvider {
     return this.endpoint.name;
   }
 
-  get configured(): boolean {
-    return isConfigured(this.endpoint);
+  protected get operatorKey(): string | undefined {
+    return this.endpoint.apiKey;
   }
 
-  /** The endpoint's client, made on first use. */
-  protected openAi(): OpenAI {
-    return (this.client = openAiClient(this.endpoint, this.client));
+  protected get keyVariable(): string | undefined {
+    return this.endpoint.apiKeyVariable;
+  }
+
+  protected makeClient(apiKey: string): OpenAI {
+    return new OpenAI({ apiKey, baseURL: this.endpoint.baseUrl, timeout: this.endpoint.timeoutMs, maxRetries: 0 });
+  }
+
+  async checkKey(apiKey: string, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.clientFor(apiKey).models.list({ signal });
+    } catch (error) {
+      throw openAiFailure(this.endpoint.vendor, error);
+    }
   }
 }

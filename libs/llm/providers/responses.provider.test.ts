@@ -117,4 +117,18 @@ describe('ResponsesProvider', () => {
     for (let i = 0; i < 50 && sent.closedAt === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(sent.closedAt, 'the held stream was closed by the client');
   });
+
+  it("an organisation's own key goes out instead of the operator's; checkKey lists models on it, and a key the server refuses is refused for good", async () => {
+    const own = 'sk-own-1a2b3c4d5e6f';
+    fake.acceptedKeys = new Set([own]);
+    try {
+      await provider.generate(request({ apiKey: own }));
+      assert.equal(fake.requests.at(-1)!.authorization, `Bearer ${own}`);
+      await provider.checkKey(own);
+      assert.equal(fake.modelListings.at(-1)!.authorization, `Bearer ${own}`);
+      await assert.rejects(provider.checkKey('sk-revoked'), (error: Error) => error instanceof LlmRequestRejectedError && /401/.test(error.message));
+    } finally {
+      fake.acceptedKeys = null;
+    }
+  });
 });

@@ -34,7 +34,7 @@ export class ResponsesProvider extends OpenAiEndpointProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmTurn> {
-    const client = this.openAi();
+    const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     const format = request.responseFormat;
     try {

@@ -10,6 +10,14 @@ export class AgentRunTurnUsageView {
   @ApiProperty({ type: 'integer', description: 'Of the output tokens, those the model spent reasoning (0 when the provider does not say).' })
   reasoning_tokens!: number;
   @ApiProperty({
+    enum: ['organization', 'operator'],
+    nullable: true,
+    type: String,
+    description:
+      "Whose provider key the turn ran on: the organisation's own (MODEL_PRICES do not apply), the server's, or null (an offline model, or a server that takes no key).",
+  })
+  key_source!: 'organization' | 'operator' | null;
+  @ApiProperty({
     enum: ['provider', 'tokenizer'],
     description:
       "`provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).",

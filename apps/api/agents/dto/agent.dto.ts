@@ -355,11 +355,22 @@ export class AgentVersionView {
 
 export class ModelProviderView {
   @ApiProperty({ example: 'openai', description: 'The `provider` part of a `provider/model` id.' }) provider!: string;
+  @ApiProperty({ description: 'Whether this server has its own key for the provider (for `openai`: OPENAI_API_KEY is set), or needs none.' })
+  configured!: boolean;
   @ApiProperty({
     description:
-      'Whether this server can run its models (for `openai`: OPENAI_API_KEY is set). Runs of a version whose provider is not configured fail.',
+      "Whether the organisation can run its models: on its own key (PUT /api/v1/model-credentials/{provider}), or on the server's when the operator shares it. A version naming a provider that is not available is 400.",
   })
-  configured!: boolean;
+  available!: boolean;
+  @ApiProperty({ description: 'Whether the provider authenticates with an API key, so that the organisation may set its own.' })
+  takes_key!: boolean;
+  @ApiProperty({
+    enum: ['organization', 'operator'],
+    nullable: true,
+    type: String,
+    description: "Whose key its runs use: the organisation's own, the server's, or null (none usable, or the provider takes none).",
+  })
+  key_source!: 'organization' | 'operator' | null;
   @ApiProperty({
     type: [String],
     nullable: true,
