@@ -11,7 +11,8 @@ import {
 import { announce } from './announce';
 import { describeFailure } from './failure-reason';
 import { mcpActivities } from './mcp-tools';
-import { modelTurns, projection } from './agent-run/activity-options';
+import { projection } from './agent-run/activity-options';
+import { modelChain } from './agent-run/model-chain';
 import { ActiveTime } from './agent-run/active-time';
 import { RequiredActions } from './agent-run/required-actions';
 import { asModelCall, toolDispatch } from './agent-run/tool-dispatch';
@@ -19,14 +20,15 @@ import { asModelCall, toolDispatch } from './agent-run/tool-dispatch';
 export { answerAction } from './agent-run/required-actions';
 
 /**
- * An agent run: the model takes turns (the first marks the run running) until it answers; the tools it
+ * An agent run: the model takes turns (the first marks the run running; a fallback model takes a turn its
+ * model could not, model-chain.ts) until it answers; the tools it
  * calls in between are run (tool-dispatch.ts), and what needs a person or the caller is waited for at no
  * cost (required-actions.ts); the next turn records the outputs it was given. A structured answer that misses the schema gets one repair turn of its own. The turn that answers records the output, so the caller sees the run
  * succeeded as soon as the model is done. A failure is recorded with a readable error; a cancelled run
  * ends `failed` with `cancelled`; either way its event is announced to webhooks.
  */
 export async function agentRunWorkflow(run: AgentRunWorkflowInput): Promise<AgentRunOutcome> {
-  const model = modelTurns(run);
+  const model = modelChain(run);
   const clock = new ActiveTime(run.runTimeoutSeconds * 1000);
   const runTools = toolDispatch(run, clock, new RequiredActions(run));
   try {

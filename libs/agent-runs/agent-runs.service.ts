@@ -221,6 +221,7 @@ export class AgentRunsService {
         modelAnswersInProcess: this.llm.answersInProcess(version.model),
         actionTimeoutSeconds: version.actionTimeoutSeconds,
         ...(version.tools.some((tool) => tool.type === MCP_TOOL) ? { mcpVersionId: version.id } : {}),
+        ...(version.fallbackModels.length > 0 ? { modelChain: [version.model, ...version.fallbackModels] } : {}),
       },
       taskQueue: this.config.taskQueue(WORKFLOW_KINDS[WORKFLOW_TYPES.agentRun], express ? 'express' : 'standard'),
       fairnessWeight: await this.limits.dispatchWeight(orgId),

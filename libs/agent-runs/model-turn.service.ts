@@ -28,7 +28,7 @@ import { answerRecord } from './required-actions.service';
 const ANSWER_RESERVE_TOKENS = 4_096;
 
 /** What one model turn is asked with: the workflow's TurnInput (a RepairInput on a repair turn) without the run's identity. */
-export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools' | 'answered'> & Partial<Pick<RepairInput, 'repair'>>;
+export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools' | 'answered' | 'model'> & Partial<Pick<RepairInput, 'repair'>>;
 
 /** A run's model turns, for the worker: the call, its structured answer, its metering, and what the turn ends in. */
 @Injectable()
@@ -77,14 +77,16 @@ export class ModelTurnService {
     // again, so that the ids the caller was shown (and may be answering) stay the run's, and nothing is asked twice.
     const lost = callsNotInTranscript(started.toolCallsLogged, transcript);
     if (lost.length > 0) return { kind: 'tool_calls', calls: lost.map((call) => planCall(call, version.tools)) };
-    const history = await this.history(run, version, transcript.length === 0 && !repair);
+    // A fallback model takes the turn only when the version names it.
+    const model = turn.model && version.fallbackModels.includes(turn.model) ? turn.model : version.model;
+    const history = await this.history(run, version, model, transcript.length === 0 && !repair);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
-    const key = await this.credentials.keyFor(orgId, version.model);
-    const price = await this.metering.priceFor(orgId, version.model, key.source);
+    const key = await this.credentials.keyFor(orgId, model);
+    const price = await this.metering.priceFor(orgId, model, key.source);
     try {
       await this.metering.requireCanPay(orgId, runId, price);
-      const reply = await this.llm.generate(version.model, {
+      const reply = await this.llm.generate(model, {
         orgId,
         ...(key.apiKey !== undefined && { apiKey: key.apiKey }),
         instructions: version.instructions,
@@ -101,8 +103,8 @@ export class ModelTurnService {
       });
       /** A free turn that answered plainly: recorded with the answer, in the statement that records it. */
       const turnWithAnswer =
-        reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(version.model, price, reply.usage, key.source) : null;
-      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, version.model, price, reply.usage, key.source);
+        reply.kind === 'answer' && !version.responseFormat ? this.metering.freeTurn(model, price, reply.usage, key.source) : null;
+      if (!turnWithAnswer) await this.metering.recordTurn(orgId, runId, model, price, reply.usage, key.source);
       if (reply.kind === 'tool_calls' && repair)
         throw new OutputMismatchError(outputMismatchError('/ the repair turn called tools instead of answering'));
       // The last deltas go out with what the turn ends in: one write fewer per turn.
@@ -144,11 +146,11 @@ export class ModelTurnService {
    * instructions, the input and the answer; the first model turn of a run records in its log how many
    * items it saw and how many were left out.
    */
-  private async history(run: AgentRun, version: AgentVersion, firstTurn: boolean): Promise<ConversationHistory> {
+  private async history(run: AgentRun, version: AgentVersion, model: string, firstTurn: boolean): Promise<ConversationHistory> {
     if (!run.conversationId || run.conversationSeq === null) return { entries: [], included: 0, omitted: 0 };
     const items = await this.conversations.itemsBeforeTurn(run.orgId, run.conversationId, run.conversationSeq);
     const budget =
-      this.llm.contextTokens(version.model) -
+      this.llm.contextTokens(model) -
       estimateTokens(version.instructions) -
       estimateTokens(run.input) -
       (version.maxOutputTokens ?? ANSWER_RESERVE_TOKENS);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { PylonError, type ToolCall } from '@pylon/contracts';
+import { PylonError, type ModelFallback, type ToolCall } from '@pylon/contracts';
 import { PylonConfig } from '@pylon/config';
 import { AgentRun } from '@pylon/db';
 import { RunEventNotifications } from './repositories/run-event-notifications';
@@ -181,6 +181,11 @@ export class RunEventsService {
   /** The answer did not match the version's schema: the run asks the model once more. */
   recordOutputRepair(orgId: string, runId: string, fault: string): Promise<void> {
     return this.events.append(orgId, runId, [{ type: 'output_repair', data: { fault } }]);
+  }
+
+  /** A turn its model could not take went to the next model of the version's chain. */
+  recordModelFallback(orgId: string, runId: string, fallback: ModelFallback): Promise<void> {
+    return this.events.append(orgId, runId, [{ type: 'model_fallback', data: { ...fallback } }]);
   }
 
   /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */

@@ -15,6 +15,7 @@ import { versionResponseFormat, type ResponseFormatRequest } from './response-fo
 /** What a new agent version is asked for (its model must be one this deployment serves). */
 export interface AgentVersionRequest {
   model: string;
+  fallback_models?: string[] | null;
   instructions: string;
   temperature?: number;
   max_output_tokens?: number;
@@ -70,8 +71,10 @@ export class AgentsService {
   /** An Idempotency-Key makes it safe to retry: the same key and request answer the version it made. */
   async createVersion(orgId: string, agentId: string, request: AgentVersionRequest, idempotencyKey: string | null): Promise<AgentVersion> {
     const runTimeoutSeconds = request.run_timeout_seconds ?? this.config.defaultRunTimeoutSeconds;
+    const fallbackModels = request.fallback_models ?? [];
     const fields = {
       model: request.model,
+      fallbackModels,
       instructions: request.instructions,
       temperature: request.temperature ?? null,
       maxOutputTokens: request.max_output_tokens ?? null,
@@ -88,6 +91,16 @@ export class AgentsService {
         await this.getAgent(orgId, agentId);
         const refusal = await this.credentials.refusal(orgId, request.model);
         if (refusal) throw PylonError.invalidRequest(refusal);
+        for (const [index, fallback] of fallbackModels.entries()) {
+          if (fallback === request.model || fallbackModels.indexOf(fallback) !== index)
+            throw PylonError.invalidRequest(`fallback_models.${index}: ${fallback} is named twice`);
+          const fault = await this.credentials.refusal(orgId, fallback);
+          if (fault) throw PylonError.invalidRequest(`fallback_models.${index}: ${fault}`);
+          if (fields.responseFormat) {
+            const schemaFault = this.llm.responseSchemaFault(fallback, fields.responseFormat.schema);
+            if (schemaFault) throw PylonError.invalidRequest(`fallback_models.${index}: ${schemaFault}`);
+          }
+        }
         if (runTimeoutSeconds > this.config.maxRunTimeoutSeconds) {
           throw PylonError.invalidRequest(`run_timeout_seconds must be at most ${this.config.maxRunTimeoutSeconds}`);
         }

@@ -25,6 +25,8 @@ export interface AgentRunWorkflowInput {
   actionTimeoutSeconds?: number;
   /** The version (its id) has MCP tools: their servers are listed before the first model turn. Absent in runs started before. */
   mcpVersionId?: string;
+  /** The version's model, then its fallback models in order; absent when it has none. */
+  modelChain?: string[];
 }
 
 export interface AgentRunOutcome {
@@ -57,6 +59,16 @@ export interface TurnInput extends AgentRunWorkflowInput {
   mcpTools?: McpServerTools[];
   /** The tool outputs the run goes on from, accepted but not yet on record: the turn records them before it asks the model. */
   answered?: AcceptedAnswer;
+  /** The model that takes the turn, when it is one of the version's fallback models; absent: the version's own. */
+  model?: string;
+}
+
+/** A turn its model could not take, taken by the next model of the version's chain. */
+export interface ModelFallback {
+  from: string;
+  to: string;
+  /** Why `from` could not take it, after its retries. */
+  reason: string;
 }
 
 /** An answer the run's workflow accepted for the action it waited for. */
@@ -102,6 +114,8 @@ export interface AgentRunActivities {
   requireAction(input: AgentRunWorkflowInput & { actionId: string; request: RequiredActionRequest }): Promise<string | null>;
   /** Records the answer the workflow accepted, with what it adds to the run's log and conversation (a retry changes nothing). */
   recordAnswer(input: AgentRunWorkflowInput & AcceptedAnswer): Promise<void>;
+  /** Records in the run's log that a turn went to the next model (a `model_fallback` event). */
+  recordModelFallback(input: AgentRunWorkflowInput & ModelFallback): Promise<void>;
   /** Nobody answered the action in time: records it expired. */
   expireAction(input: AgentRunWorkflowInput & { actionId: string }): Promise<void>;
   /** The id of the event recorded with the change, or null when the run was already final. */

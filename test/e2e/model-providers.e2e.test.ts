@@ -170,6 +170,67 @@ describe('model providers', () => {
     assert.equal(anthropic.requests.length - before, 1);
   });
 
+  it('a fallback: Anthropic overloaded (529) past its retries, the turn goes to the next model; the events say so and the usage names the model that answered', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'anthropic/claude-sonnet-4-5',
+      fallback_models: ['compat/meta-llama/Llama-3.3-70B'],
+      instructions: 'Answer.',
+    });
+    const version = await http.get(`/api/v1/agent-versions/${versionId}`, { token: tenant.key });
+    assert.deepEqual(version.body.fallback_models, ['compat/meta-llama/Llama-3.3-70B']);
+    const overloaded = { status: 529, errorType: 'overloaded_error', retryAfter: '1' };
+    anthropic.enqueue(overloaded, overloaded, overloaded);
+    const before = { anthropic: anthropic.requests.length, compat: compat.requests.length };
+    compat.enqueue({ content: 'Answered by the fallback.' });
+    const runId = await run(versionId, 'hello');
+    const { run: finished } = await waitForRun(http, tenant.key, runId);
+    assert.equal(finished.status, 'succeeded', finished.error);
+    assert.equal(finished.output, 'Answered by the fallback.');
+    assert.equal(anthropic.requests.length - before.anthropic, 3, 'Anthropic was tried three times');
+    assert.equal(compat.requests.length - before.compat, 1);
+    const fallbacks = (await events(runId)).filter((event) => event.type === 'model_fallback');
+    assert.equal(fallbacks.length, 1);
+    assert.equal(fallbacks[0]!.data.from, 'anthropic/claude-sonnet-4-5');
+    assert.equal(fallbacks[0]!.data.to, 'compat/meta-llama/Llama-3.3-70B');
+    assert.match(fallbacks[0]!.data.reason, /Anthropic answered 529/);
+    const usage = await http.get(`/api/v1/agent-runs/${runId}/usage`, { token: tenant.key });
+    assert.deepEqual(
+      usage.body.turns.map((turn: { model: string }) => turn.model),
+      ['compat/meta-llama/Llama-3.3-70B'],
+    );
+  });
+
+  it('a refusal (400) never falls back; a version names at most three fallbacks, each once, each a model the organisation can run', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, {
+      model: 'anthropic/claude-sonnet-4-5',
+      fallback_models: ['compat/meta-llama/Llama-3.3-70B'],
+      instructions: 'Answer.',
+    });
+    anthropic.enqueue({ status: 400, errorType: 'invalid_request_error' });
+    const before = compat.requests.length;
+    const runId = await run(versionId, 'hello');
+    const { run: finished } = await waitForRun(http, tenant.key, runId);
+    assert.equal(finished.status, 'failed');
+    assert.match(finished.error, /Anthropic answered 400/);
+    assert.equal(compat.requests.length, before, 'the fallback was not asked');
+    assert.equal((await events(runId)).filter((event) => event.type === 'model_fallback').length, 0);
+
+    const refused = async (fallbacks: unknown, detail: RegExp) => {
+      const answer = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+        token: tenant.key,
+        body: { model: 'anthropic/claude-sonnet-4-5', instructions: 'Answer.', fallback_models: fallbacks },
+      });
+      assert.equal(answer.status, 400, JSON.stringify(fallbacks));
+      assert.deepEqual(answer.body, { error: 'invalid_request' });
+      assert.match(answer.headers.get('error-detail') ?? '', detail);
+    };
+    await refused(['compat/a', 'compat/b', 'compat/c', 'compat/d'], /fallback_models/);
+    await refused(['compat/a', 'compat/a'], /fallback_models\.1: compat\/a is named twice/);
+    await refused(['anthropic/claude-sonnet-4-5'], /fallback_models\.0: .* is named twice/);
+    await refused(['openai/gpt-4o-mini'], /fallback_models\.0: the organisation has no openai key/);
+    await refused(['not a model'], /fallback_models/);
+  });
+
   it("a Gemini run calls a function, gets its output and streams its answer, with Gemini's token counts", async () => {
     const versionId = await createVersion(http, tenant.key, tenant.agentId, {
       model: 'google/gemini-2.5-flash',

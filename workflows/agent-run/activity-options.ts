@@ -33,6 +33,11 @@ const llmRetry: RetryPolicy = {
   nonRetryableErrorTypes: [NON_RETRYABLE_LLM_ERROR, RUN_NOT_FOUND_ERROR, RUN_ALREADY_FINISHED_ERROR],
 };
 
+export type ModelTurns = Pick<AgentRunActivities, 'takeTurn' | 'repairAnswer'>;
+
+/** A model with another behind it gives up sooner: the next model takes the turn instead of the run waiting out an outage. */
+export const retryBeforeFallback: RetryPolicy = { ...llmRetry, maximumAttempts: 3 };
+
 /**
  * A model that answers in the worker's own process in milliseconds: a local activity, so the turn is
  * answered inside the workflow task that asks for it (no activity task, no second workflow task), and it
@@ -40,12 +45,12 @@ const llmRetry: RetryPolicy = {
  * bounded per attempt and heartbeating, after the outputs were recorded in the workflow task that accepted
  * them, so the caller who sent them sees them on record while the model thinks.
  */
-export function modelTurns(run: AgentRunWorkflowInput): Pick<AgentRunActivities, 'takeTurn' | 'repairAnswer'> {
-  if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry: llmRetry });
+export function modelTurns(run: AgentRunWorkflowInput, retry: RetryPolicy = llmRetry): ModelTurns {
+  if (run.modelAnswersInProcess) return proxyLocalActivities<AgentRunActivities>({ startToCloseTimeout: '1 minute', retry });
   const remote = proxyActivities<AgentRunActivities>({
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: run.heartbeatTimeoutSeconds * 1000,
-    retry: llmRetry,
+    retry,
   });
   return {
     async takeTurn({ answered, ...turn }: TurnInput) {

@@ -13,6 +13,7 @@ export function toAgentVersionView(version: AgentVersion): AgentVersionView {
     org_id: version.orgId,
     version: version.version,
     model: version.model,
+    fallback_models: version.fallbackModels,
     instructions: version.instructions,
     temperature: version.temperature,
     max_output_tokens: version.maxOutputTokens,

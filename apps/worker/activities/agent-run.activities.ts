@@ -10,6 +10,7 @@ import {
   type RequiredActionRequest,
   type ToolCall,
   type TurnInput,
+  type ModelFallback,
 } from '@pylon/contracts';
 import { AgentRunsService, KnowledgeSearchTool, ModelTurnService, RequiredActionsService, RunEventsService } from '@pylon/agent-runs';
 import { heartbeating } from './heartbeating';
@@ -26,14 +27,20 @@ export class AgentRunActivitiesImpl implements AgentRunActivities {
   ) {}
 
   /** Heartbeats while the model answers, so a worker that dies mid-call is noticed and a cancel reaches the call. */
-  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, answered }: TurnInput): Promise<AgentTurn> {
+  async takeTurn({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, answered, model }: TurnInput): Promise<AgentTurn> {
     return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) =>
-      this.modelTurns.take(orgId, runId, { transcript, mcpTools, ...(answered && { answered }) }, signal),
+      this.modelTurns.take(orgId, runId, { transcript, mcpTools, ...(answered && { answered }), ...(model && { model }) }, signal),
     );
   }
 
-  async repairAnswer({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair }: RepairInput): Promise<AnsweredTurn> {
-    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) => this.modelTurns.repair(orgId, runId, { transcript, mcpTools, repair }, signal));
+  async repairAnswer({ orgId, runId, heartbeatTimeoutSeconds, transcript, mcpTools, repair, model }: RepairInput): Promise<AnsweredTurn> {
+    return this.heartbeatingTurn(heartbeatTimeoutSeconds, (signal) =>
+      this.modelTurns.repair(orgId, runId, { transcript, mcpTools, repair, ...(model && { model }) }, signal),
+    );
+  }
+
+  recordModelFallback({ orgId, runId, from, to, reason }: AgentRunWorkflowInput & ModelFallback): Promise<void> {
+    return this.runEvents.recordModelFallback(orgId, runId, { from, to, reason });
   }
 
   runTool({ orgId, runId, call }: AgentRunWorkflowInput & { call: ToolCall }): Promise<string> {

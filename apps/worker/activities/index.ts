@@ -44,6 +44,7 @@ export function activitiesFor(app: INestApplicationContext, kind: WorkKind): Act
           runTool: true,
           requireAction: true,
           recordAnswer: true,
+          recordModelFallback: true,
           expireAction: true,
           markRunFailed: true,
           purgeExpiredRunEvents: true,

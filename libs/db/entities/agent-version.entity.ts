@@ -20,6 +20,10 @@ export class AgentVersion {
   @Column('text')
   model!: string;
 
+  /** The models that take a turn `model` could not (its provider down after its retries), in order; at most 3. */
+  @Column('jsonb', { name: 'fallback_models', default: () => "'[]'" })
+  fallbackModels!: string[];
+
   @Column('text')
   instructions!: string;
 

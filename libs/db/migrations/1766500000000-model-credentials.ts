@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Each organisation's own model-provider keys, sealed under SECRETS_KEY (never stored plain), with the hint
- * answers show (`sk-…last4`); and each model turn keeps the provider's cached-input and reasoning token
- * counts, and whose key it ran on.
+ * answers show (`sk-…last4`); each model turn keeps the provider's cached-input and reasoning token
+ * counts, and whose key it ran on; a version names the models that take a turn its model cannot.
  */
 export class ModelCredentials1766500000000 implements MigrationInterface {
   name = 'ModelCredentials1766500000000';
@@ -23,9 +23,11 @@ export class ModelCredentials1766500000000 implements MigrationInterface {
       ADD COLUMN cached_input_tokens integer NOT NULL DEFAULT 0 CHECK (cached_input_tokens >= 0),
       ADD COLUMN reasoning_tokens integer NOT NULL DEFAULT 0 CHECK (reasoning_tokens >= 0),
       ADD COLUMN key_source text CHECK (key_source IN ('organization', 'operator'))`);
+    await db.query(`ALTER TABLE agent_versions ADD COLUMN fallback_models jsonb NOT NULL DEFAULT '[]'`);
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`ALTER TABLE agent_versions DROP COLUMN fallback_models`);
     await db.query(`ALTER TABLE agent_run_turns DROP COLUMN cached_input_tokens, DROP COLUMN reasoning_tokens, DROP COLUMN key_source`);
     await db.query(`DROP TABLE model_credentials`);
   }

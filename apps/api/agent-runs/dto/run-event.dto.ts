@@ -14,6 +14,7 @@ export const RUN_EVENT_TYPES = [
   'tool_approval',
   'tool_result',
   'output_repair',
+  'model_fallback',
   'succeeded',
   'failed',
 ] as const;

@@ -261,15 +261,35 @@ export class ResponseFormatView {
   @ApiProperty() strict!: boolean;
 }
 
+/** A `provider/model` id as a version names it. */
+const MODEL_ID_PATTERN = /^[a-z][a-z0-9-]*\/\S{1,200}$/;
+
 export class CreateAgentVersionRequest {
   @ApiProperty({
-    description: '`provider/model`: `openai/<model>` or `local/extractive`, `local/echo`',
-    pattern: '^(openai/\\S{1,200}|local/(extractive|echo))$',
+    description:
+      '`provider/model`: `local/extractive` or `local/echo` offline, `openai/<model>`, `anthropic/<model>`, `google/<model>`, or `<endpoint>/<model>` for an endpoint the operator named; GET /api/v1/models lists what the organisation can run (another is 400).',
+    pattern: MODEL_ID_PATTERN.source,
     example: 'local/extractive',
   })
   @IsString()
-  @Matches(/^[a-z][a-z0-9-]*\/\S{1,200}$/, { message: 'model must look like provider/model' })
+  @Matches(MODEL_ID_PATTERN, { message: 'model must look like provider/model' })
   model!: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: 3,
+    items: { type: 'string', pattern: MODEL_ID_PATTERN.source },
+    description:
+      "Models that take a turn `model` cannot (its provider overloaded, failing or rate-limited after the retries), tried in order; the run's events say so (`model_fallback`). A refusal (bad request, content policy) never falls back. Each must be one the organisation can run, named once. null or absent: none.",
+    example: ['anthropic/claude-sonnet-4-5'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsString({ each: true })
+  @Matches(MODEL_ID_PATTERN, { each: true, message: 'fallback_models must be provider/model ids' })
+  fallback_models?: string[] | null;
 
   @ApiProperty({ maxLength: 32_000 })
   @IsString()
@@ -342,6 +362,7 @@ export class AgentVersionView {
   @ApiProperty({ format: 'uuid' }) org_id!: string;
   @ApiProperty({ type: 'integer', description: '1 for the first version of an agent, then 2, 3…' }) version!: number;
   @ApiProperty() model!: string;
+  @ApiProperty({ type: [String], description: 'The models that take a turn `model` cannot, in order.' }) fallback_models!: string[];
   @ApiProperty() instructions!: string;
   @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) max_output_tokens!: number | null;
