@@ -14,6 +14,7 @@ import { RunEventsService } from './run-events.service';
 import { RequiredActionsService } from './required-actions.service';
 import { ConversationsService } from './conversations.service';
 import { RunMeteringService } from './run-metering.service';
+import { ConversationCompactor } from './conversation-compaction';
 import { AgentSchedulesService } from './agent-schedules.service';
 
 import { AgentsModule } from '@pylon/agents';
@@ -44,6 +45,7 @@ const SERVICES = [
   RequiredActionsService,
   ConversationsService,
   RunMeteringService,
+  ConversationCompactor,
   McpToolsService,
   AgentSchedulesService,
 ];

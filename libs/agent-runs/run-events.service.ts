@@ -188,9 +188,9 @@ export class RunEventsService {
     return this.events.append(orgId, runId, [{ type: 'model_fallback', data: { ...fallback } }]);
   }
 
-  /** What of the conversation the model saw: how many earlier items, and how many were left out for its context. */
-  recordHistory(orgId: string, runId: string, included: number, omitted: number): Promise<void> {
-    return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted } }]);
+  /** What of the conversation the model saw: how many earlier items, how many were left out for its context, how many were folded into a summary. */
+  recordHistory(orgId: string, runId: string, included: number, omitted: number, compacted = 0): Promise<void> {
+    return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted, ...(compacted > 0 && { compacted }) } }]);
   }
 
   recordToolResult(orgId: string, runId: string, call: ToolCall, result: Record<string, unknown>): Promise<void> {

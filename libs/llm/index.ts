@@ -4,3 +4,4 @@ export { LlmRequestRejectedError, LlmUnavailableError } from './llm-errors';
 export type { LlmProvider, LlmRequest, ToolSpec } from './llm-provider';
 export { toolSpecs } from './tools';
 export { parseModelId, type ModelId } from './model-id';
+export { sentences } from './providers/local.provider';

@@ -30,6 +30,8 @@ export class FakeOpenAi {
   private readonly queue: FakeReply[] = [];
   private readonly modelReplies = new Map<string, FakeReply>();
   defaultReply: FakeReply = { content: 'fake completion' };
+  /** A reply chosen by what was asked (e.g. a summary for a summarising request); undefined: the usual order. */
+  replyTo?: (body: any) => FakeReply | undefined;
   private server!: Server;
   baseUrl!: string;
 
@@ -129,7 +131,7 @@ export class FakeOpenAi {
     };
     this.requests.push(received);
     response.once('close', () => (received.closedAt = Date.now()));
-    const reply = this.modelReplies.get(body.model) ?? this.queue.shift() ?? this.defaultReply;
+    const reply = this.replyTo?.(body) ?? this.modelReplies.get(body.model) ?? this.queue.shift() ?? this.defaultReply;
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (response.destroyed) return;
     const status = reply.status ?? 200;

@@ -1,7 +1,8 @@
 import type { Parameter } from '@pylon/db';
 
 /** The kinds of a conversation's items. */
-export type ConversationItemType = 'input' | 'answer' | 'tool_call' | 'tool_output';
+/** `compaction`: a summary of the turns before `turns_before`, which later turns see instead of them. */
+export type ConversationItemType = 'input' | 'answer' | 'tool_call' | 'tool_output' | 'compaction';
 
 /**
  * The items to write: one, of `type` with `data` (a SQL jsonb expression over the run's row) and optionally when it

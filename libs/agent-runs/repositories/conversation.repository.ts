@@ -160,12 +160,15 @@ export class ConversationRepository {
     return rows.filter((row) => row.seq !== null).map(toItem);
   }
 
-  /** What the turns accepted before turn `seq` left in the conversation, in order: the history a turn sees. */
+  /**
+   * What the turns accepted before turn `seq` left in the conversation, in order: the history a turn sees; with
+   * the summary turn `seq` itself made of them, if it made one (its later model turns see it too).
+   */
   async itemsBeforeTurn(orgId: string, conversationId: string, seq: number): Promise<ConversationItem[]> {
     const rows = (await this.db.query(
       `SELECT ${ITEM_COLUMNS}
          FROM conversation_items i
-        WHERE i.conversation_id = $1 AND i.org_id = $2 AND i.turn < $3
+        WHERE i.conversation_id = $1 AND i.org_id = $2 AND (i.turn < $3 OR (i.turn = $3 AND i.type = 'compaction'))
         ORDER BY i.turn, i.seq`,
       [conversationId, orgId, seq],
     )) as ItemRow[];

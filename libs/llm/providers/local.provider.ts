@@ -111,7 +111,12 @@ function conversationSentences(history: readonly HistoryEntry[]): string[] {
     if (entry.role === 'tool' || (entry.role === 'assistant' && 'toolCalls' in entry)) return [];
     return entry.content
       .split('\n')
-      .filter((line) => !/^(\[local\/|From (your knowledge base|this conversation):|Sources:|The knowledge search did not run)/.test(line))
+      .filter(
+        (line) =>
+          !/^(\[local\/|From (your knowledge base|this conversation):|Sources:|The knowledge search did not run|Summary of the earlier conversation:)/.test(
+            line,
+          ),
+      )
       .map((line) => line.replace(/^- /, '').replace(/ \[doc [0-9a-f-]+\]$/, ''))
       .flatMap((line) => sentences(line))
       .map((sentence) => sentence.trim())

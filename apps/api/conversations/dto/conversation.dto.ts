@@ -49,13 +49,14 @@ export class CreateConversationRunRequest extends CreateAgentRunRequest {
   if_busy?: IfBusy;
 }
 
-export const ITEM_TYPES = ['input', 'answer', 'tool_call', 'tool_output'] as const;
+export const ITEM_TYPES = ['input', 'answer', 'tool_call', 'tool_output', 'compaction'] as const;
 
 export class ConversationItemView {
   @ApiProperty({ format: 'uuid' }) item_id!: string;
   @ApiProperty({
     enum: ITEM_TYPES,
-    description: '`input`, `answer`: {text}; `tool_call`: {call_id, name, arguments}; `tool_output`: {call_id, output}.',
+    description:
+      "`input`, `answer`: {text}; `tool_call`: {call_id, name, arguments}; `tool_output`: {call_id, output}; `compaction`: {text}, a summary of the earlier turns that no longer fit the model's context, which later turns see instead of them.",
   })
   type!: (typeof ITEM_TYPES)[number];
   @ApiProperty({ format: 'uuid', description: 'The turn (run) it belongs to.' }) run_id!: string;
