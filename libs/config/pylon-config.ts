@@ -111,7 +111,8 @@ export class PylonConfig {
   readonly dbPoolSize: number;
   /** Off behind a pooler that cannot carry named prepared statements (PgBouncer in transaction mode before 1.21). */
   readonly dbPreparedStatements: boolean;
-  readonly embeddingProvider: 'local' | 'openai';
+  /** `local`, `openai`, `google`, or the name of an OpenAI-compatible endpoint in MODEL_PROVIDERS. */
+  readonly embeddingProvider: string;
   readonly embeddingModel: string;
   readonly embeddingDimensions: number;
   readonly embeddingBatchSize: number;
@@ -249,7 +250,12 @@ export class PylonConfig {
     this.workerHealthPort = readInt(env, 'WORKER_HEALTH_PORT', 0, 0, 65535);
     this.workerStallSeconds = readInt(env, 'WORKER_STALL_SECONDS', 5, 1, 3_600);
     this.workerTemporalMetricsPort = readInt(env, 'WORKER_TEMPORAL_METRICS_PORT', 0, 0, 65535);
-    this.embeddingProvider = readEnum(env, 'EMBEDDING_PROVIDER', ['local', 'openai'] as const, 'local');
+    this.embeddingProvider = readEnum(
+      env,
+      'EMBEDDING_PROVIDER',
+      ['local', 'openai', 'google', ...this.modelProviders.map((provider) => provider.name)],
+      'local',
+    );
     this.embeddingModel = readString(env, 'EMBEDDING_MODEL', 'text-embedding-3-small');
     this.embeddingDimensions = readInt(env, 'EMBEDDING_DIMENSIONS', 384, 16, 4096);
     this.embeddingBatchSize = readInt(env, 'EMBEDDING_BATCH_SIZE', 64, 1, 2048);

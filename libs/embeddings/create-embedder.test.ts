@@ -38,4 +38,24 @@ describe('createEmbedder', () => {
       return true;
     });
   });
+
+  it('an endpoint named in MODEL_PROVIDERS embeds through its OpenAI-compatible embeddings endpoint, on its key', async () => {
+    const lines: string[] = [];
+    const env = {
+      MODEL_PROVIDERS: JSON.stringify([
+        { name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' },
+        { name: 'tei', base_url: 'http://127.0.0.1:8081/v1', api_key_env: 'TEI_KEY' },
+      ]),
+      EMBEDDING_PROVIDER: 'ollama',
+      EMBEDDING_MODEL: 'nomic-embed-text',
+      EMBEDDING_DIMENSIONS: '768',
+    };
+    const embedder = createEmbedder(loadConfig(env));
+    assert.ok(embedder instanceof OpenAiEmbedder);
+    assert.equal(embedder.id, 'ollama/nomic-embed-text');
+    const keyless = createEmbedder(loadConfig({ ...env, EMBEDDING_PROVIDER: 'tei' }), (line) => lines.push(line));
+    assert.match(lines[0]!, /TEI_KEY is not set/);
+    await assert.rejects(keyless.embed(['x']), EmbeddingUnavailableError);
+    assert.throws(() => loadConfig({ EMBEDDING_PROVIDER: 'nosuch' }), /EMBEDDING_PROVIDER/);
+  });
 });

@@ -2,9 +2,11 @@ import OpenAI from 'openai';
 import type { Embedder } from './embedder';
 import { EmbeddingRejectedError, EmbeddingTransientError } from './embedding-errors';
 import { classifyOpenAiError } from './classify-openai-error';
-import { l2Normalised } from './vector';
+import { checkedEmbedding } from './checked-embedding';
 
 export interface OpenAiEmbedderOptions {
+  /** The `provider` part of its id: `openai`, or the name of an endpoint in MODEL_PROVIDERS. */
+  provider?: string;
   apiKey: string;
   /** An OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1`; OpenAI itself when unset. */
   baseUrl?: string;
@@ -29,7 +31,7 @@ export class OpenAiEmbedder implements Embedder {
   private readonly client: OpenAI;
 
   constructor(options: OpenAiEmbedderOptions) {
-    this.id = `openai/${options.model}`;
+    this.id = `${options.provider ?? 'openai'}/${options.model}`;
     this.model = options.model;
     this.dimensions = options.dimensions;
     this.client = new OpenAI({
@@ -76,24 +78,8 @@ export class OpenAiEmbedder implements Embedder {
       if (!Number.isInteger(index) || index < 0 || index >= count || vectors[index]) {
         throw new EmbeddingTransientError(`OpenAI returned an embedding with a missing or repeated index ${index}`);
       }
-      vectors[index] = this.checkedVector(item.embedding, index);
+      vectors[index] = checkedEmbedding(this.id, this.dimensions, item.embedding, index);
     }
     return vectors as number[][];
-  }
-
-  private checkedVector(embedding: unknown, index: number): number[] {
-    if (!Array.isArray(embedding) || embedding.length !== this.dimensions) {
-      const got = Array.isArray(embedding) ? `${embedding.length} dimensions` : typeof embedding;
-      throw new EmbeddingRejectedError(
-        `${this.id} returned ${got} for text ${index}, expected ${this.dimensions} (EMBEDDING_DIMENSIONS); ` +
-          'the model may not support that many dimensions',
-      );
-    }
-    if (!embedding.every((value) => typeof value === 'number' && Number.isFinite(value))) {
-      throw new EmbeddingRejectedError(`${this.id} returned a vector with non-numeric values for text ${index}`);
-    }
-    const unit = l2Normalised(embedding as number[]);
-    if (!unit) throw new EmbeddingRejectedError(`${this.id} returned a zero vector for text ${index}`);
-    return unit;
   }
 }

@@ -147,7 +147,7 @@ describe('conversations', () => {
     assert.deepEqual(Object.keys(all[0]).sort(), ['arguments', 'call_id', 'created_at', 'item_id', 'name', 'output', 'run_id', 'text', 'type']);
   });
 
-  it("a history longer than the model's context leaves out the oldest items, never the current input, and says how many", async () => {
+  it("a history longer than the model's context is folded into a summary, never the current input, and the log says how many items", async () => {
     const conversationId = await newConversation();
     const long = await turn(conversationId, `${'The archive holds many words. '.repeat(1_300)}`);
     assert.equal((await waitForRun(http, tenant.key, long.body.run_id)).run.status, 'succeeded');
@@ -155,9 +155,12 @@ describe('conversations', () => {
     const { run } = await waitForRun(http, tenant.key, next.body.run_id);
     assert.equal(run.status, 'succeeded', run.error);
     const log = await http.get(`/api/v1/agent-runs/${next.body.run_id}/events`, { token: tenant.key });
-    // local/* keeps 8 000 tokens (four characters each): the 39 000-character input is left out, its short answer kept.
-    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, { items: 1, omitted: 1 });
+    // local/* keeps 8 000 tokens (four characters each): the 39 000-character turn no longer fits, so it is folded into a summary.
+    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, { items: 0, omitted: 0, compacted: 2 });
     assert.equal(run.input, 'What does the archive hold?');
+    assert.match(run.output, /The archive holds many words\./, 'the summary kept what the turn said');
+    const summary = (await items(conversationId)).find((item: { type: string }) => item.type === 'compaction');
+    assert.equal(summary.text, '- The archive holds many words.');
   });
 
   it('a turn is an ordinary run: Idempotency-Key, GET, and a deleted conversation leaves its runs readable', async () => {

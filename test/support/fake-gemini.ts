@@ -27,6 +27,10 @@ export interface GeminiReply {
 export class FakeGemini extends FakeHttpServer<GeminiReply> {
   readonly requests: Array<{ model: string; body: any; headers: IncomingMessage['headers']; closedAt?: number }> = [];
   protected readonly defaultReply: GeminiReply = { text: ['fake ', 'answer'] };
+  /** Embedding requests received (`:batchEmbedContents`), and how it embeds a text (deterministic, not normalised: the client normalises). */
+  readonly embeddingRequests: Array<{ model: string; body: any; headers: IncomingMessage['headers'] }> = [];
+  embed: (text: string, dimensions: number) => number[] = (text, dimensions) =>
+    Array.from({ length: dimensions }, (_, i) => 2 * Math.cos(i + text.length));
   /** The keys it takes (`x-goog-api-key`); null: any. */
   acceptedKeys: Set<string> | null = null;
   /** Model listings received (`GET /v1beta/models`, what a key check calls). */
@@ -50,6 +54,18 @@ export class FakeGemini extends FakeHttpServer<GeminiReply> {
       this.modelListings.push({ headers: request.headers });
       const model = { name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', supportedGenerationMethods: ['generateContent'] };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [model] }));
+      return;
+    }
+    const embedding = /^\/v1(?:beta|alpha)?\/models\/([^:]+):batchEmbedContents$/.exec(request.url ?? '');
+    if (request.method === 'POST' && embedding) {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        requests: Array<{ content: { parts: Array<{ text: string }> }; outputDimensionality?: number }>;
+      };
+      this.embeddingRequests.push({ model: decodeURIComponent(embedding[1]!), body, headers: request.headers });
+      const embeddings = body.requests.map((asked) => ({
+        values: this.embed(asked.content.parts.map((part) => part.text).join(''), asked.outputDimensionality ?? 3072),
+      }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embeddings }));
       return;
     }
     const route = /^\/v1(?:beta|alpha)?\/models\/([^:]+):streamGenerateContent\?alt=sse$/.exec(request.url ?? '');
