@@ -164,9 +164,10 @@ export class ModelTurnService {
     );
     const plan = firstTurn ? compactionPlan(items, budget) : null;
     if (plan) {
-      const summary = await this.compactor.summarise(run.orgId, run.id, model, plan, Math.max(Math.floor(budget / SUMMARY_SHARE), 64), signal);
+      const summariser = version.compactionModel ?? model;
+      const summary = await this.compactor.summarise(run.orgId, run.id, summariser, plan, Math.max(Math.floor(budget / SUMMARY_SHARE), 64), signal);
       await this.conversations.appendItems(run.orgId, run.id, [
-        { type: 'compaction', data: { text: summary, turns_before: plan.turnsBefore, items: plan.items.length, model } },
+        { type: 'compaction', data: { text: summary, turns_before: plan.turnsBefore, items: plan.items.length, model: summariser } },
       ]);
       items = await read();
     }

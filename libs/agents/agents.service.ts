@@ -16,6 +16,7 @@ import { versionResponseFormat, type ResponseFormatRequest } from './response-fo
 export interface AgentVersionRequest {
   model: string;
   fallback_models?: string[] | null;
+  compaction_model?: string | null;
   instructions: string;
   temperature?: number;
   max_output_tokens?: number;
@@ -75,6 +76,7 @@ export class AgentsService {
     const fields = {
       model: request.model,
       fallbackModels,
+      compactionModel: request.compaction_model ?? null,
       instructions: request.instructions,
       temperature: request.temperature ?? null,
       maxOutputTokens: request.max_output_tokens ?? null,
@@ -91,6 +93,10 @@ export class AgentsService {
         await this.getAgent(orgId, agentId);
         const refusal = await this.credentials.refusal(orgId, request.model);
         if (refusal) throw PylonError.invalidRequest(refusal);
+        if (fields.compactionModel) {
+          const fault = await this.credentials.refusal(orgId, fields.compactionModel);
+          if (fault) throw PylonError.invalidRequest(`compaction_model: ${fault}`);
+        }
         for (const [index, fallback] of fallbackModels.entries()) {
           if (fallback === request.model || fallbackModels.indexOf(fallback) !== index)
             throw PylonError.invalidRequest(`fallback_models.${index}: ${fallback} is named twice`);

@@ -105,4 +105,35 @@ describe('conversation compaction', () => {
       compat.replyTo = undefined;
     }
   });
+
+  it('compaction_model writes the summary for another model: an offline model answers from what a provider summarised', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', compaction_model: 'compat/summariser' });
+    const version = await http.get(`/api/v1/agent-versions/${versionId}`, { token: tenant.key });
+    assert.equal(version.body.compaction_model, 'compat/summariser');
+    const summary = `- The user's account number is 4711-22.`;
+    compat.replyTo = (body) => (body.model === 'summariser' ? { content: summary } : undefined);
+    try {
+      const conversationId = await conversation();
+      const padding = ' Filler.'.repeat(500);
+      await turn(conversationId, versionId, `${FACT}${padding}`);
+      for (let n = 2; n <= 8; n++) await turn(conversationId, versionId, `Note ${n}.${padding}`);
+      const last = await turn(conversationId, versionId, 'What is my account number?');
+      assert.match(last.output, /4711-22/);
+      const summaries = (await items(conversationId)).filter((item) => item.type === 'compaction');
+      assert.ok(summaries.length >= 1);
+      const usage = await http.get(`/api/v1/agent-runs/${summaries[0]!.run_id}/usage`, { token: tenant.key });
+      assert.deepEqual(
+        usage.body.turns.map((row: { model: string }) => row.model),
+        ['compat/summariser', 'local/extractive'],
+      );
+    } finally {
+      compat.replyTo = undefined;
+    }
+    const refused = await http.post(`/api/v1/agents/${tenant.agentId}/versions`, {
+      token: tenant.key,
+      body: { model: 'local/extractive', instructions: 'x', compaction_model: 'openai/gpt-5-mini' },
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.headers.get('error-detail') ?? '', /^compaction_model: /);
+  });
 });

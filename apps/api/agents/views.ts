@@ -14,6 +14,7 @@ export function toAgentVersionView(version: AgentVersion): AgentVersionView {
     version: version.version,
     model: version.model,
     fallback_models: version.fallbackModels,
+    compaction_model: version.compactionModel,
     instructions: version.instructions,
     temperature: version.temperature,
     max_output_tokens: version.maxOutputTokens,

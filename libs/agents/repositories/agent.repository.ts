@@ -7,6 +7,7 @@ export type NewAgentVersion = Pick<
   AgentVersion,
   | 'model'
   | 'fallbackModels'
+  | 'compactionModel'
   | 'instructions'
   | 'temperature'
   | 'maxOutputTokens'
@@ -63,8 +64,8 @@ export class AgentRepository {
         const [row] = (await this.db.query(
           `INSERT INTO agent_versions
              (id, agent_id, org_id, version, model, instructions, temperature, max_output_tokens, run_timeout_seconds, created_at, tools,
-              idempotency_key, request_hash, action_timeout_seconds, response_format, fallback_models)
-           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+              idempotency_key, request_hash, action_timeout_seconds, response_format, fallback_models, compaction_model)
+           SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
              FROM agent_versions WHERE agent_id = $2
            ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
            RETURNING id`,
@@ -84,6 +85,7 @@ export class AgentRepository {
             fields.actionTimeoutSeconds,
             fields.responseFormat ? JSON.stringify(fields.responseFormat) : null,
             JSON.stringify(fields.fallbackModels),
+            fields.compactionModel,
           ],
         )) as Array<{ id: string }>;
         return row ? this.findVersion(orgId, row.id) : null;

@@ -24,6 +24,10 @@ export class AgentVersion {
   @Column('jsonb', { name: 'fallback_models', default: () => "'[]'" })
   fallbackModels!: string[];
 
+  /** The model that summarises the conversation's oldest turns when they no longer fit; null: `model` itself. */
+  @Column('text', { name: 'compaction_model', nullable: true })
+  compactionModel!: string | null;
+
   @Column('text')
   instructions!: string;
 

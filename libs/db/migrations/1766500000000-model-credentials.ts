@@ -24,7 +24,7 @@ export class ModelCredentials1766500000000 implements MigrationInterface {
       ADD COLUMN cached_input_tokens integer NOT NULL DEFAULT 0 CHECK (cached_input_tokens >= 0),
       ADD COLUMN reasoning_tokens integer NOT NULL DEFAULT 0 CHECK (reasoning_tokens >= 0),
       ADD COLUMN key_source text CHECK (key_source IN ('organization', 'operator'))`);
-    await db.query(`ALTER TABLE agent_versions ADD COLUMN fallback_models jsonb NOT NULL DEFAULT '[]'`);
+    await db.query(`ALTER TABLE agent_versions ADD COLUMN fallback_models jsonb NOT NULL DEFAULT '[]', ADD COLUMN compaction_model text`);
     await db.query(`ALTER TABLE conversation_items DROP CONSTRAINT conversation_items_type_check,
       ADD CONSTRAINT conversation_items_type_check CHECK (type IN ('input', 'answer', 'tool_call', 'tool_output', 'compaction'))`);
   }
@@ -33,7 +33,7 @@ export class ModelCredentials1766500000000 implements MigrationInterface {
     await db.query(`DELETE FROM conversation_items WHERE type = 'compaction'`);
     await db.query(`ALTER TABLE conversation_items DROP CONSTRAINT conversation_items_type_check,
       ADD CONSTRAINT conversation_items_type_check CHECK (type IN ('input', 'answer', 'tool_call', 'tool_output'))`);
-    await db.query(`ALTER TABLE agent_versions DROP COLUMN fallback_models`);
+    await db.query(`ALTER TABLE agent_versions DROP COLUMN fallback_models, DROP COLUMN compaction_model`);
     await db.query(`ALTER TABLE agent_run_turns DROP COLUMN cached_input_tokens, DROP COLUMN reasoning_tokens, DROP COLUMN key_source`);
     await db.query(`DROP TABLE model_credentials`);
   }

@@ -291,6 +291,19 @@ export class CreateAgentVersionRequest {
   @Matches(MODEL_ID_PATTERN, { each: true, message: 'fallback_models must be provider/model ids' })
   fallback_models?: string[] | null;
 
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: MODEL_ID_PATTERN.source,
+    description:
+      "The model that summarises a conversation's oldest turns when they no longer fit the context (a `compaction` item); one the organisation can run. null or absent: `model` itself (`local/*` summarises extractively).",
+    example: 'openai/gpt-5-mini',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(MODEL_ID_PATTERN, { message: 'compaction_model must look like provider/model' })
+  compaction_model?: string | null;
+
   @ApiProperty({ maxLength: 32_000 })
   @IsString()
   @MaxLength(32_000)
@@ -363,6 +376,8 @@ export class AgentVersionView {
   @ApiProperty({ type: 'integer', description: '1 for the first version of an agent, then 2, 3…' }) version!: number;
   @ApiProperty() model!: string;
   @ApiProperty({ type: [String], description: 'The models that take a turn `model` cannot, in order.' }) fallback_models!: string[];
+  @ApiProperty({ type: String, nullable: true, description: 'The model that summarises the oldest turns; null: `model`.' })
+  compaction_model!: string | null;
   @ApiProperty() instructions!: string;
   @ApiProperty({ type: Number, nullable: true }) temperature!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) max_output_tokens!: number | null;
