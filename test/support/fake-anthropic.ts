@@ -17,7 +17,7 @@ export interface AnthropicReply {
   cutAfter?: number;
   /** After the first text piece the stream stays open until the client goes. */
   holdOpen?: boolean;
-  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
+  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; thinking_tokens?: number };
 }
 
 /**
@@ -135,7 +135,10 @@ function streamEvents(model: string, reply: AnthropicReply): any[] {
   events.push({
     type: 'message_delta',
     delta: { stop_reason: reply.toolUses?.length ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: usage.output_tokens },
+    usage: {
+      output_tokens: usage.output_tokens,
+      ...(usage.thinking_tokens !== undefined && { output_tokens_details: { thinking_tokens: usage.thinking_tokens } }),
+    },
   });
   events.push({ type: 'message_stop' });
   return events;

@@ -27,14 +27,17 @@ describe('AnthropicLlmProvider', () => {
   });
   after(async () => fake?.close());
 
-  it('streams the text to onDelta in order and counts the tokens as Anthropic reports them, cached input included', async () => {
-    fake.enqueue({ text: ['Order 7 ', 'shipped', '.'], usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 100 } });
+  it('streams the text to onDelta in order and counts the tokens as Anthropic reports them, cached input and thinking included', async () => {
+    fake.enqueue({
+      text: ['Order 7 ', 'shipped', '.'],
+      usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 100, thinking_tokens: 3 },
+    });
     const deltas: string[] = [];
     const turn = await provider.generate(request({ onDelta: (text) => deltas.push(text), temperature: 0.2, maxOutputTokens: 300 }));
     assert.deepEqual(turn, {
       kind: 'answer',
       text: 'Order 7 shipped.',
-      usage: { inputTokens: 130, outputTokens: 4, countedBy: 'provider', cachedInputTokens: 100 },
+      usage: { inputTokens: 130, outputTokens: 4, countedBy: 'provider', cachedInputTokens: 100, reasoningTokens: 3 },
     });
     assert.deepEqual(deltas, ['Order 7 ', 'shipped', '.']);
     const sent = fake.requests.at(-1)!;
@@ -109,7 +112,7 @@ describe('AnthropicLlmProvider', () => {
     ]);
   });
 
-  it("asks a structured answer in the instructions (Pylon checks it and repairs it), and puts the repair turn's answer and fault in the messages", async () => {
+  it("asks a structured answer natively (output_config.format; Pylon still checks it and repairs it), and puts the repair turn's answer and fault in the messages", async () => {
     const responseFormat = {
       type: 'json_schema' as const,
       name: 'order',
@@ -120,7 +123,8 @@ describe('AnthropicLlmProvider', () => {
     const turn = await provider.generate(request({ responseFormat, repair: { answer: '{}', fault: '/ must have required property status' } }));
     assert.deepEqual(turn.kind === 'answer' && turn.text, '{"status": "shipped"}');
     const sent = fake.requests.at(-1)!.body;
-    assert.match(sent.system, /^Answer briefly\.\n\nAnswer with only a JSON value .* named order:\n\{"type":"object"/);
+    assert.equal(sent.system, 'Answer briefly.');
+    assert.deepEqual(sent.output_config, { format: { type: 'json_schema', schema: responseFormat.schema } });
     assert.deepEqual(
       sent.messages.slice(1).map((message: { role: string; content: Array<{ text: string }> }) => [message.role, message.content[0]!.text]),
       [

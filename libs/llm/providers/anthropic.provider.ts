@@ -3,7 +3,7 @@ import type { PylonConfig } from '@pylon/config';
 import type { LlmTurn, ToolCall, TurnUsage } from '@pylon/contracts';
 import { LlmRequestRejectedError, LlmUnavailableError } from '../llm-errors';
 import type { LlmRequest } from '../llm-provider';
-import { argumentsObject, conversationSteps, instructionsWithSchema, type ConversationStep } from './conversation-steps';
+import { argumentsObject, conversationSteps, type ConversationStep } from './conversation-steps';
 import { HostedProvider } from './hosted-provider';
 import { providerHttpFailure } from './provider-failure';
 import { WireToolNames } from './wire-tool-names';
@@ -49,8 +49,8 @@ function toMessages(steps: ConversationStep[], names: WireToolNames): Message[] 
 /**
  * Anthropic's Messages API through its official SDK (`@anthropic-ai/sdk`), streamed: text deltas to `onDelta`,
  * tool calls gathered from `tool_use` blocks and their `input_json_delta`s, the usage from `message_start` and
- * `message_delta`. Structured output is asked in the instructions and checked and repaired by Pylon, as Claude
- * has no JSON-schema mode for every model. The SDK's own retries are off: Temporal retries the activity, after
+ * `message_delta`. Structured output is native (`output_config.format`, a JSON schema), and Pylon still checks and
+ * repairs the answer. The SDK's own retries are off: Temporal retries the activity, after
  * the Retry-After a 429 or 529 gives.
  */
 export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
@@ -93,7 +93,8 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
       const stream = await client.messages.create(
         {
           model: request.model,
-          system: instructionsWithSchema(request),
+          system: request.instructions,
+          ...(request.responseFormat ? { output_config: { format: { type: 'json_schema' as const, schema: request.responseFormat.schema } } } : {}),
           messages: toMessages(conversationSteps(request), names),
           max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
           stream: true,
@@ -114,6 +115,7 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
       let inputTokens = 0;
       let outputTokens = 0;
       let cachedInputTokens = 0;
+      let reasoningTokens = 0;
       let stopped = false;
       const calls = new Map<number, ToolCall & { json: string }>();
       for await (const event of stream) {
@@ -134,6 +136,7 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
           }
         } else if (event.type === 'message_delta') {
           outputTokens = event.usage.output_tokens;
+          reasoningTokens = event.usage.output_tokens_details?.thinking_tokens ?? reasoningTokens;
           if (typeof event.usage.input_tokens === 'number') {
             inputTokens = event.usage.input_tokens + (event.usage.cache_read_input_tokens ?? 0) + (event.usage.cache_creation_input_tokens ?? 0);
             cachedInputTokens = event.usage.cache_read_input_tokens ?? 0;
@@ -145,7 +148,7 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
       // The SDK ends the stream quietly when the turn is cancelled: that is the cancel, not a cut stream.
       request.signal?.throwIfAborted();
       if (!stopped) throw new LlmUnavailableError('Anthropic ended the stream before message_stop');
-      const usage: TurnUsage = { inputTokens, outputTokens, countedBy: 'provider', cachedInputTokens };
+      const usage: TurnUsage = { inputTokens, outputTokens, countedBy: 'provider', cachedInputTokens, reasoningTokens };
       const toolCalls = [...calls.values()].map(({ json, ...call }) => ({ ...call, arguments: json || '{}' }));
       if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, ...(text ? { content: text } : {}), usage };
       if (text === undefined) throw new LlmUnavailableError('Anthropic returned no text');

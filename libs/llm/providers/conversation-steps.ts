@@ -39,13 +39,6 @@ export function repairPrompt(request: LlmRequest): string {
   return `That answer does not match the JSON schema ${request.responseFormat?.name ?? ''}: ${request.repair?.fault ?? ''}. Answer again with only JSON that matches the schema.`;
 }
 
-/** For a provider with no native structured output: the schema the answer must match, told in the instructions. */
-export function instructionsWithSchema(request: LlmRequest): string {
-  const format = request.responseFormat;
-  if (!format) return request.instructions;
-  return `${request.instructions}\n\nAnswer with only a JSON value (no prose, no code fence) that matches this JSON Schema, named ${format.name}:\n${JSON.stringify(format.schema)}`;
-}
-
 /** A call's arguments as the JSON object Anthropic and Gemini take (arguments that are not a JSON object go as `{}`). */
 export function argumentsObject(args: string): Record<string, unknown> {
   try {
