@@ -75,13 +75,13 @@ export class ModelCredentialsService {
   }
 
   async remove(orgId: string, provider: string): Promise<void> {
-    this.requireKeyed(provider);
+    this.requireProvider(provider);
     if (!(await this.credentials.remove(orgId, provider))) throw PylonError.notFound(`the organisation has no ${provider} key`);
   }
 
   /** One minimal call on the organisation's key (the provider's model list, which costs nothing). */
   async check(orgId: string, provider: string): Promise<KeyCheck> {
-    this.requireKeyed(provider);
+    this.requireProvider(provider);
     const stored = await this.credentials.find(orgId, provider);
     if (!stored) throw PylonError.notFound(`the organisation has no ${provider} key`);
     try {
@@ -159,9 +159,14 @@ export class ModelCredentialsService {
     return `the organisation has no ${provider} key and ${operator}: set one with PUT /api/v1/model-credentials/${provider}`;
   }
 
+  /** A key can be set only where a provider takes one; one that takes none simply has none to remove or check (404). */
   private requireKeyed(provider: string): void {
-    if (!this.llm.hasProvider(provider)) throw PylonError.notFound(`no model provider ${provider} (GET /api/v1/models lists them)`);
+    this.requireProvider(provider);
     if (!this.llm.isKeyed(provider)) throw PylonError.invalidRequest(`${provider} takes no key`);
+  }
+
+  private requireProvider(provider: string): void {
+    if (!this.llm.hasProvider(provider)) throw PylonError.notFound(`no model provider ${provider} (GET /api/v1/models lists them)`);
   }
 
   private open(orgId: string, stored: StoredModelCredential): string {

@@ -96,6 +96,9 @@ describe('model credentials', () => {
   it('bad requests: an unknown provider 404, a provider without keys, a bad body, another scope', async () => {
     assert.equal((await put(tenant, 'nosuch', { api_key: 'sk-x' })).status, 404);
     assert.equal((await put(tenant, 'local', { api_key: 'sk-x' })).status, 400);
+    // A provider that takes no key has none to remove or check.
+    assert.equal((await http.delete('/api/v1/model-credentials/local', { token: tenant.key })).status, 404);
+    assert.equal((await http.post('/api/v1/model-credentials/local/check', { token: tenant.key })).status, 404);
     for (const body of [
       {},
       { api_key: '' },

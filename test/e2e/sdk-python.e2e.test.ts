@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +54,7 @@ describe('pylon_sdk (Python), installed with pip', () => {
       env: {
         OPENAI_API_KEY: 'sk-test-fake',
         OPENAI_BASE_URL: fake.baseUrl,
+        SECRETS_KEY: randomBytes(32).toString('base64'),
         WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
         VIDEO_PROVIDER: 'local',
         LOCAL_RENDER_SECONDS: '1',

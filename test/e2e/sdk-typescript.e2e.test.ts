@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,6 +112,7 @@ describe('@pylon/sdk (TypeScript), installed from its packed tarball', () => {
       env: {
         OPENAI_API_KEY: 'sk-test-fake',
         OPENAI_BASE_URL: fake.baseUrl,
+        SECRETS_KEY: randomBytes(32).toString('base64'),
         WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
         VIDEO_PROVIDER: 'local',
         LOCAL_RENDER_SECONDS: '1',
@@ -882,7 +883,25 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     await call('agents.listVersions', mine.agents.listVersions(agent.agent_id).all());
     await call('agents.getVersion', mine.agents.getVersion(version.agent_version_id));
     const providers = await call('agents.modelProviders', mine.agents.modelProviders());
-    assert.deepEqual(providers.data[0], { provider: 'local', configured: true, models: ['local/extractive', 'local/echo'] });
+    assert.deepEqual(providers.data[0], {
+      provider: 'local',
+      configured: true,
+      available: true,
+      takes_key: false,
+      key_source: null,
+      models: ['local/extractive', 'local/echo'],
+    });
+    // model credentials: the organisation's own OpenAI key, masked, checked, then removed
+    const ownKey = `sk-org-${randomUUID()}`;
+    const credential = await call('modelCredentials.put', mine.modelCredentials.put('openai', { api_key: ownKey }));
+    assert.ok(credential.provider === 'openai' && credential.api_key !== ownKey && credential.api_key.endsWith(ownKey.slice(-4)), JSON.stringify(credential));
+    const credentials = await call('modelCredentials.list', mine.modelCredentials.list());
+    assert.deepEqual(credentials.data, [credential]);
+    assert.deepEqual(await call('modelCredentials.check', mine.modelCredentials.check('openai')), { provider: 'openai', valid: true, reason: null });
+    const onOwnKey = (await mine.agents.modelProviders()).data.find((one) => one.provider === 'openai');
+    assert.equal(onOwnKey?.key_source, 'organization', JSON.stringify(onOwnKey));
+    await call('modelCredentials.remove', mine.modelCredentials.remove('openai'));
+    await assert.rejects(mine.modelCredentials.check('openai'), sdk.NotFoundError);
     // runs
     const body = { org_id: org.org_id, agent_version_id: version.agent_version_id, input: 'hello' };
     const created = await call('agentRuns.create', mine.agentRuns.create(body));
@@ -1039,6 +1058,7 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
         'disableWebhookEndpoints',
       ].map((name) => `admin.${name}`),
       ...['whoami', 'create', 'list', 'roll', 'revoke'].map((name) => `apiKeys.${name}`),
+      ...['put', 'list', 'check', 'remove'].map((name) => `modelCredentials.${name}`),
       ...['create', 'get', 'list', 'createVersion', 'listVersions', 'getVersion', 'modelProviders'].map((name) => `agents.${name}`),
       ...[
         'create',

@@ -86,12 +86,13 @@ describe('AgentRunRepository: FINISH on the migrated database', () => {
 
     const recorded = await turns.turnsOfRun(orgId, running.id);
     assert.deepEqual(
-      recorded.map(({ turn, model, inputTokens, outputTokens, countedBy, cost, charged, ledgerEntryId }) => ({
+      recorded.map(({ turn, model, inputTokens, outputTokens, countedBy, keySource, cost, charged, ledgerEntryId }) => ({
         turn,
         model,
         inputTokens,
         outputTokens,
         countedBy,
+        keySource,
         cost,
         charged,
         ledgerEntryId,

@@ -422,7 +422,21 @@ def check_every_method(admin: Pylon) -> None:
     version = mine.agents.create_version(agent["agent_id"], model="local/extractive", instructions="Answer.")
     assert len(list(mine.agents.list_versions(agent["agent_id"]))) == 1
     assert mine.agents.get_version(version["agent_version_id"])["model"] == "local/extractive"
-    assert mine.agents.model_providers()["data"][0] == {"provider": "local", "configured": True, "models": ["local/extractive", "local/echo"]}
+    local = {"provider": "local", "configured": True, "available": True, "takes_key": False, "key_source": None, "models": ["local/extractive", "local/echo"]}
+    assert mine.agents.model_providers()["data"][0] == local
+    own_key = f"sk-org-{uuid.uuid4()}"
+    credential = mine.model_credentials.put("openai", api_key=own_key)
+    assert credential["provider"] == "openai" and credential["api_key"] != own_key and credential["api_key"].endswith(own_key[-4:]), credential
+    assert mine.model_credentials.list()["data"] == [credential]
+    assert mine.model_credentials.check("openai") == {"provider": "openai", "valid": True, "reason": None}
+    openai = next(one for one in mine.agents.model_providers()["data"] if one["provider"] == "openai")
+    assert openai["key_source"] == "organization", openai
+    mine.model_credentials.remove("openai")
+    try:
+        mine.model_credentials.check("openai")
+        raise AssertionError("a removed key is still checked")
+    except NotFoundError:
+        pass
     created = mine.agent_runs.create(org_id=org["org_id"], agent_version_id=version["agent_version_id"], input="hello")
     try:
         mine.agent_runs.cancel(created["run_id"])

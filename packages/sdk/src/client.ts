@@ -6,6 +6,7 @@ import { ApiKeys } from './resources/api-keys.js';
 import { Conversations } from './resources/conversations.js';
 import { KnowledgeBases } from './resources/knowledge-bases.js';
 import { Knowledge } from './resources/knowledge.js';
+import { ModelCredentials } from './resources/model-credentials.js';
 import { Tokens } from './resources/tokens.js';
 import { Usage } from './resources/usage.js';
 import { Videos } from './resources/videos.js';
@@ -27,6 +28,7 @@ export class Pylon {
   readonly videos: Videos;
   readonly webhooks: Webhooks;
   readonly apiKeys: ApiKeys;
+  readonly modelCredentials: ModelCredentials;
   readonly tokens: Tokens;
   readonly usage: Usage;
   /** The operator's API: construct the client with the admin token as its apiKey. */
@@ -45,6 +47,7 @@ export class Pylon {
     this.videos = new Videos(transport);
     this.webhooks = new Webhooks(transport);
     this.apiKeys = new ApiKeys(transport);
+    this.modelCredentials = new ModelCredentials(transport);
     this.tokens = new Tokens(transport);
     this.usage = new Usage(transport);
     this.admin = new Admin(transport);

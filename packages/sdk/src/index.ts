@@ -73,6 +73,7 @@ export type { FileInput, NamedFile, DownloadedFile } from './files.js';
 export type { VideoGeneration } from './resources/videos.js';
 export type { WebhookEndpoint, WebhookDelivery, RecoveredDeliveries } from './resources/webhooks.js';
 export type { ApiKey } from './resources/api-keys.js';
+export type { ModelCredential } from './resources/model-credentials.js';
 export type { TokenEntry } from './resources/tokens.js';
 export type { UsageReport } from './resources/usage.js';
 export type { Organisation, ModelPrices, ModelPricesReplace } from './resources/admin.js';

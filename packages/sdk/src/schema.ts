@@ -173,7 +173,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The model providers an agent version can name, and whether this server can run each */
+        /** The model providers an agent version can name, and whether the organisation can run each, on whose key */
         get: operations["listModelProviders"];
         put?: never;
         post?: never;
@@ -229,6 +229,61 @@ export interface paths {
         get: operations["getAgentVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's own provider keys, masked */
+        get: operations["listModelCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model-credentials/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the organisation's key for a provider (replacing the one it had)
+         * @description From the next model turn on, the organisation's runs on this provider use this key; the server's prices (MODEL_PRICES) do not apply to them. The key is sealed at rest; answers show it masked.
+         */
+        put: operations["putModelCredential"];
+        post?: never;
+        /** Remove the organisation's key for a provider: its runs go back to the server's key, if it shares one */
+        delete: operations["deleteModelCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model-credentials/{provider}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the organisation's key with one minimal call to the provider */
+        post: operations["checkModelCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1327,6 +1382,10 @@ export interface components {
             resealed_versions: number;
             /** @description Agent versions with MCP headers already under SECRETS_KEY. */
             current_versions: number;
+            /** @description The organisation's model-provider keys sealed again under SECRETS_KEY. */
+            resealed_model_credentials: number;
+            /** @description The organisation's model-provider keys already under SECRETS_KEY. */
+            current_model_credentials: number;
         };
         CreateAgentRequest: {
             /** Format: uuid */
@@ -1349,8 +1408,17 @@ export interface components {
              * @example openai
              */
             provider: string;
-            /** @description Whether this server can run its models (for `openai`: OPENAI_API_KEY is set). Runs of a version whose provider is not configured fail. */
+            /** @description Whether this server has its own key for the provider (for `openai`: OPENAI_API_KEY is set), or needs none. */
             configured: boolean;
+            /** @description Whether the organisation can run its models: on its own key (PUT /api/v1/model-credentials/{provider}), or on the server's when the operator shares it. A version naming a provider that is not available is 400. */
+            available: boolean;
+            /** @description Whether the provider authenticates with an API key, so that the organisation may set its own. */
+            takes_key: boolean;
+            /**
+             * @description Whose key its runs use: the organisation's own, the server's, or null (none usable, or the provider takes none).
+             * @enum {string|null}
+             */
+            key_source: "organization" | "operator" | null;
             /**
              * @description Its models as `provider/model` ids; null when any `provider/<model name>` is accepted.
              * @example [
@@ -1432,10 +1500,22 @@ export interface components {
         };
         CreateAgentVersionRequest: {
             /**
-             * @description `provider/model`: `openai/<model>` or `local/extractive`, `local/echo`
+             * @description `provider/model`: `local/extractive` or `local/echo` offline, `openai/<model>`, `anthropic/<model>`, `google/<model>`, or `<endpoint>/<model>` for an endpoint the operator named; GET /api/v1/models lists what the organisation can run (another is 400).
              * @example local/extractive
              */
             model: string;
+            /**
+             * @description Models that take a turn `model` cannot (its provider overloaded, failing or rate-limited after the retries), tried in order; the run's events say so (`model_fallback`). A refusal (bad request, content policy) never falls back. Each must be one the organisation can run, named once. null or absent: none.
+             * @example [
+             *       "anthropic/claude-sonnet-4-5"
+             *     ]
+             */
+            fallback_models?: string[] | null;
+            /**
+             * @description The model that summarises a conversation's oldest turns when they no longer fit the context (a `compaction` item); one the organisation can run. null or absent: `model` itself (`local/*` summarises extractively).
+             * @example openai/gpt-5-mini
+             */
+            compaction_model?: string | null;
             instructions: string;
             temperature?: number;
             max_output_tokens?: number;
@@ -1501,6 +1581,10 @@ export interface components {
             /** @description 1 for the first version of an agent, then 2, 3… */
             version: number;
             model: string;
+            /** @description The models that take a turn `model` cannot, in order. */
+            fallback_models: string[];
+            /** @description The model that summarises the oldest turns; null: `model`. */
+            compaction_model: string | null;
             instructions: string;
             temperature: number | null;
             max_output_tokens: number | null;
@@ -1524,6 +1608,43 @@ export interface components {
         AgentVersionList: {
             data: components["schemas"]["AgentVersionView"][];
             next_cursor: string | null;
+        };
+        ModelCredentialView: {
+            /** @example anthropic */
+            provider: string;
+            /**
+             * @description The key masked: its first three and last four characters (fewer of a short key).
+             * @example sk-…a1b2
+             */
+            api_key: string;
+            /**
+             * Format: date-time
+             * @description When the organisation first set a key for the provider.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the key was last replaced.
+             */
+            updated_at: string;
+        };
+        ModelCredentialList: {
+            data: components["schemas"]["ModelCredentialView"][];
+        };
+        PutModelCredentialRequest: {
+            /**
+             * @description The organisation's API key for the provider. It is sealed at rest and never shown again: answers show its hint.
+             * @example sk-proj-…
+             */
+            api_key: string;
+        };
+        ModelCredentialCheckView: {
+            /** @example anthropic */
+            provider: string;
+            /** @description Whether the provider accepted the key (one call listing its models, which costs nothing). */
+            valid: boolean;
+            /** @description Why not, as the provider said it; null when the key works. */
+            reason: string | null;
         };
         CreateAgentRunRequest: {
             /** Format: uuid */
@@ -1571,7 +1692,7 @@ export interface components {
              * @description `queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); `output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); `requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); `tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `output_repair`: the answer did not match the version's JSON Schema and the model is asked once more ({fault}); `succeeded`, `failed`: the terminal event, the run as GET returns it (`succeeded` with `output_parsed` too for a version with a response_format).
              * @enum {string}
              */
-            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "output_repair" | "succeeded" | "failed";
+            type: "queued" | "running" | "history" | "mcp_list_tools" | "output_delta" | "tool_call" | "requires_action" | "tool_approval" | "tool_result" | "output_repair" | "model_fallback" | "succeeded" | "failed";
             data: {
                 [key: string]: unknown;
             };
@@ -1634,6 +1755,15 @@ export interface components {
             model: string;
             input_tokens: number;
             output_tokens: number;
+            /** @description Of the input tokens, those the provider read from its prompt cache (0 when it does not say). */
+            cached_input_tokens: number;
+            /** @description Of the output tokens, those the model spent reasoning (0 when the provider does not say). */
+            reasoning_tokens: number;
+            /**
+             * @description Whose provider key the turn ran on: the organisation's own (MODEL_PRICES do not apply), the server's, or null (an offline model, or a server that takes no key).
+             * @enum {string|null}
+             */
+            key_source: "organization" | "operator" | null;
             /**
              * @description `provider`: the provider's own count; `tokenizer`: counted by Pylon with o200k_base (the offline models, or a provider that reports none).
              * @enum {string}
@@ -1700,10 +1830,10 @@ export interface components {
             /** Format: uuid */
             item_id: string;
             /**
-             * @description `input`, `answer`: {text}; `tool_call`: {call_id, name, arguments}; `tool_output`: {call_id, output}.
+             * @description `input`, `answer`: {text}; `tool_call`: {call_id, name, arguments}; `tool_output`: {call_id, output}; `compaction`: {text}, a summary of the earlier turns that no longer fit the model's context, which later turns see instead of them.
              * @enum {string}
              */
-            type: "input" | "answer" | "tool_call" | "tool_output";
+            type: "input" | "answer" | "tool_call" | "tool_output" | "compaction";
             /**
              * Format: uuid
              * @description The turn (run) it belongs to.
@@ -4697,6 +4827,516 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentVersionView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listModelCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelCredentialList"];
+                };
+            };
+            /** @description invalid_request: the request is malformed (its request line, headers or query) or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putModelCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutModelCredentialRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelCredentialView"];
+                };
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body exceeds BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteModelCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: the request is malformed or fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_api_key or invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_scope: the key lacks the scope, or org_id is not its organisation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description uri_too_long: the URL is longer than 8 192 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: wait and retry. The API key sent more requests than its rate allows, or (with the reason in `Error-Detail`) the organisation has a full backlog of queued work or has sent its test events of the minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request can pass. */
+                    "Retry-After"?: number;
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description header_fields_too_large: the request line or headers exceed 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error, or a more specific server-side code */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description service_unavailable: this process is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkModelCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests this API key may send at once: its token bucket's size (the burst); the bucket refills at the key's sustained rate. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelCredentialCheckView"];
                 };
             };
             /** @description invalid_request: the request is malformed or fails validation */

@@ -334,6 +334,24 @@ def whoami() -> Request:
     return Request("GET", "/api/v1/whoami")
 
 
+# model credentials
+def list_model_credentials() -> Request:
+    return Request("GET", "/api/v1/model-credentials")
+
+
+def put_model_credential(provider: str, body: Mapping[str, Any]) -> Request:
+    """The same key again answers the same, so it is retried like a read."""
+    return Request("PUT", f"/api/v1/model-credentials/{_p(provider)}", body=dict(body), repeatable=True)
+
+
+def delete_model_credential(provider: str) -> Request:
+    return Request("DELETE", f"/api/v1/model-credentials/{_p(provider)}")
+
+
+def check_model_credential(provider: str) -> Request:
+    return Request("POST", f"/api/v1/model-credentials/{_p(provider)}/check", repeatable=True)
+
+
 # tokens
 def balance() -> Request:
     return Request("GET", "/api/v1/tokens/balance")

@@ -158,6 +158,8 @@ class ReplaceModelPricesRequest(TypedDict, closed=True):
 class ResealSecretsView(TypedDict):
     resealed_versions: int
     current_versions: int
+    resealed_model_credentials: int
+    current_model_credentials: int
 
 
 class CreateAgentRequest(TypedDict, closed=True):
@@ -175,6 +177,9 @@ class AgentView(TypedDict):
 class ModelProviderView(TypedDict):
     provider: str
     configured: bool
+    available: bool
+    takes_key: bool
+    key_source: Literal['organization', 'operator']
     models: list[str]
 
 
@@ -204,6 +209,9 @@ class AgentToolRequest(TypedDict, closed=True):
     headers: NotRequired[dict[str, str]]
 
 
+FallbackModel: TypeAlias = str
+
+
 class ResponseFormat(TypedDict, closed=True):
     """
     Structured output: the final answer must be JSON matching the schema. It is checked (one repair turn when it does not match, then the run fails with "output did not match the schema: <path> <message>"); `output` holds the JSON text and the `succeeded` event also carries it parsed as `output_parsed`. null or absent: free text.
@@ -217,6 +225,8 @@ class ResponseFormat(TypedDict, closed=True):
 
 class CreateAgentVersionRequest(TypedDict, closed=True):
     model: str
+    fallback_models: NotRequired[list[FallbackModel]]
+    compaction_model: NotRequired[str]
     instructions: str
     temperature: NotRequired[float]
     max_output_tokens: NotRequired[int]
@@ -257,6 +267,8 @@ class AgentVersionView(TypedDict):
     org_id: str
     version: int
     model: str
+    fallback_models: list[str]
+    compaction_model: str
     instructions: str
     temperature: float
     max_output_tokens: int
@@ -270,6 +282,27 @@ class AgentVersionView(TypedDict):
 class AgentVersionList(TypedDict):
     data: list[AgentVersionView]
     next_cursor: str
+
+
+class ModelCredentialView(TypedDict):
+    provider: str
+    api_key: str
+    created_at: str
+    updated_at: str
+
+
+class ModelCredentialList(TypedDict):
+    data: list[ModelCredentialView]
+
+
+class PutModelCredentialRequest(TypedDict, closed=True):
+    api_key: str
+
+
+class ModelCredentialCheckView(TypedDict):
+    provider: str
+    valid: bool
+    reason: str
 
 
 class CreateAgentRunRequest(TypedDict, closed=True):
@@ -314,6 +347,7 @@ class RunEventView(TypedDict):
         'tool_approval',
         'tool_result',
         'output_repair',
+        'model_fallback',
         'succeeded',
         'failed',
     ]
@@ -362,6 +396,9 @@ class AgentRunTurnUsageView(TypedDict):
     model: str
     input_tokens: int
     output_tokens: int
+    cached_input_tokens: int
+    reasoning_tokens: int
+    key_source: Literal['organization', 'operator']
     counted_by: Literal['provider', 'tokenizer']
     cost_tokens: int
     charged: bool
@@ -407,7 +444,7 @@ class CreateConversationRunRequest(TypedDict, closed=True):
 
 class ConversationItemView(TypedDict):
     item_id: str
-    type: Literal['input', 'answer', 'tool_call', 'tool_output']
+    type: Literal['input', 'answer', 'tool_call', 'tool_output', 'compaction']
     run_id: str
     text: str
     call_id: str

@@ -508,6 +508,32 @@ class AsyncTokens:
         return aiterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
 
 
+class AsyncModelCredentials:
+    """The organisation's own model-provider keys (scope *): its runs on a provider with a key here use it, and the
+    server's prices do not apply to them. Keys are sealed at rest; every answer shows them masked."""
+
+    def __init__(self, transport: AsyncTransport) -> None:
+        self._t = transport
+
+    async def list(self) -> models.ModelCredentialList:
+        result: models.ModelCredentialList = await self._t.request(R.list_model_credentials())
+        return result
+
+    async def put(self, provider: str, /, **body: Unpack[models.PutModelCredentialRequest]) -> models.ModelCredentialView:
+        """Sets (or replaces) the key for the provider."""
+        result: models.ModelCredentialView = await self._t.request(R.put_model_credential(provider, body))
+        return result
+
+    async def remove(self, provider: str) -> None:
+        """Removes the key: the organisation's runs on the provider go back to the server's key, if it shares one."""
+        await self._t.request(R.delete_model_credential(provider))
+
+    async def check(self, provider: str) -> models.ModelCredentialCheckView:
+        """Whether the provider accepts the key, by one call that costs nothing (listing its models)."""
+        result: models.ModelCredentialCheckView = await self._t.request(R.check_model_credential(provider))
+        return result
+
+
 class AsyncUsage:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
@@ -596,6 +622,7 @@ class AsyncPylon:
         self.videos = AsyncVideos(transport)
         self.webhooks = AsyncWebhooks(transport)
         self.api_keys = AsyncApiKeys(transport)
+        self.model_credentials = AsyncModelCredentials(transport)
         self.tokens = AsyncTokens(transport)
         self.usage = AsyncUsage(transport)
         self.admin = AsyncAdmin(transport)

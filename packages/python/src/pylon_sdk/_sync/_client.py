@@ -510,6 +510,32 @@ class Tokens:
         return iterate(self._t, lambda cursor: R.list_entries({"limit": limit}, cursor))
 
 
+class ModelCredentials:
+    """The organisation's own model-provider keys (scope *): its runs on a provider with a key here use it, and the
+    server's prices do not apply to them. Keys are sealed at rest; every answer shows them masked."""
+
+    def __init__(self, transport: SyncTransport) -> None:
+        self._t = transport
+
+    def list(self) -> models.ModelCredentialList:
+        result: models.ModelCredentialList = self._t.request(R.list_model_credentials())
+        return result
+
+    def put(self, provider: str, /, **body: Unpack[models.PutModelCredentialRequest]) -> models.ModelCredentialView:
+        """Sets (or replaces) the key for the provider."""
+        result: models.ModelCredentialView = self._t.request(R.put_model_credential(provider, body))
+        return result
+
+    def remove(self, provider: str) -> None:
+        """Removes the key: the organisation's runs on the provider go back to the server's key, if it shares one."""
+        self._t.request(R.delete_model_credential(provider))
+
+    def check(self, provider: str) -> models.ModelCredentialCheckView:
+        """Whether the provider accepts the key, by one call that costs nothing (listing its models)."""
+        result: models.ModelCredentialCheckView = self._t.request(R.check_model_credential(provider))
+        return result
+
+
 class Usage:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
@@ -598,6 +624,7 @@ class Pylon:
         self.videos = Videos(transport)
         self.webhooks = Webhooks(transport)
         self.api_keys = ApiKeys(transport)
+        self.model_credentials = ModelCredentials(transport)
         self.tokens = Tokens(transport)
         self.usage = Usage(transport)
         self.admin = Admin(transport)
