@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { pdfWithLines, tinyPng } from '../support/document-files';
+import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { testInfra } from '../support/infra';
 import { grantTokens } from '../support/ledger';
@@ -85,6 +86,8 @@ describe('the console, in a browser', () => {
   let stack: Stack;
   let http: Http;
   let receiver: WebhookReceiver;
+  /** OpenAI, as an organisation's own key reaches it: this server has no OpenAI key of its own. */
+  let openai: FakeOpenAi;
   let browser: Browser;
   const consoleErrors: string[] = [];
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -93,10 +96,11 @@ describe('the console, in a browser', () => {
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
-    receiver = await WebhookReceiver.start();
+    [receiver, openai] = await Promise.all([WebhookReceiver.start(), FakeOpenAi.start()]);
     [stack, browser] = await Promise.all([
       Stack.start({
         env: {
+          OPENAI_BASE_URL: openai.baseUrl,
           WEBHOOK_ALLOWED_PRIVATE_TARGETS: 'loopback',
           // An MCP tool's headers are sealed under it (the version form takes them).
           SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -114,7 +118,7 @@ describe('the console, in a browser', () => {
 
   after(async () => {
     await browser?.close();
-    await Promise.all([stack?.stop(), receiver?.stop()]);
+    await Promise.all([stack?.stop(), receiver?.stop(), openai?.stop()]);
   });
 
   it('is served at /console: the page for every client route, hashed assets cached for good, a CSP of self only, nothing in the OpenAPI document', async () => {
@@ -430,9 +434,10 @@ describe('the console, in a browser', () => {
       await page.getByText('No versions yet').waitFor();
 
       const model = page.getByLabel('Model', { exact: true });
-      await model.locator('optgroup[label="openai (not configured on this server)"]').waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await model.locator('optgroup[label="openai (needs a key: see Models)"]').waitFor({ state: 'attached', timeout: UI_TIMEOUT });
       await model.selectOption('openai/');
-      await page.getByText('This server has no openai credentials').waitFor();
+      await page.getByText('The organisation has no openai key and this server has no key of its own').waitFor();
+      assert.ok(await page.getByRole('button', { name: 'Create version' }).isDisabled(), 'no version on a provider the organisation cannot run');
       await page.getByLabel('openai model name').waitFor();
       await model.selectOption('local/extractive');
       await page.getByLabel('Instructions').fill('Answer from the documentation, briefly.');
@@ -468,6 +473,45 @@ describe('the console, in a browser', () => {
       assert.match(await version.innerText(), /docs \(mcp: search, fetch; Authorization: \*{8}; needs approval\)/);
       assert.ok(!(await page.content()).includes(secret.slice('Bearer '.length)), 'the header value is nowhere on the page');
       assert.equal(await page.getByRole('group', { name: 'MCP server 1' }).count(), 0, 'the form is cleared');
+    });
+
+    it("Models: the organisation's own OpenAI key typed masked, shown masked, checked (refused, then accepted); the version picker then offers openai; removed after a confirm", async () => {
+      const agentPath = new URL(page.url()).pathname.replace(/^\/console/, '');
+      const ownKey = `sk-console-${randomBytes(12).toString('hex')}`;
+      await openSection('Models');
+      const openaiRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'openai', exact: true }) });
+      await openaiRow.getByText('not available: set a key').waitFor({ timeout: UI_TIMEOUT });
+      const keyInput = page.getByLabel('openai API key');
+      assert.equal(await keyInput.getAttribute('type'), 'password');
+      await keyInput.fill(ownKey);
+      await page.getByRole('group', { name: 'openai', exact: true }).getByRole('button', { name: 'Save key' }).click();
+      const hint = `${ownKey.slice(0, 3)}…${ownKey.slice(-4)}`;
+      await page.getByRole('group', { name: 'openai', exact: true }).getByText(hint).waitFor({ timeout: UI_TIMEOUT });
+      assert.ok(!(await page.content()).includes(ownKey), 'the key is nowhere on the page');
+      await openaiRow.getByText('the organisation’s own key').waitFor({ timeout: UI_TIMEOUT });
+
+      openai.acceptedKeys = new Set(['sk-some-other-key']);
+      await page.getByRole('button', { name: 'Check the openai key' }).click();
+      await page.getByRole('status').filter({ hasText: 'openai refused the key:' }).waitFor({ timeout: UI_TIMEOUT });
+      openai.acceptedKeys = null;
+      await page.getByRole('button', { name: 'Check the openai key' }).click();
+      await page.getByRole('status').filter({ hasText: 'openai accepted the key.' }).waitFor({ timeout: UI_TIMEOUT });
+      await assertPage('models');
+
+      await page.goto(url(agentPath));
+      const model = page.getByLabel('Model', { exact: true });
+      await model.locator('optgroup[label="openai"]').waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await model.selectOption('openai/');
+      await page.getByText('Runs call openai on the organisation’s own key.').waitFor();
+      await model.selectOption('local/extractive');
+
+      await openSection('Models');
+      await page.getByRole('button', { name: 'Remove the openai key' }).click();
+      await page.getByRole('group', { name: 'Confirm removing the openai key' }).getByRole('button', { name: 'Yes, remove' }).click();
+      await page.getByRole('group', { name: 'openai', exact: true }).getByText('No key of the organisation’s own.').waitFor({ timeout: UI_TIMEOUT });
+      await openaiRow.getByText('not available: set a key').waitFor({ timeout: UI_TIMEOUT });
+      const left = await http.get('/api/v1/model-credentials', { token: tenant.key });
+      assert.deepEqual(left.body, { data: [] });
     });
 
     it('Knowledge: two files chosen at once, each with its progress bar then its status; a pasted text; search with scores and page numbers', async () => {

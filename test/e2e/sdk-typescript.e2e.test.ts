@@ -894,7 +894,10 @@ export const turn = pylon.conversations.runs.create('c', { org_id: 'o', agent_ve
     // model credentials: the organisation's own OpenAI key, masked, checked, then removed
     const ownKey = `sk-org-${randomUUID()}`;
     const credential = await call('modelCredentials.put', mine.modelCredentials.put('openai', { api_key: ownKey }));
-    assert.ok(credential.provider === 'openai' && credential.api_key !== ownKey && credential.api_key.endsWith(ownKey.slice(-4)), JSON.stringify(credential));
+    assert.ok(
+      credential.provider === 'openai' && credential.api_key !== ownKey && credential.api_key.endsWith(ownKey.slice(-4)),
+      JSON.stringify(credential),
+    );
     const credentials = await call('modelCredentials.list', mine.modelCredentials.list());
     assert.deepEqual(credentials.data, [credential]);
     assert.deepEqual(await call('modelCredentials.check', mine.modelCredentials.check('openai')), { provider: 'openai', valid: true, reason: null });

@@ -7,6 +7,7 @@ import { BillingPage } from './features/billing/BillingPage';
 import { DocumentPage } from './features/knowledge/DocumentPage';
 import { KnowledgePage } from './features/knowledge/KnowledgePage';
 import { KeysPage } from './features/keys/KeysPage';
+import { ModelsPage } from './features/models/ModelsPage';
 import { HomePage } from './features/overview/HomePage';
 import { PlaygroundPage } from './features/playground/PlaygroundPage';
 import { RunPage } from './features/runs/RunPage';
@@ -30,6 +31,7 @@ const SECTIONS: Array<{ path: string; label: string; scope: Scope }> = [
   { path: '/videos', label: 'Videos', scope: 'video:read' },
   { path: '/webhooks', label: 'Webhooks', scope: 'webhooks:manage' },
   { path: '/keys', label: 'API keys', scope: 'keys:manage' },
+  { path: '/models', label: 'Models', scope: '*' },
   { path: '/billing', label: 'Usage & billing', scope: 'tokens:read' },
 ];
 
@@ -66,6 +68,7 @@ export function App() {
           <GuardedRoute path="/webhooks" scope="webhooks:manage" page={() => <WebhooksPage />} />
           <GuardedRoute path="/webhooks/:endpointId" scope="webhooks:manage" page={(params) => <EndpointPage endpointId={params.endpointId} />} />
           <GuardedRoute path="/keys" scope="keys:manage" page={() => <KeysPage />} />
+          <GuardedRoute path="/models" scope="*" page={() => <ModelsPage />} />
           <Route>{() => <NotFound />}</Route>
         </Switch>
       </Shell>

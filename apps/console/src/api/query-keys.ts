@@ -58,6 +58,10 @@ export const queryKeys = {
     deliveryList: (endpointId: string, filters: { status: string; eventType: string; eventId: string }, cursor: string | undefined) =>
       ['webhooks', 'deliveries', endpointId, filters, cursor] as const,
   },
+  modelCredentials: {
+    all: ['model-credentials'] as const,
+    list: () => ['model-credentials', 'list'] as const,
+  },
   apiKeys: {
     all: ['api-keys'] as const,
     list: (cursor: string | undefined) => ['api-keys', 'list', cursor] as const,

@@ -65,7 +65,7 @@ export function CreateVersion({ agentId }: { agentId: string }) {
         <label htmlFor="version-model">Model</label>
         <select id="version-model" value={model} onChange={(event) => setModel(event.target.value)} aria-describedby="version-model-note">
           {list.map((candidate) => (
-            <optgroup key={candidate.provider} label={`${candidate.provider}${candidate.configured ? '' : ' (not configured on this server)'}`}>
+            <optgroup key={candidate.provider} label={`${candidate.provider}${candidate.available ? '' : ' (needs a key: see Models)'}`}>
               {(candidate.models ?? [`${candidate.provider}/`]).map((id) => (
                 <option key={id} value={id}>
                   {candidate.models ? id : `${candidate.provider}/… (type a model name)`}
@@ -168,7 +168,7 @@ export function CreateVersion({ agentId }: { agentId: string }) {
             </label>
           </fieldset>
         )}
-        <Submit disabled={create.isPending || !provider || (schema !== null && 'error' in schema)} error={providers.error ?? create.error}>
+        <Submit disabled={create.isPending || !provider?.available || (schema !== null && 'error' in schema)} error={providers.error ?? create.error}>
           Create version
         </Submit>
         {create.data && (

@@ -6,14 +6,15 @@ import { baseLabel } from '../knowledge/KnowledgeBases';
 
 type Provider = Schemas['ModelProviderView'];
 
-/** What the chosen provider is, and a warning when this server cannot run it. */
+/** What the chosen provider is, on whose key its runs go, and a warning when the organisation cannot run it. */
 export function ModelNote({ provider }: { provider: Provider | undefined }) {
   if (!provider) return <p id="version-model-note" className="hint" />;
-  if (!provider.configured) {
+  if (!provider.available) {
+    const why = provider.configured ? 'this server does not share its own key' : 'this server has no key of its own';
     return (
       <p id="version-model-note" className="notice error">
-        This server has no {provider.provider} credentials (for OpenAI: OPENAI_API_KEY), so runs of this version would fail at once. Ask the operator
-        to configure it, or choose a local model.
+        The organisation has no {provider.provider} key and {why}, so a version on it cannot be created. Set the organisation’s own key on the Models
+        page, or choose a local model.
       </p>
     );
   }
@@ -21,7 +22,7 @@ export function ModelNote({ provider }: { provider: Provider | undefined }) {
     <p id="version-model-note" className="hint">
       {provider.provider === 'local'
         ? 'Offline models that run on this server with no key: local/extractive answers with sentences from your knowledge, local/echo repeats the input. Neither is a language model.'
-        : `Configured on this server: runs call ${provider.provider}.`}
+        : `Runs call ${provider.provider} on ${provider.key_source === 'organization' ? 'the organisation’s own key' : 'this server’s key'}.`}
     </p>
   );
 }
