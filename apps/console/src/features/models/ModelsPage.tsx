@@ -103,7 +103,7 @@ function ProviderKey({ provider, credential }: { provider: string; credential: C
         <p className="muted">No key of the organisation’s own.</p>
       )}
       {credential && (
-        <div className="actions">
+        <div className="row">
           <button type="button" onClick={() => check.mutate()} disabled={check.isPending} aria-label={`Check the ${provider} key`}>
             {check.isPending ? 'Checking…' : 'Check'}
           </button>
