@@ -15,6 +15,7 @@ import { RequiredActionsService } from './required-actions.service';
 import { ConversationsService } from './conversations.service';
 import { RunMeteringService } from './run-metering.service';
 import { ConversationCompactor } from './conversation-compaction';
+import { ConversationContext } from './conversation-context';
 import { AgentSchedulesService } from './agent-schedules.service';
 
 import { AgentsModule } from '@pylon/agents';
@@ -46,6 +47,7 @@ const SERVICES = [
   ConversationsService,
   RunMeteringService,
   ConversationCompactor,
+  ConversationContext,
   McpToolsService,
   AgentSchedulesService,
 ];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { LlmService, LlmUnavailableError, sentences } from '@pylon/llm';
+import { estimateTokens, LlmService, LlmUnavailableError, sentences } from '@pylon/llm';
 import { ModelCredentialsService } from '@pylon/model-credentials';
-import { estimateTokens, type CompactionPlan } from './conversation-history';
+import type { CompactionPlan } from './conversation-history';
 import { RunMeteringService } from './run-metering.service';
 
 const COMPACTION_INSTRUCTIONS = [

@@ -1,10 +1,6 @@
 import type { HistoryEntry, ToolCall } from '@pylon/contracts';
+import { estimateTokens } from '@pylon/llm';
 import type { ConversationItem } from './repositories/conversation.repository';
-
-/** A rough token count (four characters a token), enough to keep a history inside a model's context. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 function itemTokens(item: ConversationItem): number {
   return estimateTokens(JSON.stringify(item.data)) + 4;

@@ -15,8 +15,7 @@ import { ConversationRepository } from './repositories/conversation.repository';
 import { LlmService, toolSpecs } from '@pylon/llm';
 import { ModelCredentialsService } from '@pylon/model-credentials';
 import { AgentVersions } from './agent-versions';
-import { ConversationCompactor } from './conversation-compaction';
-import { compactionPlan, conversationHistory, estimateTokens, type ConversationHistory } from './conversation-history';
+import { ConversationContext } from './conversation-context';
 import { OutputMismatchError, RunAlreadyFinishedError, RunNotFoundError } from './run-errors';
 import { RunEventsService, outputDelta } from './run-events.service';
 import { RunMeteringService } from './run-metering.service';
@@ -24,11 +23,6 @@ import { runEvent, structuredRunEvent } from './run-view';
 import { checkAnswer } from './structured-output';
 import { planCall } from './tools/tool-plan';
 import { answerRecord } from './required-actions.service';
-
-/** Tokens kept free of the history for the model's answer when the version sets no max_output_tokens. */
-const ANSWER_RESERVE_TOKENS = 4_096;
-/** A summary of the earliest turns takes at most this fraction (1/n) of the history's budget. */
-const SUMMARY_SHARE = 4;
 
 /** What one model turn is asked with: the workflow's TurnInput (a RepairInput on a repair turn) without the run's identity. */
 export type ModelTurn = Pick<TurnInput, 'transcript' | 'mcpTools' | 'answered' | 'model'> & Partial<Pick<RepairInput, 'repair'>>;
@@ -45,7 +39,7 @@ export class ModelTurnService {
     private readonly transactions: Transactions,
     private readonly metering: RunMeteringService,
     private readonly credentials: ModelCredentialsService,
-    private readonly compactor: ConversationCompactor,
+    private readonly context: ConversationContext,
   ) {}
 
   /**
@@ -83,10 +77,12 @@ export class ModelTurnService {
     if (lost.length > 0) return { kind: 'tool_calls', calls: lost.map((call) => planCall(call, version.tools)) };
     // A fallback model takes the turn only when the version names it.
     const model = turn.model && version.fallbackModels.includes(turn.model) ? turn.model : version.model;
-    const history = await this.history(run, version, model, transcript.length === 0 && !repair, signal);
+    const key = await this.credentials.keyFor(orgId, model);
+    const tools = toolSpecs(version.tools, mcpTools);
+    const firstTurn = transcript.length === 0 && !repair;
+    const history = await this.context.history({ run, version, model, apiKey: key.apiKey, tools, firstTurn }, signal);
     // A structured answer is shown once it is checked: it arrives whole, with the run's final event.
     const output = version.responseFormat ? null : this.runEvents.outputRecorder(orgId, runId);
-    const key = await this.credentials.keyFor(orgId, model);
     const price = await this.metering.priceFor(orgId, model, key.source);
     try {
       await this.metering.requireCanPay(orgId, runId, price);
@@ -97,7 +93,7 @@ export class ModelTurnService {
         input: run.input,
         temperature: version.temperature,
         maxOutputTokens: version.maxOutputTokens,
-        tools: toolSpecs(version.tools, mcpTools),
+        tools,
         responseFormat: version.responseFormat,
         history: history.entries,
         transcript,
@@ -143,37 +139,6 @@ export class ModelTurnService {
     } finally {
       output?.discard();
     }
-  }
-
-  /**
-   * The conversation's earlier turns as the model sees them, within what its context leaves after the
-   * instructions, the input and the answer. On a run's first model turn, a history that no longer fits has its
-   * oldest turns folded into a summary (a `compaction` item the later turns see instead of them), and the run's
-   * log records how many items the model saw, how many were left out, and how many were folded.
-   */
-  private async history(run: AgentRun, version: AgentVersion, model: string, firstTurn: boolean, signal: AbortSignal): Promise<ConversationHistory> {
-    if (!run.conversationId || run.conversationSeq === null) return { entries: [], included: 0, omitted: 0 };
-    const read = () => this.conversations.itemsBeforeTurn(run.orgId, run.conversationId!, run.conversationSeq!);
-    let items = await read();
-    const budget = Math.max(
-      this.llm.contextTokens(model) -
-        estimateTokens(version.instructions) -
-        estimateTokens(run.input) -
-        (version.maxOutputTokens ?? ANSWER_RESERVE_TOKENS),
-      0,
-    );
-    const plan = firstTurn ? compactionPlan(items, budget) : null;
-    if (plan) {
-      const summariser = version.compactionModel ?? model;
-      const summary = await this.compactor.summarise(run.orgId, run.id, summariser, plan, Math.max(Math.floor(budget / SUMMARY_SHARE), 64), signal);
-      await this.conversations.appendItems(run.orgId, run.id, [
-        { type: 'compaction', data: { text: summary, turns_before: plan.turnsBefore, items: plan.items.length, model: summariser } },
-      ]);
-      items = await read();
-    }
-    const history = conversationHistory(items, budget);
-    if (firstTurn) await this.runEvents.recordHistory(run.orgId, run.id, history.included, history.omitted, plan?.items.length ?? 0);
-    return history;
   }
 }
 

@@ -189,8 +189,18 @@ export class RunEventsService {
   }
 
   /** What of the conversation the model saw: how many earlier items, how many were left out for its context, how many were folded into a summary. */
-  recordHistory(orgId: string, runId: string, included: number, omitted: number, compacted = 0): Promise<void> {
-    return this.events.append(orgId, runId, [{ type: 'history', data: { items: included, omitted, ...(compacted > 0 && { compacted }) } }]);
+  /** What a turn's model saw of its conversation: items shown, left out, folded into a summary, and who counted their tokens. */
+  recordHistory(
+    orgId: string,
+    runId: string,
+    included: number,
+    omitted: number,
+    compacted = 0,
+    countedBy: 'provider' | 'estimate' = 'estimate',
+  ): Promise<void> {
+    return this.events.append(orgId, runId, [
+      { type: 'history', data: { items: included, omitted, ...(compacted > 0 && { compacted }), tokens_counted_by: countedBy } },
+    ]);
   }
 
   recordToolResult(orgId: string, runId: string, call: ToolCall, result: Record<string, unknown>): Promise<void> {

@@ -5,3 +5,4 @@ export type { LlmProvider, LlmRequest, ToolSpec } from './llm-provider';
 export { toolSpecs } from './tools';
 export { parseModelId, type ModelId } from './model-id';
 export { sentences } from './providers/local.provider';
+export { estimateTokens, estimateInputTokens } from './token-counter';

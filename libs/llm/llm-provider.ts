@@ -53,6 +53,11 @@ export interface LlmProvider {
   responseSchemaFault?(model: string, schema: Record<string, unknown>): string | null;
   /** One minimal call on `apiKey` (listing models): resolves when the key works, throws the provider's refusal otherwise. */
   checkKey?(apiKey: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * The request's input tokens as the provider counts them (its token-counting endpoint), generating nothing.
+   * Absent when it has no such endpoint.
+   */
+  countInputTokens?(request: LlmRequest): Promise<number>;
   /** One turn: the answer, or the tool calls the model wants first, with its own token counts when it has them. */
   generate(request: LlmRequest): Promise<LlmTurn>;
 }

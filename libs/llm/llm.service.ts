@@ -84,6 +84,20 @@ export class LlmService {
     return parsed && provider?.responseSchemaFault ? provider.responseSchemaFault(parsed.model, schema) : null;
   }
 
+  /** Whether the model's provider counts tokens itself (see LlmProvider.countInputTokens). */
+  countsTokens(modelId: string): boolean {
+    const parsed = parseModelId(modelId);
+    return !!parsed && !!this.providers.get(parsed.provider)?.countInputTokens;
+  }
+
+  /** The request's input tokens as the model's provider counts them; null when it has no count of its own. */
+  async countInputTokens(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<number | null> {
+    const parsed = parseModelId(modelId);
+    const provider = parsed && this.providers.get(parsed.provider);
+    if (!parsed || !provider?.countInputTokens) return null;
+    return provider.countInputTokens({ ...request, model: parsed.model });
+  }
+
   /** One model turn, always with its usage: the provider's count, or the tokenizer's when the provider gives none. */
   async generate(modelId: string, request: Omit<LlmRequest, 'model'>): Promise<LlmTurn & { usage: TurnUsage }> {
     const parsed = parseModelId(modelId);

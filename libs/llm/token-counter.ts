@@ -50,6 +50,16 @@ export function countTokens(text: string): number {
   return tokens;
 }
 
+/** A rough token count (four characters a token): what a history is budgeted in before a provider's count scales it. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The request's input tokens by the rough count, over the same texts the tokenizer counts. */
+export function estimateInputTokens(request: LlmRequest): number {
+  return promptTexts(request).reduce((sum, text) => sum + estimateTokens(text), 0);
+}
+
 /** Every text the model reads in a turn: instructions, history, input, this run's tool traffic, tool and schema definitions. */
 function promptTexts(request: LlmRequest): string[] {
   const texts = [request.instructions, request.input];

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FakeAnthropic } from '../support/fake-anthropic';
 import { FakeOpenAi } from '../support/fake-openai';
 import { Http } from '../support/http';
 import { Stack } from '../support/stack';
@@ -16,19 +17,27 @@ const SUMMARISING = 'You summarise the beginning of a conversation';
  */
 describe('conversation compaction', () => {
   let compat: FakeOpenAi;
+  let anthropic: FakeAnthropic;
   let stack: Stack;
   let http: Http;
   let tenant: Tenant;
 
   before(async () => {
-    compat = await FakeOpenAi.start();
-    stack = await Stack.start({ env: { MODEL_PROVIDERS: JSON.stringify([{ name: 'compat', base_url: compat.baseUrl }]) } });
+    [compat, anthropic] = await Promise.all([FakeOpenAi.start(), FakeAnthropic.start()]);
+    stack = await Stack.start({
+      env: {
+        MODEL_PROVIDERS: JSON.stringify([{ name: 'compat', base_url: compat.baseUrl }]),
+        ANTHROPIC_API_KEY: 'sk-ant-operator',
+        ANTHROPIC_BASE_URL: anthropic.baseUrl,
+      },
+    });
     http = new Http(stack.url);
     tenant = await createTenant(http);
   });
   after(async () => {
     await stack?.stop();
     await compat?.stop();
+    await anthropic?.close();
   });
 
   const conversation = async () => {
@@ -45,6 +54,10 @@ describe('conversation compaction', () => {
     const { run } = await waitForRun(http, tenant.key, created.body.run_id);
     assert.equal(run.status, 'succeeded', run.error);
     return run;
+  };
+  const historyEvent = async (runId: string) => {
+    const events = await http.get(`/api/v1/agent-runs/${runId}/events`, { token: tenant.key });
+    return events.body.data.find((event: { type: string }) => event.type === 'history').data;
   };
   const items = async (conversationId: string) => {
     const all: Array<{ type: string; text: string | null; run_id: string }> = [];
@@ -75,9 +88,35 @@ describe('conversation compaction', () => {
       summaries.every((summary) => summary.text?.includes(FACT)),
       'every summary keeps the fact',
     );
-    const events = await http.get(`/api/v1/agent-runs/${summaries[0]!.run_id}/events`, { token: tenant.key });
-    const history = events.body.data.find((event: { type: string }) => event.type === 'history');
-    assert.ok(history.data.compacted > 0, JSON.stringify(history.data));
+    const history = await historyEvent(summaries[0]!.run_id);
+    assert.ok(history.compacted > 0 && history.tokens_counted_by === 'estimate', JSON.stringify(history));
+  });
+
+  it("a provider that counts tokens: near its room the history is budgeted by the provider's own count, which compacts what the estimate would have kept", async () => {
+    // Claude's 200 000 tokens less a 128 000-token answer leave 72 000 for the prompt; the provider is asked to count once the
+    // estimate passes half of it. This provider counts four times the estimate, so the history no longer fits its 18 000.
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'anthropic/claude-sonnet-4-5', max_output_tokens: 128_000 });
+    const counts = anthropic.tokenCounts.length;
+    anthropic.countTokens = (body) => 4 * Math.ceil(JSON.stringify([body.system ?? '', body.messages, body.tools ?? []]).length / 4);
+    try {
+      const conversationId = await conversation();
+      const padding = ' Filler.'.repeat(5_000);
+      const early = [await turn(conversationId, versionId, `${FACT}${padding}`)];
+      for (let n = 2; n <= 3; n++) early.push(await turn(conversationId, versionId, `Note ${n}.${padding}`));
+      for (const run of early) assert.equal((await historyEvent(run.run_id)).tokens_counted_by, 'estimate', 'far from the room: no count asked');
+      assert.equal(anthropic.tokenCounts.length, counts);
+      let counted: any;
+      for (let n = 4; n <= 6 && !counted?.compacted; n++)
+        counted = await historyEvent((await turn(conversationId, versionId, `Note ${n}.${padding}`)).run_id);
+      assert.equal(counted.tokens_counted_by, 'provider', JSON.stringify(counted));
+      assert.ok(counted.compacted > 0, `the provider's count compacted the history: ${JSON.stringify(counted)}`);
+      const asked = anthropic.tokenCounts.at(-1)!.body;
+      assert.equal(asked.model, 'claude-sonnet-4-5');
+      assert.ok(JSON.stringify(asked.messages).includes(FACT), 'it counted the whole history');
+      assert.ok((await items(conversationId)).some((item) => item.type === 'compaction'));
+    } finally {
+      anthropic.countTokens = (body) => Math.ceil(JSON.stringify([body.system ?? '', body.messages, body.tools ?? []]).length / 4);
+    }
   });
 
   it('on a provider: the version’s model writes the summary (a metered turn), and the later turns send it', async () => {

@@ -131,7 +131,7 @@ describe('conversations', () => {
     assert.match(run.output, /From this conversation:\n- My favourite colour is teal\./);
     const log = await http.get(`/api/v1/agent-runs/${second.body.run_id}/events`, { token: tenant.key });
     const history = log.body.data.find((event: { type: string }) => event.type === 'history');
-    assert.deepEqual(history.data, { items: 2, omitted: 0 });
+    assert.deepEqual(history.data, { items: 2, omitted: 0, tokens_counted_by: 'estimate' });
 
     const all = await items(conversationId);
     assert.deepEqual(
@@ -156,7 +156,12 @@ describe('conversations', () => {
     assert.equal(run.status, 'succeeded', run.error);
     const log = await http.get(`/api/v1/agent-runs/${next.body.run_id}/events`, { token: tenant.key });
     // local/* keeps 8 000 tokens (four characters each): the 39 000-character turn no longer fits, so it is folded into a summary.
-    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, { items: 0, omitted: 0, compacted: 2 });
+    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, {
+      items: 0,
+      omitted: 0,
+      compacted: 2,
+      tokens_counted_by: 'estimate',
+    });
     assert.equal(run.input, 'What does the archive hold?');
     assert.match(run.output, /The archive holds many words\./, 'the summary kept what the turn said');
     const summary = (await items(conversationId)).find((item: { type: string }) => item.type === 'compaction');
@@ -202,7 +207,11 @@ describe('conversations', () => {
     // Each turn saw every earlier one: the last recalls a fact of the first.
     const last = finished.find(({ run }) => run.run_id === accepted[19])!.run;
     const log = await http.get(`/api/v1/agent-runs/${last.run_id}/events`, { token: tenant.key });
-    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, { items: 38, omitted: 0 });
+    assert.deepEqual(log.body.data.find((event: { type: string }) => event.type === 'history').data, {
+      items: 38,
+      omitted: 0,
+      tokens_counted_by: 'estimate',
+    });
   });
 
   it('reject is 409 conversation_busy while a turn waits; interrupt cancels it and goes next; the tool round trip lands in the items', async () => {

@@ -33,6 +33,10 @@ export class FakeAnthropic extends FakeHttpServer<AnthropicReply> {
   acceptedKeys: Set<string> | null = null;
   /** Model listings received (`GET /v1/models`, what a key check calls). */
   readonly modelListings: Array<{ headers: IncomingMessage['headers'] }> = [];
+  /** Token counts asked (`POST /v1/messages/count_tokens`), by their bodies. */
+  readonly tokenCounts: Array<{ body: any }> = [];
+  /** How `count_tokens` counts a body; by default a token per four characters of its system prompt, messages and tools. */
+  countTokens: (body: any) => number = (body) => Math.ceil(JSON.stringify([body.system ?? '', body.messages, body.tools ?? []]).length / 4);
 
   static async start(): Promise<FakeAnthropic> {
     return new FakeAnthropic().listen();
@@ -52,6 +56,12 @@ export class FakeAnthropic extends FakeHttpServer<AnthropicReply> {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
+      return;
+    }
+    if (request.method === 'POST' && request.url?.split('?')[0] === '/v1/messages/count_tokens') {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      this.tokenCounts.push({ body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: this.countTokens(body) }));
       return;
     }
     if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/messages') {

@@ -35,6 +35,8 @@ export class FakeGemini extends FakeHttpServer<GeminiReply> {
   acceptedKeys: Set<string> | null = null;
   /** Model listings received (`GET /v1beta/models`, what a key check calls). */
   readonly modelListings: Array<{ headers: IncomingMessage['headers'] }> = [];
+  /** Token counts asked (`:countTokens`), by model and body; each answered a token per four characters of its contents. */
+  readonly tokenCounts: Array<{ model: string; body: any }> = [];
 
   static async start(): Promise<FakeGemini> {
     return new FakeGemini().listen();
@@ -54,6 +56,15 @@ export class FakeGemini extends FakeHttpServer<GeminiReply> {
       this.modelListings.push({ headers: request.headers });
       const model = { name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', supportedGenerationMethods: ['generateContent'] };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [model] }));
+      return;
+    }
+    const count = /^\/v1(?:beta|alpha)?\/models\/([^:]+):countTokens$/.exec(request.url ?? '');
+    if (request.method === 'POST' && count) {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { contents: unknown[] };
+      this.tokenCounts.push({ model: decodeURIComponent(count[1]!), body });
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ totalTokens: Math.ceil(JSON.stringify(body.contents).length / 4) }));
       return;
     }
     const embedding = /^\/v1(?:beta|alpha)?\/models\/([^:]+):batchEmbedContents$/.exec(request.url ?? '');

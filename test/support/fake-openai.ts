@@ -98,6 +98,8 @@ export class FakeOpenAi {
   acceptedKeys: Set<string> | null = null;
   /** Model listings received (`GET /models`, what a key check calls), with the key they carried. */
   readonly modelListings: Array<{ authorization: string | undefined }> = [];
+  /** Token counts asked (`POST /responses/input_tokens`), by their bodies; each answered a token per four characters of its input. */
+  readonly tokenCounts: Array<{ body: any }> = [];
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
@@ -112,6 +114,14 @@ export class FakeOpenAi {
       this.modelListings.push({ authorization: request.headers.authorization });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1721172741, owned_by: 'system' }] }));
+      return;
+    }
+    if (request.method === 'POST' && request.url?.endsWith('/responses/input_tokens')) {
+      const body = JSON.parse(raw);
+      this.tokenCounts.push({ body });
+      const counted = Math.ceil(JSON.stringify([body.instructions ?? '', body.input, body.tools ?? []]).length / 4);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ object: 'response.input_tokens', input_tokens: counted }));
       return;
     }
     if (request.method === 'POST' && request.url?.endsWith('/embeddings')) {

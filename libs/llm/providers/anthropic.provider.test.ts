@@ -202,4 +202,27 @@ describe('AnthropicLlmProvider', () => {
       fake.acceptedKeys = null;
     }
   });
+
+  it("counts a request's input tokens with Anthropic's count_tokens: the same system prompt, messages and tools a turn sends, on the request's key", async () => {
+    const own = 'sk-ant-own-counting';
+    const asked = request({
+      apiKey: own,
+      tools: [LOOKUP],
+      history: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+      ],
+    });
+    const tokens = await provider.countInputTokens(asked);
+    const counted = fake.tokenCounts.at(-1)!.body;
+    assert.equal(tokens, fake.countTokens(counted));
+    assert.equal(counted.model, 'claude-sonnet-4-5');
+    assert.equal(counted.system, 'Answer briefly.');
+    assert.equal(counted.messages.length, 3);
+    assert.deepEqual(
+      counted.tools.map((tool: { name: string }) => tool.name),
+      ['lookup_order'],
+    );
+    assert.equal(counted.max_tokens, undefined, 'a count generates nothing');
+  });
 });

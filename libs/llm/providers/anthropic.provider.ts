@@ -86,28 +86,27 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
     return CONTEXT_TOKENS;
   }
 
+  /** Anthropic's own count (`POST /v1/messages/count_tokens`) of the system prompt, messages, tools and format. */
+  async countInputTokens(request: LlmRequest): Promise<number> {
+    const names = new WireToolNames(request.tools.map((tool) => tool.name));
+    try {
+      const counted = await this.clientFor(request.apiKey).messages.countTokens(messageParams(request, names), { signal: request.signal });
+      return counted.input_tokens;
+    } catch (error) {
+      throw request.signal?.aborted ? error : classify(error);
+    }
+  }
+
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
     try {
       const stream = await client.messages.create(
         {
-          model: request.model,
-          system: request.instructions,
-          ...(request.responseFormat ? { output_config: { format: { type: 'json_schema' as const, schema: request.responseFormat.schema } } } : {}),
-          messages: toMessages(conversationSteps(request), names),
+          ...messageParams(request, names),
           max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
           stream: true,
           ...(request.temperature !== null ? { temperature: request.temperature } : {}),
-          ...(request.tools.length
-            ? {
-                tools: request.tools.map((tool) => ({
-                  name: names.wire(tool.name),
-                  description: tool.description,
-                  input_schema: tool.parameters as Anthropic.Tool.InputSchema,
-                })),
-              }
-            : {}),
         },
         { signal: request.signal },
       );
@@ -157,6 +156,25 @@ export class AnthropicLlmProvider extends HostedProvider<Anthropic> {
       throw request.signal?.aborted ? error : classify(error);
     }
   }
+}
+
+/** What a turn and its token count both send: the system prompt, the messages, the tools and the answer's format. */
+function messageParams(request: LlmRequest, names: WireToolNames) {
+  return {
+    model: request.model,
+    system: request.instructions,
+    ...(request.responseFormat ? { output_config: { format: { type: 'json_schema' as const, schema: request.responseFormat.schema } } } : {}),
+    messages: toMessages(conversationSteps(request), names),
+    ...(request.tools.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            name: names.wire(tool.name),
+            description: tool.description,
+            input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+          })),
+        }
+      : {}),
+  };
 }
 
 function classify(error: unknown): Error {

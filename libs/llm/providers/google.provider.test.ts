@@ -148,4 +148,15 @@ describe('GoogleLlmProvider', () => {
       fake.acceptedKeys = null;
     }
   });
+
+  it("counts a request's input tokens with countTokens: contents only, so the instructions and tool declarations go in as texts first", async () => {
+    const tokens = await provider.countInputTokens(request({ tools: [LOOKUP] }));
+    const { model, body } = fake.tokenCounts.at(-1)!;
+    assert.equal(model, 'gemini-2.5-flash');
+    assert.equal(tokens, Math.ceil(JSON.stringify(body.contents).length / 4));
+    assert.equal(body.contents[0].parts[0].text, 'Answer briefly.');
+    assert.match(body.contents[0].parts[1].text, /lookup_order/);
+    assert.equal(body.contents.at(-1).parts[0].text, 'Where is order 7?');
+    assert.equal(body.systemInstruction, undefined, 'the Gemini API takes none in a count');
+  });
 });

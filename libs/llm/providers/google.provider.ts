@@ -82,6 +82,28 @@ export class GoogleLlmProvider extends HostedProvider<GoogleGenAI> {
     return CONTEXT_TOKENS;
   }
 
+  /**
+   * Gemini's own count (`models/{model}:countTokens`). The Gemini API counts contents only, so the instructions and
+   * the tools' declarations go in as texts ahead of the messages: the model reads as many tokens of them either way.
+   */
+  async countInputTokens(request: LlmRequest): Promise<number> {
+    const names = new WireToolNames(request.tools.map((tool) => tool.name));
+    const preamble = [request.instructions, ...(request.tools.length ? [JSON.stringify(request.tools)] : [])].filter((text) => text.length > 0);
+    try {
+      const counted = await this.clientFor(request.apiKey).models.countTokens({
+        model: request.model,
+        contents: [
+          ...(preamble.length ? [{ role: 'user', parts: preamble.map((text) => ({ text })) }] : []),
+          ...toContents(conversationSteps(request), names),
+        ],
+        config: { abortSignal: request.signal },
+      });
+      return counted.totalTokens ?? 0;
+    } catch (error) {
+      throw request.signal?.aborted ? error : classify(error);
+    }
+  }
+
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));

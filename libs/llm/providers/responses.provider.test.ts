@@ -131,4 +131,14 @@ describe('ResponsesProvider', () => {
       fake.acceptedKeys = null;
     }
   });
+
+  it("counts a request's input tokens with POST /responses/input_tokens: the instructions, input items and tools a turn sends", async () => {
+    const tokens = await provider.countInputTokens(request({ tools: [LOOKUP] }));
+    const counted = fake.tokenCounts.at(-1)!.body;
+    assert.equal(tokens, Math.ceil(JSON.stringify([counted.instructions, counted.input, counted.tools]).length / 4));
+    assert.equal(counted.model, 'gpt-5-mini');
+    assert.equal(counted.input.length, 3, 'the history and the input');
+    assert.equal(counted.tools[0].name, 'lookup_order');
+    assert.equal(counted.stream, undefined);
+  });
 });

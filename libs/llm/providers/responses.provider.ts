@@ -22,6 +22,28 @@ function toInput(steps: ConversationStep[], names: WireToolNames): InputItem[] {
   return items;
 }
 
+/** What a turn and its token count both send: the instructions, the input items, the tools and the answer's format. */
+function responseParams(request: LlmRequest, names: WireToolNames) {
+  const format = request.responseFormat;
+  return {
+    model: request.model,
+    instructions: request.instructions,
+    input: toInput(conversationSteps(request), names),
+    ...(format ? { text: { format: { type: 'json_schema' as const, name: format.name, schema: format.schema, strict: format.strict } } } : {}),
+    ...(request.tools.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            name: names.wire(tool.name),
+            description: tool.description,
+            parameters: tool.parameters,
+            strict: false,
+          })),
+        }
+      : {}),
+  };
+}
+
 /**
  * An OpenAI-compatible server through the Responses API (`POST /responses`, streamed, `store: false`, so the
  * server keeps nothing: Pylon holds the conversation): text deltas to `onDelta`, `function_call` output items
@@ -33,30 +55,26 @@ export class ResponsesProvider extends OpenAiEndpointProvider {
     return 128_000;
   }
 
+  /** The server's own count (`POST /responses/input_tokens`) of the instructions, input items, tools and format. */
+  async countInputTokens(request: LlmRequest): Promise<number> {
+    const names = new WireToolNames(request.tools.map((tool) => tool.name));
+    try {
+      const counted = await this.clientFor(request.apiKey).responses.inputTokens.count(responseParams(request, names), { signal: request.signal });
+      return counted.input_tokens;
+    } catch (error) {
+      throw request.signal?.aborted ? error : openAiFailure(this.endpoint.vendor, error);
+    }
+  }
+
   async generate(request: LlmRequest): Promise<LlmTurn> {
     const client = this.clientFor(request.apiKey);
     const names = new WireToolNames(request.tools.map((tool) => tool.name));
-    const format = request.responseFormat;
     try {
       const stream = await client.responses.create(
         {
-          model: request.model,
-          instructions: request.instructions,
-          input: toInput(conversationSteps(request), names),
+          ...responseParams(request, names),
           stream: true,
           store: false,
-          ...(format ? { text: { format: { type: 'json_schema', name: format.name, schema: format.schema, strict: format.strict } } } : {}),
-          ...(request.tools.length
-            ? {
-                tools: request.tools.map((tool) => ({
-                  type: 'function' as const,
-                  name: names.wire(tool.name),
-                  description: tool.description,
-                  parameters: tool.parameters,
-                  strict: false,
-                })),
-              }
-            : {}),
           ...(request.temperature !== null ? { temperature: request.temperature } : {}),
           ...(request.maxOutputTokens !== null ? { max_output_tokens: request.maxOutputTokens } : {}),
         },

@@ -49,7 +49,7 @@ export class RunEventView {
   @ApiProperty({
     enum: RUN_EVENT_TYPES,
     description:
-      "`queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context}); " +
+      "`queued`, `running`: status changes ({status}); `history`: a conversation turn's earlier items the model saw ({items, omitted: left out for its context, compacted: folded into a summary, tokens_counted_by: provider or estimate}); " +
       '`output_delta`: a piece of the output ({text}); `tool_call` ({call_id, name, arguments}); ' +
       '`requires_action`: the run waits, as GET /required-action returns it ({type, tool_calls, expires_at}); `tool_approval` ({call_id, name, approved, reason}); ' +
       "`tool_result` ({call_id, name, query, doc_ids}, {call_id, name, output} for a function tool, or {call_id, name, error}); `output_repair`: the answer did not match the version's JSON Schema and the model is asked once more ({fault}); `succeeded`, `failed`: the terminal event, the run as GET returns it (`succeeded` with `output_parsed` too for a version with a response_format).",
