@@ -11,6 +11,7 @@ import { TemporalClientModule } from '@pylon/temporal';
 import { webhookSubscriptionFilter } from '@pylon/webhooks';
 import { AdminModule } from './admin/admin.module';
 import { AgentRunsApiModule } from './agent-runs/agent-runs.module';
+import { OpenAiCompatApiModule } from './openai-compat/openai-compat-api.module';
 import { ConversationsApiModule } from './conversations/conversations.module';
 import { AgentSchedulesApiModule } from './agent-schedules/agent-schedules.module';
 import { ApiKeysApiModule } from './api-keys/api-keys.module';
@@ -60,6 +61,7 @@ import { WebhooksApiModule } from './webhooks/webhooks-api.module';
     AgentsApiModule,
     ModelCredentialsApiModule,
     AgentRunsApiModule,
+    OpenAiCompatApiModule,
     ConversationsApiModule,
     AgentSchedulesApiModule,
     ApiKeysApiModule,

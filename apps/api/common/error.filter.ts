@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, PylonError } from '@pylon/contracts';
 import { isDatabaseUnavailable } from '@pylon/db';
 import { truncate } from '@pylon/logging';
+import { openAiErrorBody, speaksOpenAi } from '../openai-compat/openai-error-body';
 import { ApiError } from './api-error';
 import { codeOfFastifyError, errorBodyOf, statusOf } from './error-status';
 
@@ -18,7 +19,8 @@ const DETAIL_WITHOUT_INPUT: Readonly<Record<string, string>> = {
 };
 
 /**
- * The one place an error becomes a response: exactly `{"error": "<code>"}` with its status, the reason
+ * The one place an error becomes a response: exactly `{"error": "<code>"}` (on the OpenAI-compatible routes,
+ * OpenAI's error object) with its status, the reason
  * in `Error-Detail` and the error's own headers (e.g. `Retry-After`). Anything unexpected is a 500
  * `internal_error`, logged with the request id; no stack reaches the client.
  */
@@ -51,7 +53,8 @@ export class ErrorFilter implements ExceptionFilter {
     }
     for (const [name, value] of Object.entries(headersOf(error))) reply.header(name, value);
     if (detail) reply.header('Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300));
-    void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send(errorBodyOf(code));
+    const body = speaksOpenAi(request.url) ? openAiErrorBody(error, statusOf(code)) : errorBodyOf(code);
+    void reply.status(statusOf(code)).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
   private asPylonError(exception: unknown): PylonError {

@@ -1,0 +1,79 @@
+import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PylonConfig } from '@pylon/config';
+import { parseResponseRequest, ResponsesService, type ResponseObject } from '@pylon/openai-compat';
+import { RequireScope } from '../auth/access.decorators';
+import { CurrentPrincipal, type Principal } from '../auth/principal';
+import { readIdempotencyKey } from '../common/idempotency';
+import { ServerSentEventStream } from '../common/server-sent-events';
+
+/** Why a response's wait or stream stops following its run: its client went away. */
+const CLIENT_GONE = new Error('the client closed the connection');
+
+/**
+ * OpenAI's Responses API (the Open Responses specification) at `/v1/responses`, for the clients that speak it:
+ * each response is a run of an agent version. Its errors are OpenAI's `{"error": {message, type, param, code}}`
+ * (ErrorFilter), and it is described by that specification rather than by Pylon's OpenAPI document.
+ */
+@ApiExcludeController()
+@Controller('v1/responses')
+export class ResponsesController {
+  constructor(
+    private readonly responses: ResponsesService,
+    private readonly config: PylonConfig,
+  ) {}
+
+  /** `background`: answered at once, queued; `stream`: its semantic events as Server-Sent Events; otherwise the response once it ended. */
+  @Post()
+  @HttpCode(200)
+  @RequireScope('runs:create')
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResponseObject | void> {
+    // The body is read as OpenAI's parameters, each refused by name (response-request.ts), not as a Pylon DTO.
+    const asked = parseResponseRequest(request.body);
+    const run = await this.responses.create(principal.orgId, asked, readIdempotencyKey(idempotencyKeyHeader));
+    const gone = clientGone(request, reply);
+    if (asked.stream) {
+      reply.hijack();
+      const sse = new ServerSentEventStream(reply.raw);
+      sse.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
+      try {
+        await this.responses.stream(principal.orgId, run, gone, (event) =>
+          sse.send({ id: String(event.sequence_number), event: event.type, data: event }),
+        );
+      } catch (error) {
+        if (!gone.aborted) request.log.warn({ err: error }, `the stream of response ${run.id} stopped`);
+      } finally {
+        sse.close();
+      }
+      return;
+    }
+    if (asked.background) return this.responses.get(principal.orgId, run.id);
+    return this.responses.finished(principal.orgId, run, gone);
+  }
+
+  @Get(':responseId')
+  @RequireScope('runs:read')
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('responseId') responseId: string): Promise<ResponseObject> {
+    return this.responses.get(principal.orgId, responseId);
+  }
+
+  @Post(':responseId/cancel')
+  @HttpCode(200)
+  @RequireScope('runs:create')
+  cancel(@CurrentPrincipal() principal: Principal, @Param('responseId') responseId: string): Promise<ResponseObject> {
+    return this.responses.cancel(principal.orgId, responseId);
+  }
+}
+
+function clientGone(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  request.raw.once('close', () => gone.abort(CLIENT_GONE));
+  reply.raw.once('close', () => gone.abort(CLIENT_GONE));
+  return gone.signal;
+}

@@ -1,0 +1,86 @@
+import type { StoredRunEvent } from '@pylon/agent-runs';
+import { messageItem, outputText, type ResponseObject } from './response-object';
+
+/** One semantic event of a streamed response, as the Responses API sends it (`event: <type>`, the same `type` in its data). */
+export interface ResponseStreamEvent {
+  type: string;
+  sequence_number: number;
+  [field: string]: unknown;
+}
+
+/**
+ * A run's events as a response's semantic stream: `response.created`, `response.in_progress` when it starts, the
+ * message's `output_item.added` and `content_part.added` before its first text, an `output_text.delta` per piece,
+ * then the `.done` events and `response.completed`, or `response.failed`. Sequence numbers rise from 0, one per event.
+ * What the response object says at each point comes from `snapshot` (the run as it is then).
+ */
+export class ResponseEventTranslator {
+  private sequence = 0;
+  private text = '';
+  private opened = false;
+  private inProgress = false;
+
+  constructor(private readonly runId: string) {}
+
+  created(response: ResponseObject): ResponseStreamEvent[] {
+    const events = [this.event('response.created', { response })];
+    if (response.status === 'in_progress') events.push(this.startedEvent(response));
+    return events;
+  }
+
+  /** The semantic events a run event makes; `final` is the response once the run ended (for its terminal event). */
+  translate(event: StoredRunEvent, current: () => ResponseObject): ResponseStreamEvent[] {
+    if (event.type === 'running' && !this.inProgress) return [this.startedEvent(current())];
+    if (event.type === 'output_delta') return this.delta(String((event.data as { text?: unknown }).text ?? ''), current);
+    return [];
+  }
+
+  /** The run ended: the message's `.done` events (with all its text at once if none streamed), then the response's own. */
+  finished(response: ResponseObject): ResponseStreamEvent[] {
+    const events: ResponseStreamEvent[] = [];
+    if (response.status === 'completed') {
+      const whole = response.output[0]?.content[0]?.text ?? this.text;
+      if (whole.length > this.text.length) events.push(...this.delta(whole.slice(this.text.length), () => response));
+      if (this.opened) {
+        events.push(
+          this.event('response.output_text.done', { ...this.position(), text: this.text, logprobs: [] }),
+          this.event('response.content_part.done', { ...this.position(), part: outputText(this.text) }),
+          this.event('response.output_item.done', { output_index: 0, item: messageItem(this.runId, this.text, 'completed') }),
+        );
+      }
+      events.push(this.event('response.completed', { response }));
+    } else {
+      events.push(this.event('response.failed', { response }));
+    }
+    return events;
+  }
+
+  private startedEvent(response: ResponseObject): ResponseStreamEvent {
+    this.inProgress = true;
+    return this.event('response.in_progress', { response: { ...response, status: 'in_progress' } });
+  }
+
+  private delta(text: string, current: () => ResponseObject): ResponseStreamEvent[] {
+    if (text.length === 0) return [];
+    const events: ResponseStreamEvent[] = [];
+    if (!this.inProgress) events.push(this.startedEvent(current()));
+    if (!this.opened) {
+      this.opened = true;
+      events.push(
+        this.event('response.output_item.added', { output_index: 0, item: { ...messageItem(this.runId, '', 'in_progress'), content: [] } }),
+        this.event('response.content_part.added', { ...this.position(), part: outputText('') }),
+      );
+    }
+    this.text += text;
+    events.push(this.event('response.output_text.delta', { ...this.position(), delta: text, logprobs: [] }));
+    return events;
+  }
+
+  private position() {
+    return { item_id: messageItem(this.runId, '', 'in_progress').id, output_index: 0, content_index: 0 };
+  }
+
+  private event(type: string, fields: Record<string, unknown>): ResponseStreamEvent {
+    return { type, sequence_number: this.sequence++, ...fields };
+  }
+}

@@ -1,0 +1,122 @@
+import { RUN_CANCELLED_ERROR } from '@pylon/contracts';
+import type { AgentRun } from '@pylon/db';
+
+export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+
+export interface OutputText {
+  type: 'output_text';
+  text: string;
+  annotations: never[];
+  logprobs: never[];
+}
+
+export interface MessageItem {
+  type: 'message';
+  id: string;
+  status: 'in_progress' | 'completed';
+  role: 'assistant';
+  content: OutputText[];
+}
+
+export interface ResponseUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens_details: { reasoning_tokens: number };
+}
+
+/** A run's tokens as a response's usage. */
+export interface RunTokens {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+}
+
+/** The Responses API's response object, for a run: its fields as the Open Responses specification names them. */
+export interface ResponseObject {
+  id: string;
+  object: 'response';
+  created_at: number;
+  completed_at: number | null;
+  status: ResponseStatus;
+  model: string;
+  output: MessageItem[];
+  usage: ResponseUsage | null;
+  error: { code: string; message: string } | null;
+  incomplete_details: null;
+  previous_response_id: null;
+  instructions: null;
+  metadata: Record<string, string>;
+  tools: never[];
+  tool_choice: 'auto';
+  parallel_tool_calls: boolean;
+  text: { format: { type: 'text' } };
+  truncation: 'disabled';
+  temperature: null;
+  top_p: null;
+  max_output_tokens: null;
+  store: true;
+}
+
+/** A run's status as a response's. A cancelled run is `failed` with the error `cancelled` in Pylon's API. */
+export function responseStatus(run: Pick<AgentRun, 'status' | 'error'>): ResponseStatus {
+  if (run.status === 'queued') return 'queued';
+  if (run.status === 'running') return 'in_progress';
+  if (run.status === 'succeeded') return 'completed';
+  return run.error === RUN_CANCELLED_ERROR ? 'cancelled' : 'failed';
+}
+
+/** The one message a run answers with: its output, once it has one. */
+export function messageItem(runId: string, text: string, status: MessageItem['status']): MessageItem {
+  return { type: 'message', id: `msg_${runId.replace(/-/g, '')}`, status, role: 'assistant', content: [outputText(text)] };
+}
+
+export function outputText(text: string): OutputText {
+  return { type: 'output_text', text, annotations: [], logprobs: [] };
+}
+
+function seconds(at: Date): number {
+  return Math.floor(at.getTime() / 1000);
+}
+
+/** The response a run is now: `model` is the agent version that answers it, `usage` its model turns' tokens once it finished. */
+export function toResponseObject(run: AgentRun, tokens: RunTokens | null): ResponseObject {
+  const status = responseStatus(run);
+  const finished = status === 'completed' || status === 'failed' || status === 'cancelled';
+  return {
+    id: run.id,
+    object: 'response',
+    created_at: seconds(run.createdAt),
+    completed_at: finished ? seconds(run.updatedAt) : null,
+    status,
+    model: run.agentVersionId,
+    output: run.status === 'succeeded' && run.output !== null ? [messageItem(run.id, run.output, 'completed')] : [],
+    usage: finished && tokens ? responseUsage(tokens) : null,
+    error: status === 'failed' ? { code: 'server_error', message: run.error ?? 'the run failed' } : null,
+    incomplete_details: null,
+    previous_response_id: null,
+    instructions: null,
+    metadata: {},
+    tools: [],
+    tool_choice: 'auto',
+    parallel_tool_calls: true,
+    text: { format: { type: 'text' } },
+    truncation: 'disabled',
+    temperature: null,
+    top_p: null,
+    max_output_tokens: null,
+    store: true,
+  };
+}
+
+function responseUsage(tokens: RunTokens): ResponseUsage {
+  return {
+    input_tokens: tokens.inputTokens,
+    output_tokens: tokens.outputTokens,
+    total_tokens: tokens.inputTokens + tokens.outputTokens,
+    input_tokens_details: { cached_tokens: tokens.cachedInputTokens },
+    output_tokens_details: { reasoning_tokens: tokens.reasoningTokens },
+  };
+}

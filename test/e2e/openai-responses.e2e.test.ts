@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import OpenAI from 'openai';
+import { FakeOpenAi } from '../support/fake-openai';
+import { Http } from '../support/http';
+import { Stack } from '../support/stack';
+import { createKey, createTenant, createVersion, type Tenant } from '../support/tenant';
+import { until } from '../support/wait';
+
+/** The order the Open Responses specification streams a one-message answer in. */
+const MESSAGE_EVENTS = [
+  'response.created',
+  'response.in_progress',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.content_part.done',
+  'response.output_item.done',
+  'response.completed',
+];
+
+/**
+ * `/v1/responses` as the official `openai` SDK uses it: each response is an ordinary Pylon run of an agent
+ * version (found under the same id in Pylon's API), created and awaited, streamed as the specification's
+ * semantic events, started in the background and retrieved, cancelled; and its errors in OpenAI's shape, which
+ * the SDK maps to its error classes.
+ */
+describe('the Responses API, through the openai SDK', () => {
+  let fake: FakeOpenAi;
+  let stack: Stack;
+  let http: Http;
+  let tenant: Tenant;
+  let openai: OpenAI;
+
+  before(async () => {
+    fake = await FakeOpenAi.start();
+    stack = await Stack.start({ env: { OPENAI_API_KEY: 'sk-operator', OPENAI_BASE_URL: fake.baseUrl } });
+    http = new Http(stack.url);
+    tenant = await createTenant(http);
+    openai = new OpenAI({ apiKey: tenant.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+  });
+  after(async () => {
+    await stack?.stop();
+    await fake?.stop();
+  });
+
+  it('responses.create answers the finished response; it is the run of that version, with its output and usage', async () => {
+    const response = await openai.responses.create({ model: tenant.versionId, input: 'What does Pylon do?' });
+    assert.equal(response.object, 'response');
+    assert.equal(response.status, 'completed');
+    assert.equal(response.model, tenant.versionId);
+    const run = await http.get(`/api/v1/agent-runs/${response.id}`, { token: tenant.key });
+    assert.equal(run.status, 200, run.text);
+    assert.equal(run.body.status, 'succeeded');
+    assert.equal(response.output_text, run.body.output, 'the SDK reads the run’s output from the message item');
+    assert.equal(response.output[0]?.type, 'message');
+    const usage = await http.get(`/api/v1/agent-runs/${response.id}/usage`, { token: tenant.key });
+    assert.deepEqual(
+      { input: response.usage?.input_tokens, output: response.usage?.output_tokens },
+      { input: usage.body.total.input_tokens, output: usage.body.total.output_tokens },
+    );
+    assert.equal(response.usage?.total_tokens, usage.body.total.input_tokens + usage.body.total.output_tokens);
+    assert.ok(Math.abs(response.created_at - Date.now() / 1000) < 120, 'created_at is in seconds');
+  });
+
+  it('a model named agent:<agent_id> is that agent’s latest version; user message items are the input', async () => {
+    const latest = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/echo' });
+    const response = await openai.responses.create({
+      model: `agent:${tenant.agentId}`,
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'echo this back' }] }],
+    });
+    assert.equal(response.model, latest);
+    assert.match(response.output_text, /echo this back/);
+  });
+
+  it('responses.stream: the semantic events in order with sequence numbers from 0, and the final response', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.enqueue({ content: 'Streamed in pieces.' });
+    const stream = openai.responses.stream({ model: versionId, input: 'Say something.' });
+    const events: Array<{ type: string; sequence_number: number; text?: string }> = [];
+    let deltas = '';
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === 'response.output_text.delta') deltas += event.delta;
+    }
+    const final = await stream.finalResponse();
+    assert.deepEqual(
+      events.map((event) => event.sequence_number),
+      events.map((_, index) => index),
+    );
+    assert.deepEqual([...new Set(events.map((event) => event.type))], MESSAGE_EVENTS, events.map((event) => event.type).join(', '));
+    assert.equal(deltas, 'Streamed in pieces.');
+    assert.equal(final.status, 'completed');
+    assert.equal(final.output_text, 'Streamed in pieces.');
+    assert.equal(events.find((event) => event.type === 'response.output_text.done')?.text, deltas);
+  });
+
+  it('background: answered at once, queued or in progress; retrieve follows it to completed; cancel ends another cancelled', async () => {
+    const slow = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.defaultReply = { content: 'after a pause', delayMs: 1_500 };
+    try {
+      const started = await openai.responses.create({ model: slow, input: 'Take your time.', background: true });
+      assert.ok(['queued', 'in_progress'].includes(started.status!), started.status);
+      assert.deepEqual(started.output, []);
+      const finished = await until('the background response completed', async () => {
+        const now = await openai.responses.retrieve(started.id);
+        return now.status === 'completed' && now;
+      });
+      assert.equal(finished.output_text, 'after a pause');
+
+      const other = await openai.responses.create({ model: slow, input: 'Never mind.', background: true });
+      const cancelled = await openai.responses.cancel(other.id);
+      assert.equal(cancelled.status, 'cancelled');
+      assert.equal((await openai.responses.retrieve(other.id)).status, 'cancelled');
+      const run = await http.get(`/api/v1/agent-runs/${other.id}`, { token: tenant.key });
+      assert.deepEqual([run.body.status, run.body.error], ['failed', 'cancelled']);
+    } finally {
+      fake.defaultReply = { content: 'fake completion' };
+    }
+  });
+
+  it('errors in OpenAI’s shape, as the SDK’s error classes: unknown model 404, a parameter refused by name 400, another organisation’s response 404, scope 403, no key 401', async () => {
+    const refused = async (call: Promise<unknown>, errorClass: abstract new (...args: any[]) => InstanceType<typeof OpenAI.APIError>) => {
+      const error = await call.then(
+        () => assert.fail('the call succeeded'),
+        (caught: unknown) => caught,
+      );
+      assert.ok(error instanceof errorClass, `${String(error)} is a ${errorClass.name}`);
+      return error as InstanceType<typeof OpenAI.APIError>;
+    };
+    const missing = await refused(openai.responses.create({ model: '00000000-0000-4000-8000-000000000000', input: 'hi' }), OpenAI.NotFoundError);
+    assert.deepEqual([missing.code, missing.param, missing.type], ['model_not_found', 'model', 'invalid_request_error']);
+    const unsupported = await refused(openai.responses.create({ model: tenant.versionId, input: 'hi', temperature: 0.2 }), OpenAI.BadRequestError);
+    assert.deepEqual([unsupported.param, unsupported.code], ['temperature', 'invalid_request']);
+    const unknown = await refused(
+      openai.responses.create({
+        model: tenant.versionId,
+        input: 'hi',
+        colour: 'blue',
+      } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming),
+      OpenAI.BadRequestError,
+    );
+    assert.match(unknown.message, /Unknown parameter: 'colour'/);
+    const badInput = await refused(
+      openai.responses.create({ model: tenant.versionId, input: [{ role: 'assistant', content: 'hi' }] }),
+      OpenAI.BadRequestError,
+    );
+    assert.equal(badInput.param, 'input[0].role');
+
+    const mine = await openai.responses.create({ model: tenant.versionId, input: 'mine' });
+    const stranger = await createTenant(http);
+    const theirs = new OpenAI({ apiKey: stranger.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+    const hidden = await refused(theirs.responses.retrieve(mine.id), OpenAI.NotFoundError);
+    assert.equal(hidden.type, 'invalid_request_error');
+    await refused(theirs.responses.retrieve('resp_not_a_pylon_id'), OpenAI.NotFoundError);
+
+    const reader = new OpenAI({ apiKey: await createKey(http, tenant.orgId, ['runs:read']), baseURL: `${stack.url}/v1`, maxRetries: 0 });
+    const forbidden = await refused(reader.responses.create({ model: tenant.versionId, input: 'hi' }), OpenAI.PermissionDeniedError);
+    assert.equal(forbidden.type, 'permission_error');
+    assert.equal((await reader.responses.retrieve(mine.id)).id, mine.id, 'runs:read retrieves');
+    const anonymous = new OpenAI({ apiKey: 'pyl_not_a_key', baseURL: `${stack.url}/v1`, maxRetries: 0 });
+    await refused(anonymous.responses.retrieve(mine.id), OpenAI.AuthenticationError);
+
+    const malformed = await fetch(`${stack.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+      body: '{"model": ',
+    });
+    assert.equal(malformed.status, 400);
+    const body = (await malformed.json()) as { error: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
+    assert.equal(body.error.type, 'invalid_request_error');
+  });
+});
