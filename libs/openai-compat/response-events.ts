@@ -11,8 +11,9 @@ export interface ResponseStreamEvent {
 /**
  * A run's events as a response's semantic stream: `response.created`, `response.in_progress` when it starts, the
  * message's `output_item.added` and `content_part.added` before its first text, an `output_text.delta` per piece,
- * then the `.done` events and `response.completed`, or `response.failed`. Sequence numbers rise from 0, one per event.
- * What the response object says at each point comes from `snapshot` (the run as it is then).
+ * then the `.done` events and `response.completed`, or `response.failed`. Sequence numbers rise from 0, one per event,
+ * and depend only on the run's event log: a stream read again from its start numbers every event as before, which
+ * is how `starting_after` resumes one.
  */
 export class ResponseEventTranslator {
   private sequence = 0;
@@ -22,13 +23,14 @@ export class ResponseEventTranslator {
 
   constructor(private readonly runId: string) {}
 
+  /** Always the response as it was created (queued): the stream is a function of the run's log alone, so a replay numbers it alike. */
   created(response: ResponseObject): ResponseStreamEvent[] {
-    const events = [this.event('response.created', { response })];
-    if (response.status === 'in_progress') events.push(this.startedEvent(response));
-    return events;
+    return [
+      this.event('response.created', { response: { ...response, status: 'queued', completed_at: null, output: [], usage: null, error: null } }),
+    ];
   }
 
-  /** The semantic events a run event makes; `final` is the response once the run ended (for its terminal event). */
+  /** The semantic events a run event makes; `current` is the response while it runs. */
   translate(event: StoredRunEvent, current: () => ResponseObject): ResponseStreamEvent[] {
     if (event.type === 'running' && !this.inProgress) return [this.startedEvent(current())];
     if (event.type === 'output_delta') return this.delta(String((event.data as { text?: unknown }).text ?? ''), current);

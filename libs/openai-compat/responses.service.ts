@@ -35,6 +35,24 @@ export class ResponsesService {
     return this.objectOf(await this.run(orgId, responseId));
   }
 
+  /** The run a response is, for a stream read again. */
+  async find(orgId: string, responseId: string): Promise<AgentRun> {
+    return this.run(orgId, responseId);
+  }
+
+  /** What the response was asked: its input, as the one user message it became. */
+  async inputItems(orgId: string, responseId: string): Promise<InputItemList> {
+    const run = await this.run(orgId, responseId);
+    const item: InputMessage = {
+      type: 'message',
+      id: `msg_in_${run.id.replace(/-/g, '')}`,
+      role: 'user',
+      status: 'completed',
+      content: [{ type: 'input_text', text: run.input }],
+    };
+    return { object: 'list', data: [item], first_id: item.id, last_id: item.id, has_more: false };
+  }
+
   async cancel(orgId: string, responseId: string): Promise<ResponseObject> {
     await this.run(orgId, responseId);
     return this.objectOf(await this.runs.cancel(orgId, responseId));
@@ -51,11 +69,20 @@ export class ResponsesService {
     return this.get(orgId, run.id);
   }
 
-  /** The response's semantic events, from `response.created` to its terminal event, each handed to `send` as it happens. */
-  async stream(orgId: string, run: AgentRun, signal: AbortSignal, send: (event: ResponseStreamEvent) => Promise<void>): Promise<void> {
+  /**
+   * The response's semantic events, from `response.created` to its terminal event, each handed to `send` as it
+   * happens; only those after `startingAfter` (a sequence number the stream sent), to resume it.
+   */
+  async stream(
+    orgId: string,
+    run: AgentRun,
+    signal: AbortSignal,
+    send: (event: ResponseStreamEvent) => Promise<void>,
+    startingAfter = -1,
+  ): Promise<void> {
     const translator = new ResponseEventTranslator(run.id);
     const sendAll = async (events: ResponseStreamEvent[]) => {
-      for (const event of events) await send(event);
+      for (const event of events) if (event.sequence_number > startingAfter) await send(event);
     };
     await sendAll(translator.created(toResponseObject(run, null)));
     const stream = await this.runEvents.openStream(orgId, run.id, 0);
@@ -110,6 +137,22 @@ export class ResponsesService {
       reasoningTokens: usage.turns.reduce((sum, turn) => sum + turn.reasoningTokens, 0),
     };
   }
+}
+
+export interface InputMessage {
+  type: 'message';
+  id: string;
+  role: 'user';
+  status: 'completed';
+  content: Array<{ type: 'input_text'; text: string }>;
+}
+
+export interface InputItemList {
+  object: 'list';
+  data: InputMessage[];
+  first_id: string;
+  last_id: string;
+  has_more: boolean;
 }
 
 /** A model that names no agent version of the organisation: OpenAI's 404 `model_not_found`. */

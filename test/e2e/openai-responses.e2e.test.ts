@@ -120,6 +120,33 @@ describe('the Responses API, through the openai SDK', () => {
     }
   });
 
+  it('a stream read again with retrieve(stream, starting_after) resumes it: the same events under the same sequence numbers; input_items lists the input', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.enqueue({ content: 'One, two, three, four.' });
+    const started = await openai.responses.create({ model: versionId, input: 'Count to four.', background: true });
+    await until('the response completed', async () => (await openai.responses.retrieve(started.id)).status === 'completed');
+    const read = async (startingAfter?: number) => {
+      const events: Array<{ type: string; sequence_number: number }> = [];
+      const stream = await openai.responses.retrieve(started.id, {
+        stream: true,
+        ...(startingAfter !== undefined && { starting_after: startingAfter }),
+      });
+      for await (const event of stream) events.push(event);
+      return events;
+    };
+    const whole = await read();
+    assert.deepEqual([...new Set(whole.map((event) => event.type))], MESSAGE_EVENTS);
+    const cut = Math.floor(whole.length / 2);
+    assert.deepEqual(await read(whole[cut]!.sequence_number), whole.slice(cut + 1), 'the rest, exactly as first sent');
+    assert.deepEqual(await read(whole.at(-1)!.sequence_number), []);
+
+    const inputs = await openai.responses.inputItems.list(started.id);
+    assert.deepEqual(
+      inputs.data.map((item) => (item.type === 'message' ? [item.role, item.content] : item.type)),
+      [['user', [{ type: 'input_text', text: 'Count to four.' }]]],
+    );
+  });
+
   it('errors in OpenAI’s shape, as the SDK’s error classes: unknown model 404, a parameter refused by name 400, another organisation’s response 404, scope 403, no key 401', async () => {
     const refused = async (call: Promise<unknown>, errorClass: abstract new (...args: any[]) => InstanceType<typeof OpenAI.APIError>) => {
       const error = await call.then(

@@ -2,11 +2,14 @@ import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PylonConfig } from '@pylon/config';
-import { parseResponseRequest, ResponsesService, type ResponseObject } from '@pylon/openai-compat';
+import type { AgentRun } from '@pylon/db';
+import { parseResponseRequest, ResponsesService, type InputItemList, type ResponseObject } from '@pylon/openai-compat';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { readIdempotencyKey } from '../common/idempotency';
+import { QueryParams } from '../common/query-params';
 import { ServerSentEventStream } from '../common/server-sent-events';
+import { InputItemsQuery, RetrieveResponseQuery } from './dto/responses.dto';
 
 /** Why a response's wait or stream stops following its run: its client went away. */
 const CLIENT_GONE = new Error('the client closed the connection');
@@ -37,30 +40,34 @@ export class ResponsesController {
     // The body is read as OpenAI's parameters, each refused by name (response-request.ts), not as a Pylon DTO.
     const asked = parseResponseRequest(request.body);
     const run = await this.responses.create(principal.orgId, asked, readIdempotencyKey(idempotencyKeyHeader));
-    const gone = clientGone(request, reply);
-    if (asked.stream) {
-      reply.hijack();
-      const sse = new ServerSentEventStream(reply.raw);
-      sse.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
-      try {
-        await this.responses.stream(principal.orgId, run, gone, (event) =>
-          sse.send({ id: String(event.sequence_number), event: event.type, data: event }),
-        );
-      } catch (error) {
-        if (!gone.aborted) request.log.warn({ err: error }, `the stream of response ${run.id} stopped`);
-      } finally {
-        sse.close();
-      }
-      return;
-    }
+    if (asked.stream) return this.sendStream(principal.orgId, run, request, reply, -1);
     if (asked.background) return this.responses.get(principal.orgId, run.id);
-    return this.responses.finished(principal.orgId, run, gone);
+    return this.responses.finished(principal.orgId, run, clientGone(request, reply));
   }
 
+  /** The object; with `stream=true` its semantic stream again, from its start or after `starting_after`. */
   @Get(':responseId')
   @RequireScope('runs:read')
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('responseId') responseId: string): Promise<ResponseObject> {
-    return this.responses.get(principal.orgId, responseId);
+  async retrieve(
+    @CurrentPrincipal() principal: Principal,
+    @Param('responseId') responseId: string,
+    @QueryParams() query: RetrieveResponseQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResponseObject | void> {
+    if (!query.stream) return this.responses.get(principal.orgId, responseId);
+    const run = await this.responses.find(principal.orgId, responseId);
+    await this.sendStream(principal.orgId, run, request, reply, query.starting_after ?? -1);
+  }
+
+  @Get(':responseId/input_items')
+  @RequireScope('runs:read')
+  inputItems(
+    @CurrentPrincipal() principal: Principal,
+    @Param('responseId') responseId: string,
+    @QueryParams() _query: InputItemsQuery,
+  ): Promise<InputItemList> {
+    return this.responses.inputItems(principal.orgId, responseId);
   }
 
   @Post(':responseId/cancel')
@@ -69,8 +76,29 @@ export class ResponsesController {
   cancel(@CurrentPrincipal() principal: Principal, @Param('responseId') responseId: string): Promise<ResponseObject> {
     return this.responses.cancel(principal.orgId, responseId);
   }
+
+  private async sendStream(orgId: string, run: AgentRun, request: FastifyRequest, reply: FastifyReply, startingAfter: number): Promise<void> {
+    const gone = clientGone(request, reply);
+    reply.hijack();
+    const sse = new ServerSentEventStream(reply.raw);
+    sse.open(reply.getHeaders() as Record<string, string>, this.config.runEventsHeartbeatSeconds);
+    try {
+      await this.responses.stream(
+        orgId,
+        run,
+        gone,
+        (event) => sse.send({ id: String(event.sequence_number), event: event.type, data: event }),
+        startingAfter,
+      );
+    } catch (error) {
+      if (!gone.aborted) request.log.warn({ err: error }, `the stream of response ${run.id} stopped`);
+    } finally {
+      sse.close();
+    }
+  }
 }
 
+/** Aborted when the client goes away, which ends the wait or the stream. */
 function clientGone(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const gone = new AbortController();
   request.raw.once('close', () => gone.abort(CLIENT_GONE));
