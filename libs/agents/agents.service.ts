@@ -122,6 +122,11 @@ export class AgentsService {
     return this.agents.listVersions(orgId, agentId, page);
   }
 
+  /** Every version of every agent of the organisation, newest first. */
+  listOrgVersions(orgId: string, page: PageRequest): Promise<Page<AgentVersion>> {
+    return this.agents.listOrgVersions(orgId, page);
+  }
+
   async getVersion(orgId: string, versionId: string): Promise<AgentVersion> {
     const version = await this.agents.findVersion(orgId, versionId);
     if (!version) throw PylonError.notFound('no such agent version');

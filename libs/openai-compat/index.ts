@@ -3,3 +3,4 @@ export { ResponsesService, ModelNotFound, type InputItemList, type InputMessage 
 export { parseResponseRequest, ResponseParamError, type ResponseRequest } from './response-request';
 export type { ResponseObject } from './response-object';
 export type { ResponseStreamEvent } from './response-events';
+export { ModelsService, type ModelObject } from './models.service';

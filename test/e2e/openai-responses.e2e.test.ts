@@ -147,6 +147,19 @@ describe('the Responses API, through the openai SDK', () => {
     );
   });
 
+  it('models.list: each agent as agent:<agent_id> and each agent version; models.retrieve reads one; another organisation’s is 404', async () => {
+    const models = [];
+    for await (const model of openai.models.list()) models.push(model);
+    const ids = models.map((model) => model.id);
+    assert.ok(ids.includes(`agent:${tenant.agentId}`) && ids.includes(tenant.versionId), ids.join(', '));
+    assert.ok(models.every((model) => model.object === 'model' && model.owned_by === tenant.orgId && Number.isInteger(model.created)));
+    assert.equal((await openai.models.retrieve(tenant.versionId)).id, tenant.versionId);
+    assert.equal((await openai.models.retrieve(`agent:${tenant.agentId}`)).id, `agent:${tenant.agentId}`);
+    const stranger = await createTenant(http);
+    const theirs = new OpenAI({ apiKey: stranger.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+    await assert.rejects(theirs.models.retrieve(tenant.versionId), OpenAI.NotFoundError);
+  });
+
   it('errors in OpenAI’s shape, as the SDK’s error classes: unknown model 404, a parameter refused by name 400, another organisation’s response 404, scope 403, no key 401', async () => {
     const refused = async (call: Promise<unknown>, errorClass: abstract new (...args: any[]) => InstanceType<typeof OpenAI.APIError>) => {
       const error = await call.then(

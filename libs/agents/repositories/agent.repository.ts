@@ -114,6 +114,11 @@ export class AgentRepository {
     );
   }
 
+  /** Every version of the organisation, newest first. */
+  listOrgVersions(orgId: string, page: PageRequest): Promise<Page<AgentVersion>> {
+    return paginate(this.db.getRepository(AgentVersion).createQueryBuilder('version').where('version.org_id = :orgId', { orgId }), page);
+  }
+
   /** The organisation's versions with an MCP tool that has headers (to seal them again under a new key): ids and tools. */
   async versionsWithMcpHeaders(orgId: string): Promise<Array<Pick<AgentVersion, 'id' | 'tools'>>> {
     return (await this.db.query(
