@@ -1,5 +1,5 @@
 export { OpenAiCompatModule } from './openai-compat.module';
-export { ResponsesService, ModelNotFound, type InputItemList, type InputMessage } from './responses.service';
+export { ResponsesService, ModelNotFound, type InputItemList, type InputMessage, type StartedResponse } from './responses.service';
 export { parseResponseRequest, ResponseParamError, type ResponseRequest } from './response-request';
 export type { ResponseObject } from './response-object';
 export type { ResponseStreamEvent } from './response-events';

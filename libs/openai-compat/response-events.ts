@@ -1,5 +1,5 @@
 import type { StoredRunEvent } from '@pylon/agent-runs';
-import { messageItem, outputText, type ResponseObject } from './response-object';
+import { functionCallItem, messageItem, outputText, type PendingAction, type ResponseObject } from './response-object';
 
 /** One semantic event of a streamed response, as the Responses API sends it (`event: <type>`, the same `type` in its data). */
 export interface ResponseStreamEvent {
@@ -23,11 +23,38 @@ export class ResponseEventTranslator {
 
   constructor(private readonly runId: string) {}
 
-  /** Always the response as it was created (queued): the stream is a function of the run's log alone, so a replay numbers it alike. */
-  created(response: ResponseObject): ResponseStreamEvent[] {
-    return [
-      this.event('response.created', { response: { ...response, status: 'queued', completed_at: null, output: [], usage: null, error: null } }),
-    ];
+  /**
+   * Always the response as it was created (queued): the stream is a function of the run's log alone, so a replay
+   * numbers it alike. A run going on with the outputs of its function calls is in progress from the start.
+   */
+  created(response: ResponseObject, continuing = false): ResponseStreamEvent[] {
+    const fresh = { ...response, status: 'queued' as const, completed_at: null, output: [], usage: null, error: null };
+    const events = [this.event('response.created', { response: fresh })];
+    if (continuing) events.push(this.startedEvent(fresh));
+    return events;
+  }
+
+  /**
+   * The run waits for the outputs of its function calls: each call as an output item with its arguments, then
+   * `response.completed` with them (the next response goes on from there). Null for a wait the stream cannot
+   * end with (a person's approval, answered through Pylon's API): the stream goes on waiting.
+   */
+  waiting(action: PendingAction, response: () => ResponseObject): ResponseStreamEvent[] | null {
+    if (action.type !== 'submit_tool_outputs') return null;
+    const events: ResponseStreamEvent[] = [];
+    if (!this.inProgress) events.push(this.startedEvent(response()));
+    action.tool_calls.forEach((call, index) => {
+      const outputIndex = (this.opened ? 1 : 0) + index;
+      const item = functionCallItem(call, 'in_progress');
+      events.push(
+        this.event('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '' } }),
+        this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta: call.arguments }),
+        this.event('response.function_call_arguments.done', { item_id: item.id, output_index: outputIndex, arguments: call.arguments }),
+        this.event('response.output_item.done', { output_index: outputIndex, item: functionCallItem(call, 'completed') }),
+      );
+    });
+    events.push(this.event('response.completed', { response: response() }));
+    return events;
   }
 
   /** The semantic events a run event makes; `current` is the response while it runs. */
@@ -41,7 +68,8 @@ export class ResponseEventTranslator {
   finished(response: ResponseObject): ResponseStreamEvent[] {
     const events: ResponseStreamEvent[] = [];
     if (response.status === 'completed') {
-      const whole = response.output[0]?.content[0]?.text ?? this.text;
+      const message = response.output.find((item) => item.type === 'message');
+      const whole = message?.content[0]?.text ?? this.text;
       if (whole.length > this.text.length) events.push(...this.delta(whole.slice(this.text.length), () => response));
       if (this.opened) {
         events.push(

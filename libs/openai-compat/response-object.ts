@@ -1,4 +1,4 @@
-import { RUN_CANCELLED_ERROR } from '@pylon/contracts';
+import { RUN_CANCELLED_ERROR, type RequiredActionType, type ToolCall } from '@pylon/contracts';
 import type { AgentRun } from '@pylon/db';
 
 export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -16,6 +16,21 @@ export interface MessageItem {
   status: 'in_progress' | 'completed';
   role: 'assistant';
   content: OutputText[];
+}
+
+export interface FunctionCallItem {
+  type: 'function_call';
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: 'in_progress' | 'completed';
+}
+
+/** What a waiting run waits for (its `requires_action` event). */
+export interface PendingAction {
+  type: RequiredActionType;
+  tool_calls: ToolCall[];
 }
 
 export interface ResponseUsage {
@@ -42,7 +57,7 @@ export interface ResponseObject {
   completed_at: number | null;
   status: ResponseStatus;
   model: string;
-  output: MessageItem[];
+  output: Array<MessageItem | FunctionCallItem>;
   usage: ResponseUsage | null;
   error: { code: string; message: string } | null;
   incomplete_details: null;
@@ -73,6 +88,10 @@ export function messageItem(runId: string, text: string, status: MessageItem['st
   return { type: 'message', id: `msg_${runId.replace(/-/g, '')}`, status, role: 'assistant', content: [outputText(text)] };
 }
 
+export function functionCallItem(call: ToolCall, status: FunctionCallItem['status']): FunctionCallItem {
+  return { type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: call.arguments, status };
+}
+
 export function outputText(text: string): OutputText {
   return { type: 'output_text', text, annotations: [], logprobs: [] };
 }
@@ -81,10 +100,20 @@ function seconds(at: Date): number {
   return Math.floor(at.getTime() / 1000);
 }
 
-/** The response a run is now: `model` is the agent version that answers it, `usage` its model turns' tokens once it finished. */
-export function toResponseObject(run: AgentRun, tokens: RunTokens | null): ResponseObject {
-  const status = responseStatus(run);
+/**
+ * The response a run is now: `model` is the agent version that answers it, `usage` its model turns' tokens once it
+ * finished. A run waiting for the outputs of its function calls is a `completed` response whose output is those
+ * calls, as OpenAI answers one: the next response, with `previous_response_id` and the outputs, goes on with it.
+ */
+export function toResponseObject(run: AgentRun, tokens: RunTokens | null, pending: PendingAction | null = null): ResponseObject {
+  const calls = pending?.type === 'submit_tool_outputs' ? pending.tool_calls : null;
+  const status = calls ? 'completed' : responseStatus(run);
   const finished = status === 'completed' || status === 'failed' || status === 'cancelled';
+  const output = calls
+    ? calls.map((call) => functionCallItem(call, 'completed'))
+    : run.status === 'succeeded' && run.output !== null
+      ? [messageItem(run.id, run.output, 'completed')]
+      : [];
   return {
     id: run.id,
     object: 'response',
@@ -92,7 +121,7 @@ export function toResponseObject(run: AgentRun, tokens: RunTokens | null): Respo
     completed_at: finished ? seconds(run.updatedAt) : null,
     status,
     model: run.agentVersionId,
-    output: run.status === 'succeeded' && run.output !== null ? [messageItem(run.id, run.output, 'completed')] : [],
+    output,
     usage: finished && tokens ? responseUsage(tokens) : null,
     error: status === 'failed' ? { code: 'server_error', message: run.error ?? 'the run failed' } : null,
     incomplete_details: null,

@@ -1,4 +1,4 @@
-import { ErrorCode, PylonError } from '@pylon/contracts';
+import { ErrorCode, MAX_TOOL_OUTPUT_CHARS, PylonError, type ToolOutput } from '@pylon/contracts';
 
 /** A `POST /v1/responses` request this server takes: a model, the input, and how to answer. */
 export interface ResponseRequest {
@@ -8,6 +8,8 @@ export interface ResponseRequest {
   input: string;
   stream: boolean;
   background: boolean;
+  /** `previous_response_id` with `function_call_output` items: the outputs the response it names waits for. */
+  continues?: { responseId: string; outputs: ToolOutput[] };
 }
 
 /** A request refused for one of its parameters: OpenAI's error names it in `param` (and its own `code`, when it has one). */
@@ -23,7 +25,7 @@ export class ResponseParamError extends PylonError {
 }
 
 /** What this server takes so far; any other parameter is refused by name rather than ignored. */
-const TAKEN = new Set(['model', 'input', 'stream', 'background', 'store']);
+const TAKEN = new Set(['model', 'input', 'stream', 'background', 'store', 'previous_response_id']);
 /** Open Responses parameters a later version takes: refused, saying so. */
 const NOT_YET = new Set([
   'instructions',
@@ -32,7 +34,6 @@ const NOT_YET = new Set([
   'text',
   'max_output_tokens',
   'metadata',
-  'previous_response_id',
   'conversation',
   'temperature',
   'top_p',
@@ -65,10 +66,44 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
   if (fields.store !== undefined && fields.store !== true) {
     throw new ResponseParamError('store', 'every response is stored (it is a durable run): store must be true or absent');
   }
+  const previous = fields.previous_response_id;
+  if (previous !== undefined && previous !== null) {
+    if (typeof previous !== 'string' || previous.length === 0 || previous.length > 200) {
+      throw new ResponseParamError('previous_response_id', 'previous_response_id must be the id of a response');
+    }
+    return { model: fields.model, input: '', stream, background, continues: { responseId: previous, outputs: functionCallOutputs(fields.input) } };
+  }
   const input = inputText(fields.input);
   if (input.length === 0) throw new ResponseParamError('input', 'input must hold some text');
   if (input.length > MAX_INPUT_CHARS) throw new ResponseParamError('input', `input must be at most ${MAX_INPUT_CHARS} characters`);
   return { model: fields.model, input, stream, background };
+}
+
+/**
+ * After `previous_response_id`: the outputs of the function calls that response made, one
+ * `{"type": "function_call_output", "call_id", "output"}` item each (its run goes on with them).
+ */
+function functionCallOutputs(input: unknown): ToolOutput[] {
+  if (!Array.isArray(input) || input.length === 0) {
+    throw new ResponseParamError('input', 'after previous_response_id, input must be the function_call_output items of its function calls');
+  }
+  return input.map((item, index) => {
+    const param = `input[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new ResponseParamError(param, `${param} must be a function_call_output item`);
+    const { type, call_id: callId, output, ...rest } = item as Record<string, unknown>;
+    if (type !== 'function_call_output') {
+      throw new ResponseParamError(`${param}.type`, `${param}: after previous_response_id only function_call_output items are supported yet`);
+    }
+    const extra = Object.keys(rest).find((name) => name !== 'id' && name !== 'status');
+    if (extra !== undefined) throw new ResponseParamError(`${param}.${extra}`, `Unknown parameter: '${param}.${extra}'.`);
+    if (typeof callId !== 'string' || callId.length === 0 || callId.length > 200)
+      throw new ResponseParamError(`${param}.call_id`, `${param}.call_id must be a function call's call_id`);
+    if (typeof output !== 'string') throw new ResponseParamError(`${param}.output`, `${param}.output must be a string`);
+    if (output.length > MAX_TOOL_OUTPUT_CHARS)
+      throw new ResponseParamError(`${param}.output`, `${param}.output must be at most ${MAX_TOOL_OUTPUT_CHARS} characters`);
+    return { tool_call_id: callId, output };
+  });
 }
 
 function optionalBoolean(fields: Record<string, unknown>, name: string): boolean {

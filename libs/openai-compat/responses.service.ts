@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AgentRunsService, RunEventsService, RunMeteringService, TERMINAL_RUN_EVENTS } from '@pylon/agent-runs';
+import { AgentRunsService, RequiredActionsService, RunEventsService, RunMeteringService, TERMINAL_RUN_EVENTS } from '@pylon/agent-runs';
 import { AgentsService } from '@pylon/agents';
 import { ErrorCode, PylonError } from '@pylon/contracts';
 import type { AgentRun } from '@pylon/db';
 import { ResponseEventTranslator, type ResponseStreamEvent } from './response-events';
-import { toResponseObject, type ResponseObject, type RunTokens } from './response-object';
+import { toResponseObject, type PendingAction, type ResponseObject, type RunTokens } from './response-object';
 import { ResponseParamError, type ResponseRequest } from './response-request';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,13 +22,30 @@ export class ResponsesService {
     private readonly runEvents: RunEventsService,
     private readonly metering: RunMeteringService,
     private readonly agents: AgentsService,
+    private readonly actions: RequiredActionsService,
   ) {}
 
-  /** Starts the run; the response as it is once created (queued). */
-  async create(orgId: string, request: ResponseRequest, idempotencyKey: string | null): Promise<AgentRun> {
+  /**
+   * Starts the run, or (with `previous_response_id`) hands the outputs of its function calls to the run that
+   * response is, which goes on with them: the same run, so the same id. `after` is where the new part of its
+   * event log starts.
+   */
+  async create(orgId: string, request: ResponseRequest, idempotencyKey: string | null): Promise<StartedResponse> {
     const versionId = await this.versionOf(orgId, request.model);
+    if (request.continues) {
+      const previous = await this.run(orgId, request.continues.responseId).catch((error: unknown) => {
+        throw error instanceof PylonError
+          ? new ResponseParamError('previous_response_id', `No response with id '${request.continues!.responseId}' found.`, ErrorCode.NotFound)
+          : error;
+      });
+      if (previous.agentVersionId !== versionId)
+        throw new ResponseParamError('model', `the previous response was answered by ${previous.agentVersionId}`);
+      const after = await this.lastEventSeq(orgId, previous.id);
+      const run = await this.actions.answer(orgId, previous.id, { type: 'submit_tool_outputs', tool_outputs: request.continues.outputs });
+      return { run, after, continuing: true };
+    }
     const queued = await this.runs.create(orgId, { agent_version_id: versionId, input: request.input }, idempotencyKey);
-    return this.runs.get(orgId, queued.id);
+    return { run: await this.runs.get(orgId, queued.id), after: 0, continuing: false };
   }
 
   async get(orgId: string, responseId: string): Promise<ResponseObject> {
@@ -58,41 +75,53 @@ export class ResponsesService {
     return this.objectOf(await this.runs.cancel(orgId, responseId));
   }
 
-  /** The response once its run ended (or waits for the caller: it is then still in progress). */
-  async finished(orgId: string, run: AgentRun, signal: AbortSignal): Promise<ResponseObject> {
-    const stream = await this.runEvents.openStream(orgId, run.id, 0);
+  /** The response once its run ended, or waits for the caller (its function calls' outputs, or a person's approval). */
+  async finished(orgId: string, started: StartedResponse, signal: AbortSignal): Promise<ResponseObject> {
+    const stream = await this.runEvents.openStream(orgId, started.run.id, started.after);
     try {
       for await (const event of stream.events(signal)) if (TERMINAL_RUN_EVENTS.includes(event.type) || event.type === 'requires_action') break;
     } finally {
       stream.close();
     }
-    return this.get(orgId, run.id);
+    return this.get(orgId, started.run.id);
   }
 
   /**
-   * The response's semantic events, from `response.created` to its terminal event, each handed to `send` as it
-   * happens; only those after `startingAfter` (a sequence number the stream sent), to resume it.
+   * The response's semantic events, from `response.created` to its terminal event (or to its function calls,
+   * when the run waits for their outputs), each handed to `send` as it happens; only those after `startingAfter`
+   * (a sequence number the stream sent), to resume it.
    */
   async stream(
     orgId: string,
-    run: AgentRun,
+    started: StartedResponse,
     signal: AbortSignal,
     send: (event: ResponseStreamEvent) => Promise<void>,
     startingAfter = -1,
   ): Promise<void> {
+    const { run } = started;
     const translator = new ResponseEventTranslator(run.id);
     const sendAll = async (events: ResponseStreamEvent[]) => {
       for (const event of events) if (event.sequence_number > startingAfter) await send(event);
     };
-    await sendAll(translator.created(toResponseObject(run, null)));
-    const stream = await this.runEvents.openStream(orgId, run.id, 0);
+    const current = () => toResponseObject(run, null);
+    await sendAll(translator.created(current(), started.continuing));
+    const stream = await this.runEvents.openStream(orgId, run.id, started.after);
     try {
       for await (const event of stream.events(signal)) {
         if (TERMINAL_RUN_EVENTS.includes(event.type)) {
           await sendAll(translator.finished(await this.get(orgId, run.id)));
           return;
         }
-        await sendAll(translator.translate(event, () => toResponseObject(run, null)));
+        if (event.type === 'requires_action') {
+          const pending = event.data as unknown as PendingAction;
+          // A person's approval is answered through Pylon's API: the stream goes on waiting for what follows.
+          if (pending.type !== 'submit_tool_outputs') continue;
+          // The response with its function calls and the usage so far, as the completed response it is for now.
+          const waiting = await this.get(orgId, run.id);
+          await sendAll(translator.waiting(pending, () => waiting) ?? []);
+          return;
+        }
+        await sendAll(translator.translate(event, current));
       }
     } finally {
       stream.close();
@@ -124,8 +153,26 @@ export class ResponsesService {
   }
 
   private async objectOf(run: AgentRun): Promise<ResponseObject> {
-    const finished = run.status === 'succeeded' || run.status === 'failed';
-    return toResponseObject(run, finished ? await this.tokens(run) : null);
+    const pending = run.status === 'running' ? await this.pendingAction(run) : null;
+    const finished = run.status === 'succeeded' || run.status === 'failed' || pending?.type === 'submit_tool_outputs';
+    return toResponseObject(run, finished ? await this.tokens(run) : null, pending);
+  }
+
+  private async pendingAction(run: AgentRun): Promise<PendingAction | null> {
+    return this.actions.pending(run.orgId, run.id).catch((error: unknown) => {
+      if (error instanceof PylonError && error.code === ErrorCode.NotFound) return null;
+      throw error;
+    });
+  }
+
+  /** The sequence number of the run's latest event (0 when it has none). */
+  private async lastEventSeq(orgId: string, runId: string): Promise<number> {
+    let after = 0;
+    for (;;) {
+      const { events, more } = await this.runEvents.page(orgId, runId, after, 1_000);
+      if (events.length > 0) after = events[events.length - 1]!.seq;
+      if (!more) return after;
+    }
   }
 
   private async tokens(run: AgentRun): Promise<RunTokens> {
@@ -137,6 +184,13 @@ export class ResponsesService {
       reasoningTokens: usage.turns.reduce((sum, turn) => sum + turn.reasoningTokens, 0),
     };
   }
+}
+
+/** A response as created: its run, where the part of its event log this response follows starts, and whether it goes on from an earlier one. */
+export interface StartedResponse {
+  run: AgentRun;
+  after: number;
+  continuing: boolean;
 }
 
 export interface InputMessage {

@@ -20,6 +20,14 @@ const MESSAGE_EVENTS = [
   'response.completed',
 ];
 
+/** A function tool: the offline model calls it when the input names it (`lookup_order for order 42` → {"order_id":"42"}). */
+const LOOKUP_ORDER = {
+  type: 'function' as const,
+  name: 'lookup_order',
+  description: 'Finds an order by its id.',
+  parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+};
+
 /**
  * `/v1/responses` as the official `openai` SDK uses it: each response is an ordinary Pylon run of an agent
  * version (found under the same id in Pylon's API), created and awaited, streamed as the specification's
@@ -144,6 +152,65 @@ describe('the Responses API, through the openai SDK', () => {
     assert.deepEqual(
       inputs.data.map((item) => (item.type === 'message' ? [item.role, item.content] : item.type)),
       [['user', [{ type: 'input_text', text: 'Count to four.' }]]],
+    );
+  });
+
+  it('a function-call loop through previous_response_id: the calls come back completed, their outputs go on with the same run, also streamed', async () => {
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', tools: [LOOKUP_ORDER] });
+    const first = await openai.responses.create({ model: versionId, input: 'lookup_order for order 42' });
+    assert.equal(first.status, 'completed');
+    const [call] = first.output;
+    assert.ok(call?.type === 'function_call', JSON.stringify(first.output));
+    assert.deepEqual([call.name, JSON.parse(call.arguments)], ['lookup_order', { order_id: '42' }]);
+    const second = await openai.responses.create({
+      model: versionId,
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Order 42 shipped on Monday.' }],
+    });
+    assert.equal(second.status, 'completed');
+    assert.equal(second.id, first.id, 'the same run went on');
+    const run = await http.get(`/api/v1/agent-runs/${first.id}`, { token: tenant.key });
+    assert.equal(run.body.status, 'succeeded');
+    assert.equal(second.output_text, run.body.output);
+    await assert.rejects(
+      openai.responses.create({
+        model: versionId,
+        previous_response_id: first.id,
+        input: [{ type: 'function_call_output', call_id: call.call_id, output: 'something else' }],
+      }),
+      (error: unknown) => error instanceof OpenAI.ConflictError && error.code === 'run_not_waiting',
+      'an answer to a run that no longer waits',
+    );
+
+    // The same loop streamed: the call's arguments as events, then the rest of the run.
+    const events: string[] = [];
+    let calls: Array<{ call_id: string }> = [];
+    let waiting = '';
+    let responseId = '';
+    for await (const event of openai.responses.stream({ model: versionId, input: 'lookup_order for order 7' })) {
+      events.push(event.type);
+      if (event.type === 'response.created') responseId = event.response.id;
+      if (event.type === 'response.function_call_arguments.done') waiting = event.arguments;
+      if (event.type === 'response.completed') calls = event.response.output.filter((item) => item.type === 'function_call');
+    }
+    assert.deepEqual(JSON.parse(waiting), { order_id: '7' });
+    assert.equal(events.at(-1), 'response.completed');
+    assert.ok(events.includes('response.output_item.added') && calls.length === 1, events.join(', '));
+    const rest: string[] = [];
+    const continued = openai.responses.stream({
+      model: versionId,
+      previous_response_id: responseId,
+      input: [{ type: 'function_call_output', call_id: calls[0]!.call_id, output: 'Order 7 is on its way.' }],
+    });
+    for await (const event of continued) rest.push(event.type);
+    assert.deepEqual(rest.slice(0, 2), ['response.created', 'response.in_progress']);
+    assert.equal(rest.at(-1), 'response.completed');
+    const final = await continued.finalResponse();
+    assert.equal(final.status, 'completed');
+    assert.equal(final.id, responseId);
+    assert.ok(
+      final.output.every((item) => item.type === 'message'),
+      'the answer, not the calls again',
     );
   });
 

@@ -2,8 +2,7 @@ import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PylonConfig } from '@pylon/config';
-import type { AgentRun } from '@pylon/db';
-import { parseResponseRequest, ResponsesService, type InputItemList, type ResponseObject } from '@pylon/openai-compat';
+import { parseResponseRequest, ResponsesService, type InputItemList, type ResponseObject, type StartedResponse } from '@pylon/openai-compat';
 import { RequireScope } from '../auth/access.decorators';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { readIdempotencyKey } from '../common/idempotency';
@@ -39,10 +38,10 @@ export class ResponsesController {
   ): Promise<ResponseObject | void> {
     // The body is read as OpenAI's parameters, each refused by name (response-request.ts), not as a Pylon DTO.
     const asked = parseResponseRequest(request.body);
-    const run = await this.responses.create(principal.orgId, asked, readIdempotencyKey(idempotencyKeyHeader));
-    if (asked.stream) return this.sendStream(principal.orgId, run, request, reply, -1);
-    if (asked.background) return this.responses.get(principal.orgId, run.id);
-    return this.responses.finished(principal.orgId, run, clientGone(request, reply));
+    const started = await this.responses.create(principal.orgId, asked, readIdempotencyKey(idempotencyKeyHeader));
+    if (asked.stream) return this.sendStream(principal.orgId, started, request, reply, -1);
+    if (asked.background) return this.responses.get(principal.orgId, started.run.id);
+    return this.responses.finished(principal.orgId, started, clientGone(request, reply));
   }
 
   /** The object; with `stream=true` its semantic stream again, from its start or after `starting_after`. */
@@ -57,7 +56,7 @@ export class ResponsesController {
   ): Promise<ResponseObject | void> {
     if (!query.stream) return this.responses.get(principal.orgId, responseId);
     const run = await this.responses.find(principal.orgId, responseId);
-    await this.sendStream(principal.orgId, run, request, reply, query.starting_after ?? -1);
+    await this.sendStream(principal.orgId, { run, after: 0, continuing: false }, request, reply, query.starting_after ?? -1);
   }
 
   @Get(':responseId/input_items')
@@ -77,7 +76,14 @@ export class ResponsesController {
     return this.responses.cancel(principal.orgId, responseId);
   }
 
-  private async sendStream(orgId: string, run: AgentRun, request: FastifyRequest, reply: FastifyReply, startingAfter: number): Promise<void> {
+  private async sendStream(
+    orgId: string,
+    started: StartedResponse,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    startingAfter: number,
+  ): Promise<void> {
+    const { run } = started;
     const gone = clientGone(request, reply);
     reply.hijack();
     const sse = new ServerSentEventStream(reply.raw);
@@ -85,7 +91,7 @@ export class ResponsesController {
     try {
       await this.responses.stream(
         orgId,
-        run,
+        started,
         gone,
         (event) => sse.send({ id: String(event.sequence_number), event: event.type, data: event }),
         startingAfter,
