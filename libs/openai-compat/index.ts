@@ -4,3 +4,5 @@ export { parseResponseRequest, ResponseParamError, type ResponseRequest } from '
 export type { ResponseObject } from './response-object';
 export type { ResponseStreamEvent } from './response-events';
 export { ModelsService, type ModelObject } from './models.service';
+export { ChatCompletionsService, type ChatCompletion, type ChatCompletionChunk, type ChatStreamError } from './chat-completions.service';
+export { parseChatCompletionRequest, type ChatCompletionRequest } from './chat-request';

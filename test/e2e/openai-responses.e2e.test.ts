@@ -214,6 +214,63 @@ describe('the Responses API, through the openai SDK', () => {
     );
   });
 
+  it('chat.completions.create: the run’s answer as a chat.completion; streamed as chunks ending with the usage; tool calls as tool_calls', async () => {
+    const completion = await openai.chat.completions.create({
+      model: tenant.versionId,
+      messages: [{ role: 'user', content: 'What does Pylon do?' }],
+    });
+    const run = await http.get(`/api/v1/agent-runs/${completion.id.replace(/^chatcmpl-(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')}`, {
+      token: tenant.key,
+    });
+    assert.equal(run.body.status, 'succeeded', 'the completion is a run');
+    assert.equal(completion.object, 'chat.completion');
+    assert.deepEqual([completion.choices[0]?.message.content, completion.choices[0]?.finish_reason], [run.body.output, 'stop']);
+    assert.ok(completion.usage && completion.usage.total_tokens === completion.usage.prompt_tokens + completion.usage.completion_tokens);
+
+    const versionId = await createVersion(http, tenant.key, tenant.agentId, { model: 'openai/gpt-4o-mini' });
+    fake.enqueue({ content: 'Chunk by chunk.' });
+    const stream = await openai.chat.completions.create({
+      model: versionId,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Stream it.' }] }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    assert.equal(chunks[0]?.choices[0]?.delta.role, 'assistant');
+    assert.equal(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join(''), 'Chunk by chunk.');
+    assert.equal(chunks.at(-2)?.choices[0]?.finish_reason, 'stop');
+    assert.deepEqual(chunks.at(-1)?.choices, []);
+    assert.ok(chunks.at(-1)?.usage && chunks.at(-1)!.usage!.total_tokens > 0, JSON.stringify(chunks.at(-1)));
+
+    const tools = await createVersion(http, tenant.key, tenant.agentId, { model: 'local/extractive', tools: [LOOKUP_ORDER] });
+    const called = await openai.chat.completions.create({ model: tools, messages: [{ role: 'user', content: 'lookup_order for order 9' }] });
+    assert.equal(called.choices[0]?.finish_reason, 'tool_calls');
+    const toolCall = called.choices[0]?.message.tool_calls?.[0];
+    assert.ok(toolCall?.type === 'function');
+    assert.deepEqual([toolCall.function.name, JSON.parse(toolCall.function.arguments)], ['lookup_order', { order_id: '9' }]);
+    const streamedCalls: string[] = [];
+    for await (const chunk of await openai.chat.completions.create({
+      model: tools,
+      messages: [{ role: 'user', content: 'lookup_order for order 10' }],
+      stream: true,
+    })) {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) streamedCalls.push(call.function?.arguments ?? '');
+      if (chunk.choices[0]?.finish_reason) streamedCalls.push(`finish:${chunk.choices[0].finish_reason}`);
+    }
+    assert.deepEqual(JSON.parse(streamedCalls.slice(0, -1).join('')), { order_id: '10' });
+    assert.equal(streamedCalls.at(-1), 'finish:tool_calls');
+
+    await assert.rejects(
+      openai.chat.completions.create({ model: tenant.versionId, messages: [{ role: 'system', content: 'Be brief.' }] }),
+      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'messages[0].role',
+    );
+    await assert.rejects(
+      openai.chat.completions.create({ model: tenant.versionId, messages: [{ role: 'user', content: 'hi' }], temperature: 0 }),
+      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'temperature',
+    );
+  });
+
   it('models.list: each agent as agent:<agent_id> and each agent version; models.retrieve reads one; another organisation’s is 404', async () => {
     const models = [];
     for await (const model of openai.models.list()) models.push(model);

@@ -42,6 +42,12 @@ export class ServerSentEventStream {
     this.enqueue(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
   }
 
+  /** A frame of one `data` line only, as OpenAI's Chat Completions stream sends (its chunks, then `[DONE]`). */
+  async sendData(data: string): Promise<void> {
+    if (this.drained) await this.drained;
+    this.enqueue(`data: ${data}\n\n`);
+  }
+
   close(): void {
     clearInterval(this.heartbeat);
     if (this.response.writableEnded) return;

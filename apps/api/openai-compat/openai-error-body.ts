@@ -1,7 +1,7 @@
 import type { PylonError } from '@pylon/contracts';
 
 /** The routes that speak OpenAI's API, and so answer its error body instead of Pylon's. */
-const OPENAI_ROUTES = /^\/v1\/(?:responses|models)(?:[/?]|$)/;
+const OPENAI_ROUTES = /^\/v1\/(?:responses|models|chat\/completions)(?:[/?]|$)/;
 
 export function speaksOpenAi(url: string): boolean {
   return OPENAI_ROUTES.test(url);

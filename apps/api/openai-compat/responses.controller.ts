@@ -8,10 +8,8 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { readIdempotencyKey } from '../common/idempotency';
 import { QueryParams } from '../common/query-params';
 import { ServerSentEventStream } from '../common/server-sent-events';
+import { clientGone } from './client-gone';
 import { InputItemsQuery, RetrieveResponseQuery } from './dto/responses.dto';
-
-/** Why a response's wait or stream stops following its run: its client went away. */
-const CLIENT_GONE = new Error('the client closed the connection');
 
 /**
  * OpenAI's Responses API (the Open Responses specification) at `/v1/responses`, for the clients that speak it:
@@ -102,12 +100,4 @@ export class ResponsesController {
       sse.close();
     }
   }
-}
-
-/** Aborted when the client goes away, which ends the wait or the stream. */
-function clientGone(request: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const gone = new AbortController();
-  request.raw.once('close', () => gone.abort(CLIENT_GONE));
-  reply.raw.once('close', () => gone.abort(CLIENT_GONE));
-  return gone.signal;
 }
