@@ -54,6 +54,7 @@ const LEGS: Record<Leg, { label: string; files: Record<string, string>; alsoRuns
       'api-key-changes': 'a key change answers only once NOTIFY reached the listening connection',
       'model-price-changes': 'a price change answers only once NOTIFY reached the listening connection',
       'prepared-statements': 'named statements prepared once per connection',
+      'openai-responses': "responses awaited and streamed by following the run's log through LISTEN/NOTIFY on a server",
     },
     // The repository tier: the one-statement writes and the ledger's concurrent debits, on the database alone.
     alsoRuns: /^libs\/[^/]+\/repositories\/.*\.repository\.test\.js$/,
@@ -77,6 +78,7 @@ const LEGS: Record<Leg, { label: string; files: Record<string, string>; alsoRuns
       'cluster-launcher': '`npm run start:cluster` started, answering and stopped (runs only here)',
       'api-keys': 'a key revoked or rolled through one replica refused at once by the other',
       conversations: 'kept on every run while its features are rewritten: turns in order through either replica and worker',
+      'openai-responses': 'responses and completions through either replica: a wait, a stream and a resumed stream following a run the other started',
     },
   },
 };

@@ -1,4 +1,4 @@
-import { ResponseParamError, type ResponseRequest } from './response-request';
+import { requestFields, ResponseParamError, type ResponseRequest } from './response-request';
 
 /** A `POST /v1/chat/completions` request this server takes, as the response it becomes, and whether the stream ends with usage. */
 export interface ChatCompletionRequest {
@@ -40,12 +40,7 @@ const MAX_INPUT_CHARS = 100_000;
 
 /** The body as this server reads it (the user messages' texts, in order, are the run's input), or the first parameter it cannot take. */
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ResponseParamError('body', 'the body must be a JSON object');
-  const fields = body as Record<string, unknown>;
-  for (const name of Object.keys(fields)) {
-    if (NOT_YET.has(name)) throw new ResponseParamError(name, `${name} is not supported by this server yet`);
-    if (!TAKEN.has(name)) throw new ResponseParamError(name, `Unrecognized request argument supplied: ${name}`);
-  }
+  const fields = requestFields(body, TAKEN, NOT_YET, (name) => `Unrecognized request argument supplied: ${name}`);
   if (typeof fields.model !== 'string' || fields.model.length === 0 || fields.model.length > 200) {
     throw new ResponseParamError('model', 'model must be an agent version id, or agent:<agent_id>');
   }

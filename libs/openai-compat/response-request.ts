@@ -52,12 +52,7 @@ const MAX_INPUT_CHARS = 100_000;
 
 /** The body as this server reads it, or the first parameter it cannot take. */
 export function parseResponseRequest(body: unknown): ResponseRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ResponseParamError('body', 'the body must be a JSON object');
-  const fields = body as Record<string, unknown>;
-  for (const name of Object.keys(fields)) {
-    if (NOT_YET.has(name)) throw new ResponseParamError(name, `${name} is not supported by this server yet`);
-    if (!TAKEN.has(name)) throw new ResponseParamError(name, `Unknown parameter: '${name}'.`);
-  }
+  const fields = requestFields(body, TAKEN, NOT_YET, (name) => `Unknown parameter: '${name}'.`);
   if (typeof fields.model !== 'string' || fields.model.length === 0 || fields.model.length > 200) {
     throw new ResponseParamError('model', 'model must be an agent version id, or agent:<agent_id>');
   }
@@ -104,6 +99,25 @@ function functionCallOutputs(input: unknown): ToolOutput[] {
       throw new ResponseParamError(`${param}.output`, `${param}.output must be at most ${MAX_TOOL_OUTPUT_CHARS} characters`);
     return { tool_call_id: callId, output };
   });
+}
+
+/**
+ * The body's parameters, once each is one this server takes: one it will take later is refused saying so, any
+ * other in the words OpenAI refuses an unknown one with (`unknown`).
+ */
+export function requestFields(
+  body: unknown,
+  taken: ReadonlySet<string>,
+  notYet: ReadonlySet<string>,
+  unknown: (name: string) => string,
+): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ResponseParamError('body', 'the body must be a JSON object');
+  const fields = body as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    if (notYet.has(name)) throw new ResponseParamError(name, `${name} is not supported by this server yet`);
+    if (!taken.has(name)) throw new ResponseParamError(name, unknown(name));
+  }
+  return fields;
 }
 
 function optionalBoolean(fields: Record<string, unknown>, name: string): boolean {
