@@ -9,6 +9,8 @@ import { ResponseParamError, type ResponseRequest } from './response-request';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AGENT_MODEL = /^agent:(.+)$/;
+/** How long a cancel waits for the run's workflow to end it before answering the response as it is then. */
+const CANCEL_WAIT_MS = 10_000;
 
 /**
  * The Responses API over Pylon's runs: a response is an ordinary run of an agent version (the same admission,
@@ -70,13 +72,29 @@ export class ResponsesService {
     return { object: 'list', data: [item], first_id: item.id, last_id: item.id, has_more: false };
   }
 
+  /**
+   * Cancels the run and answers once its workflow has ended it (`cancelled`), following its log for at most
+   * CANCEL_WAIT_MS: a run in the middle of a model call ends when the call is cut.
+   */
   async cancel(orgId: string, responseId: string): Promise<ResponseObject> {
-    await this.run(orgId, responseId);
-    return this.objectOf(await this.runs.cancel(orgId, responseId));
+    const run = await this.runs.cancel(orgId, (await this.run(orgId, responseId)).id);
+    if (!hasEnded(run)) await this.untilEnded(orgId, run.id, AbortSignal.timeout(CANCEL_WAIT_MS)).catch(() => undefined);
+    return this.get(orgId, run.id);
+  }
+
+  private async untilEnded(orgId: string, runId: string, signal: AbortSignal): Promise<void> {
+    const stream = await this.runEvents.openStream(orgId, runId, 0);
+    try {
+      for await (const event of stream.events(signal)) if (TERMINAL_RUN_EVENTS.includes(event.type)) return;
+    } finally {
+      stream.close();
+    }
   }
 
   /** The response once its run ended, or waits for the caller (its function calls' outputs, or a person's approval). */
   async finished(orgId: string, started: StartedResponse, signal: AbortSignal): Promise<ResponseObject> {
+    // A retried continuation whose run already ended: nothing follows in its log, the answer is the end.
+    if (hasEnded(started.run)) return this.get(orgId, started.run.id);
     const stream = await this.runEvents.openStream(orgId, started.run.id, started.after);
     try {
       for await (const event of stream.events(signal)) if (TERMINAL_RUN_EVENTS.includes(event.type) || event.type === 'requires_action') break;
@@ -105,6 +123,10 @@ export class ResponsesService {
     };
     const current = () => toResponseObject(run, null);
     await sendAll(translator.created(current(), started.continuing));
+    if (started.continuing && hasEnded(run)) {
+      await sendAll(translator.finished(await this.get(orgId, run.id)));
+      return;
+    }
     const stream = await this.runEvents.openStream(orgId, run.id, started.after);
     try {
       for await (const event of stream.events(signal)) {
@@ -184,6 +206,10 @@ export class ResponsesService {
       reasoningTokens: usage.turns.reduce((sum, turn) => sum + turn.reasoningTokens, 0),
     };
   }
+}
+
+function hasEnded(run: AgentRun): boolean {
+  return run.status === 'succeeded' || run.status === 'failed';
 }
 
 /** A response as created: its run, where the part of its event log this response follows starts, and whether it goes on from an earlier one. */

@@ -172,6 +172,12 @@ describe('the Responses API, through the openai SDK', () => {
     const run = await http.get(`/api/v1/agent-runs/${first.id}`, { token: tenant.key });
     assert.equal(run.body.status, 'succeeded');
     assert.equal(second.output_text, run.body.output);
+    const retried = await openai.responses.create({
+      model: versionId,
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Order 42 shipped on Monday.' }],
+    });
+    assert.deepEqual([retried.status, retried.output_text], ['completed', second.output_text], 'the same outputs again: the same answer');
     await assert.rejects(
       openai.responses.create({
         model: versionId,
