@@ -188,7 +188,6 @@ export class RunEventsService {
     return this.events.append(orgId, runId, [{ type: 'model_fallback', data: { ...fallback } }]);
   }
 
-  /** What of the conversation the model saw: how many earlier items, how many were left out for its context, how many were folded into a summary. */
   /** What a turn's model saw of its conversation: items shown, left out, folded into a summary, and who counted their tokens. */
   recordHistory(
     orgId: string,

@@ -1,4 +1,4 @@
-import { requestFields, ResponseParamError, type ResponseRequest } from './response-request';
+import { MAX_INPUT_CHARS, requestFields, ResponseParamError, type ResponseRequest } from './response-request';
 
 /** A `POST /v1/chat/completions` request this server takes, as the response it becomes, and whether the stream ends with usage. */
 export interface ChatCompletionRequest {
@@ -36,7 +36,6 @@ const NOT_YET = new Set([
   'user',
   'web_search_options',
 ]);
-const MAX_INPUT_CHARS = 100_000;
 
 /** The body as this server reads it (the user messages' texts, in order, are the run's input), or the first parameter it cannot take. */
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsService } from '@pylon/agents';
 import { PylonError } from '@pylon/contracts';
+import { parseModelName } from './model-name';
 
 /** What `/v1/models` lists: a model a response can name. */
 export interface ModelObject {
@@ -12,7 +13,6 @@ export interface ModelObject {
 
 /** How many agents and how many versions `/v1/models` lists: the newest of each (OpenAI's list has no pages). */
 const LISTED = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The models of `/v1/models`: each agent as `agent:<agent_id>` (its latest version) and each agent version by its id. */
 @Injectable()
@@ -31,15 +31,14 @@ export class ModelsService {
   }
 
   async get(orgId: string, id: string): Promise<ModelObject> {
-    const agentId = /^agent:(.+)$/.exec(id)?.[1];
-    const notFound = () => PylonError.notFound(`The model '${id}' does not exist`);
-    if (agentId !== undefined) {
-      if (!UUID.test(agentId)) throw notFound();
-      const agent = await this.agents.getAgent(orgId, agentId.toLowerCase()).catch(() => Promise.reject(notFound()));
+    const named = parseModelName(id);
+    const notFound = () => Promise.reject(PylonError.notFound(`The model '${id}' does not exist`));
+    if (!named) return notFound();
+    if (named.kind === 'agent') {
+      const agent = await this.agents.getAgent(orgId, named.agentId).catch(notFound);
       return model(`agent:${agent.id}`, agent.createdAt, orgId);
     }
-    if (!UUID.test(id)) throw notFound();
-    const version = await this.agents.getVersion(orgId, id.toLowerCase()).catch(() => Promise.reject(notFound()));
+    const version = await this.agents.getVersion(orgId, named.versionId).catch(notFound);
     return model(version.id, version.createdAt, orgId);
   }
 }

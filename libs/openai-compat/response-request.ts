@@ -48,7 +48,8 @@ const NOT_YET = new Set([
   'max_tool_calls',
   'stream_options',
 ]);
-const MAX_INPUT_CHARS = 100_000;
+/** As a run's input (POST /api/v1/agent-runs): the texts a response or completion is asked become one. */
+export const MAX_INPUT_CHARS = 100_000;
 
 /** The body as this server reads it, or the first parameter it cannot take. */
 export function parseResponseRequest(body: unknown): ResponseRequest {

@@ -3,12 +3,11 @@ import { AgentRunsService, RequiredActionsService, RunEventsService, RunMetering
 import { AgentsService } from '@pylon/agents';
 import { ErrorCode, PylonError } from '@pylon/contracts';
 import type { AgentRun } from '@pylon/db';
+import { parseModelName, runIdOf } from './model-name';
 import { ResponseEventTranslator, type ResponseStreamEvent } from './response-events';
 import { toResponseObject, type PendingAction, type ResponseObject, type RunTokens } from './response-object';
 import { ResponseParamError, type ResponseRequest } from './response-request';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const AGENT_MODEL = /^agent:(.+)$/;
 /** How long a cancel waits for the run's workflow to end it before answering the response as it is then. */
 const CANCEL_WAIT_MS = 10_000;
 
@@ -35,7 +34,7 @@ export class ResponsesService {
   async create(orgId: string, request: ResponseRequest, idempotencyKey: string | null): Promise<StartedResponse> {
     const versionId = await this.versionOf(orgId, request.model);
     if (request.continues) {
-      const previous = await this.run(orgId, request.continues.responseId).catch((error: unknown) => {
+      const previous = await this.find(orgId, request.continues.responseId).catch((error: unknown) => {
         throw error instanceof PylonError
           ? new ResponseParamError('previous_response_id', `No response with id '${request.continues!.responseId}' found.`, ErrorCode.NotFound)
           : error;
@@ -51,17 +50,19 @@ export class ResponsesService {
   }
 
   async get(orgId: string, responseId: string): Promise<ResponseObject> {
-    return this.objectOf(await this.run(orgId, responseId));
+    return this.objectOf(await this.find(orgId, responseId));
   }
 
-  /** The run a response is, for a stream read again. */
+  /** The run a response is (another organisation's is not found). */
   async find(orgId: string, responseId: string): Promise<AgentRun> {
-    return this.run(orgId, responseId);
+    const runId = runIdOf(responseId);
+    if (!runId) throw PylonError.notFound(`No response with id '${responseId}' found.`);
+    return this.runs.get(orgId, runId);
   }
 
   /** What the response was asked: its input, as the one user message it became. */
   async inputItems(orgId: string, responseId: string): Promise<InputItemList> {
-    const run = await this.run(orgId, responseId);
+    const run = await this.find(orgId, responseId);
     const item: InputMessage = {
       type: 'message',
       id: `msg_in_${run.id.replace(/-/g, '')}`,
@@ -77,7 +78,7 @@ export class ResponsesService {
    * CANCEL_WAIT_MS: a run in the middle of a model call ends when the call is cut.
    */
   async cancel(orgId: string, responseId: string): Promise<ResponseObject> {
-    const run = await this.runs.cancel(orgId, (await this.run(orgId, responseId)).id);
+    const run = await this.runs.cancel(orgId, (await this.find(orgId, responseId)).id);
     if (!hasEnded(run)) await this.untilEnded(orgId, run.id, AbortSignal.timeout(CANCEL_WAIT_MS)).catch(() => undefined);
     return this.get(orgId, run.id);
   }
@@ -151,32 +152,18 @@ export class ResponsesService {
   }
 
   private async versionOf(orgId: string, model: string): Promise<string> {
-    const agent = AGENT_MODEL.exec(model)?.[1];
-    if (agent !== undefined) {
-      if (!UUID.test(agent))
-        throw new ResponseParamError('model', `The model \`${model}\` does not exist: agent:<agent_id> names an agent by its id`);
-      const latest = await this.agents.listVersions(orgId, agent.toLowerCase(), { limit: 1 }).catch((error: unknown) => {
-        throw error instanceof PylonError ? new ModelNotFound(model) : error;
-      });
-      if (!latest.items[0]) throw new ResponseParamError('model', `agent ${agent} has no version yet`);
-      return latest.items[0].id;
-    }
-    if (!UUID.test(model))
-      throw new ResponseParamError('model', `The model \`${model}\` does not exist: name an agent version id, or agent:<agent_id>`);
-    const version = await this.agents.getVersion(orgId, model.toLowerCase()).catch((error: unknown) => {
-      throw error instanceof PylonError ? new ModelNotFound(model) : error;
-    });
-    return version.id;
-  }
-
-  private async run(orgId: string, responseId: string): Promise<AgentRun> {
-    if (!UUID.test(responseId)) throw PylonError.notFound(`No response with id '${responseId}' found.`);
-    return this.runs.get(orgId, responseId.toLowerCase());
+    const named = parseModelName(model);
+    if (!named) throw new ResponseParamError('model', `The model \`${model}\` does not exist: name an agent version id, or agent:<agent_id>`);
+    const notFound = (error: unknown) => Promise.reject(error instanceof PylonError ? new ModelNotFound(model) : error);
+    if (named.kind === 'version') return (await this.agents.getVersion(orgId, named.versionId).catch(notFound)).id;
+    const latest = await this.agents.listVersions(orgId, named.agentId, { limit: 1 }).catch(notFound);
+    if (!latest.items[0]) throw new ResponseParamError('model', `agent ${named.agentId} has no version yet`);
+    return latest.items[0].id;
   }
 
   private async objectOf(run: AgentRun): Promise<ResponseObject> {
     const pending = run.status === 'running' ? await this.pendingAction(run) : null;
-    const finished = run.status === 'succeeded' || run.status === 'failed' || pending?.type === 'submit_tool_outputs';
+    const finished = hasEnded(run) || pending?.type === 'submit_tool_outputs';
     return toResponseObject(run, finished ? await this.tokens(run) : null, pending);
   }
 
